@@ -1,0 +1,3 @@
+#pragma once
+#include <libv4l2.h>
+#include <linux/videodev2.h>

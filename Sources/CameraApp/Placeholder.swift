@@ -1,0 +1,1 @@
+// CameraApp: placeholder until its issue lands.

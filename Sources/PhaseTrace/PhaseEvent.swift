@@ -1,0 +1,145 @@
+/// Whether an event opens an interval, closes one, or marks an instant.
+public enum PhaseEventKind: String, Codable, Sendable, Hashable {
+  /// Opens the interval named by the event.
+  case begin
+  /// Closes the most recent open interval of the same name (and the same `output` field, if any).
+  case end
+  /// An instant.
+  case event
+}
+
+/// A field value of a phase event: the JSON scalar kinds only.
+public enum PhaseFieldValue: Codable, Sendable, Hashable, CustomStringConvertible,
+  ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
+  ExpressibleByBooleanLiteral
+{
+  case string(String)
+  case int(Int64)
+  case double(Double)
+  case bool(Bool)
+
+  public init(stringLiteral value: String) { self = .string(value) }
+  public init(integerLiteral value: Int64) { self = .int(value) }
+  public init(floatLiteral value: Double) { self = .double(value) }
+  public init(booleanLiteral value: Bool) { self = .bool(value) }
+
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.singleValueContainer()
+    if let b = try? c.decode(Bool.self) {
+      self = .bool(b)
+    } else if let i = try? c.decode(Int64.self) {
+      self = .int(i)
+    } else if let d = try? c.decode(Double.self) {
+      self = .double(d)
+    } else {
+      self = .string(try c.decode(String.self))
+    }
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.singleValueContainer()
+    switch self {
+    case .string(let s): try c.encode(s)
+    case .int(let i): try c.encode(i)
+    case .double(let d): try c.encode(d)
+    case .bool(let b): try c.encode(b)
+    }
+  }
+
+  /// The value as text, as it would be shown to a person.
+  public var description: String {
+    switch self {
+    case .string(let s): s
+    case .int(let i): String(i)
+    case .double(let d): String(d)
+    case .bool(let b): String(b)
+    }
+  }
+
+  /// The value as a string, if it is one.
+  public var stringValue: String? { if case .string(let s) = self { s } else { nil } }
+  /// The value as an integer, if it is one (a whole double counts).
+  public var intValue: Int64? {
+    switch self {
+    case .int(let i): i
+    case .double(let d) where d.rounded() == d && abs(d) < 9.0e18: Int64(d)
+    default: nil
+    }
+  }
+  /// The value as a double, if it is numeric.
+  public var doubleValue: Double? {
+    switch self {
+    case .int(let i): Double(i)
+    case .double(let d): d
+    default: nil
+    }
+  }
+}
+
+/// One line of the trace protocol (DESIGN.md, "Trace protocol"):
+/// `{"ts": <CLOCK_MONOTONIC ns>, "name": "...", "kind": "begin|end|event", "pid": 1234, "fields": {...}}`.
+public struct PhaseEvent: Codable, Sendable, Hashable {
+  /// When it happened: `CLOCK_MONOTONIC`, nanoseconds.
+  public var ts: UInt64
+  /// The event name, for example `session.start_running` (DESIGN.md lists them).
+  public var name: String
+  /// Begin, end or instant.
+  public var kind: PhaseEventKind
+  /// The process that wrote it.
+  public var pid: Int32
+  /// Free-form details, for example `["output": "photo"]`.
+  public var fields: [String: PhaseFieldValue]
+
+  /// Creates an event.
+  public init(
+    ts: UInt64, name: String, kind: PhaseEventKind, pid: Int32,
+    fields: [String: PhaseFieldValue] = [:]
+  ) {
+    self.ts = ts
+    self.name = name
+    self.kind = kind
+    self.pid = pid
+    self.fields = fields
+  }
+
+  enum CodingKeys: String, CodingKey { case ts, name, kind, pid, fields }
+
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    ts = try c.decode(UInt64.self, forKey: .ts)
+    name = try c.decode(String.self, forKey: .name)
+    kind = try c.decode(PhaseEventKind.self, forKey: .kind)
+    pid = try c.decodeIfPresent(Int32.self, forKey: .pid) ?? 0
+    fields = try c.decodeIfPresent([String: PhaseFieldValue].self, forKey: .fields) ?? [:]
+  }
+}
+
+/// The event names of the trace protocol, spelled once (STYLE.md rule 11).
+public enum PhaseEventName {
+  public static let appMain = "app.main"
+  public static let uiReady = "ui.ready"
+  public static let sessionConfigure = "session.configure"
+  public static let sessionStartRunning = "session.start_running"
+  public static let sessionStopRunning = "session.stop_running"
+  public static let outputInit = "output.init"
+  public static let previewFirstPresent = "preview.first_present"
+  public static let deferredStartWill = "deferred_start.will"
+  public static let deferredStartDid = "deferred_start.did"
+  public static let shutterTap = "shutter.tap"
+  public static let shutterAccepted = "shutter.accepted"
+  public static let photoDelivered = "photo.delivered"
+  public static let uiSecondaryVisible = "ui.secondary_visible"
+  public static let pressureLevel = "pressure.level"
+  public static let launchSpawn = "launch.spawn"
+  public static let relockLock = "relock.lock"
+  public static let relockUnlock = "relock.unlock"
+  public static let displayFirstLiveFrame = "display.first_live_frame"
+  public static let displayStaleFrame = "display.stale_frame"
+  public static let displayDroppedFrame = "display.dropped_frame"
+  /// Device phases (V4L2 and synthetic): open, format, buffers, stream-on, first buffer.
+  public static let deviceOpen = "device.open"
+  public static let deviceFormat = "device.format"
+  public static let deviceBuffers = "device.buffers"
+  public static let deviceStreamOn = "device.stream_on"
+  public static let deviceFirstBuffer = "device.first_buffer"
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+/// Reads a trace file written by any number of processes.
+///
+/// Malformed lines (not JSON, missing fields, over `maxLineBytes`) are counted, never fatal;
+/// a line longer than the limit is skipped without being held in memory, so one bad writer
+/// cannot make the reader use unbounded memory.
+public struct TraceReader: Sendable {
+  /// The longest line accepted, in bytes.
+  public var maxLineBytes: Int
+
+  /// Creates a reader.
+  public init(maxLineBytes: Int = 64 * 1024) {
+    self.maxLineBytes = maxLineBytes
+  }
+
+  /// What a read produced.
+  public struct Result: Sendable {
+    /// Well-formed events, in file order.
+    public var events: [PhaseEvent] = []
+    /// How many lines could not be used.
+    public var malformedLines = 0
+    /// The first few problems, for a report (`line N: why`).
+    public var problems: [String] = []
+  }
+
+  /// Reads `path`. A missing file reads as empty.
+  public func read(path: String) -> Result {
+    guard let handle = FileHandle(forReadingAtPath: path) else { return Result() }
+    defer { try? handle.close() }
+    var result = Result()
+    var pending = [UInt8]()
+    var skipping = false
+    var lineNumber = 0
+    while true {
+      let chunk = (try? handle.read(upToCount: 256 * 1024)) ?? nil
+      guard let chunk, !chunk.isEmpty else { break }
+      for byte in chunk {
+        if byte == UInt8(ascii: "\n") {
+          lineNumber += 1
+          if skipping {
+            note(&result, line: lineNumber, "longer than \(maxLineBytes) bytes")
+          } else {
+            parse(pending, line: lineNumber, into: &result)
+          }
+          pending.removeAll(keepingCapacity: true)
+          skipping = false
+        } else if !skipping {
+          if pending.count >= maxLineBytes {
+            skipping = true
+            pending.removeAll(keepingCapacity: true)
+          } else {
+            pending.append(byte)
+          }
+        }
+      }
+    }
+    if skipping {
+      note(&result, line: lineNumber + 1, "longer than \(maxLineBytes) bytes")
+    } else if !pending.isEmpty {
+      // A last line without newline: a writer that was killed mid-write.
+      parse(pending, line: lineNumber + 1, into: &result)
+    }
+    return result
+  }
+
+  /// Parses the lines of `text` (for tests and in-memory traces).
+  public func parse(text: String) -> Result {
+    var result = Result()
+    for (i, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+      let bytes = Array(line.utf8)
+      if bytes.count > maxLineBytes {
+        note(&result, line: i + 1, "longer than \(maxLineBytes) bytes")
+      } else {
+        parse(bytes, line: i + 1, into: &result)
+      }
+    }
+    return result
+  }
+
+  private func parse(_ bytes: [UInt8], line: Int, into result: inout Result) {
+    if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
+    do {
+      let event = try JSONDecoder().decode(PhaseEvent.self, from: Data(bytes))
+      result.events.append(event)
+    } catch {
+      note(&result, line: line, "not a trace event")
+    }
+  }
+
+  private func note(_ result: inout Result, line: Int, _ why: String) {
+    result.malformedLines += 1
+    if result.problems.count < 10 { result.problems.append("line \(line): \(why)") }
+  }
+}

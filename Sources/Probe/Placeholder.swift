@@ -1,0 +1,1 @@
+// Probe: placeholder until its issue lands.

@@ -1,0 +1,1 @@
+// SyntheticCamera: placeholder until its issue lands.

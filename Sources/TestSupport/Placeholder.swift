@@ -1,0 +1,1 @@
+// TestSupport: placeholder until its issue lands.

@@ -1,0 +1,1 @@
+// V4L2Camera: placeholder until its issue lands.

@@ -1,0 +1,1 @@
+print("camera-app: not built yet")
