@@ -26,6 +26,10 @@ let package = Package(
     .executable(name: "bench", targets: ["bench"]),
   ],
   targets: [
+    // The command-line option table and parser shared by camera-app and bench.
+    .target(name: "CommandLineKit", swiftSettings: strict),
+    // Process-control calls Swift cannot import (prctl), prefixed CPlatformShims_.
+    .target(name: "CPlatformShims"),
     // Phase events: the trace protocol's writer (any app) and reader (bench).
     .target(name: "PhaseTrace", swiftSettings: strict),
     // The capture core: session graph, outputs, deferred start, hardware cost. Portable.
@@ -47,13 +51,16 @@ let package = Package(
     // The reference camera app, as a library so that tests can drive it.
     .target(
       name: "CameraApp",
-      dependencies: ["CaptureKit", "PhaseTrace", "SyntheticCamera", "V4L2Camera", "Display"],
+      dependencies: ["CaptureKit", "PhaseTrace", "SyntheticCamera", "V4L2Camera", "Display", "CommandLineKit"],
       swiftSettings: strict),
     .executableTarget(name: "camera-app", dependencies: ["CameraApp"], swiftSettings: strict),
     // The runner, statistics, results, gates and reports.
     .target(
       name: "BenchKit",
-      dependencies: ["PhaseTrace", "Display", "Probe", "LightBoard", "V4L2Camera", "CaptureKit"],
+      dependencies: [
+        "PhaseTrace", "Display", "Probe", "LightBoard", "V4L2Camera", "CaptureKit", "SyntheticCamera",
+        "CommandLineKit", "CPlatformShims",
+      ],
       swiftSettings: strict),
     .executableTarget(name: "bench", dependencies: ["BenchKit"], swiftSettings: strict),
     // Shared test helpers.

@@ -1,1 +1,4 @@
-print("camera-app: not built yet")
+import CameraApp
+
+// All the work is in the CameraApp library so tests can drive it; main only hands over.
+CameraApp.main(arguments: Array(CommandLine.arguments.dropFirst()))

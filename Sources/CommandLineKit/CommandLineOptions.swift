@@ -77,8 +77,9 @@ public struct ParsedOptions: Sendable {
       throw UsageError("\(name) wants a comma-separated list of \(allowed.joined(separator: ", "))")
     }
     for item in items where !allowed.contains(item) {
-      throw UsageError(
-        "unknown \(name.dropFirst(2).replacingDashes()) '\(item)' (choose from \(allowed.joined(separator: ", ")))")
+      var noun = String(name.drop(while: { $0 == "-" })).replacingDashes()
+      if noun.hasSuffix("s") { noun.removeLast() }
+      throw UsageError("unknown \(noun) '\(item)' for \(name) (choose from \(allowed.joined(separator: ", ")))")
     }
     var seen = Set<String>()
     return items.filter { seen.insert($0).inserted }
@@ -96,10 +97,6 @@ extension String {
   fileprivate func replacingDashes() -> String {
     String(map { $0 == "-" ? " " : $0 })
   }
-}
-
-extension Substring {
-  fileprivate func replacingDashes() -> String { String(self).replacingDashes() }
 }
 
 /// A command's option table and its parser.

@@ -1,0 +1,337 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+import Foundation
+import PhaseTrace
+import Probe
+import Synchronization
+import SyntheticCamera
+
+/// Launches the app under test again and again, under each condition, and turns what the
+/// runner, the app and the probe recorded into per-run phase records.
+///
+/// One run, for a launch condition (cold, warm, loaded):
+/// 1. a fresh display surface and compositor+probe; a control pipe (`FIRSTFRAME_CONTROL=fd:3`);
+/// 2. cold: `SyntheticCamera.markCold` and page-cache eviction of the app's files;
+/// 3. `launch.spawn`, then `posix_spawn`; the probe is armed from the spawn time;
+/// 4. as soon as the probe sees the first live frame, `tap` goes down the pipe (from the
+///    compositor thread, without waiting for the runner's loop);
+/// 5. once the app reports what the run waits for (secondary UI, deferred start done, the
+///    photo), `quit`; the app is reaped with `waitpid` and verified gone;
+/// 6. the app's trace, the runner's events and the probe's events merge on CLOCK_MONOTONIC.
+/// Relock keeps one app process per configuration for the whole cell and measures from unlock.
+public final class BenchRunner: Sendable {
+  let settings: RunSettings
+  /// camera-app's path, when the app is ours.
+  let appBinary: String?
+  let stateDirectory: String
+  let learnedFiles = Mutex<Set<String>>([])
+  let pid = getpid()
+
+  /// Creates a runner. `appBinary` is camera-app, or nil with `settings.appCommand`.
+  public init(settings: RunSettings, appBinary: String?) {
+    self.settings = settings
+    self.appBinary = appBinary
+    self.stateDirectory = "/tmp/firstframe-bench-\(getuid())-\(getpid())"
+    try? FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true)
+  }
+
+  deinit {
+    try? FileManager.default.removeItem(atPath: stateDirectory)
+  }
+
+  /// The outcome of one run.
+  public struct RunOutcome: Sendable {
+    /// The record for results.json.
+    public var record: BenchResults.RunRecord
+    /// Whether the compositor ran with real-time priority.
+    public var realtime: Bool
+  }
+
+  // MARK: - Argv and environment
+
+  func argv(config: String) -> [String] {
+    if let custom = settings.appCommand {
+      return custom.map {
+        $0.replacingOccurrences(of: "{config}", with: config)
+          .replacingOccurrences(of: "{outputs}", with: settings.outputs.joined(separator: ","))
+          .replacingOccurrences(of: "{camera}", with: settings.camera)
+      }
+    }
+    var args = [
+      appBinary!, "--config", config, "--outputs", settings.outputs.joined(separator: ","), "--camera",
+      settings.camera,
+    ]
+    if let profile = settings.profilePath { args += ["--profile", profile] }
+    return args
+  }
+
+  func environment(trace: String, display: String, runID: String, config: String) -> [String: String] {
+    var env = ProcessInfo.processInfo.environment
+    env["FIRSTFRAME_TRACE"] = trace
+    env["FIRSTFRAME_DISPLAY"] = display
+    env["FIRSTFRAME_CONTROL"] = "fd:3"
+    env["FIRSTFRAME_RUN"] = runID
+    env["FIRSTFRAME_CONFIG"] = config
+    env["FIRSTFRAME_SYNTHETIC_STATE"] = stateDirectory
+    env["FIRSTFRAME_APP_STATE"] = stateDirectory + "/app"
+    return env
+  }
+
+  // MARK: - A launch
+
+  /// A launched app with its display, control pipe and trace.
+  final class LaunchedApp: Sendable {
+    let child: ChildProcess
+    let monitor: DisplayMonitor
+    let controlFD: Int32
+    let tracePath: String
+    let spawnedAt: UInt64
+    init(child: ChildProcess, monitor: DisplayMonitor, controlFD: Int32, tracePath: String, spawnedAt: UInt64) {
+      self.child = child
+      self.monitor = monitor
+      self.controlFD = controlFD
+      self.tracePath = tracePath
+      self.spawnedAt = spawnedAt
+    }
+
+    func send(_ command: String) {
+      let line = command + "\n"
+      _ = line.withCString { write(controlFD, $0, strlen($0)) }
+    }
+
+    /// Quits the app, waits for it, and releases the pipe and display. Returns how it ended.
+    @discardableResult
+    func shutDown(grace: Double = 3) -> ChildProcess.Termination {
+      send("quit")
+      let end = child.wait(timeout: grace) ?? child.terminate(grace: 1)
+      close(controlFD)
+      monitor.stop()
+      return end
+    }
+  }
+
+  func launch(config: String, runID: String, tracePath: String, firstLive: Mutex<UInt64?>, tapOnFirstFrame: Bool)
+    throws(RunnerError) -> LaunchedApp
+  {
+    let monitor: DisplayMonitor
+    do {
+      monitor = try DisplayMonitor(
+        width: settings.displayWidth, height: settings.displayHeight, refreshHz: settings.refreshHz, slots: 3)
+    } catch {
+      throw RunnerError(.displayFailed, "cannot create the display surface: \(error)")
+    }
+    var fds: [Int32] = [0, 0]
+    guard pipe2(&fds, O_CLOEXEC) == 0 else {
+      monitor.stop()
+      throw RunnerError(.spawnFailed, "cannot create the control pipe: \(String(cString: strerror(errno)))")
+    }
+    let (readEnd, writeEnd) = (fds[0], fds[1])
+    let env = environment(trace: tracePath, display: monitor.surfaceName, runID: runID, config: config)
+    let spawnedAt = MonotonicClock.now()
+    monitor.arm(.launch(since: spawnedAt)) { @Sendable observation in
+      firstLive.withLock { if $0 == nil { $0 = observation.scanoutTime } }
+      if tapOnFirstFrame { _ = write(writeEnd, "tap\n", 4) }
+    }
+    let child: ChildProcess
+    do {
+      child = try ChildProcess.spawn(
+        argv: argv(config: config), environment: env, inheritedFDs: [3: readEnd],
+        logPath: tracePath.replacingOccurrences(of: ".jsonl", with: ".log"))
+    } catch {
+      close(readEnd)
+      close(writeEnd)
+      monitor.stop()
+      throw error
+    }
+    close(readEnd)
+    return LaunchedApp(child: child, monitor: monitor, controlFD: writeEnd, tracePath: tracePath, spawnedAt: spawnedAt)
+  }
+
+  /// The events a run waits for after the first live frame before it ends.
+  func awaitedEvents(config: String, relock: Bool) -> [String] {
+    var names: [String] = []
+    let hasPhoto = settings.outputs.contains("photo") && config != "preview-only"
+    if settings.tap && hasPhoto { names.append(PhaseEventName.photoDelivered) }
+    if !relock {
+      names.append(PhaseEventName.uiSecondaryVisible)
+      let deferredOutputs = settings.outputs.contains { $0 != "preview" }
+      if (config == "deferred" || config == "manual") && deferredOutputs && settings.appCommand == nil {
+        names.append(PhaseEventName.deferredStartDid)
+      }
+    }
+    return names
+  }
+
+  /// Waits for the first live frame and then for `awaited` events in the trace (after `since`).
+  /// Returns nil when settled, or a failure reason.
+  func settle(
+    _ app: LaunchedApp, since: UInt64, firstLive: Mutex<UInt64?>, awaited: [String],
+    interrupted: @Sendable () -> Bool
+  ) -> String? {
+    let timeoutNs = UInt64(settings.runTimeoutSeconds * 1e9)
+    var lastTraceCheck: UInt64 = 0
+    var learned = false
+    while true {
+      if interrupted() { return "interrupted" }
+      if let end = app.child.poll() {
+        return "app \(end) (last event: \(lastEventName(app.tracePath, since: since)))"
+      }
+      let now = MonotonicClock.now()
+      let live = firstLive.withLock { $0 }
+      if live == nil {
+        if now - since > timeoutNs {
+          return "no live frame within \(settings.runTimeoutSeconds) s (last event: \(lastEventName(app.tracePath, since: since)))"
+        }
+      } else {
+        if !learned {
+          learned = true
+          let files = CacheEvictor.mappedFiles(pid: app.child.pid)
+          learnedFiles.withLock { $0.formUnion(files) }
+        }
+        if now - lastTraceCheck > 10_000_000 {
+          lastTraceCheck = now
+          let names = Set(TraceReader().read(path: app.tracePath).events.filter { $0.ts >= since }.map(\.name))
+          if awaited.allSatisfy(names.contains) { return nil }
+          if now - since > timeoutNs * 2 {
+            return "the app did not report \(awaited.filter { !names.contains($0) }.joined(separator: ", ")) in time"
+          }
+        }
+      }
+      usleep(2000)
+    }
+  }
+
+  func lastEventName(_ path: String, since: UInt64) -> String {
+    TraceReader().read(path: path).events.filter { $0.ts >= since }.max { $0.ts < $1.ts }?.name ?? "none"
+  }
+
+  /// One launch run (cold, warm, loaded).
+  public func launchRun(
+    config: String, condition: BenchCondition, number: Int, runID: String, tracePath: String,
+    interrupted: @Sendable () -> Bool
+  ) -> RunOutcome? {
+    if condition == .cold {
+      SyntheticCamera.markCold(stateDirectory: stateDirectory)
+      var files = learnedFiles.withLock { $0 }
+      if let exe = argv(config: config).first { files.insert(exe) }
+      CacheEvictor(files: files).evict()
+    }
+    let firstLive = Mutex<UInt64?>(nil)
+    let app: LaunchedApp
+    do {
+      app = try launch(config: config, runID: runID, tracePath: tracePath, firstLive: firstLive, tapOnFirstFrame: settings.tap)
+    } catch {
+      return RunOutcome(
+        record: .init(run: number, ok: false, error: error.message, phases: [:], counts: [:]), realtime: false)
+    }
+    let spawnEvent = PhaseEvent(ts: app.spawnedAt, name: PhaseEventName.launchSpawn, kind: .event, pid: pid)
+    let failure = settle(
+      app, since: app.spawnedAt, firstLive: firstLive, awaited: awaitedEvents(config: config, relock: false),
+      interrupted: interrupted)
+    let report = app.monitor.snapshot()
+    let realtime = app.monitor.realtimeGranted
+    let end = failure == nil ? app.shutDown() : app.child.terminate(grace: 0.5)
+    if failure != nil { close(app.controlFD); app.monitor.stop() }
+    let wallMs = MonotonicClock.milliseconds(from: app.spawnedAt, to: MonotonicClock.now())
+    if failure == "interrupted" { return nil }
+    var reason = failure
+    if reason == nil, case .signaled = end { reason = "app \(end) after the run" }
+    return RunOutcome(
+      record: record(
+        number: number, failure: reason, tracePath: tracePath, extra: [spawnEvent] + report.events,
+        start: app.spawnedAt, end: UInt64.max, relock: false, report: report, wallMs: wallMs),
+      realtime: realtime)
+  }
+
+  func record(
+    number: Int, failure: String?, tracePath: String, extra: [PhaseEvent], start: UInt64, end: UInt64, relock: Bool,
+    report: ProbeReport, wallMs: Double
+  ) -> BenchResults.RunRecord {
+    let read = TraceReader().read(path: tracePath)
+    let events = (read.events + extra).filter { $0.ts >= start && $0.ts <= end }
+    let phases = PhaseExtractor.phases(from: events, start: start, relock: relock)
+    var counts = PhaseExtractor.counts(from: events, start: start)
+    counts["malformed_trace_lines"] = read.malformedLines
+    var error = failure
+    if error == nil && phases[PhaseName.firstFrameObserved] == nil { error = "the probe saw no live frame" }
+    return BenchResults.RunRecord(
+      run: number, ok: error == nil, error: error, phases: phases, counts: counts,
+      trace: (tracePath as NSString).lastPathComponent, wallMs: wallMs)
+  }
+
+  // MARK: - Relock
+
+  /// A relock cell's app: launched once, then locked and unlocked for every run.
+  public final class RelockSession: Sendable {
+    let app: LaunchedApp
+    let runner: BenchRunner
+    let config: String
+    init(app: LaunchedApp, runner: BenchRunner, config: String) {
+      self.app = app
+      self.runner = runner
+      self.config = config
+    }
+
+    /// Ends the app.
+    public func close() { app.shutDown() }
+  }
+
+  /// Launches the app for a relock cell and waits for its launch to settle; then locks it.
+  public func startRelockSession(config: String, tracePath: String, interrupted: @Sendable () -> Bool)
+    -> Result<RelockSession, RunnerError>
+  {
+    let firstLive = Mutex<UInt64?>(nil)
+    let app: LaunchedApp
+    do {
+      app = try launch(config: config, runID: "relock-\(config)", tracePath: tracePath, firstLive: firstLive, tapOnFirstFrame: false)
+    } catch {
+      return .failure(error)
+    }
+    var awaited = awaitedEvents(config: config, relock: false)
+    awaited.removeAll { $0 == PhaseEventName.photoDelivered }
+    if let failure = settle(app, since: app.spawnedAt, firstLive: firstLive, awaited: awaited, interrupted: interrupted) {
+      app.child.terminate(grace: 0.5)
+      close(app.controlFD)
+      app.monitor.stop()
+      return .failure(RunnerError(.spawnFailed, "relock: the app did not launch: \(failure)"))
+    }
+    app.send("lock")
+    return .success(RelockSession(app: app, runner: self, config: config))
+  }
+
+  /// One relock run: the app is locked; wait `lockSeconds`, unlock, measure, lock again.
+  public func relockRun(_ session: RelockSession, number: Int, interrupted: @Sendable () -> Bool) -> RunOutcome? {
+    let app = session.app
+    let lockEvent = PhaseEvent(ts: MonotonicClock.now(), name: PhaseEventName.relockLock, kind: .event, pid: pid)
+    let lockDeadline = MonotonicClock.now() + UInt64(settings.lockSeconds * 1e9)
+    while MonotonicClock.now() < lockDeadline {
+      if interrupted() { return nil }
+      usleep(5000)
+    }
+    let firstLive = Mutex<UInt64?>(nil)
+    let tap = settings.tap
+    let controlFD = app.controlFD
+    let unlockAt = MonotonicClock.now()
+    app.monitor.arm(.unlock(since: unlockAt)) { @Sendable observation in
+      firstLive.withLock { if $0 == nil { $0 = observation.scanoutTime } }
+      if tap { _ = write(controlFD, "tap\n", 4) }
+    }
+    app.send("unlock")
+    let unlockEvent = PhaseEvent(ts: unlockAt, name: PhaseEventName.relockUnlock, kind: .event, pid: pid)
+    let failure = settle(
+      app, since: unlockAt, firstLive: firstLive, awaited: awaitedEvents(config: session.config, relock: true),
+      interrupted: interrupted)
+    if failure == "interrupted" { return nil }
+    let report = app.monitor.snapshot()
+    let endAt = MonotonicClock.now()
+    app.send("lock")
+    _ = lockEvent
+    return RunOutcome(
+      record: record(
+        number: number, failure: failure, tracePath: app.tracePath, extra: [unlockEvent] + report.events,
+        start: unlockAt, end: endAt, relock: true, report: report,
+        wallMs: MonotonicClock.milliseconds(from: unlockAt, to: endAt)),
+      realtime: app.monitor.realtimeGranted)
+  }
+}

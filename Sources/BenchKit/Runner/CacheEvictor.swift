@@ -1,0 +1,53 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+import Foundation
+
+/// Makes a launch cold: evicts the app's executable and the libraries it mapped from the page
+/// cache with `posix_fadvise(POSIX_FADV_DONTNEED)`, and drops all clean caches through
+/// `/proc/sys/vm/drop_caches` when permitted (root). Which of the two happened is reported in
+/// the results (`host.cacheEviction`).
+public struct CacheEvictor: Sendable {
+  /// Files to evict: the executable and every file-backed mapping of the app.
+  public var files: Set<String>
+
+  /// Creates an evictor for `files`.
+  public init(files: Set<String>) { self.files = files }
+
+  /// Whether this process may write `/proc/sys/vm/drop_caches`.
+  public static var canDropCaches: Bool { access("/proc/sys/vm/drop_caches", W_OK) == 0 }
+
+  /// `fadvise` or `fadvise+drop_caches`.
+  public static var method: String { canDropCaches ? "fadvise+drop_caches" : "fadvise" }
+
+  /// The file-backed mappings of a live process (`/proc/PID/maps`), for learning what to evict.
+  public static func mappedFiles(pid: pid_t) -> Set<String> {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8) else { return [] }
+    var files = Set<String>()
+    for line in text.split(separator: "\n") {
+      // address perms offset dev inode path
+      let parts = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
+      guard parts.count == 6 else { continue }
+      let path = parts[5].trimmingCharacters(in: .whitespaces)
+      if path.hasPrefix("/") && !path.hasPrefix("/dev/") && !path.hasSuffix("(deleted)") { files.insert(path) }
+    }
+    return files
+  }
+
+  /// Evicts. Returns the method used.
+  @discardableResult
+  public func evict() -> String {
+    for path in files {
+      let fd = open(path, O_RDONLY | O_CLOEXEC)
+      guard fd >= 0 else { continue }
+      _ = posix_fadvise(fd, 0, 0, Int32(POSIX_FADV_DONTNEED))
+      close(fd)
+    }
+    guard Self.canDropCaches else { return "fadvise" }
+    sync()
+    let fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC)
+    guard fd >= 0 else { return "fadvise" }
+    defer { close(fd) }
+    return write(fd, "1\n", 2) == 2 ? "fadvise+drop_caches" : "fadvise"
+  }
+}

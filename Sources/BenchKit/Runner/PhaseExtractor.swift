@@ -1,0 +1,69 @@
+import PhaseTrace
+
+/// Turns one run's merged events (runner, app and probe, one clock) into phase durations (ms).
+///
+/// Every phase is measured from events at or after the run's start marker (`launch.spawn`, or
+/// `relock.unlock` in the relock condition), taking the first matching event:
+///
+/// | phase | from → to |
+/// |---|---|
+/// | `process_launch` | `launch.spawn` → `app.main` |
+/// | `ui_ready` | `app.main` (relock: `relock.unlock`) → `ui.ready` |
+/// | `session_configure` | `session.configure` begin → end |
+/// | `start_running` | `session.start_running` begin → end |
+/// | `first_frame_presented` | start → `preview.first_present` (the app's own claim) |
+/// | `first_frame_observed` | start → `display.first_live_frame` (the probe's scanout time) |
+/// | `deferred_start` | `deferred_start.will` → `deferred_start.did` |
+/// | `first_frame_to_deferred_done` | `display.first_live_frame` → `deferred_start.did` |
+/// | `shutter_to_photo` | `shutter.tap` → `photo.delivered` |
+/// | `secondary_ui` | start → `ui.secondary_visible` |
+///
+/// A phase whose events did not happen in the run is absent (for example `process_launch`
+/// in relock, where the app is not relaunched).
+public enum PhaseExtractor {
+  /// Extracts phases from `events` (any order) for a run that started at `start` (CLOCK_MONOTONIC ns).
+  public static func phases(from events: [PhaseEvent], start: UInt64, relock: Bool) -> [String: Double] {
+    let sorted = events.filter { $0.ts >= start }.sorted { $0.ts < $1.ts }
+    func first(_ name: String, _ kind: PhaseEventKind? = nil, after t: UInt64 = 0) -> UInt64? {
+      sorted.first { $0.name == name && (kind == nil || $0.kind == kind!) && $0.ts >= t }?.ts
+    }
+    func ms(_ a: UInt64?, _ b: UInt64?) -> Double? {
+      guard let a, let b, b >= a else { return nil }
+      return MonotonicClock.milliseconds(from: a, to: b)
+    }
+    var out: [String: Double] = [:]
+    let appMain = relock ? nil : first(PhaseEventName.appMain)
+    if !relock { out[PhaseName.processLaunch] = ms(start, appMain) }
+    out[PhaseName.uiReady] = ms(relock ? start : appMain, first(PhaseEventName.uiReady))
+    if let b = first(PhaseEventName.sessionConfigure, .begin) {
+      out[PhaseName.sessionConfigure] = ms(b, first(PhaseEventName.sessionConfigure, .end, after: b))
+    }
+    if let b = first(PhaseEventName.sessionStartRunning, .begin) {
+      out[PhaseName.startRunning] = ms(b, first(PhaseEventName.sessionStartRunning, .end, after: b))
+    }
+    out[PhaseName.firstFramePresented] = ms(start, first(PhaseEventName.previewFirstPresent))
+    let observed = first(PhaseEventName.displayFirstLiveFrame)
+    out[PhaseName.firstFrameObserved] = ms(start, observed)
+    if let will = first(PhaseEventName.deferredStartWill) {
+      let did = first(PhaseEventName.deferredStartDid, after: will)
+      out[PhaseName.deferredStart] = ms(will, did)
+      out[PhaseName.firstFrameToDeferredDone] = ms(observed, did)
+    }
+    if let tap = first(PhaseEventName.shutterTap) {
+      out[PhaseName.shutterToPhoto] = ms(tap, first(PhaseEventName.photoDelivered, after: tap))
+    }
+    out[PhaseName.secondaryUI] = ms(start, first(PhaseEventName.uiSecondaryVisible))
+    return out.compactMapValues { $0 }
+  }
+
+  /// Counts of probe events in the run.
+  public static func counts(from events: [PhaseEvent], start: UInt64) -> [String: Int] {
+    var stale = 0
+    var dropped = 0
+    for e in events where e.ts >= start {
+      if e.name == PhaseEventName.displayStaleFrame { stale += 1 }
+      if e.name == PhaseEventName.displayDroppedFrame { dropped += 1 }
+    }
+    return ["stale_frames": stale, "dropped_frames": dropped]
+  }
+}

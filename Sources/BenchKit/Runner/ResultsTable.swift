@@ -1,0 +1,54 @@
+import Foundation
+
+/// The terminal table and `samples.csv`.
+public enum ResultsTable {
+  /// Phases as rows, cells as columns: `p50 (p90)` in ms; failures in the last row.
+  public static func text(_ results: BenchResults) -> String {
+    let cells = results.cells
+    guard !cells.isEmpty else { return "no runs finished\n" }
+    let headers = ["phase (ms, p50 (p90))"] + cells.map { "\($0.condition)/\($0.config)" }
+    var rows: [[String]] = []
+    for phase in PhaseName.all {
+      guard cells.contains(where: { $0.phases[phase] != nil }) else { continue }
+      rows.append(
+        [phase] + cells.map { c in
+          guard let s = c.phases[phase] else { return "-" }
+          return "\(fmt(s.p50)) (\(fmt(s.p90)))"
+        })
+    }
+    rows.append(["runs ok/total"] + cells.map { "\($0.runs - $0.failed)/\($0.runs)" })
+    rows.append(["stale frames"] + cells.map { c in String(c.records.reduce(0) { $0 + ($1.counts["stale_frames"] ?? 0) }) })
+    rows.append(["dropped frames"] + cells.map { c in String(c.records.reduce(0) { $0 + ($1.counts["dropped_frames"] ?? 0) }) })
+    let all = [headers] + rows
+    let widths = (0..<headers.count).map { col in all.map { $0[col].count }.max() ?? 0 }
+    var out = ""
+    for (i, row) in all.enumerated() {
+      out += row.enumerated().map { col, text in
+        col == 0 ? text.padding(toLength: widths[col], withPad: " ", startingAt: 0)
+          : String(repeating: " ", count: widths[col] - text.count) + text
+      }.joined(separator: "  ") + "\n"
+      if i == 0 { out += widths.map { String(repeating: "─", count: $0) }.joined(separator: "  ") + "\n" }
+    }
+    return out
+  }
+
+  /// One row per run and phase: `condition,config,camera,run,ok,phase,ms`.
+  public static func csv(_ results: BenchResults) -> String {
+    var out = "condition,config,camera,run,ok,phase,ms\n"
+    for c in results.cells {
+      for r in c.records {
+        for phase in PhaseName.all {
+          guard let ms = r.phases[phase] else { continue }
+          out += "\(c.condition),\(c.config),\(csvField(c.camera)),\(r.run),\(r.ok),\(phase),\(String(format: "%.3f", ms))\n"
+        }
+      }
+    }
+    return out
+  }
+
+  static func csvField(_ s: String) -> String {
+    s.contains(",") || s.contains("\"") ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
+  }
+
+  static func fmt(_ v: Double) -> String { String(format: v >= 100 ? "%.0f" : "%.1f", v) }
+}

@@ -1,0 +1,39 @@
+/// What one `bench` invocation runs.
+public struct RunSettings: Sendable {
+  /// Counted runs per cell.
+  public var runs = 20
+  /// Uncounted runs per configuration before each condition.
+  public var warmup = 1
+  /// Conditions, in order.
+  public var conditions: [BenchCondition] = BenchCondition.allCases
+  /// Configurations, alternated within each condition (A B A B …).
+  public var configs: [String] = ["deferred", "eager"]
+  /// Outputs passed to camera-app.
+  public var outputs: [String] = ["preview", "photo", "movie"]
+  /// `synthetic` or `v4l2:/dev/videoN`.
+  public var camera = "synthetic"
+  /// Synthetic camera cost profile path; nil = built-in default.
+  public var profilePath: String?
+  /// The profile's name, for results and baseline matching.
+  public var profileName: String?
+  /// A custom app command (argv), instead of camera-app. `{config}`, `{outputs}`, `{camera}`
+  /// in it are replaced per run.
+  public var appCommand: [String]?
+  /// The compositor's refresh rate, Hz.
+  public var refreshHz = 60.0
+  /// Send `tap` as soon as the first live frame is seen.
+  public var tap = true
+  /// Relock: how long the device stays locked, seconds.
+  public var lockSeconds = 1.0
+  /// A run with no live frame after this many seconds fails.
+  public var runTimeoutSeconds = 10.0
+  /// The results folder.
+  public var outDir = ""
+  /// Display surface size, pixels.
+  public var displayWidth = 640
+  /// Display surface size, pixels.
+  public var displayHeight = 360
+
+  /// Creates the defaults (`swift run bench`).
+  public init() {}
+}

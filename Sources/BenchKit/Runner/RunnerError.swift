@@ -1,0 +1,23 @@
+/// A failure of the runner itself (not of one run): a struct with a code, a message a person
+/// can act on, and the cause (STYLE.md rule 4).
+public struct RunnerError: Error, CustomStringConvertible {
+  /// What kind of failure.
+  public enum Code: Sendable {
+    case spawnFailed
+    case appNotFound
+    case buildFailed
+    case outputNotWritable
+    case displayFailed
+    case interrupted
+  }
+  /// The kind.
+  public var code: Code
+  /// One line.
+  public var message: String
+  /// Creates the error.
+  public init(_ code: Code, _ message: String) {
+    self.code = code
+    self.message = message
+  }
+  public var description: String { message }
+}

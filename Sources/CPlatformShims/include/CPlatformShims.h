@@ -1,0 +1,6 @@
+#pragma once
+// Process-control calls Swift cannot import directly (variadic prctl).
+
+/// Asks the kernel to send `signal` to the calling process when its parent dies.
+/// The corresponding call is `prctl(PR_SET_PDEATHSIG, signal)`. Returns 0 or -1 (errno set).
+int CPlatformShims_setParentDeathSignal(int signal);

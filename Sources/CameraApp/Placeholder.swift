@@ -1,1 +1,0 @@
-// CameraApp: placeholder until its issue lands.

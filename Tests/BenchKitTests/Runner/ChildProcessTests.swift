@@ -1,0 +1,59 @@
+import BenchKit
+import Foundation
+import Testing
+
+@Suite struct ChildProcessTests {
+  @Test("exit statuses and signals are reported as they happened")
+  func termination() throws {
+    let ok = try ChildProcess.spawn(argv: ["/bin/sh", "-c", "exit 3"], environment: [:])
+    #expect(ok.wait(timeout: 10) == .exited(3))
+    let killed = try ChildProcess.spawn(argv: ["/bin/sh", "-c", "kill -SEGV $$"], environment: [:])
+    #expect(killed.wait(timeout: 10) == .signaled(SIGSEGV))
+  }
+
+  @Test("terminate stops the child and everything in its process group")
+  func terminateGroup() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cp-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let pidFile = dir.appendingPathComponent("grandchild").path
+    let child = try ChildProcess.spawn(
+      argv: ["/bin/sh", "-c", "sleep 60 & echo $! > \(pidFile); wait"], environment: [:])
+    var grandchild: Int32?
+    for _ in 0..<500 where grandchild == nil {
+      grandchild = (try? String(contentsOfFile: pidFile, encoding: .utf8)).flatMap {
+        Int32($0.trimmingCharacters(in: .whitespacesAndNewlines))
+      }
+      usleep(10_000)
+    }
+    let gc = try #require(grandchild)
+    child.terminate(grace: 1)
+    var gone = false
+    for _ in 0..<500 where !gone {
+      gone = kill(gc, 0) != 0
+      usleep(10_000)
+    }
+    #expect(gone, "the grandchild \(gc) outlived terminate()")
+  }
+
+  @Test("a missing executable is a spawn error with its name")
+  func missing() {
+    #expect(throws: RunnerError.self) {
+      try ChildProcess.spawn(argv: ["/nonexistent/app"], environment: [:])
+    }
+  }
+
+  @Test("inherited descriptors arrive at the requested numbers")
+  func inheritedFD() throws {
+    var fds: [Int32] = [0, 0]
+    #expect(pipe2(&fds, O_CLOEXEC) == 0)
+    let child = try ChildProcess.spawn(
+      argv: ["/bin/sh", "-c", "echo hello >&3"], environment: [:], inheritedFDs: [3: fds[1]])
+    close(fds[1])
+    #expect(child.wait(timeout: 10) == .exited(0))
+    var buf = [UInt8](repeating: 0, count: 16)
+    let n = read(fds[0], &buf, 16)
+    close(fds[0])
+    #expect(String(decoding: buf.prefix(max(0, n)), as: UTF8.self) == "hello\n")
+  }
+}

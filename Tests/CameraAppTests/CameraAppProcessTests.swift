@@ -1,0 +1,123 @@
+import Foundation
+import PhaseTrace
+import Testing
+
+/// Runs the real camera-app executable, as the runner does, and checks what it writes.
+@Suite(.serialized) struct CameraAppProcessTests {
+  struct Run {
+    var status: Int32
+    var stderr: String
+    var events: [PhaseEvent]
+    var malformed: Int
+  }
+
+  static var binary: String {
+    let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
+    var dir = (exe as NSString).deletingLastPathComponent
+    // swift test runs .build/<config>/FirstFramePackageTests.xctest; camera-app is beside it.
+    for _ in 0..<3 {
+      let candidate = dir + "/camera-app"
+      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+      dir = (dir as NSString).deletingLastPathComponent
+    }
+    return "camera-app"
+  }
+
+  static func run(_ args: [String], environment extra: [String: String] = [:]) throws -> Run {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("camera-app-test-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let trace = dir.appendingPathComponent("t.jsonl").path
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: binary)
+    p.arguments = args
+    var env = ProcessInfo.processInfo.environment
+    env["FIRSTFRAME_TRACE"] = trace
+    env["FIRSTFRAME_SYNTHETIC_STATE"] = dir.path
+    env["FIRSTFRAME_APP_STATE"] = dir.appendingPathComponent("app").path
+    env.removeValue(forKey: "FIRSTFRAME_DISPLAY")
+    env.removeValue(forKey: "FIRSTFRAME_CONTROL")
+    for (k, v) in extra { env[k] = v }
+    p.environment = env
+    let err = Pipe()
+    p.standardError = err
+    p.standardOutput = FileHandle.nullDevice
+    try p.run()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    let read = TraceReader().read(path: trace)
+    return Run(
+      status: p.terminationStatus, stderr: String(decoding: errData, as: UTF8.self), events: read.events,
+      malformed: read.malformedLines)
+  }
+
+  static func ts(_ events: [PhaseEvent], _ name: String, _ kind: PhaseEventKind = .event, output: String? = nil)
+    -> UInt64?
+  {
+    events.first {
+      $0.name == name && $0.kind == kind && (output == nil || $0.fields["output"]?.stringValue == output)
+    }?.ts
+  }
+
+  @Test("deferred: only preview initialises before the first present; photo and movie after it")
+  func deferredOrdering() throws {
+    let r = try Self.run(["--config", "deferred", "--outputs", "preview,photo,movie", "--duration", "2"])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.malformed == 0)
+    let e = r.events
+    let main = try #require(Self.ts(e, "app.main"))
+    let ui = try #require(Self.ts(e, "ui.ready"))
+    let configure = try #require(Self.ts(e, "session.configure", .begin))
+    let started = try #require(Self.ts(e, "session.start_running", .end))
+    let present = try #require(Self.ts(e, "preview.first_present"))
+    let previewInit = try #require(Self.ts(e, "output.init", .end, output: "preview"))
+    let photoInit = try #require(Self.ts(e, "output.init", .begin, output: "photo"))
+    let movieInit = try #require(Self.ts(e, "output.init", .begin, output: "movie"))
+    let will = try #require(Self.ts(e, "deferred_start.will"))
+    let did = try #require(Self.ts(e, "deferred_start.did"))
+    let secondary = try #require(Self.ts(e, "ui.secondary_visible"))
+    #expect(main <= ui && ui <= configure)
+    #expect(previewInit < present)
+    #expect(present < will && will < photoInit && will < movieInit)
+    #expect(photoInit < did && movieInit < did)
+    #expect(started < secondary)
+    #expect(Set(e.map(\.pid)).count == 1)
+  }
+
+  @Test("eager: every output initialises before startRunning returns")
+  func eagerOrdering() throws {
+    let r = try Self.run(["--config", "eager", "--outputs", "preview,photo,movie", "--duration", "2"])
+    #expect(r.status == 0, "\(r.stderr)")
+    let e = r.events
+    let started = try #require(Self.ts(e, "session.start_running", .end))
+    let present = try #require(Self.ts(e, "preview.first_present"))
+    for output in ["preview", "photo", "movie"] {
+      let end = try #require(Self.ts(e, "output.init", .end, output: output), "output.init end for \(output)")
+      #expect(end < started)
+      #expect(end < present)
+    }
+  }
+
+  @Test("bad input: one line on stderr and exit status 2")
+  func badInput() throws {
+    for args in [["--bogus"], ["--config", "turbo"], ["--outputs", "preview,x"]] {
+      let r = try Self.run(args)
+      #expect(r.status == 2)
+      #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+    }
+  }
+
+  @Test("a missing or invalid profile names the file or the field, exit status 2")
+  func badProfile() throws {
+    let missing = try Self.run(["--profile", "/nonexistent/profile.json", "--duration", "1"])
+    #expect(missing.status == 2)
+    #expect(missing.stderr.contains("/nonexistent/profile.json"))
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("bad-profile-\(UUID().uuidString).json")
+    try Data(#"{"name": "broken"}"#.utf8).write(to: file)
+    defer { try? FileManager.default.removeItem(at: file) }
+    let invalid = try Self.run(["--profile", file.path, "--duration", "1"])
+    #expect(invalid.status == 2)
+    #expect(invalid.stderr.split(separator: "\n").count == 1, "\(invalid.stderr)")
+    #expect(invalid.stderr.contains("field"), "\(invalid.stderr)")
+  }
+}

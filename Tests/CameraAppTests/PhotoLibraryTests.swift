@@ -1,0 +1,29 @@
+import Testing
+
+@testable import CameraApp
+
+@Suite struct PhotoLibraryTests {
+  @Test("a PGM photo decodes into an area-averaged thumbnail")
+  func thumbnail() throws {
+    let (w, h) = (8, 4)
+    var pgm = Array("P5\n\(w) \(h)\n255\n".utf8)
+    // Left half black, right half white.
+    for _ in 0..<h { pgm += [UInt8](repeating: 0, count: w / 2) + [UInt8](repeating: 255, count: w / 2) }
+    let thumb = try #require(PhotoLibrary.decodeThumbnail(pgm: pgm, side: 2))
+    #expect(thumb == [0, 255, 0, 255])
+  }
+
+  @Test("truncated or foreign files give no thumbnail instead of a crash")
+  func rejectsBadFiles() {
+    #expect(PhotoLibrary.decodeThumbnail(pgm: Array("P5\n8 4\n255\n".utf8) + [1, 2, 3], side: 2) == nil)
+    #expect(PhotoLibrary.decodeThumbnail(pgm: Array("P6\n1 1\n255\nabc".utf8), side: 1) == nil)
+    #expect(PhotoLibrary.decodeThumbnail(pgm: [], side: 1) == nil)
+    #expect(PhotoLibrary.decodeThumbnail(pgm: Array("P5\n99999999 4\n255\n".utf8), side: 1) == nil)
+  }
+
+  @Test("the mode picker draws something for every mode")
+  func picker() {
+    let strip = SecondaryUI.renderPicker(width: 640, height: 48)
+    #expect(strip.contains(255))
+  }
+}
