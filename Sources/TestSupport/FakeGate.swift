@@ -39,8 +39,9 @@ public final class FakeGate: Sendable {
     await waitUntil(timeout: timeout) { self.arrivals >= count }
   }
 
-  /// Called by the fake device: returns at once when open, else blocks until `open()`.
-  func pass() {
+  /// Counts an arrival, then returns at once when open, else blocks until `open()`.
+  /// The fake device calls it; tests may too (to hold a handler, for example).
+  public func pass() {
     let mustWait = state.withLock { s -> Bool in
       s.arrivals += 1
       if s.isOpen { return false }
