@@ -45,7 +45,8 @@ public final class FakeCaptureDevice: CaptureDevice {
 
   /// A call without arguments: what gates, delays and failures attach to.
   public enum Step: Sendable, Hashable {
-    case open, setActiveFormat, initializeOutput(CaptureOutputKind), startStream, stopStream, captureStill, close
+    case open, setActiveFormat, initializeOutput(CaptureOutputKind), startStream, stopStream, captureStill,
+      close
   }
 
   /// The error an injected failure throws.
@@ -93,7 +94,8 @@ public final class FakeCaptureDevice: CaptureDevice {
     self.localizedName = localizedName
     self.formats = formats
     self.pixelBudget = pixelBudget
-    self.state = Mutex(State(activeFormat: formats.first ?? CaptureFormat(width: 32, height: 24, maxFrameRate: 30)))
+    self.state = Mutex(
+      State(activeFormat: formats.first ?? CaptureFormat(width: 32, height: 24, maxFrameRate: 30)))
     self.signposter = trace.map { Signposter(sink: $0) }
   }
 
@@ -169,7 +171,9 @@ public final class FakeCaptureDevice: CaptureDevice {
     let thread = Thread { [self] in
       while emitting.load(ordering: .acquiring) {
         emitFrames(1)
-        Thread.sleep(forTimeInterval: Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18)
+        Thread.sleep(
+          forTimeInterval: Double(interval.components.seconds) + Double(interval.components.attoseconds)
+            / 1e18)
       }
     }
     thread.start()
@@ -230,7 +234,8 @@ public final class FakeCaptureDevice: CaptureDevice {
     let (gate, delay) = state.withLock { ($0.gates[step], $0.delays[step]) }
     gate?.pass()
     if let delay {
-      Thread.sleep(forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18)
+      Thread.sleep(
+        forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18)
     }
     let fails = state.withLock { s -> Bool in
       s.calls.append(call)

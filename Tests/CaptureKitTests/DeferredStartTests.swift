@@ -20,7 +20,8 @@ import TestSupport
 
   @Test("enabling deferral on an output that does not support it throws a clear error")
   func unsupportedDeferral() {
-    let output = CaptureOutput(kind: .videoData, isDeferredStartSupported: false, isDeferredStartEnabledByDefault: true)
+    let output = CaptureOutput(
+      kind: .videoData, isDeferredStartSupported: false, isDeferredStartEnabledByDefault: true)
     #expect(!output.isDeferredStartEnabled)
     do {
       try output.setDeferredStartEnabled(true)

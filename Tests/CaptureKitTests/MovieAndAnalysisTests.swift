@@ -8,8 +8,11 @@ import TestSupport
 @Suite struct MovieAndAnalysisTests {
   @Test("the movie output writes a valid Y4M file: header, FRAME markers, luma and neutral chroma")
   func y4m() async throws {
-    let rig = Rig([.preview, .movie], eager: true, formats: [CaptureFormat(width: 7, height: 5, maxFrameRate: 25)])
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("ck-\(UInt64.random(in: 0...UInt64.max)).y4m").path
+    let rig = Rig(
+      [.preview, .movie], eager: true, formats: [CaptureFormat(width: 7, height: 5, maxFrameRate: 25)])
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "ck-\(UInt64.random(in: 0...UInt64.max)).y4m"
+    ).path
     defer { try? FileManager.default.removeItem(atPath: path) }
     try await rig.session.startRunning()
     try rig.movie.startRecording(toPath: path)
@@ -44,7 +47,9 @@ import TestSupport
   @Test("stopping the session finishes a movie that is still recording")
   func stopFinishesMovie() async throws {
     let rig = Rig([.preview, .movie], eager: true)
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("ck-\(UInt64.random(in: 0...UInt64.max)).y4m").path
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "ck-\(UInt64.random(in: 0...UInt64.max)).y4m"
+    ).path
     defer { try? FileManager.default.removeItem(atPath: path) }
     try await rig.session.startRunning()
     try rig.movie.startRecording(toPath: path)
@@ -60,7 +65,9 @@ import TestSupport
   @Test("a deferred movie output records only once deferred start initialised it")
   func deferredMovie() async throws {
     let rig = Rig([.preview, .movie])
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("ck-\(UInt64.random(in: 0...UInt64.max)).y4m").path
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "ck-\(UInt64.random(in: 0...UInt64.max)).y4m"
+    ).path
     defer { try? FileManager.default.removeItem(atPath: path) }
     try rig.session.setAutomaticallyRunsDeferredStart(false)
     try await rig.session.startRunning()

@@ -58,7 +58,9 @@ import TestSupport
     #expect(photos.map(\.settingsID) == ids)
     #expect(photos.map(\.metadata["tap"]) == ["0", "1", "2", "3", "4"])
     #expect(photos.allSatisfy { $0.wasResponsiveCapture })
-    #expect(photos.map { $0.metadata["sequence"] } == moments.map { String($0) }, "each moment is the frame at its tap")
+    #expect(
+      photos.map { $0.metadata["sequence"] } == moments.map { String($0) },
+      "each moment is the frame at its tap")
     #expect(photos.map { $0.pixels.first } == moments.map { UInt8(truncatingIfNeeded: $0) })
     #expect(zip(photos, photos.dropFirst()).allSatisfy { $0.captureTime <= $1.captureTime })
     #expect(photos.allSatisfy { $0.captureTime <= $0.requestedAt && $0.requestedAt <= $0.deliveredAt })

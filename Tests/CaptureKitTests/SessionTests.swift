@@ -48,7 +48,8 @@ import TestSupport
     session.commitConfiguration()
     session.drainSessionQueue()
     #expect(device.count(of: .setActiveFormat) == 2)
-    #expect(device.calls.last(where: { $0.step == .setActiveFormat }) == .setActiveFormat(large, frameRate: 24))
+    #expect(
+      device.calls.last(where: { $0.step == .setActiveFormat }) == .setActiveFormat(large, frameRate: 24))
     #expect(device.isStreaming)
     #expect(session.hardwareCost == Double(64 * 48 * 24) / 1e9)
     await session.stopRunning()
@@ -96,7 +97,9 @@ import TestSupport
       Issue.record("expected an error")
     } catch {
       #expect(error.code == .hardwareCostExceeded)
-      for fragment in ["hardware cost 2", "4000x3000", "60 fps", "not binned", "1 camera", "360 Mpx/s budget"] {
+      for fragment in [
+        "hardware cost 2", "4000x3000", "60 fps", "not binned", "1 camera", "360 Mpx/s budget",
+      ] {
         #expect(error.message.contains(fragment), "message mentions \(fragment): \(error.message)")
       }
     }

@@ -13,11 +13,14 @@ import TestSupport
 
   /// A fixture root with PSI files and thermal zones.
   func fixture(cpu: String?, io: String?, memory: String?, zones: [String]) throws -> String {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("ck-psi-\(UInt64.random(in: 0...UInt64.max))")
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "ck-psi-\(UInt64.random(in: 0...UInt64.max))")
     let pressure = root.appendingPathComponent("proc/pressure")
     try FileManager.default.createDirectory(at: pressure, withIntermediateDirectories: true)
     for (name, text) in [("cpu", cpu), ("io", io), ("memory", memory)] {
-      if let text { try text.write(to: pressure.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+      if let text {
+        try text.write(to: pressure.appendingPathComponent(name), atomically: true, encoding: .utf8)
+      }
     }
     for (index, temp) in zones.enumerated() {
       let zone = root.appendingPathComponent("sys/class/thermal/thermal_zone\(index)")
@@ -54,7 +57,8 @@ import TestSupport
   @Test("a fixture tree reads as the worst of its sources")
   func fixtureLevels() throws {
     let root = try fixture(
-      cpu: Self.psi, io: "some avg10=2.00 avg60=0 avg300=0 total=1\n", memory: "some avg10=0.00 avg60=0 avg300=0 total=0\n",
+      cpu: Self.psi, io: "some avg10=2.00 avg60=0 avg300=0 total=1\n",
+      memory: "some avg10=0.00 avg60=0 avg300=0 total=0\n",
       zones: ["45000\n", "82000\n"])
     defer { try? FileManager.default.removeItem(atPath: root) }
     let reading = SystemPressureMonitor(root: root).currentReading()
@@ -81,7 +85,9 @@ import TestSupport
     let root = try fixture(cpu: "some avg10=1.00 avg60=0 avg300=0 total=0\n", io: nil, memory: nil, zones: [])
     defer { try? FileManager.default.removeItem(atPath: root) }
     let levels = Collector<SystemPressureLevel>()
-    let poll = SystemPressureMonitor(root: root).poll(interval: .milliseconds(5), queue: DispatchQueue(label: "test.poll")) {
+    let poll = SystemPressureMonitor(root: root).poll(
+      interval: .milliseconds(5), queue: DispatchQueue(label: "test.poll")
+    ) {
       levels.append($0.level)
     }
     #expect(await levels.waitForCount(1))

@@ -46,7 +46,9 @@ public final class VideoDataOutput: CaptureOutput, @unchecked Sendable {
   }
 
   override func receive(_ frame: VideoFrame) {
-    enum Action { case drop, deliverNow(DispatchQueue, @Sendable (VideoFrame) -> Void), noHandler(first: Bool) }
+    enum Action {
+      case drop, deliverNow(DispatchQueue, @Sendable (VideoFrame) -> Void), noHandler(first: Bool)
+    }
     let action = delivery.withLock { state -> Action in
       guard let handler = state.handler, let queue = state.queue else {
         defer { state.deliveredSinceStart = true }

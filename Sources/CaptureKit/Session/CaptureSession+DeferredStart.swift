@@ -96,7 +96,10 @@ extension CaptureSession {
   /// initialise, it completes silently (no events, no delegate calls).
   func runDeferredStart(generation: Int) {
     let run = state.withLock {
-      s -> (outputs: [CaptureOutput], device: (any CaptureDevice)?, delegate: (any CaptureSessionDeferredStartDelegate)?, queue: DispatchQueue?)? in
+      s -> (
+        outputs: [CaptureOutput], device: (any CaptureDevice)?,
+        delegate: (any CaptureSessionDeferredStartDelegate)?, queue: DispatchQueue?
+      )? in
       guard s.generation == generation, s.isStreaming, s.deferredPhase == .scheduled else { return nil }
       s.deferredPhase = .running
       s.deferredStartRequested = false

@@ -29,7 +29,8 @@ extension CaptureSession {
 
   /// `startRunning()` without blocking a thread: the work runs on the session queue.
   public func startRunning() async throws(CaptureError) {
-    let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, CaptureError>, Never>) in
+    let result = await withCheckedContinuation {
+      (continuation: CheckedContinuation<Result<Void, CaptureError>, Never>) in
       enqueue { [self] in continuation.resume(returning: performStart()) }
     }
     try result.get()
@@ -54,7 +55,9 @@ extension CaptureSession {
     if alreadyRunning { return .success(()) }
     guard let primary = inputs.first else {
       return .failure(
-        CaptureError(.noInputs, "the session has no camera input; add a CaptureDeviceInput and commit the configuration"))
+        CaptureError(
+          .noInputs, "the session has no camera input; add a CaptureDeviceInput and commit the configuration")
+      )
     }
     guard cost <= 1.0 else {
       return .failure(CaptureSession.hardwareCostError(cost: cost, inputs: inputs))
@@ -79,7 +82,9 @@ extension CaptureSession {
         .deviceFrame
       }
 
-    for output in outputs { output.sessionWillStartStreaming(format: primary.format, frameRate: primary.frameRate) }
+    for output in outputs {
+      output.sessionWillStartStreaming(format: primary.format, frameRate: primary.frameRate)
+    }
     routing.withLock { r in
       r.outputs = outputs
       r.ring.removeAll()
@@ -187,7 +192,8 @@ extension CaptureSession {
 
   /// Applies a configuration committed while running. Session queue.
   func applyConfigurationWhileRunning() {
-    let snapshot = state.withLock { s -> ([CommittedInput], [CaptureOutput], DeferredStartPhase, (any CaptureDevice)?)? in
+    let snapshot = state.withLock {
+      s -> ([CommittedInput], [CaptureOutput], DeferredStartPhase, (any CaptureDevice)?)? in
       guard s.isStreaming else { return nil }
       return (s.committedInputs, s.committedOutputs, s.deferredPhase, s.streamingDevice)
     }
@@ -234,7 +240,9 @@ extension CaptureSession {
   func route(_ frame: VideoFrame) {
     let (outputs, fireDeviceTrigger) = routing.withLock { r -> ([CaptureOutput], Bool) in
       r.ring.append(frame)
-      if r.ring.count > FrameRouting.ringCapacity { r.ring.removeFirst(r.ring.count - FrameRouting.ringCapacity) }
+      if r.ring.count > FrameRouting.ringCapacity {
+        r.ring.removeFirst(r.ring.count - FrameRouting.ringCapacity)
+      }
       let fire = r.deviceTriggerArmed
       r.deviceTriggerArmed = false
       return (r.outputs, fire)

@@ -66,7 +66,8 @@ public final class CaptureSession: Sendable {
   ///
   /// - Precondition: `canAddInput(input)`.
   public func addInput(_ input: CaptureDeviceInput) {
-    precondition(canAddInput(input), "CaptureSession.addInput: the input or its device is already in the session")
+    precondition(
+      canAddInput(input), "CaptureSession.addInput: the input or its device is already in the session")
     let apply = state.withLock { s -> Bool in
       s.stagedInputs.append(input)
       return s.configurationDepth == 0
@@ -88,7 +89,8 @@ public final class CaptureSession: Sendable {
   public func addOutput(_ output: CaptureOutput) {
     precondition(
       canAddOutput(output),
-      "CaptureSession.addOutput: the output is in a session already, or this session has a \(output.kind.rawValue) output")
+      "CaptureSession.addOutput: the output is in a session already, or this session has a \(output.kind.rawValue) output"
+    )
     let apply = state.withLock { s -> Bool in
       s.stagedOutputs.append(output)
       return s.configurationDepth == 0

@@ -34,7 +34,9 @@ public final class AnalysisOutput: CaptureOutput, @unchecked Sendable {
   }
 
   /// Sets the function that receives histograms, run on `queue`.
-  public func setHistogramHandler(queue: DispatchQueue, _ handler: @escaping @Sendable (LumaHistogram) -> Void) {
+  public func setHistogramHandler(
+    queue: DispatchQueue, _ handler: @escaping @Sendable (LumaHistogram) -> Void
+  ) {
     analysis.withLock {
       $0.handler = handler
       $0.handlerQueue = queue

@@ -65,7 +65,8 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
       return true
     }
     guard started else {
-      throw CaptureError(.alreadyRecording, "a recording is already in progress; stop it before starting another")
+      throw CaptureError(
+        .alreadyRecording, "a recording is already in progress; stop it before starting another")
     }
     if let session, session.isRunning, !isInitialized {
       session.requestDeferredStartForPendingCapture()
@@ -89,7 +90,8 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
       fileQueue.async { [self] in
         let result =
           movie.withLock { $0.lastResult }
-          ?? .failure(CaptureError(.notRecording, "no recording is in progress; call startRecording(toPath:) first"))
+          ?? .failure(
+            CaptureError(.notRecording, "no recording is in progress; call startRecording(toPath:) first"))
         completion(result)
       }
     }
@@ -153,7 +155,8 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
         if let error = file.error { return .failure(error) }
         do throws(CaptureError) {
           if file.writer == nil {
-            file.writer = try Y4MWriter(path: path, width: format.width, height: format.height, frameRate: rate)
+            file.writer = try Y4MWriter(
+              path: path, width: format.width, height: format.height, frameRate: rate)
           }
           guard let writer = file.writer else { throw CaptureError(.fileWriteFailed, "no movie file") }
           try writer.close()

@@ -19,7 +19,8 @@ struct Y4MWriter {
       let handle = FileHandle(forWritingAtPath: path)
     else {
       throw CaptureError(
-        .fileWriteFailed, "cannot create the movie file \(path); check that its folder exists and is writable")
+        .fileWriteFailed, "cannot create the movie file \(path); check that its folder exists and is writable"
+      )
     }
     self.handle = handle
     self.path = path
@@ -41,7 +42,8 @@ struct Y4MWriter {
     guard frame.width == width, frame.height == height else {
       throw CaptureError(
         .fileWriteFailed,
-        "frame \(frame.width)x\(frame.height) does not match the movie's \(width)x\(height); restart the recording")
+        "frame \(frame.width)x\(frame.height) does not match the movie's \(width)x\(height); restart the recording"
+      )
     }
     let chroma = ((width + 1) / 2) * ((height + 1) / 2)
     var data = Data(capacity: 6 + width * height + 2 * chroma)

@@ -84,17 +84,21 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
   /// Takes a photo. `completion` runs once, on the delivery queue, with the photo or an error that
   /// says why (for example `sessionNotRunning`). Never blocks the caller.
   public func capturePhoto(
-    with settings: PhotoSettings, completion: @escaping @Sendable (Result<CapturedPhoto, CaptureError>) -> Void
+    with settings: PhotoSettings,
+    completion: @escaping @Sendable (Result<CapturedPhoto, CaptureError>) -> Void
   ) {
     let requestedAt = MonotonicClock.now()
     guard let session else {
-      fail(completion, CaptureError(.outputNotAttached, "add the photo output to a session before taking photos"))
+      fail(
+        completion, CaptureError(.outputNotAttached, "add the photo output to a session before taking photos")
+      )
       return
     }
     guard session.isRunning else {
       fail(
         completion,
-        CaptureError(.sessionNotRunning, "the capture session is not running; start it before taking a photo"))
+        CaptureError(.sessionNotRunning, "the capture session is not running; start it before taking a photo")
+      )
       return
     }
     if let error = initializationError, session.isDeferredStartComplete {
@@ -103,7 +107,8 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
     }
     let responsive = isResponsiveCaptureEnabled
     let moment = responsive ? session.newestFrame() : nil
-    let request = Request(settings: settings, requestedAt: requestedAt, moment: moment, completion: completion)
+    let request = Request(
+      settings: settings, requestedAt: requestedAt, moment: moment, completion: completion)
     let isReady = photo.withLock { state -> Bool in
       if !state.isReady { state.pending.append(request) }
       return state.isReady
@@ -164,7 +169,9 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
     var responsive = frame != nil
     if frame == nil {
       guard let device = session?.primaryDevice else {
-        fail(request.completion, CaptureError(.sessionStopped, "the session has no camera; take the photo again"))
+        fail(
+          request.completion, CaptureError(.sessionStopped, "the session has no camera; take the photo again")
+        )
         return
       }
       do {
@@ -173,7 +180,8 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
       } catch {
         fail(
           request.completion,
-          CaptureError(.stillCaptureFailed, "the camera could not take a still; try again", underlying: error))
+          CaptureError(.stillCaptureFailed, "the camera could not take a still; try again", underlying: error)
+        )
         return
       }
     }
