@@ -1,0 +1,47 @@
+import PhaseTrace
+import Synchronization
+
+/// The preview layer: presents every frame to a display, synchronously on the device's frame thread.
+///
+/// Deferred start is supported but disabled by default: preview is what launch waits for. Right after
+/// the first present after each `startRunning()` it emits `preview.first_present` (field
+/// `capture_time_ns`, the frame's capture time in ns) and, in automatic mode, lets the session run
+/// deferred start.
+// @unchecked Sendable: state is behind the base class's `base` mutex and this class's own mutexes.
+public final class PreviewOutput: CaptureOutput, @unchecked Sendable {
+  /// Where frames go.
+  public let display: any DisplaySink
+  // Guards the per-start first-present flag and the present count.
+  private let presentation = Mutex<(presentedSinceStart: Bool, presentedFrames: Int)>((false, 0))
+
+  /// Creates a preview output presenting into `display`.
+  public init(display: any DisplaySink) {
+    self.display = display
+    super.init(kind: .preview, isDeferredStartSupported: true, isDeferredStartEnabledByDefault: false)
+  }
+
+  /// How many frames this output has presented, over all runs.
+  public var presentedFrames: Int { presentation.withLock { $0.presentedFrames } }
+
+  override func sessionWillStartStreaming(format: CaptureFormat, frameRate: Double) {
+    presentation.withLock { $0.presentedSinceStart = false }
+  }
+
+  override func sessionDidStopRunning() {
+    presentation.withLock { $0.presentedSinceStart = false }
+  }
+
+  override func receive(_ frame: VideoFrame) {
+    display.present(frame)
+    let isFirst = presentation.withLock { state -> Bool in
+      state.presentedFrames += 1
+      defer { state.presentedSinceStart = true }
+      return !state.presentedSinceStart
+    }
+    guard isFirst else { return }
+    signposter.event(
+      PhaseEventName.previewFirstPresent,
+      fields: ["capture_time_ns": .int(Int64(clamping: frame.captureTime))])
+    session?.outputDidPresentFirstFrame(self)
+  }
+}

@@ -1,0 +1,25 @@
+import Synchronization
+
+/// A thread-safe list that callbacks append to (photos, histograms, running states).
+public final class Collector<Element: Sendable>: Sendable {
+  private let storage = Mutex<[Element]>([])
+
+  /// Creates an empty collector.
+  public init() {}
+
+  /// Appends `element`.
+  public func append(_ element: Element) {
+    storage.withLock { $0.append(element) }
+  }
+
+  /// Everything appended so far, in order.
+  public var values: [Element] { storage.withLock { $0 } }
+
+  /// How many elements have been appended.
+  public var count: Int { storage.withLock { $0.count } }
+
+  /// Waits until at least `count` elements are there. False after `timeout`.
+  public func waitForCount(_ count: Int, timeout: Duration = .seconds(30)) async -> Bool {
+    await waitUntil(timeout: timeout) { self.count >= count }
+  }
+}

@@ -1,0 +1,35 @@
+import CaptureKit
+import PhaseTrace
+import Synchronization
+
+/// A deferred-start delegate that records its calls (`"will"`, `"did"`) and optionally writes
+/// `test.delegate.will` / `test.delegate.did` into a trace.
+public final class RecordingDeferredStartDelegate: CaptureSessionDeferredStartDelegate {
+  private let calls = Mutex<[String]>([])
+  private let signposter: Signposter?
+
+  /// Creates a delegate; with `trace`, each call is also recorded there.
+  public init(trace: InMemoryTrace? = nil) {
+    self.signposter = trace.map { Signposter(sink: $0) }
+  }
+
+  /// Records `will`.
+  public func sessionWillRunDeferredStart(_ session: CaptureSession) {
+    calls.withLock { $0.append("will") }
+    signposter?.event("test.delegate.will")
+  }
+
+  /// Records `did`.
+  public func sessionDidRunDeferredStart(_ session: CaptureSession) {
+    calls.withLock { $0.append("did") }
+    signposter?.event("test.delegate.did")
+  }
+
+  /// The calls so far, in order.
+  public var recordedCalls: [String] { calls.withLock { $0 } }
+
+  /// Waits until `sessionDidRunDeferredStart` has been called. False after `timeout`.
+  public func waitForDid(timeout: Duration = .seconds(30)) async -> Bool {
+    await waitUntil(timeout: timeout) { self.recordedCalls.contains("did") }
+  }
+}
