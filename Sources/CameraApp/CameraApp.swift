@@ -287,8 +287,12 @@ public final class CameraApp: Sendable {
 
   func didRunDeferredStart() {
     guard let path = options.recordPath, let movie = state.withLock({ $0.movieOutput }) else { return }
-    captureQueue.async { @Sendable in
-      movie.startRecording(toPath: path)
+    captureQueue.async { @Sendable [signposter] in
+      do {
+        try movie.startRecording(toPath: path)
+      } catch {
+        signposter.event("movie.failed", fields: ["error": .string(error.message)])
+      }
     }
   }
 
@@ -368,6 +372,8 @@ public final class CameraApp: Sendable {
     captureQueue.async { @Sendable [self] in
       do {
         try startSession()
+        // The secondary UI fades in again once the camera runs (the thumbnail may have changed).
+        uiQueue.async { @Sendable [self] in startSecondaryUI() }
       } catch {
         Self.fail((error as? AppError) ?? .camera("\(error)"))
       }
@@ -404,13 +410,14 @@ public final class CameraApp: Sendable {
 
   func startPressureMonitor() {
     let monitor = SystemPressureMonitor()
-    monitor.poll(interval: 0.5, queue: DispatchQueue.global(qos: .utility)) { @Sendable [self] level in
-      signposter.event(PhaseEventName.pressureLevel, fields: ["level": .string("\(level)")])
+    let poll = monitor.poll(interval: .milliseconds(500), queue: DispatchQueue.global(qos: .utility)) {
+      @Sendable [signposter] reading in
+      signposter.event(PhaseEventName.pressureLevel, fields: ["level": .string(reading.level.rawValue)])
     }
-    pressureMonitor.withLock { $0 = monitor }
+    pressurePoll.withLock { $0 = poll }
   }
 
-  private let pressureMonitor = Mutex<SystemPressureMonitor?>(nil)
+  private let pressurePoll = Mutex<SystemPressurePoll?>(nil)
 }
 
 /// Receives deferred-start callbacks on the app's chosen queue (the main queue).

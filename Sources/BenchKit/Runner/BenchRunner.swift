@@ -267,6 +267,8 @@ public final class BenchRunner: Sendable {
     let app: LaunchedApp
     let runner: BenchRunner
     let config: String
+    /// When the runner last sent `lock` (CLOCK_MONOTONIC ns): the run's `relock.lock` event.
+    let lockedAt = Mutex<UInt64>(MonotonicClock.now())
     init(app: LaunchedApp, runner: BenchRunner, config: String) {
       self.app = app
       self.runner = runner
@@ -303,7 +305,6 @@ public final class BenchRunner: Sendable {
   /// One relock run: the app is locked; wait `lockSeconds`, unlock, measure, lock again.
   public func relockRun(_ session: RelockSession, number: Int, interrupted: @Sendable () -> Bool) -> RunOutcome? {
     let app = session.app
-    let lockEvent = PhaseEvent(ts: MonotonicClock.now(), name: PhaseEventName.relockLock, kind: .event, pid: pid)
     let lockDeadline = MonotonicClock.now() + UInt64(settings.lockSeconds * 1e9)
     while MonotonicClock.now() < lockDeadline {
       if interrupted() { return nil }
@@ -319,6 +320,9 @@ public final class BenchRunner: Sendable {
     }
     app.send("unlock")
     let unlockEvent = PhaseEvent(ts: unlockAt, name: PhaseEventName.relockUnlock, kind: .event, pid: pid)
+    let lockEvent = PhaseEvent(
+      ts: session.lockedAt.withLock { $0 }, name: PhaseEventName.relockLock, kind: .event, pid: pid,
+      fields: ["seconds": .double(settings.lockSeconds)])
     let failure = settle(
       app, since: unlockAt, firstLive: firstLive, awaited: awaitedEvents(config: session.config, relock: true),
       interrupted: interrupted)
@@ -326,10 +330,10 @@ public final class BenchRunner: Sendable {
     let report = app.monitor.snapshot()
     let endAt = MonotonicClock.now()
     app.send("lock")
-    _ = lockEvent
+    session.lockedAt.withLock { $0 = MonotonicClock.now() }
     return RunOutcome(
       record: record(
-        number: number, failure: failure, tracePath: app.tracePath, extra: [unlockEvent] + report.events,
+        number: number, failure: failure, tracePath: app.tracePath, extra: [lockEvent, unlockEvent] + report.events,
         start: unlockAt, end: endAt, relock: true, report: report,
         wallMs: MonotonicClock.milliseconds(from: unlockAt, to: endAt)),
       realtime: app.monitor.realtimeGranted)

@@ -13,8 +13,8 @@ import PhaseTrace
 /// | `start_running` | `session.start_running` begin → end |
 /// | `first_frame_presented` | start → `preview.first_present` (the app's own claim) |
 /// | `first_frame_observed` | start → `display.first_live_frame` (the probe's scanout time) |
-/// | `deferred_start` | `deferred_start.will` → `deferred_start.did` |
-/// | `first_frame_to_deferred_done` | `display.first_live_frame` → `deferred_start.did` |
+/// | `deferred_start` | `deferred_start.will` → `deferred_start.did`; 0 when nothing was deferred |
+/// | `first_frame_to_deferred_done` | `display.first_live_frame` → `deferred_start.did`; 0 when nothing was deferred |
 /// | `shutter_to_photo` | `shutter.tap` → `photo.delivered` |
 /// | `secondary_ui` | start → `ui.secondary_visible` |
 ///
@@ -48,12 +48,22 @@ public enum PhaseExtractor {
       let did = first(PhaseEventName.deferredStartDid, after: will)
       out[PhaseName.deferredStart] = ms(will, did)
       out[PhaseName.firstFrameToDeferredDone] = ms(observed, did)
+    } else if let observed, relock || sorted.contains(where: { isOutputInitEnd($0) && $0.ts <= observed }) {
+      // Nothing was deferred in this launch: every output was ready before the first frame
+      // (eager, preview-only, or a relock whose outputs stayed initialised). Deferred start
+      // took no time, and the camera was complete when the first frame appeared.
+      out[PhaseName.deferredStart] = 0
+      out[PhaseName.firstFrameToDeferredDone] = 0
     }
     if let tap = first(PhaseEventName.shutterTap) {
       out[PhaseName.shutterToPhoto] = ms(tap, first(PhaseEventName.photoDelivered, after: tap))
     }
     out[PhaseName.secondaryUI] = ms(start, first(PhaseEventName.uiSecondaryVisible))
     return out.compactMapValues { $0 }
+  }
+
+  static func isOutputInitEnd(_ e: PhaseEvent) -> Bool {
+    e.name == PhaseEventName.outputInit && e.kind == .end
   }
 
   /// Counts of probe events in the run.

@@ -46,6 +46,17 @@ import Testing
     #expect(abs(p["ui_ready"]! - 1) < 1e-6)
   }
 
+  @Test("when nothing was deferred, deferred start took no time")
+  func eager() {
+    let events = [
+      ev(0, "launch.spawn"), ev(50, "output.init", .end, ["output": "photo"]), ev(120, "preview.first_present"),
+      ev(130, "display.first_live_frame"),
+    ]
+    let p = PhaseExtractor.phases(from: events, start: events[0].ts, relock: false)
+    #expect(p["deferred_start"] == 0)
+    #expect(p["first_frame_to_deferred_done"] == 0)
+  }
+
   @Test("a missing end event leaves the phase out instead of inventing it")
   func missing() {
     let events = [ev(0, "launch.spawn"), ev(2, "session.configure", .begin)]
