@@ -43,7 +43,7 @@ let package = Package(
       name: "CLibV4L2", pkgConfig: "libv4l2",
       providers: [.apt(["libv4l-dev"])]),
     .target(name: "CV4L2Shims", dependencies: ["CLibV4L2"]),
-    .target(name: "V4L2Camera", dependencies: ["CaptureKit", "CV4L2Shims"], swiftSettings: strict),
+    .target(name: "V4L2Camera", dependencies: ["CaptureKit", "PhaseTrace", "CV4L2Shims"], swiftSettings: strict),
     // The display surface (shared memory) and the compositor that scans it out.
     .target(name: "Display", dependencies: ["CaptureKit"], swiftSettings: strict),
     // The probe: finds the first live frame from scanned-out pixels alone.
@@ -70,7 +70,7 @@ let package = Package(
     .testTarget(name: "CaptureKitTests", dependencies: ["CaptureKit", "TestSupport"], swiftSettings: strict),
     .testTarget(name: "LightBoardTests", dependencies: ["LightBoard"], swiftSettings: strict),
     .testTarget(name: "SyntheticCameraTests", dependencies: ["SyntheticCamera", "CaptureKit", "LightBoard", "TestSupport"], swiftSettings: strict),
-    .testTarget(name: "V4L2CameraTests", dependencies: ["V4L2Camera", "CaptureKit"], swiftSettings: strict),
+    .testTarget(name: "V4L2CameraTests", dependencies: ["V4L2Camera", "CaptureKit", "PhaseTrace", "CV4L2Shims"], swiftSettings: strict),
     .testTarget(name: "DisplayTests", dependencies: ["Display", "CaptureKit", "TestSupport"], swiftSettings: strict),
     .testTarget(name: "ProbeTests", dependencies: ["Probe", "LightBoard", "Display", "CaptureKit", "TestSupport"], swiftSettings: strict),
     .testTarget(name: "CameraAppTests", dependencies: ["CameraApp", "PhaseTrace", "TestSupport"], swiftSettings: strict),

@@ -1,3 +1,41 @@
 #pragma once
-// Wrappers for what Swift cannot import from libv4l2 (variadic calls, VIDIOC_* macros). Issue 6.
-int CV4L2Shims_placeholder(void);
+// CV4L2Shims: what Swift cannot import from libv4l2 and <linux/videodev2.h>.
+//
+// - libv4l2's variadic v4l2_open/v4l2_ioctl wrapped as fixed-arity functions;
+// - the VIDIOC_* request codes (function-like _IOWR macros) as constants;
+// - v4l2_mmap's MAP_FAILED folded into a NULL return.
+// Everything is prefixed CV4L2Shims_ (STYLE.md rule 5). Swift reaches these only through
+// V4L2Kernel.system, the one seam that tests replace with a fake kernel.
+#include <linux/videodev2.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/// v4l2_open(path, flags): a descriptor, or -1 with errno set.
+int CV4L2Shims_open(const char *path, int flags);
+/// v4l2_close(fd).
+int CV4L2Shims_close(int fd);
+/// v4l2_ioctl(fd, request, argument): 0 (or a positive value), or -1 with errno set.
+int CV4L2Shims_ioctl(int fd, unsigned long request, void *argument);
+/// v4l2_mmap(NULL, length, PROT_READ|PROT_WRITE, MAP_SHARED, fd, offset): NULL with errno on failure.
+void *CV4L2Shims_mmap(int fd, size_t length, int64_t offset);
+/// v4l2_munmap(start, length).
+int CV4L2Shims_munmap(void *start, size_t length);
+
+extern const unsigned long CV4L2Shims_VIDIOC_QUERYCAP;
+extern const unsigned long CV4L2Shims_VIDIOC_ENUM_FMT;
+extern const unsigned long CV4L2Shims_VIDIOC_G_FMT;
+extern const unsigned long CV4L2Shims_VIDIOC_S_FMT;
+extern const unsigned long CV4L2Shims_VIDIOC_ENUM_FRAMESIZES;
+extern const unsigned long CV4L2Shims_VIDIOC_ENUM_FRAMEINTERVALS;
+extern const unsigned long CV4L2Shims_VIDIOC_G_PARM;
+extern const unsigned long CV4L2Shims_VIDIOC_S_PARM;
+extern const unsigned long CV4L2Shims_VIDIOC_REQBUFS;
+extern const unsigned long CV4L2Shims_VIDIOC_QUERYBUF;
+extern const unsigned long CV4L2Shims_VIDIOC_QBUF;
+extern const unsigned long CV4L2Shims_VIDIOC_DQBUF;
+extern const unsigned long CV4L2Shims_VIDIOC_STREAMON;
+extern const unsigned long CV4L2Shims_VIDIOC_STREAMOFF;
+extern const unsigned long CV4L2Shims_VIDIOC_QUERYCTRL;
+extern const unsigned long CV4L2Shims_VIDIOC_QUERY_EXT_CTRL;
+extern const unsigned long CV4L2Shims_VIDIOC_G_CTRL;
+extern const unsigned long CV4L2Shims_VIDIOC_S_CTRL;

@@ -1,0 +1,70 @@
+import CV4L2Shims
+import CaptureKit
+import PhaseTrace
+
+extension V4L2Camera {
+  /// Starts streaming: maps the buffer pool if no output did yet (`device.buffers`), queues every
+  /// buffer (`VIDIOC_QBUF`), `VIDIOC_STREAMON` (`device.stream_on`) and starts the stream thread,
+  /// which polls, dequeues (`VIDIOC_DQBUF`), copies the luma, requeues and calls `deliver`.
+  /// The first dequeued buffer emits `device.first_buffer`. Negotiates the size nearest 640×480
+  /// at 30 fps if no format was set.
+  public func startStream(_ deliver: @escaping @Sendable (VideoFrame) -> Void) throws(V4L2Error) {
+    try state.withLock { (s) throws(V4L2Error) in try startStream(&s, deliver) }
+  }
+
+  func startStream(_ s: inout State, _ deliver: @escaping @Sendable (VideoFrame) -> Void) throws(V4L2Error) {
+    guard s.stream == nil else { throw .invalidState(path, "already streaming") }
+    let handle = try requireHandle(s)
+    let active = try ensureActiveFormat(&s, handle: handle)
+    if s.pool == nil { try allocatePool(&s, handle: handle) }
+    let pool = s.pool!
+    signposter.begin(PhaseEventName.deviceStreamOn, fields: ["device": .string(path)])
+    do throws(V4L2Error) {
+      try pool.queueAll(on: handle)
+      var type = Int32(V4L2Handle.captureType)
+      try handle.ioctl(.streamOn, &type)
+    } catch {
+      signposter.end(PhaseEventName.deviceStreamOn, fields: ["device": .string(path)])
+      var type = Int32(V4L2Handle.captureType)
+      _ = handle.ioctlStatus(.streamOff, &type)
+      throw error
+    }
+    signposter.end(PhaseEventName.deviceStreamOn, fields: ["device": .string(path)])
+    let control = StreamControl()
+    lastFailure.withLock { $0 = nil }
+    let loop = StreamLoop(
+      handle: handle, pool: pool, format: active, signposter: signposter,
+      record: { [weak self] frame in self?.latestFrame.withLock { $0 = frame } }, deliver: deliver)
+    s.stream = (control, deliver)
+    loop.start(control: control)
+  }
+
+  /// Stops streaming: ends the stream thread (within one poll timeout, 50 ms), then
+  /// `VIDIOC_STREAMOFF`. The buffers stay mapped for the next `startStream`. No `deliver` call
+  /// runs after it returns (unless it is called from `deliver` itself).
+  public func stopStream() {
+    guard let control = state.withLock({ $0.stream?.control }) else { return }
+    control.stopRequested.store(true, ordering: .releasing)
+    if !control.isCurrentThread { control.finished.wait() }
+    state.withLock { s in
+      guard let current = s.stream, current.control === control else { return }
+      if let handle = s.handle {
+        var type = Int32(V4L2Handle.captureType)
+        _ = handle.ioctlStatus(.streamOff, &type)
+      }
+      s.stream = nil
+    }
+    let failure = control.failure.withLock { $0 }
+    lastFailure.withLock { $0 = failure }
+  }
+
+  /// Maps the streaming buffer pool (`VIDIOC_REQBUFS`, `VIDIOC_QUERYBUF`, `v4l2_mmap`).
+  /// Emits `device.buffers`.
+  func allocatePool(_ s: inout State, handle: V4L2Handle, count: Int = V4L2Camera.streamingBufferCount)
+    throws(V4L2Error)
+  {
+    signposter.begin(PhaseEventName.deviceBuffers, fields: ["device": .string(path), "count": .int(Int64(count))])
+    defer { signposter.end(PhaseEventName.deviceBuffers, fields: ["device": .string(path), "count": .int(Int64(count))]) }
+    s.pool = try BufferPool.allocate(on: handle, count: count)
+  }
+}

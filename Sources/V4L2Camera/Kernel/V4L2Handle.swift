@@ -1,0 +1,74 @@
+import CV4L2Shims
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// An open device node: its descriptor, its path (for errors) and the kernel that serves it.
+/// Every call on a device goes through these few functions, and so through ``V4L2Syscall``.
+struct V4L2Handle: Sendable {
+  /// The descriptor.
+  let fd: Int32
+  /// The node, e.g. `/dev/video0`.
+  let path: String
+  /// The seam.
+  let kernel: V4L2Kernel
+
+  /// Opens `path` non-blocking (DQBUF then never blocks; the stream thread polls).
+  /// Missing nodes, nodes that are not character devices and permission problems get their
+  /// own errors; `EACCES` names the node's group.
+  static func open(_ path: String, kernel: V4L2Kernel) throws(V4L2Error) -> V4L2Handle {
+    guard let node = kernel.nodeInfo(path) else { throw .noSuchDevice(path) }
+    guard node.isCharacterDevice else { throw .notACaptureDevice(path, why: "not a character device") }
+    let result = V4L2Syscall.retryingInterrupts { kernel.open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC) }
+    if result < 0 {
+      let code = -result
+      switch code {
+      case EACCES, EPERM:
+        throw .permissionDenied(path, errno: code, node: node, groupName: kernel.groupName(node.groupID))
+      case ENOENT:
+        throw .noSuchDevice(path, errno: code)
+      default:
+        throw .from(errno: code, operation: "open", path: path, streaming: false)
+      }
+    }
+    return V4L2Handle(fd: result, path: path, kernel: kernel)
+  }
+
+  /// Issues `request` on `value`; throws on failure.
+  func ioctl<T>(_ request: V4L2Request, _ value: inout T, streaming: Bool = false) throws(V4L2Error) {
+    _ = try V4L2Syscall.perform(request.rawValue, path: path, streaming: streaming) {
+      withUnsafeMutableBytes(of: &value) { kernel.ioctl(fd, request, $0.baseAddress!) }
+    }
+  }
+
+  /// Issues `request` on `value`; returns 0 or the errno (for enumerations, which end with
+  /// `EINVAL`, and for optional features, which fail with `ENOTTY`).
+  func ioctlStatus<T>(_ request: V4L2Request, _ value: inout T) -> Int32 {
+    let result = V4L2Syscall.retryingInterrupts {
+      withUnsafeMutableBytes(of: &value) { kernel.ioctl(fd, request, $0.baseAddress!) }
+    }
+    return result < 0 ? -result : 0
+  }
+
+  /// Maps buffer memory at `offset` (from `VIDIOC_QUERYBUF`).
+  func mmap(length: Int, offset: Int64) throws(V4L2Error) -> UnsafeMutableRawPointer {
+    let address = try V4L2Syscall.perform("mmap", path: path) { kernel.mmap(fd, length, offset) }
+    return UnsafeMutableRawPointer(bitPattern: address)!
+  }
+
+  /// Unmaps buffer memory. Failures are ignored: nothing can be done about them.
+  func munmap(_ address: UnsafeMutableRawPointer, length: Int) {
+    _ = V4L2Syscall.retryingInterrupts { kernel.munmap(address, length) }
+  }
+
+  /// Waits up to `timeoutMilliseconds` for a buffer; `true` when one is ready.
+  func poll(timeoutMilliseconds: Int32) throws(V4L2Error) -> Bool {
+    try V4L2Syscall.perform("poll", path: path, streaming: true) { kernel.poll(fd, timeoutMilliseconds) } > 0
+  }
+
+  /// Closes the descriptor.
+  func close() {
+    _ = kernel.close(fd)
+  }
+}

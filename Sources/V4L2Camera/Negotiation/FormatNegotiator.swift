@@ -1,0 +1,50 @@
+import CaptureKit
+
+/// Format negotiation as pure functions, so tests can check the choices without a device.
+///
+/// - pixel format: the device's own luma-bearing formats first (``LumaLayout/preference``), then
+///   formats libv4l2 converts to (emulated);
+/// - size: the offered size nearest the request (smallest `|Δwidth| + |Δheight|`; on a tie the
+///   larger one);
+/// - frame interval: the slowest rate that still meets the requested rate, else the fastest rate.
+enum FormatNegotiator {
+  /// The pixel format to stream from `formats`, or `nil` when none carries luma.
+  static func lumaFormat(from formats: [V4L2PixelFormat]) -> V4L2PixelFormat? {
+    for emulated in [false, true] {
+      for fourCC in LumaLayout.preference {
+        if let f = formats.first(where: { $0.fourCC == fourCC && $0.isEmulated == emulated }) { return f }
+      }
+    }
+    return nil
+  }
+
+  /// The size in `sizes` nearest `width × height`.
+  static func closestSize(to width: Int, _ height: Int, in sizes: [V4L2FrameSize]) -> V4L2FrameSize? {
+    sizes.min { a, b in
+      let da = abs(a.width - width) + abs(a.height - height)
+      let db = abs(b.width - width) + abs(b.height - height)
+      return da != db ? da < db : a.width * a.height > b.width * b.height
+    }
+  }
+
+  /// The interval for `framesPerSecond` among `intervals`: the slowest rate ≥ the request
+  /// (0.5 % tolerance, so 29.97 takes 30), else the fastest offered; `nil` when none is offered.
+  static func interval(for framesPerSecond: Double, in intervals: [V4L2FrameInterval]) -> V4L2FrameInterval? {
+    let meeting = intervals.filter { $0.framesPerSecond >= framesPerSecond * 0.995 }
+    if let slowest = meeting.min(by: { $0.framesPerSecond < $1.framesPerSecond }) { return slowest }
+    return intervals.max { $0.framesPerSecond < $1.framesPerSecond }
+  }
+
+  /// The `CaptureFormat`s of the streaming pixel format, largest first (best first).
+  static func captureFormats(of format: V4L2PixelFormat) -> [CaptureFormat] {
+    format.sizes
+      .map { CaptureFormat(width: $0.width, height: $0.height, maxFrameRate: $0.maxFrameRate, fourCC: format.fourCC) }
+      .sorted { ($0.width * $0.height, $0.maxFrameRate) > ($1.width * $1.height, $1.maxFrameRate) }
+  }
+
+  /// The pixel budget (pixels per second): the largest `width × height × maxFrameRate` of any
+  /// format — what the device's hardware was shown to sustain.
+  static func pixelBudget(of formats: [CaptureFormat]) -> Double {
+    formats.map { Double($0.width * $0.height) * $0.maxFrameRate }.max() ?? 0
+  }
+}

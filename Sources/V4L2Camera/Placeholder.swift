@@ -1,1 +1,0 @@
-// V4L2Camera: placeholder until its issue lands.

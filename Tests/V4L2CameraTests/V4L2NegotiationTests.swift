@@ -1,0 +1,105 @@
+import CaptureKit
+import Testing
+
+@testable import V4L2Camera
+
+@Suite struct V4L2NegotiationTests {
+  static let sizes = [
+    V4L2FrameSize(width: 320, height: 240, intervals: []), V4L2FrameSize(width: 640, height: 480, intervals: []),
+    V4L2FrameSize(width: 1280, height: 720, intervals: []),
+  ]
+
+  @Test("the offered size nearest the request is chosen")
+  func closestSize() {
+    #expect(FormatNegotiator.closestSize(to: 700, 500, in: Self.sizes)?.width == 640)
+    #expect(FormatNegotiator.closestSize(to: 1000, 700, in: Self.sizes)?.width == 1280)
+    #expect(FormatNegotiator.closestSize(to: 4000, 3000, in: Self.sizes)?.width == 1280)
+    #expect(FormatNegotiator.closestSize(to: 640, 480, in: Self.sizes)?.height == 480)
+    #expect(FormatNegotiator.closestSize(to: 640, 480, in: []) == nil)
+  }
+
+  @Test("the slowest rate that meets the request is chosen, else the fastest")
+  func intervalChoice() {
+    let intervals = [60, 30, 15].map { V4L2FrameInterval(numerator: 1, denominator: UInt32($0)) }
+    #expect(FormatNegotiator.interval(for: 30, in: intervals)?.framesPerSecond == 30)
+    #expect(FormatNegotiator.interval(for: 29.97, in: intervals)?.framesPerSecond == 30)
+    #expect(FormatNegotiator.interval(for: 20, in: intervals)?.framesPerSecond == 30)
+    #expect(FormatNegotiator.interval(for: 100, in: intervals)?.framesPerSecond == 60)
+    #expect(FormatNegotiator.interval(for: 5, in: intervals)?.framesPerSecond == 15)
+    #expect(FormatNegotiator.interval(for: 30, in: []) == nil)
+  }
+
+  @Test("native luma formats beat converted ones; GREY beats YUYV")
+  func pixelFormatChoice() {
+    let grey = V4L2PixelFormat(fourCC: "GREY", name: "")
+    let yuyv = V4L2PixelFormat(fourCC: "YUYV", name: "")
+    let mjpg = V4L2PixelFormat(fourCC: "MJPG", name: "")
+    let yu12 = V4L2PixelFormat(fourCC: "YU12", name: "", isEmulated: true)
+    #expect(FormatNegotiator.lumaFormat(from: [yuyv, grey])?.fourCC == "GREY")
+    #expect(FormatNegotiator.lumaFormat(from: [yu12, yuyv])?.fourCC == "YUYV")
+    #expect(FormatNegotiator.lumaFormat(from: [mjpg, yu12])?.fourCC == "YU12")
+    #expect(FormatNegotiator.lumaFormat(from: [mjpg]) == nil)
+  }
+
+  @Test("the camera negotiates the nearest size and the interval through S_FMT and S_PARM")
+  func negotiationThroughTheKernel() throws {
+    let fake = FakeV4L2Kernel()
+    let camera = try V4L2Camera(path: FakeV4L2Kernel.path, kernel: fake.kernel)
+    try camera.open()
+    try camera.setActiveFormat(CaptureFormat(width: 700, height: 500, maxFrameRate: 30, fourCC: "GREY"), frameRate: 20)
+    #expect(camera.activeFormatDescription == "640x480@30 YUYV")
+    #expect(fake.framesPerSecond == 30)
+    try camera.setActiveFormat(CaptureFormat(width: 1280, height: 720, maxFrameRate: 30), frameRate: 30)
+    #expect(camera.activeFormatDescription == "1280x720@10 YUYV")
+    #expect(fake.count(.setParameters) == 2)
+  }
+
+  @Test("a device with only MJPEG streams the YUV 4:2:0 that libv4l2 converts to")
+  func fallbackToConvertedFormat() throws {
+    var config = FakeV4L2Kernel.Config()
+    config.formats = [
+      .init(fourCC: "MJPG", sizes: [(640, 480, [30]), (1920, 1080, [15])]),
+      .init(fourCC: "YU12", emulated: true, sizes: [(640, 480, [30]), (1920, 1080, [15])]),
+    ]
+    let fake = FakeV4L2Kernel(config)
+    let camera = try V4L2Camera(path: FakeV4L2Kernel.path, kernel: fake.kernel)
+    try camera.open()
+    #expect(camera.formats.map(\.description) == ["1920x1080@15 YU12", "640x480@30 YU12"])
+    try camera.setActiveFormat(CaptureFormat(width: 640, height: 480, maxFrameRate: 30, fourCC: "MJPG"), frameRate: 30)
+    #expect(camera.activeFormatDescription == "640x480@30 YU12")
+    let collector = FrameCollector()
+    try camera.startStream(collector.deliver)
+    #expect(collector.wait(for: 2, seconds: 10))
+    camera.stopStream()
+    let first = try #require(collector.frames.withLock { $0.first })
+    #expect(first.pixels.allSatisfy { $0 == FakeV4L2Kernel.luma(ofFrame: 0) })
+  }
+
+  @Test("formats list the streaming format's sizes largest first, and the pixel budget is the largest w×h×rate")
+  func formatsAndBudget() throws {
+    let camera = try V4L2Camera(path: FakeV4L2Kernel.path, kernel: FakeV4L2Kernel().kernel)
+    #expect(camera.formats.map(\.description) == ["1280x720@10 YUYV", "640x480@30 YUYV", "320x240@60 YUYV"])
+    #expect(camera.pixelBudget == Double(1280 * 720 * 10))
+  }
+
+  @Test("luma comes out of planar and packed buffers with padded rows")
+  func lumaExtraction() {
+    // 2×2 frame, 4 bytes per row in the plane case; UYVY with 6 bytes per row.
+    let plane: [UInt8] = [1, 2, 99, 99, 3, 4, 99, 99]
+    let uyvy: [UInt8] = [128, 1, 128, 2, 99, 99, 128, 3, 128, 4, 99, 99]
+    let a = plane.withUnsafeBytes { LumaLayout.plane.extract(from: $0, width: 2, height: 2, bytesPerLine: 4) }
+    let b = uyvy.withUnsafeBytes {
+      LumaLayout(fourCC: "UYVY")!.extract(from: $0, width: 2, height: 2, bytesPerLine: 6)
+    }
+    #expect(a == [1, 2, 3, 4])
+    #expect(b == [1, 2, 3, 4])
+    #expect(LumaLayout(fourCC: "MJPG") == nil)
+  }
+
+  @Test("four-character codes round-trip")
+  func fourCC() {
+    #expect(FourCC.text(FourCC.code("YUYV")) == "YUYV")
+    #expect(FourCC.code("YUYV") == 0x5659_5559)
+    #expect(FourCC.text(FourCC.code("Y10")) == "Y10 ")
+  }
+}

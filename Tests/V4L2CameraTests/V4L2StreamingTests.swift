@@ -1,0 +1,134 @@
+import CaptureKit
+import PhaseTrace
+import Foundation
+import Testing
+
+@testable import V4L2Camera
+
+@Suite struct V4L2StreamingTests {
+  @Test("frames stream from the fake mmap'd pool with the right luma, size and order")
+  func streamsFrames() throws {
+    let fake = FakeV4L2Kernel()
+    let trace = InMemoryTrace()
+    let camera = try V4L2Camera(path: FakeV4L2Kernel.path, signposter: Signposter(sink: trace), kernel: fake.kernel)
+    try camera.open()
+    try camera.setActiveFormat(CaptureFormat(width: 640, height: 480, maxFrameRate: 30), frameRate: 30)
+    try camera.initializeOutput(.preview)
+    let collector = FrameCollector()
+    try camera.startStream(collector.deliver)
+    #expect(collector.wait(for: 10, seconds: 10))
+    camera.stopStream()
+    let after = collector.count
+    let frames = collector.frames.withLock { $0 }
+    #expect(frames.map(\.sequence) == (0..<UInt64(frames.count)).map { $0 })
+    for (n, frame) in frames.enumerated() {
+      #expect(frame.width == 640 && frame.height == 480 && frame.bytesPerRow == 640)
+      #expect(frame.pixels.count == 640 * 480)
+      #expect(frame.pixels.allSatisfy { $0 == FakeV4L2Kernel.luma(ofFrame: n) })
+    }
+    #expect(zip(frames, frames.dropFirst()).allSatisfy { $0.captureTime <= $1.captureTime })
+    #expect(fake.count(.queueBuffer) >= V4L2Camera.streamingBufferCount + frames.count)
+    // No delivery after stopStream returned.
+    usleep(50_000)
+    #expect(collector.count == after)
+    #expect(
+      trace.timeline.prefix(9) == [
+        "device.open:begin", "device.open:end", "device.format:begin", "device.format:end",
+        "device.buffers:begin", "device.buffers:end", "device.stream_on:begin", "device.stream_on:end",
+        "device.first_buffer",
+      ])
+    camera.close()
+    #expect(fake.count(.requestBuffers) == 2)  // allocate, then free on close
+  }
+
+  @Test("a stream restarts after a stop, from sequence 0, on the same buffers")
+  func restarts() throws {
+    let fake = FakeV4L2Kernel()
+    let camera = try V4L2Camera(path: FakeV4L2Kernel.path, kernel: fake.kernel)
+    try camera.open()
+    let first = FrameCollector()
+    try camera.startStream(first.deliver)
+    #expect(first.wait(for: 3, seconds: 10))
+    camera.stopStream()
+    let second = FrameCollector()
+    try camera.startStream(second.deliver)
+    #expect(second.wait(for: 3, seconds: 10))
+    camera.stopStream()
+    #expect(second.frames.withLock { $0.first?.sequence } == 0)
+    #expect(fake.count(.requestBuffers) == 1)
+    #expect(fake.count(.streamOn) == 2 && fake.count(.streamOff) == 2)
+  }
+
+  @Test("a still switches to the largest size and streaming resumes at the preview size")
+  func stillBySwitchingFormat() throws {
+    let fake = FakeV4L2Kernel()
+    let camera = try V4L2Camera(path: FakeV4L2Kernel.path, kernel: fake.kernel)
+    try camera.open()
+    try camera.setActiveFormat(CaptureFormat(width: 640, height: 480, maxFrameRate: 30), frameRate: 30)
+    try camera.initializeOutput(.preview)
+    try camera.initializeOutput(.photo)
+    #expect(camera.stillSize?.width == 1280)
+    let collector = FrameCollector()
+    try camera.startStream(collector.deliver)
+    #expect(collector.wait(for: 2, seconds: 10))
+    let still = try camera.captureStill()
+    #expect(still.width == 1280 && still.height == 720)
+    #expect(still.pixels.count == 1280 * 720)
+    let before = collector.count
+    #expect(collector.wait(for: before + 3, seconds: 10))
+    camera.stopStream()
+    #expect(collector.frames.withLock { $0.last?.width } == 640)
+    #expect(camera.activeFormatDescription == "640x480@30 YUYV")
+    #expect(fake.framesPerSecond == 30)
+  }
+
+  @Test("a still at the streaming size is the newest streamed frame, without a format switch")
+  func stillAtStreamingSize() throws {
+    let fake = FakeV4L2Kernel()
+    let camera = try V4L2Camera(path: FakeV4L2Kernel.path, kernel: fake.kernel)
+    try camera.open()
+    try camera.setActiveFormat(CaptureFormat(width: 1280, height: 720, maxFrameRate: 10), frameRate: 10)
+    try camera.initializeOutput(.photo)
+    try camera.startStream { _ in }
+    let formatsBefore = fake.count(.setFormat)
+    let still = try camera.captureStill()
+    camera.stopStream()
+    #expect(still.width == 1280)
+    #expect(fake.count(.setFormat) == formatsBefore)
+  }
+
+  @Test("controls are listed, read and set")
+  func controls() throws {
+    let camera = try V4L2Camera(path: FakeV4L2Kernel.path, kernel: FakeV4L2Kernel().kernel)
+    try camera.open()
+    let all = try camera.controls()
+    #expect(all.map(\.name) == ["Brightness", "Horizontal Movement"])
+    let movement = try #require(try camera.control(named: "horizontal movement"))
+    #expect(try camera.value(ofControl: movement.id) == 3)
+    try camera.setValue(5, ofControl: movement.id)
+    #expect(try camera.value(ofControl: movement.id) == 5)
+    #expect(throws: V4L2Error.self) { try camera.setValue(9, ofControl: movement.id) }
+  }
+
+  @Test("enumeration describes the device with formats, sizes and rates, or why it cannot be opened")
+  func enumeration() throws {
+    let devices = V4L2Camera.enumerate(kernel: FakeV4L2Kernel().kernel)
+    let device = try #require(devices.first)
+    #expect(device.card == "Fake Camera" && device.driver == "fake" && device.mayOpen)
+    #expect(device.formats.first?.description == "YUYV: 320x240 (30-60 fps), 640x480 (15-30 fps), 1280x720 (5-10 fps)")
+    var config = FakeV4L2Kernel.Config()
+    config.openErrno = EACCES
+    let denied = V4L2Camera.enumerate(kernel: FakeV4L2Kernel(config).kernel)
+    #expect(denied.first?.mayOpen == false)
+    #expect(denied.first?.problem?.contains("usermod -aG video") == true)
+  }
+
+  @Test("the movie output allocates its ring at the active size")
+  func movieRing() throws {
+    let camera = try V4L2Camera(path: FakeV4L2Kernel.path, kernel: FakeV4L2Kernel().kernel)
+    try camera.open()
+    try camera.initializeOutput(.movie)
+    #expect(camera.state.withLock { $0.movieRing.count } == V4L2Camera.movieRingFrames)
+    #expect(camera.state.withLock { $0.movieRing.first?.count } == 640 * 480)
+  }
+}
