@@ -26,8 +26,8 @@ extension CostProfile {
     /// Decodes a sensor; `binned` may be absent.
     public init(from decoder: any Decoder) throws {
       let c = try decoder.container(keyedBy: CodingKeys.self)
-      width = try c.decode(Int.self, forKey: .width)
-      height = try c.decode(Int.self, forKey: .height)
+      width = try c.decodeWholeNumber(forKey: .width)
+      height = try c.decodeWholeNumber(forKey: .height)
       maxFrameRate = try c.decode(Double.self, forKey: .maxFrameRate)
       binned = try c.decodeIfPresent([BinnedFormat].self, forKey: .binned) ?? []
       pixelBudget = try c.decode(Double.self, forKey: .pixelBudget)
@@ -62,9 +62,30 @@ extension CostProfile {
       self.maxFrameRate = maxFrameRate
     }
 
+    /// Decodes a binned format.
+    public init(from decoder: any Decoder) throws {
+      let c = try decoder.container(keyedBy: CodingKeys.self)
+      width = try c.decodeWholeNumber(forKey: .width)
+      height = try c.decodeWholeNumber(forKey: .height)
+      maxFrameRate = try c.decode(Double.self, forKey: .maxFrameRate)
+    }
+
     enum CodingKeys: String, CodingKey {
       case width, height
       case maxFrameRate = "max_frame_rate"
     }
+  }
+}
+
+extension KeyedDecodingContainer {
+  /// An integer field, read as a number first: Foundation's decoder reports `64.5` for an `Int`
+  /// as invalid JSON without the field's name, this reports a type mismatch at the field.
+  func decodeWholeNumber(forKey key: Key) throws -> Int {
+    let value = try decode(Double.self, forKey: key)
+    guard value.isFinite, value.rounded() == value, abs(value) < 1e15 else {
+      throw DecodingError.typeMismatch(
+        Int.self, .init(codingPath: codingPath + [key], debugDescription: "\(value) is not a whole number"))
+    }
+    return Int(value)
   }
 }
