@@ -41,6 +41,7 @@ enum LightBoardCode {
   @inline(__always)
   static func bit(_ index: Int, of word: (high: UInt64, low: UInt64)) -> Bool {
     let fromLSB = bitCount - 1 - index
-    return fromLSB >= 64 ? (word.high >> UInt64(fromLSB - 64)) & 1 == 1 : (word.low >> UInt64(fromLSB)) & 1 == 1
+    return fromLSB >= 64
+      ? (word.high >> UInt64(fromLSB - 64)) & 1 == 1 : (word.low >> UInt64(fromLSB)) & 1 == 1
   }
 }

@@ -33,7 +33,8 @@ enum LightBoardDecoder {
       guard classify(white, mid8: mid8, margin: margin) == 1, classify(black, mid8: mid8, margin: margin) == 0
       else { return .noBoard }
       for column in 1..<last {
-        let bit = classify(sampleBlock(image, layout.codeBlock(row: row, column: column)), mid8: mid8, margin: margin)
+        let bit = classify(
+          sampleBlock(image, layout.codeBlock(row: row, column: column)), mid8: mid8, margin: margin)
         guard bit >= 0 else { return .noBoard }
         high = (high << 1) | (low >> 63)
         low = (low << 1) | UInt64(bit)
@@ -41,7 +42,8 @@ enum LightBoardDecoder {
     }
     let payload = (high << 48) | (low >> 16)
     let check = UInt16(truncatingIfNeeded: low)
-    guard (payload >> 5) & 0b111 == LightBoardCode.marker, LightBoardCode.crc16(payload56: payload) == check else {
+    guard (payload >> 5) & 0b111 == LightBoardCode.marker, LightBoardCode.crc16(payload56: payload) == check
+    else {
       return .noBoard
     }
     let step = Int(payload & 31)
@@ -72,10 +74,12 @@ enum LightBoardDecoder {
   /// 1 when all four samples are clearly above the threshold, 0 when all clearly below, −1 otherwise.
   @inline(__always)
   static func classify(_ s: Samples, mid8: Int, margin: Int) -> Int {
-    let above = 8 &* s.a >= mid8 &+ margin && 8 &* s.b >= mid8 &+ margin && 8 &* s.c >= mid8 &+ margin
+    let above =
+      8 &* s.a >= mid8 &+ margin && 8 &* s.b >= mid8 &+ margin && 8 &* s.c >= mid8 &+ margin
       && 8 &* s.d >= mid8 &+ margin
     if above { return 1 }
-    let below = 8 &* s.a <= mid8 &- margin && 8 &* s.b <= mid8 &- margin && 8 &* s.c <= mid8 &- margin
+    let below =
+      8 &* s.a <= mid8 &- margin && 8 &* s.b <= mid8 &- margin && 8 &* s.c <= mid8 &- margin
       && 8 &* s.d <= mid8 &- margin
     return below ? 0 : -1
   }

@@ -65,7 +65,8 @@ public struct LightBoardLayout: Sendable, Hashable {
     self.height = height
     let left = width / 16
     let right = width - width / 16
-    barTrack = LightBoardRect(x: left, y: height / 16, width: right - left, height: 3 * height / 16 - height / 16)
+    barTrack = LightBoardRect(
+      x: left, y: height / 16, width: right - left, height: 3 * height / 16 - height / 16)
     codeBand = LightBoardRect(
       x: left, y: 9 * height / 16, width: right - left, height: 15 * height / 16 - 9 * height / 16)
   }

@@ -18,19 +18,25 @@ enum LightBoardRenderer {
     let last = LightBoardLayout.codeColumns - 1
     for row in 0..<LightBoardLayout.codeRows {
       let leftWhite = LightBoardLayout.leftReferenceIsWhite(row: row)
-      canvas.fill(layout.codeBlock(row: row, column: 0), leftWhite ? LightBoardLayout.whiteLevel : LightBoardLayout.blackLevel)
-      canvas.fill(layout.codeBlock(row: row, column: last), leftWhite ? LightBoardLayout.blackLevel : LightBoardLayout.whiteLevel)
+      canvas.fill(
+        layout.codeBlock(row: row, column: 0),
+        leftWhite ? LightBoardLayout.whiteLevel : LightBoardLayout.blackLevel)
+      canvas.fill(
+        layout.codeBlock(row: row, column: last),
+        leftWhite ? LightBoardLayout.blackLevel : LightBoardLayout.whiteLevel)
       for column in 1..<last {
         let index = row * LightBoardLayout.dataColumns + column - 1
         let one = LightBoardCode.bit(index, of: word)
         canvas.fill(
-          layout.codeBlock(row: row, column: column), one ? LightBoardLayout.whiteLevel : LightBoardLayout.blackLevel)
+          layout.codeBlock(row: row, column: column),
+          one ? LightBoardLayout.whiteLevel : LightBoardLayout.blackLevel)
       }
     }
   }
 
   /// A still lab scene without a board: sky gradient, sun, hill, building, ground gradient.
-  static func renderScene(width: Int, height: Int, bytesPerRow: Int, into pixels: UnsafeMutablePointer<UInt8>) {
+  static func renderScene(width: Int, height: Int, bytesPerRow: Int, into pixels: UnsafeMutablePointer<UInt8>)
+  {
     guard width > 0, height > 0 else { return }
     let canvas = Canvas(base: pixels, width: width, height: height, bytesPerRow: bytesPerRow)
     let horizon = height / 2
@@ -95,6 +101,8 @@ struct Canvas {
 
   /// Fills `rect`, clipped to the image.
   func fill(_ rect: LightBoardRect, _ value: UInt8) {
-    for y in rect.y..<(rect.y + max(0, rect.height)) { span(y: y, from: rect.x, to: rect.x + rect.width, value) }
+    for y in rect.y..<(rect.y + max(0, rect.height)) {
+      span(y: y, from: rect.x, to: rect.x + rect.width, value)
+    }
   }
 }

@@ -15,7 +15,9 @@ import Testing
     // Time bit 47 is the last time bit (index 47); marker 101 at 48…50; step 11111 at 51…55.
     #expect(LightBoardCode.bit(47, of: word))
     #expect((0..<47).allSatisfy { !LightBoardCode.bit($0, of: word) })
-    #expect(LightBoardCode.bit(48, of: word) && !LightBoardCode.bit(49, of: word) && LightBoardCode.bit(50, of: word))
+    #expect(
+      LightBoardCode.bit(48, of: word) && !LightBoardCode.bit(49, of: word)
+        && LightBoardCode.bit(50, of: word))
     #expect((51..<56).allSatisfy { LightBoardCode.bit($0, of: word) })
   }
 }

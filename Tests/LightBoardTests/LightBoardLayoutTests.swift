@@ -2,12 +2,14 @@ import LightBoard
 import Testing
 
 @Suite struct LightBoardLayoutTests {
-  @Test("every block and bar slot lies inside the image and the two regions do not overlap",
-        arguments: [(160, 120), (320, 240), (640, 480), (1280, 720), (1920, 1080), (333, 251)])
+  @Test(
+    "every block and bar slot lies inside the image and the two regions do not overlap",
+    arguments: [(160, 120), (320, 240), (640, 480), (1280, 720), (1920, 1080), (333, 251)])
   func insideAndDisjoint(width: Int, height: Int) {
     let layout = LightBoard.layout(width: width, height: height)
     func inside(_ r: LightBoardRect) -> Bool {
-      r.x >= 0 && r.y >= 0 && r.width > 0 && r.height > 0 && r.x + r.width <= width && r.y + r.height <= height
+      r.x >= 0 && r.y >= 0 && r.width > 0 && r.height > 0 && r.x + r.width <= width
+        && r.y + r.height <= height
     }
     #expect(inside(layout.barTrack) && inside(layout.codeBand))
     #expect(layout.barTrack.y + layout.barTrack.height <= layout.codeBand.y)

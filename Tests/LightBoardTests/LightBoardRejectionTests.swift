@@ -2,7 +2,8 @@ import LightBoard
 import Testing
 
 @Suite struct LightBoardRejectionTests {
-  @Test("uniform images (black, grey, white) have no board", arguments: [UInt8(0), 16, 64, 128, 200, 235, 255])
+  @Test(
+    "uniform images (black, grey, white) have no board", arguments: [UInt8(0), 16, 64, 128, 200, 235, 255])
   func uniform(level: UInt8) {
     for (w, h) in [(320, 240), (640, 480), (1280, 720)] {
       #expect(TestImage(width: w, height: h, fill: level).decode() == .noBoard)
@@ -52,7 +53,8 @@ import Testing
           let current = image.pixels[block.midY * image.bytesPerRow + block.midX]
           let replacement: UInt8 =
             mode == 0
-            ? (current == LightBoardLayout.whiteLevel ? LightBoardLayout.blackLevel : LightBoardLayout.whiteLevel)
+            ? (current == LightBoardLayout.whiteLevel
+              ? LightBoardLayout.blackLevel : LightBoardLayout.whiteLevel)
             : 128
           image.fill(block, replacement)
           if image.decode() != .noBoard { accepted += 1 }

@@ -20,7 +20,9 @@ import Testing
     #expect(failures == 0)
   }
 
-  @Test("the extreme timestamps and every bar step decode", arguments: [UInt64(0), 999_999, 1_000_000, UInt64.max])
+  @Test(
+    "the extreme timestamps and every bar step decode",
+    arguments: [UInt64(0), 999_999, 1_000_000, UInt64.max])
   func extremes(time: UInt64) {
     let image = TestImage(width: 320, height: 240)
     for sequence in UInt64(0)..<64 {
@@ -31,8 +33,10 @@ import Testing
 
   @Test(
     "the board is found at every frame size from 320×240 to 1920×1080",
-    arguments: [(320, 240), (352, 288), (640, 360), (640, 480), (800, 600), (1024, 768), (1280, 720),
-                (1280, 960), (1920, 1080), (333, 251), (1919, 1079)])
+    arguments: [
+      (320, 240), (352, 288), (640, 360), (640, 480), (800, 600), (1024, 768), (1280, 720),
+      (1280, 960), (1920, 1080), (333, 251), (1919, 1079),
+    ])
   func sizes(width: Int, height: Int) {
     var rng = SplitMix64(seed: UInt64(width * 7 + height))
     let image = TestImage(width: width, height: height, bytesPerRow: width + 13)
@@ -61,7 +65,9 @@ import Testing
     #expect(failures == 0)
   }
 
-  @Test("a board with sensor noise (sigma 6) decodes", arguments: [(320, 240, 1_000), (640, 480, 150), (1280, 720, 30)])
+  @Test(
+    "a board with sensor noise (sigma 6) decodes",
+    arguments: [(320, 240, 1_000), (640, 480, 150), (1280, 720, 30)])
   func noisy(width: Int, height: Int, count: Int) {
     var rng = SplitMix64(seed: 3)
     let noise = NoiseTable(sigma: 6)
@@ -77,8 +83,9 @@ import Testing
     #expect(failures == 0)
   }
 
-  @Test("a noisy board (sigma 6, and sigma 8 as the noisy profile) decodes after a 2× downscale",
-        arguments: [6.0, 8.0])
+  @Test(
+    "a noisy board (sigma 6, and sigma 8 as the noisy profile) decodes after a 2× downscale",
+    arguments: [6.0, 8.0])
   func noisyDownscaled(sigma: Double) {
     var rng = SplitMix64(seed: 4)
     let noise = NoiseTable(sigma: sigma)

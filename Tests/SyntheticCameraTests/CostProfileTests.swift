@@ -104,7 +104,10 @@ import Testing
     let missing = Fixtures.stateDirectory() + "/absent.json"
     let e2 = #expect(throws: ProfileError.self) { try CostProfile.load(path: missing) }
     #expect(e2?.code == .unreadable)
-    #expect(e2.map { $0.message.hasPrefix("profile \(missing): cannot read the file") && !$0.message.contains("\n") } == true)
+    #expect(
+      e2.map {
+        $0.message.hasPrefix("profile \(missing): cannot read the file") && !$0.message.contains("\n")
+      } == true)
   }
 
   @Test("the sensor's formats are the full-resolution one first, then binned ones")

@@ -18,7 +18,8 @@ enum Fixtures {
 
   /// A fresh, empty state directory.
   static func stateDirectory() -> String {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("firstframe-test-\(UUID().uuidString)")
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "firstframe-test-\(UUID().uuidString)")
     try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url.path
   }

@@ -61,6 +61,8 @@ import Testing
     }
     let deferred = try openToFirstFrame([.preview])
     let eager = try openToFirstFrame([.preview, .photo, .movie])
-    #expect(Double(eager) > 1.4 * Double(deferred), "eager \(eager / 1_000_000) ms, deferred \(deferred / 1_000_000) ms")
+    #expect(
+      Double(eager) > 1.4 * Double(deferred),
+      "eager \(eager / 1_000_000) ms, deferred \(deferred / 1_000_000) ms")
   }
 }

@@ -8,7 +8,8 @@ import Testing
   static func decode(_ frame: VideoFrame) -> LightBoardReading {
     frame.pixels.withUnsafeBufferPointer {
       LightBoard.decode(
-        LumaImage(base: $0.baseAddress!, width: frame.width, height: frame.height, bytesPerRow: frame.bytesPerRow))
+        LumaImage(
+          base: $0.baseAddress!, width: frame.width, height: frame.height, bytesPerRow: frame.bytesPerRow))
     }
   }
 
@@ -21,11 +22,13 @@ import Testing
       #expect(frame.width == width && frame.height == height)
       #expect(
         decode(frame)
-          == .board(captureTimeMilliseconds: frame.captureTime / 1_000_000, barStep: Int(frame.sequence % 32)))
+          == .board(captureTimeMilliseconds: frame.captureTime / 1_000_000, barStep: Int(frame.sequence % 32))
+      )
     }
   }
 
-  @Test("frames arrive in order, with increasing sequence and capture time, and decode to their own capture time")
+  @Test(
+    "frames arrive in order, with increasing sequence and capture time, and decode to their own capture time")
   func framesInOrder() throws {
     let camera = SyntheticCamera(profile: try Fixtures.fast, stateDirectory: Fixtures.stateDirectory())
     try camera.open()
@@ -114,12 +117,19 @@ import Testing
     try camera.open()
     #expect((#expect(throws: SyntheticCameraError.self) { try camera.open() })?.code == .alreadyOpen)
     let odd = CaptureFormat(width: 1234, height: 567, maxFrameRate: 30)
-    #expect((#expect(throws: SyntheticCameraError.self) { try camera.setActiveFormat(odd, frameRate: 30) })?.code == .unsupportedFormat)
+    #expect(
+      (#expect(throws: SyntheticCameraError.self) { try camera.setActiveFormat(odd, frameRate: 30) })?.code
+        == .unsupportedFormat)
     let full = camera.formats[0]
-    #expect((#expect(throws: SyntheticCameraError.self) { try camera.setActiveFormat(full, frameRate: 500) })?.code == .unsupportedFrameRate)
+    #expect(
+      (#expect(throws: SyntheticCameraError.self) { try camera.setActiveFormat(full, frameRate: 500) })?.code
+        == .unsupportedFrameRate)
     try camera.startStream { _ in }
-    #expect((#expect(throws: SyntheticCameraError.self) { try camera.startStream { _ in } })?.code == .streaming)
-    #expect((#expect(throws: SyntheticCameraError.self) { try camera.setActiveFormat(full, frameRate: 30) })?.code == .streaming)
+    #expect(
+      (#expect(throws: SyntheticCameraError.self) { try camera.startStream { _ in } })?.code == .streaming)
+    #expect(
+      (#expect(throws: SyntheticCameraError.self) { try camera.setActiveFormat(full, frameRate: 30) })?.code
+        == .streaming)
     camera.close()
   }
 }

@@ -54,7 +54,8 @@ public final class SyntheticCamera: CaptureDevice {
     stateFile = PowerStateFile(directory: self.stateDirectory)
     localizedName = "Synthetic Camera (\(profile.name))"
     formats = profile.sensor.formats
-    noise = SensorNoise(sigma: profile.noiseSigma, maxWidth: formats.map(\.width).max() ?? profile.sensor.width)
+    noise = SensorNoise(
+      sigma: profile.noiseSigma, maxWidth: formats.map(\.width).max() ?? profile.sensor.width)
   }
 
   /// `$FIRSTFRAME_SYNTHETIC_STATE` when set and not empty, else `/tmp/firstframe-<uid>`.
@@ -87,7 +88,8 @@ public final class SyntheticCamera: CaptureDevice {
     }
     let powerUp = stateFile.powerUp(now: Clocks.monotonicNow(), warmWindowMs: profile.warmWindowMs)
     let cost = powerUp == .warm ? profile.costs.powerUpWarm : profile.costs.powerUpCold
-    let product = CostSpender.spend(cost, plan: .device(width: profile.sensor.width, height: profile.sensor.height))
+    let product = CostSpender.spend(
+      cost, plan: .device(width: profile.sensor.width, height: profile.sensor.height))
     product?.digestSink()
     state.withLock { $0.lastPowerUp = powerUp }
   }
@@ -101,17 +103,23 @@ public final class SyntheticCamera: CaptureDevice {
         throw SyntheticCameraError(.streaming, "stop the stream of \(uniqueID) before changing its format")
       }
     }
-    guard let match = formats.first(where: { $0.width == format.width && $0.height == format.height && $0.isBinned == format.isBinned })
+    guard
+      let match = formats.first(where: {
+        $0.width == format.width && $0.height == format.height && $0.isBinned == format.isBinned
+      })
     else {
       throw SyntheticCameraError(
         .unsupportedFormat,
-        "\(uniqueID) has no format \(format); it streams \(formats.map(\.description).joined(separator: ", "))")
+        "\(uniqueID) has no format \(format); it streams \(formats.map(\.description).joined(separator: ", "))"
+      )
     }
     guard frameRate > 0, frameRate <= match.maxFrameRate * 1.0001 else {
       throw SyntheticCameraError(
-        .unsupportedFrameRate, "\(uniqueID) cannot stream \(match) at \(frameRate) fps (0 < rate ≤ \(match.maxFrameRate))")
+        .unsupportedFrameRate,
+        "\(uniqueID) cannot stream \(match) at \(frameRate) fps (0 < rate ≤ \(match.maxFrameRate))")
     }
-    CostSpender.spend(profile.costs.formatNegotiation, plan: .device(width: match.width, height: match.height))?
+    CostSpender.spend(
+      profile.costs.formatNegotiation, plan: .device(width: match.width, height: match.height))?
       .digestSink()
     state.withLock {
       $0.activeFormat = match
@@ -141,7 +149,9 @@ public final class SyntheticCamera: CaptureDevice {
   public func startStream(_ deliver: @escaping @Sendable (VideoFrame) -> Void) throws {
     let (format, rate) = try state.withLock { s throws(SyntheticCameraError) in
       try requireOpen(s)
-      guard s.stream == nil else { throw SyntheticCameraError(.streaming, "\(uniqueID) is already streaming") }
+      guard s.stream == nil else {
+        throw SyntheticCameraError(.streaming, "\(uniqueID) is already streaming")
+      }
       return (s.activeFormat ?? formats[0], s.frameRate)
     }
     let interval = rate.map { 1e9 / $0 } ?? profile.frameIntervalMs * 1e6
@@ -166,7 +176,11 @@ public final class SyntheticCamera: CaptureDevice {
   /// it returns. Called from inside `deliver`, it stops the stream without waiting (that call
   /// is the last). Does nothing when not streaming.
   public func stopStream() {
-    guard let (stream, thread) = state.withLock({ s in defer { s.stream = nil }; return s.stream }) else { return }
+    guard
+      let (stream, thread) = state.withLock({ s in
+        defer { s.stream = nil }; return s.stream
+      })
+    else { return }
     stream.requestStop()
     if pthread_equal(pthread_self(), thread) != 0 {
       pthread_detach(thread)

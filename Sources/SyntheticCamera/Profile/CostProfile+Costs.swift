@@ -24,7 +24,8 @@ extension CostProfile {
 
     /// Creates a cost table.
     public init(
-      powerUpCold: Cost, powerUpWarm: Cost, formatNegotiation: Cost, firstFrameLatency: Cost, previewInit: Cost,
+      powerUpCold: Cost, powerUpWarm: Cost, formatNegotiation: Cost, firstFrameLatency: Cost,
+      previewInit: Cost,
       videoDataInit: Cost, photoInit: Cost, movieInit: Cost, analysisInit: Cost
     ) {
       self.powerUpCold = powerUpCold

@@ -9,7 +9,8 @@ extension CostProfile {
     } catch {
       let reason = (error as NSError).localizedFailureReason ?? String(describing: error)
       throw ProfileError(
-        code: .unreadable, source: path, field: nil, message: "profile \(path): cannot read the file (\(reason))",
+        code: .unreadable, source: path, field: nil,
+        message: "profile \(path): cannot read the file (\(reason))",
         cause: String(describing: error))
     }
     return try decode(json: data, source: path)
@@ -79,7 +80,9 @@ extension CostProfile {
     case "sensor": return "must be an object {width, height, max_frame_rate, pixel_budget, binned}"
     case "costs": return "must be an object of costs"
     default:
-      if field.hasPrefix("costs.") { return "must be an object {\"kind\": \"hardware\"|\"software\", \"ms\": number}" }
+      if field.hasPrefix("costs.") {
+        return "must be an object {\"kind\": \"hardware\"|\"software\", \"ms\": number}"
+      }
       if field.hasPrefix("sensor.binned[") { return "must be an object {width, height, max_frame_rate}" }
       return "has the wrong type"
     }
@@ -92,7 +95,11 @@ extension ProfileError {
     func dotted(_ path: [any CodingKey]) -> String {
       var out = ""
       for key in path {
-        if let index = key.intValue { out += "[\(index)]" } else { out += (out.isEmpty ? "" : ".") + key.stringValue }
+        if let index = key.intValue {
+          out += "[\(index)]"
+        } else {
+          out += (out.isEmpty ? "" : ".") + key.stringValue
+        }
       }
       return out
     }
@@ -100,7 +107,8 @@ extension ProfileError {
     case .keyNotFound(let key, let context):
       let field = dotted(context.codingPath + [key])
       self.init(
-        code: .missingField, source: source, field: field, message: "profile \(source): field \(field) is missing",
+        code: .missingField, source: source, field: field,
+        message: "profile \(source): field \(field) is missing",
         cause: context.debugDescription)
     case .typeMismatch(_, let context), .valueNotFound(_, let context):
       let field = dotted(context.codingPath)

@@ -15,7 +15,9 @@ extension CostProfile {
     public var pixelBudget: Double
 
     /// Creates a sensor description.
-    public init(width: Int, height: Int, maxFrameRate: Double, binned: [BinnedFormat] = [], pixelBudget: Double) {
+    public init(
+      width: Int, height: Int, maxFrameRate: Double, binned: [BinnedFormat] = [], pixelBudget: Double
+    ) {
       self.width = width
       self.height = height
       self.maxFrameRate = maxFrameRate
@@ -36,7 +38,9 @@ extension CostProfile {
     /// The formats the sensor streams: full resolution first, then the binned ones (`GREY`).
     public var formats: [CaptureFormat] {
       [CaptureFormat(width: width, height: height, maxFrameRate: maxFrameRate)]
-        + binned.map { CaptureFormat(width: $0.width, height: $0.height, maxFrameRate: $0.maxFrameRate, isBinned: true) }
+        + binned.map {
+          CaptureFormat(width: $0.width, height: $0.height, maxFrameRate: $0.maxFrameRate, isBinned: true)
+        }
     }
 
     enum CodingKeys: String, CodingKey {

@@ -21,7 +21,9 @@ struct PowerStateFile: Sendable {
 
   /// `$FIRSTFRAME_SYNTHETIC_STATE` if set and not empty, else `/tmp/firstframe-<uid>`.
   static func defaultDirectory() -> String {
-    if let value = ProcessInfo.processInfo.environment["FIRSTFRAME_SYNTHETIC_STATE"], !value.isEmpty { return value }
+    if let value = ProcessInfo.processInfo.environment["FIRSTFRAME_SYNTHETIC_STATE"], !value.isEmpty {
+      return value
+    }
     return "/tmp/firstframe-\(getuid())"
   }
 
@@ -67,7 +69,8 @@ struct PowerStateFile: Sendable {
     let temporary = path + ".tmp.\(getpid())"
     let text = "\(Self.header)\nboot_id \(bootID)\nlast_close_ns \(closeNs)\n"
     guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8)) else {
-      throw SyntheticCameraError(.stateFile, "cannot write \(temporary)", cause: String(cString: strerror(errno)))
+      throw SyntheticCameraError(
+        .stateFile, "cannot write \(temporary)", cause: String(cString: strerror(errno)))
     }
     guard rename(temporary, path) == 0 else {
       let cause = String(cString: strerror(errno))
@@ -80,7 +83,8 @@ struct PowerStateFile: Sendable {
   func remove() throws(SyntheticCameraError) {
     guard unlink(path) == 0 || errno == ENOENT else {
       throw SyntheticCameraError(
-        .stateFile, "cannot remove \(path) to make the synthetic camera cold", cause: String(cString: strerror(errno)))
+        .stateFile, "cannot remove \(path) to make the synthetic camera cold",
+        cause: String(cString: strerror(errno)))
     }
   }
 }

@@ -52,7 +52,8 @@ final class FrameStream: Sendable {
     guard rc == 0 else {
       Unmanaged<FrameStream>.fromOpaque(context).release()
       throw SyntheticCameraError(
-        .threadCreationFailed, "cannot start the synthetic camera's frame thread", cause: String(cString: strerror(rc)))
+        .threadCreationFailed, "cannot start the synthetic camera's frame thread",
+        cause: String(cString: strerror(rc)))
     }
     started.wait()
     return thread

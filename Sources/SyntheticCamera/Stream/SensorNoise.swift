@@ -35,7 +35,8 @@ struct SensorNoise: Sendable {
   }
 
   /// Adds noise to a `width × height` image; `seed` (e.g. the frame's sequence) moves the offset.
-  func apply(to pixels: UnsafeMutablePointer<UInt8>, width: Int, height: Int, bytesPerRow: Int, seed: UInt64) {
+  func apply(to pixels: UnsafeMutablePointer<UInt8>, width: Int, height: Int, bytesPerRow: Int, seed: UInt64)
+  {
     precondition(width <= maxWidth, "noise table narrower than the frame")
     var offset = Int(truncatingIfNeeded: (seed &* 40_503) % UInt64(Self.period))
     values.withUnsafeBufferPointer { noise in
