@@ -1,20 +1,28 @@
-// API contract shared by SyntheticCamera (renders) and Probe (decodes). The implementation
-// (issue 2) fills these in; keep the signatures.
+// API contract shared by SyntheticCamera (renders) and Probe (decodes).
 
 /// What the decoder found in an image.
 public enum LightBoardReading: Sendable, Hashable {
   /// A board whose check code matched: the frame's capture time (`CLOCK_MONOTONIC`, whole
-  /// milliseconds as encoded, converted back to nanoseconds) and the bar's step (sequence mod the bar's period).
+  /// milliseconds, i.e. capture time in ns divided by 1,000,000 and truncated) and the bar's step
+  /// (sequence mod ``LightBoardLayout/barPeriod``).
   case board(captureTimeMilliseconds: UInt64, barStep: Int)
   /// No board, or a board whose check code did not match. Never a wrong time.
   case noBoard
 }
 
 /// Draws the light board into a luma image and reads it back.
+///
+/// The layout (where the bar and the code blocks are, relative to the image size) is documented
+/// on ``LightBoardLayout``; the probe can use ``layout(width:height:)`` to look at the bar or the
+/// band directly. A board scaled by any factor (e.g. a 1280×720 frame shown at 640×360) decodes
+/// with the layout of the scaled size. To decode a board shown inside a bigger surface, pass a
+/// ``LumaImage`` whose `base` points at the board's top-left pixel and whose `bytesPerRow` is the surface's.
 public enum LightBoard {
-  /// Renders the board for a frame captured at `captureTime` (CLOCK_MONOTONIC ns) with stream
+  /// Renders the board for a frame captured at `captureTime` (`CLOCK_MONOTONIC`, ns) with stream
   /// number `sequence` into `pixels` (row-major, `bytesPerRow * height` bytes): a background scene,
-  /// a bar that moves one step per frame, and a row of blocks encoding the capture time in ms with a check code.
+  /// a bar in slot `sequence mod 32`, and a band of blocks encoding the capture time in whole ms
+  /// (48 bits) with a CRC-16. Images smaller than ``LightBoardLayout/minimumWidth`` ×
+  /// ``LightBoardLayout/minimumHeight`` get the scene only.
   public static func render(
     captureTime: UInt64, sequence: UInt64, width: Int, height: Int, bytesPerRow: Int,
     into pixels: UnsafeMutablePointer<UInt8>
@@ -24,8 +32,22 @@ public enum LightBoard {
       bytesPerRow: bytesPerRow, into: pixels)
   }
 
-  /// Decodes the board in `image`, if there is one.
+  /// Renders the background scene alone, without bar or code: a board-less image that must
+  /// decode to ``LightBoardReading/noBoard`` (for tests and calibration).
+  public static func renderScene(
+    width: Int, height: Int, bytesPerRow: Int, into pixels: UnsafeMutablePointer<UInt8>
+  ) {
+    LightBoardRenderer.renderScene(width: width, height: height, bytesPerRow: bytesPerRow, into: pixels)
+  }
+
+  /// Decodes the board in `image`, if there is one. Cheap enough to call on every scanout:
+  /// about 350 pixel reads and no allocation.
   public static func decode(_ image: LumaImage) -> LightBoardReading {
     LightBoardDecoder.decode(image)
+  }
+
+  /// Where the bar slots and code blocks are in a `width × height` image.
+  public static func layout(width: Int, height: Int) -> LightBoardLayout {
+    LightBoardLayout(width: width, height: height)
   }
 }

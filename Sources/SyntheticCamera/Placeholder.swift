@@ -1,1 +1,0 @@
-// SyntheticCamera: placeholder until its issue lands.

@@ -1,0 +1,90 @@
+import Foundation
+import Glibc
+
+/// The small file that remembers when the synthetic camera was last closed, across processes,
+/// so that `open()` knows whether the device is still warm.
+///
+/// Path: `<state directory>/synthetic-camera.state`. Content (text, three lines):
+/// ```
+/// firstframe-synthetic-state 1
+/// boot_id <contents of /proc/sys/kernel/random/boot_id>
+/// last_close_ns <CLOCK_MONOTONIC at close, ns>
+/// ```
+/// Written at `close()` to a temporary file in the same directory and renamed over the old one
+/// (atomic). `open()` powers up warm when the file exists, names this boot, and the close was at
+/// most `warm_window_ms` ago; otherwise cold (a binary decision, no interpolation).
+struct PowerStateFile: Sendable {
+  let directory: String
+  var path: String { directory + "/synthetic-camera.state" }
+
+  static let header = "firstframe-synthetic-state 1"
+
+  /// `$FIRSTFRAME_SYNTHETIC_STATE` if set and not empty, else `/tmp/firstframe-<uid>`.
+  static func defaultDirectory() -> String {
+    if let value = ProcessInfo.processInfo.environment["FIRSTFRAME_SYNTHETIC_STATE"], !value.isEmpty {
+      return value
+    }
+    return "/tmp/firstframe-\(getuid())"
+  }
+
+  /// This boot's id (`/proc/sys/kernel/random/boot_id`), or `unknown`.
+  static let bootID: String = {
+    let text = try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8)
+    let trimmed = text?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+    return trimmed.isEmpty ? "unknown" : trimmed
+  }()
+
+  struct Record: Sendable, Hashable {
+    var bootID: String
+    var lastCloseNs: UInt64
+  }
+
+  /// The record, or nil when the file is absent or malformed.
+  func read() -> Record? {
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+    let lines = text.split(separator: "\n").map(String.init)
+    guard lines.count >= 3, lines[0] == Self.header,
+      lines[1].hasPrefix("boot_id "), lines[2].hasPrefix("last_close_ns "),
+      let ns = UInt64(lines[2].dropFirst("last_close_ns ".count))
+    else { return nil }
+    return Record(bootID: String(lines[1].dropFirst("boot_id ".count)), lastCloseNs: ns)
+  }
+
+  /// Cold or warm, for an open at `now` (ns) with a warm window of `warmWindowMs`.
+  func powerUp(now: UInt64, warmWindowMs: Double) -> PowerUp {
+    guard let record = read(), record.bootID == Self.bootID, record.lastCloseNs <= now else { return .cold }
+    return Double(now - record.lastCloseNs) <= warmWindowMs * 1_000_000 ? .warm : .cold
+  }
+
+  /// Records a close at `closeNs` (temporary file + rename).
+  func write(closeNs: UInt64, bootID: String = PowerStateFile.bootID) throws(SyntheticCameraError) {
+    do {
+      try FileManager.default.createDirectory(
+        atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    } catch {
+      throw SyntheticCameraError(
+        .stateFile, "cannot create the synthetic camera's state directory \(directory)",
+        cause: String(describing: error))
+    }
+    let temporary = path + ".tmp.\(getpid())"
+    let text = "\(Self.header)\nboot_id \(bootID)\nlast_close_ns \(closeNs)\n"
+    guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8)) else {
+      throw SyntheticCameraError(
+        .stateFile, "cannot write \(temporary)", cause: String(cString: strerror(errno)))
+    }
+    guard rename(temporary, path) == 0 else {
+      let cause = String(cString: strerror(errno))
+      unlink(temporary)
+      throw SyntheticCameraError(.stateFile, "cannot rename \(temporary) to \(path)", cause: cause)
+    }
+  }
+
+  /// Forgets the last close, so the next open is cold. A missing file is fine.
+  func remove() throws(SyntheticCameraError) {
+    guard unlink(path) == 0 || errno == ENOENT else {
+      throw SyntheticCameraError(
+        .stateFile, "cannot remove \(path) to make the synthetic camera cold",
+        cause: String(cString: strerror(errno)))
+    }
+  }
+}

@@ -1,0 +1,120 @@
+import LightBoard
+import Testing
+
+@Suite struct LightBoardRoundTripTests {
+  static func expected(_ captureTime: UInt64, _ sequence: UInt64) -> LightBoardReading {
+    .board(captureTimeMilliseconds: captureTime / 1_000_000, barStep: Int(sequence % 32))
+  }
+
+  @Test("10,000 random timestamps decode to exactly their millisecond at 320×240")
+  func randomTimestamps() {
+    var rng = SplitMix64(seed: 1)
+    let image = TestImage(width: 320, height: 240)
+    var failures = 0
+    for _ in 0..<10_000 {
+      let time = rng.next()  // the whole UInt64 ns range: up to 2^44 ms
+      let sequence = rng.next() % 100_000
+      image.render(captureTime: time, sequence: sequence)
+      if image.decode() != Self.expected(time, sequence) { failures += 1 }
+    }
+    #expect(failures == 0)
+  }
+
+  @Test(
+    "the extreme timestamps and every bar step decode",
+    arguments: [UInt64(0), 999_999, 1_000_000, UInt64.max])
+  func extremes(time: UInt64) {
+    let image = TestImage(width: 320, height: 240)
+    for sequence in UInt64(0)..<64 {
+      image.render(captureTime: time, sequence: sequence)
+      #expect(image.decode() == Self.expected(time, sequence))
+    }
+  }
+
+  @Test(
+    "the board is found at every frame size from 320×240 to 1920×1080",
+    arguments: [
+      (320, 240), (352, 288), (640, 360), (640, 480), (800, 600), (1024, 768), (1280, 720),
+      (1280, 960), (1920, 1080), (333, 251), (1919, 1079),
+    ])
+  func sizes(width: Int, height: Int) {
+    var rng = SplitMix64(seed: UInt64(width * 7 + height))
+    let image = TestImage(width: width, height: height, bytesPerRow: width + 13)
+    for _ in 0..<20 {
+      let time = rng.next()
+      let sequence = rng.next() % 1000
+      image.render(captureTime: time, sequence: sequence)
+      #expect(image.decode() == Self.expected(time, sequence))
+    }
+  }
+
+  @Test(
+    "a 2× box-downscaled board decodes", arguments: [(640, 480, 600), (1280, 720, 150), (1920, 1080, 25)])
+  func downscaled(width: Int, height: Int, count: Int) {
+    var rng = SplitMix64(seed: 2)
+    let full = TestImage(width: width, height: height)
+    let half = TestImage(width: width / 2, height: height / 2)
+    var failures = 0
+    for _ in 0..<count {
+      let time = rng.next()
+      let sequence = rng.next() % 1000
+      full.render(captureTime: time, sequence: sequence)
+      full.downscale(into: half)
+      if half.decode() != Self.expected(time, sequence) { failures += 1 }
+    }
+    #expect(failures == 0)
+  }
+
+  @Test(
+    "a board with sensor noise (sigma 6) decodes",
+    arguments: [(320, 240, 1_000), (640, 480, 150), (1280, 720, 30)])
+  func noisy(width: Int, height: Int, count: Int) {
+    var rng = SplitMix64(seed: 3)
+    let noise = NoiseTable(sigma: 6)
+    let image = TestImage(width: width, height: height)
+    var failures = 0
+    for _ in 0..<count {
+      let time = rng.next()
+      let sequence = rng.next() % 1000
+      image.render(captureTime: time, sequence: sequence)
+      image.addNoise(noise, using: &rng)
+      if image.decode() != Self.expected(time, sequence) { failures += 1 }
+    }
+    #expect(failures == 0)
+  }
+
+  @Test(
+    "a noisy board (sigma 6, and sigma 8 as the noisy profile) decodes after a 2× downscale",
+    arguments: [6.0, 8.0])
+  func noisyDownscaled(sigma: Double) {
+    var rng = SplitMix64(seed: 4)
+    let noise = NoiseTable(sigma: sigma)
+    let full = TestImage(width: 640, height: 480)
+    let half = TestImage(width: 320, height: 240)
+    var failures = 0
+    for _ in 0..<250 {
+      let time = rng.next()
+      let sequence = rng.next() % 1000
+      full.render(captureTime: time, sequence: sequence)
+      full.addNoise(noise, using: &rng)
+      full.downscale(into: half)
+      half.addNoise(noise, using: &rng)
+      if half.decode() != Self.expected(time, sequence) { failures += 1 }
+    }
+    #expect(failures == 0)
+  }
+
+  @Test("a board inside a bigger surface decodes through a sub-image view")
+  func subImage() {
+    let surface = TestImage(width: 800, height: 600, fill: 128)
+    let board = TestImage(width: 640, height: 480)
+    board.render(captureTime: 123_456_789_000_000, sequence: 77)
+    for y in 0..<480 {
+      (surface.pixels + (y + 60) * surface.bytesPerRow + 80).update(from: board.pixels + y * 640, count: 640)
+    }
+    let view = LumaImage(
+      base: surface.pixels + 60 * surface.bytesPerRow + 80, width: 640, height: 480,
+      bytesPerRow: surface.bytesPerRow)
+    #expect(LightBoard.decode(view) == .board(captureTimeMilliseconds: 123_456_789, barStep: 77 % 32))
+  }
+}

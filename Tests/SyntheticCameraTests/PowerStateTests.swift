@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+@testable import SyntheticCamera
+
+@Suite struct PowerStateTests {
+  @Test("the first open is cold, an open soon after a close (another instance, same directory) is warm")
+  func coldThenWarm() throws {
+    let directory = Fixtures.stateDirectory()
+    let first = SyntheticCamera(profile: try Fixtures.fast, stateDirectory: directory)
+    try first.open()
+    #expect(first.lastPowerUp == .cold)
+    first.close()
+    #expect(first.lastStateFileError == nil)
+
+    let second = SyntheticCamera(profile: try Fixtures.fast, stateDirectory: directory)
+    try second.open()
+    #expect(second.lastPowerUp == .warm)
+    second.close()
+    let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory)
+    #expect(leftovers == ["synthetic-camera.state"])
+  }
+
+  @Test("markCold makes the next open cold, and is fine when there is nothing to forget")
+  func markCold() throws {
+    let directory = Fixtures.stateDirectory()
+    let camera = SyntheticCamera(profile: try Fixtures.fast, stateDirectory: directory)
+    try camera.open()
+    camera.close()
+    try SyntheticCamera.markCold(stateDirectory: directory)
+    try SyntheticCamera.markCold(stateDirectory: directory)
+    try camera.open()
+    #expect(camera.lastPowerUp == .cold)
+    camera.close()
+  }
+
+  @Test("a close longer ago than the warm window, in another boot, or an unreadable file means cold")
+  func coldCases() throws {
+    let directory = Fixtures.stateDirectory()
+    let file = PowerStateFile(directory: directory)
+    let now = Clocks.monotonicNow()
+    let window = 10_000.0
+
+    try file.write(closeNs: now - 1_000_000_000)
+    #expect(file.powerUp(now: now, warmWindowMs: window) == .warm)
+
+    try file.write(closeNs: now - 11_000_000_000)
+    #expect(file.powerUp(now: now, warmWindowMs: window) == .cold)
+
+    try file.write(closeNs: now - 1_000_000_000, bootID: "another-boot")
+    #expect(file.powerUp(now: now, warmWindowMs: window) == .cold)
+
+    try file.write(closeNs: now + 5_000_000_000)  // from the future: not this boot's clock
+    #expect(file.powerUp(now: now, warmWindowMs: window) == .cold)
+
+    try Data("garbage\n".utf8).write(to: URL(fileURLWithPath: file.path))
+    #expect(file.powerUp(now: now, warmWindowMs: window) == .cold)
+  }
+
+  @Test("a cold open waits the cold cost and a warm one the warm cost (ratio, wide margin)")
+  func coldCostsMore() throws {
+    var profile = try Fixtures.fast
+    profile.costs.powerUpCold = .init(.hardware, ms: 200)
+    profile.costs.powerUpWarm = .init(.hardware, ms: 10)
+    let directory = Fixtures.stateDirectory()
+    let camera = SyntheticCamera(profile: profile, stateDirectory: directory)
+    let t0 = Clocks.monotonicNow()
+    try camera.open()
+    let cold = Clocks.monotonicNow() - t0
+    camera.close()
+    let t1 = Clocks.monotonicNow()
+    try camera.open()
+    let warm = Clocks.monotonicNow() - t1
+    camera.close()
+    #expect(cold >= 200_000_000)
+    #expect(warm * 2 < cold)
+  }
+
+  @Test("the default state directory is $FIRSTFRAME_SYNTHETIC_STATE or /tmp/firstframe-<uid>")
+  func defaultDirectory() {
+    let directory = SyntheticCamera.defaultStateDirectory
+    if let value = ProcessInfo.processInfo.environment["FIRSTFRAME_SYNTHETIC_STATE"], !value.isEmpty {
+      #expect(directory == value)
+    } else {
+      #expect(directory == "/tmp/firstframe-\(getuid())")
+    }
+  }
+}

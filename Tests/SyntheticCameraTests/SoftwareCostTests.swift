@@ -1,0 +1,68 @@
+import CaptureKit
+import Foundation
+import Glibc
+import Testing
+@testable import SyntheticCamera
+
+@Suite struct SoftwareCostTests {
+  @Test("a software cost really consumes the calling thread's CPU time (≥ 80 % of the ms asked)")
+  func softwareUsesCPU() throws {
+    var profile = try Fixtures.fast
+    profile.costs.photoInit = .init(.software, ms: 150)
+    let camera = SyntheticCamera(profile: profile, stateDirectory: Fixtures.stateDirectory())
+    try camera.open()
+    let before = Clocks.threadCPUNow()
+    try camera.initializeOutput(.photo)
+    let used = Clocks.threadCPUNow() - before
+    camera.close()
+    #expect(Double(used) >= 0.8 * 150_000_000, "used \(Double(used) / 1e6) ms of CPU")
+  }
+
+  @Test("a hardware cost waits without using the CPU (less than a third of the ms asked)")
+  func hardwareWaits() throws {
+    var profile = try Fixtures.fast
+    profile.costs.movieInit = .init(.hardware, ms: 150)
+    let camera = SyntheticCamera(profile: profile, stateDirectory: Fixtures.stateDirectory())
+    try camera.open()
+    let wallBefore = Clocks.monotonicNow()
+    let before = Clocks.threadCPUNow()
+    try camera.initializeOutput(.movie)
+    let used = Clocks.threadCPUNow() - before
+    let wall = Clocks.monotonicNow() - wallBefore
+    camera.close()
+    #expect(wall >= 150_000_000)
+    #expect(Double(used) < 0.33 * 150_000_000)
+  }
+
+  @Test("software work keeps its buffer pool: the photo pool holds full-resolution YUV stills")
+  func workKeepsPool() {
+    let product = SoftwareWork.run(milliseconds: 50, plan: .forOutput(.photo, width: 320, height: 240))
+    #expect(product.buffers.count == 3)
+    #expect(product.footprint == 3 * 320 * 240 * 3 / 2)
+    #expect(product.tables.count == 256 && product.tables[1] == 0x7707_3096)  // the CRC-32 table
+  }
+
+  @Test("with the default profile, eager start takes well over 1.4× deferred start to the first frame (cold)")
+  func eagerVersusDeferred() throws {
+    let directory = Fixtures.stateDirectory()
+    func openToFirstFrame(_ outputs: [CaptureOutputKind]) throws -> UInt64 {
+      try SyntheticCamera.markCold(stateDirectory: directory)
+      let camera = SyntheticCamera(profile: .default, stateDirectory: directory)
+      let collector = FrameCollector()
+      let start = Clocks.monotonicNow()
+      try camera.open()
+      try camera.setActiveFormat(camera.formats[0], frameRate: 30)
+      for kind in outputs { try camera.initializeOutput(kind) }
+      try camera.startStream(collector.deliver)
+      collector.wait(for: 1)
+      let first = try #require(collector.all.first)
+      camera.close()
+      return first.captureTime - start
+    }
+    let deferred = try openToFirstFrame([.preview])
+    let eager = try openToFirstFrame([.preview, .photo, .movie])
+    #expect(
+      Double(eager) > 1.4 * Double(deferred),
+      "eager \(eager / 1_000_000) ms, deferred \(deferred / 1_000_000) ms")
+  }
+}

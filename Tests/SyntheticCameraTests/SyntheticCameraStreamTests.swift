@@ -1,0 +1,135 @@
+import CaptureKit
+import Foundation
+import LightBoard
+import Testing
+@testable import SyntheticCamera
+
+@Suite struct SyntheticCameraStreamTests {
+  static func decode(_ frame: VideoFrame) -> LightBoardReading {
+    frame.pixels.withUnsafeBufferPointer {
+      LightBoard.decode(
+        LumaImage(
+          base: $0.baseAddress!, width: frame.width, height: frame.height, bytesPerRow: frame.bytesPerRow))
+    }
+  }
+
+  static func checkFrames(_ frames: [VideoFrame], width: Int, height: Int) {
+    for (a, b) in zip(frames, frames.dropFirst()) {
+      #expect(a.sequence < b.sequence)
+      #expect(a.captureTime < b.captureTime)
+    }
+    for frame in frames {
+      #expect(frame.width == width && frame.height == height)
+      #expect(
+        decode(frame)
+          == .board(captureTimeMilliseconds: frame.captureTime / 1_000_000, barStep: Int(frame.sequence % 32))
+      )
+    }
+  }
+
+  @Test(
+    "frames arrive in order, with increasing sequence and capture time, and decode to their own capture time")
+  func framesInOrder() throws {
+    let camera = SyntheticCamera(profile: try Fixtures.fast, stateDirectory: Fixtures.stateDirectory())
+    try camera.open()
+    let collector = FrameCollector()
+    let before = Clocks.monotonicNow()
+    try camera.startStream(collector.deliver)
+    #expect(camera.realtimePriorityGranted != nil)
+    collector.wait(for: 10)
+    camera.stopStream()
+    camera.close()
+    let frames = collector.all
+    try #require(frames.count >= 10)
+    #expect(frames[0].sequence == 0)
+    #expect(frames[0].captureTime >= before + 2_000_000)  // after the first-frame latency (2 ms)
+    Self.checkFrames(frames, width: 320, height: 240)
+  }
+
+  @Test("no frame is delivered after stopStream returns, and the stream can start again")
+  func stopStopsDelivery() throws {
+    let camera = SyntheticCamera(profile: try Fixtures.fast, stateDirectory: Fixtures.stateDirectory())
+    try camera.open()
+    let collector = FrameCollector()
+    try camera.startStream(collector.deliver)
+    collector.wait(for: 3)
+    camera.stopStream()
+    let stopped = collector.count
+    usleep(150_000)  // about 9 frame intervals at 60 fps
+    #expect(collector.count == stopped)
+
+    let again = FrameCollector()
+    try camera.startStream(again.deliver)
+    again.wait(for: 2)
+    camera.close()
+    let count = again.count
+    usleep(100_000)
+    #expect(count >= 2 && again.count == count)
+  }
+
+  @Test("a binned format streams at its own size, the noisy profile's frames still decode")
+  func binnedAndNoisy() throws {
+    let fast = SyntheticCamera(profile: try Fixtures.fast, stateDirectory: Fixtures.stateDirectory())
+    try fast.open()
+    let binned = try #require(fast.formats.first { $0.isBinned })
+    try fast.setActiveFormat(binned, frameRate: binned.maxFrameRate)
+    let a = FrameCollector()
+    try fast.startStream(a.deliver)
+    a.wait(for: 4)
+    fast.close()
+    Self.checkFrames(a.all, width: binned.width, height: binned.height)
+
+    let noisyProfile = try CostProfile.load(path: Fixtures.profilePath("noisy.json"))
+    let noisy = SyntheticCamera(profile: noisyProfile, stateDirectory: Fixtures.stateDirectory())
+    try noisy.open()
+    let b = FrameCollector()
+    try noisy.startStream(b.deliver)
+    b.wait(for: 4)
+    noisy.close()
+    #expect(b.all.count >= 4)
+    Self.checkFrames(b.all, width: 640, height: 480)
+  }
+
+  @Test("captureStill requires the photo output, then returns a full-resolution frame with the current time")
+  func captureStill() throws {
+    let camera = SyntheticCamera(profile: try Fixtures.fast, stateDirectory: Fixtures.stateDirectory())
+    try camera.open()
+    let error = #expect(throws: SyntheticCameraError.self) { try camera.captureStill() }
+    #expect(error?.code == .photoOutputNotInitialized)
+    try camera.initializeOutput(.photo)
+    let before = Clocks.monotonicNow()
+    let still = try camera.captureStill()
+    let after = Clocks.monotonicNow()
+    #expect(still.width == 320 && still.height == 240)
+    #expect(still.captureTime >= before && still.captureTime <= after)
+    #expect(Self.decode(still) == .board(captureTimeMilliseconds: still.captureTime / 1_000_000, barStep: 0))
+    camera.close()
+    try camera.open()
+    #expect(throws: SyntheticCameraError.self) { try camera.captureStill() }  // outputs do not survive close
+    camera.close()
+  }
+
+  @Test("calls out of order fail with a clear error")
+  func misuse() throws {
+    let camera = SyntheticCamera(profile: try Fixtures.fast, stateDirectory: Fixtures.stateDirectory())
+    let notOpen = #expect(throws: SyntheticCameraError.self) { try camera.startStream { _ in } }
+    #expect(notOpen?.code == .notOpen)
+    try camera.open()
+    #expect((#expect(throws: SyntheticCameraError.self) { try camera.open() })?.code == .alreadyOpen)
+    let odd = CaptureFormat(width: 1234, height: 567, maxFrameRate: 30)
+    #expect(
+      (#expect(throws: SyntheticCameraError.self) { try camera.setActiveFormat(odd, frameRate: 30) })?.code
+        == .unsupportedFormat)
+    let full = camera.formats[0]
+    #expect(
+      (#expect(throws: SyntheticCameraError.self) { try camera.setActiveFormat(full, frameRate: 500) })?.code
+        == .unsupportedFrameRate)
+    try camera.startStream { _ in }
+    #expect(
+      (#expect(throws: SyntheticCameraError.self) { try camera.startStream { _ in } })?.code == .streaming)
+    #expect(
+      (#expect(throws: SyntheticCameraError.self) { try camera.setActiveFormat(full, frameRate: 30) })?.code
+        == .streaming)
+    camera.close()
+  }
+}
