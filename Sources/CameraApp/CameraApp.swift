@@ -291,7 +291,7 @@ public final class CameraApp: Sendable {
       do {
         try movie.startRecording(toPath: path)
       } catch {
-        signposter.event("movie.failed", fields: ["error": .string(error.message)])
+        signposter.event("movie.failed", fields: ["error": .string("\(error)")])
       }
     }
   }

@@ -83,6 +83,24 @@ import Testing
     #expect(failures == 0)
   }
 
+  @Test("10,000 random timestamps survive sensor noise and a 2× downscale (320×240 → 160×120)")
+  func tenThousandNoisyDownscaled() {
+    var rng = SplitMix64(seed: 5)
+    let noise = NoiseTable(sigma: 6)
+    let full = TestImage(width: 320, height: 240)
+    let half = TestImage(width: 160, height: 120)
+    var failures = 0
+    for _ in 0..<10_000 {
+      let time = rng.next()
+      let sequence = rng.next() % 1000
+      full.render(captureTime: time, sequence: sequence)
+      full.addNoise(noise, using: &rng)
+      full.downscale(into: half)
+      if half.decode() != Self.expected(time, sequence) { failures += 1 }
+    }
+    #expect(failures == 0)
+  }
+
   @Test(
     "a noisy board (sigma 6, and sigma 8 as the noisy profile) decodes after a 2× downscale",
     arguments: [6.0, 8.0])

@@ -111,7 +111,7 @@ public final class BenchRunner: Sendable {
     }
   }
 
-  func launch(config: String, runID: String, tracePath: String, firstLive: Mutex<UInt64?>, tapOnFirstFrame: Bool)
+  func launch(config: String, runID: String, tracePath: String, firstLive: FirstLiveFrameBox, tapOnFirstFrame: Bool)
     throws(RunnerError) -> LaunchedApp
   {
     let monitor: DisplayMonitor
@@ -130,7 +130,7 @@ public final class BenchRunner: Sendable {
     let env = environment(trace: tracePath, display: monitor.surfaceName, runID: runID, config: config)
     let spawnedAt = MonotonicClock.now()
     monitor.arm(.launch(since: spawnedAt)) { @Sendable observation in
-      firstLive.withLock { if $0 == nil { $0 = observation.scanoutTime } }
+      firstLive.record(observation.scanoutTime)
       if tapOnFirstFrame { _ = write(writeEnd, "tap\n", 4) }
     }
     let child: ChildProcess
@@ -166,7 +166,7 @@ public final class BenchRunner: Sendable {
   /// Waits for the first live frame and then for `awaited` events in the trace (after `since`).
   /// Returns nil when settled, or a failure reason.
   func settle(
-    _ app: LaunchedApp, since: UInt64, firstLive: Mutex<UInt64?>, awaited: [String],
+    _ app: LaunchedApp, since: UInt64, firstLive: FirstLiveFrameBox, awaited: [String],
     interrupted: @Sendable () -> Bool
   ) -> String? {
     let timeoutNs = UInt64(settings.runTimeoutSeconds * 1e9)
@@ -178,7 +178,7 @@ public final class BenchRunner: Sendable {
         return "app \(end) (last event: \(lastEventName(app.tracePath, since: since)))"
       }
       let now = MonotonicClock.now()
-      let live = firstLive.withLock { $0 }
+      let live = firstLive.value
       if live == nil {
         if now - since > timeoutNs {
           return "no live frame within \(settings.runTimeoutSeconds) s (last event: \(lastEventName(app.tracePath, since: since)))"
@@ -212,12 +212,12 @@ public final class BenchRunner: Sendable {
     interrupted: @Sendable () -> Bool
   ) -> RunOutcome? {
     if condition == .cold {
-      SyntheticCamera.markCold(stateDirectory: stateDirectory)
+      try? SyntheticCamera.markCold(stateDirectory: stateDirectory)
       var files = learnedFiles.withLock { $0 }
       if let exe = argv(config: config).first { files.insert(exe) }
       CacheEvictor(files: files).evict()
     }
-    let firstLive = Mutex<UInt64?>(nil)
+    let firstLive = FirstLiveFrameBox()
     let app: LaunchedApp
     do {
       app = try launch(config: config, runID: runID, tracePath: tracePath, firstLive: firstLive, tapOnFirstFrame: settings.tap)
@@ -283,7 +283,7 @@ public final class BenchRunner: Sendable {
   public func startRelockSession(config: String, tracePath: String, interrupted: @Sendable () -> Bool)
     -> Result<RelockSession, RunnerError>
   {
-    let firstLive = Mutex<UInt64?>(nil)
+    let firstLive = FirstLiveFrameBox()
     let app: LaunchedApp
     do {
       app = try launch(config: config, runID: "relock-\(config)", tracePath: tracePath, firstLive: firstLive, tapOnFirstFrame: false)
@@ -310,12 +310,12 @@ public final class BenchRunner: Sendable {
       if interrupted() { return nil }
       usleep(5000)
     }
-    let firstLive = Mutex<UInt64?>(nil)
+    let firstLive = FirstLiveFrameBox()
     let tap = settings.tap
     let controlFD = app.controlFD
     let unlockAt = MonotonicClock.now()
     app.monitor.arm(.unlock(since: unlockAt)) { @Sendable observation in
-      firstLive.withLock { if $0 == nil { $0 = observation.scanoutTime } }
+      firstLive.record(observation.scanoutTime)
       if tap { _ = write(controlFD, "tap\n", 4) }
     }
     app.send("unlock")
@@ -338,4 +338,13 @@ public final class BenchRunner: Sendable {
         wallMs: MonotonicClock.milliseconds(from: unlockAt, to: endAt)),
       realtime: app.monitor.realtimeGranted)
   }
+}
+
+/// The first live frame's scanout time (CLOCK_MONOTONIC ns), set once from the compositor thread.
+final class FirstLiveFrameBox: Sendable {
+  private let storage = Mutex<UInt64?>(nil)
+  /// Keeps `ts` unless a time is already recorded.
+  func record(_ ts: UInt64) { storage.withLock { if $0 == nil { $0 = ts } } }
+  /// The recorded time, if any.
+  var value: UInt64? { storage.withLock { $0 } }
 }
