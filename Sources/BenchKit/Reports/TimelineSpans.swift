@@ -24,6 +24,12 @@ struct TimelineSpans {
   /// True when built from recorded events; false when only phase durations were available.
   var fromEvents: Bool
 
+  /// Instant events whose pair makes an interval worth drawing: (from, to, span name).
+  static let pairedInstants = [
+    ("deferred_start.will", "deferred_start.did", "deferred_start"),
+    ("shutter.tap", "photo.delivered", "shutter_to_photo"),
+  ]
+
   /// Processes in first-seen order: (name, pid).
   var processes: [(String, Int32)] {
     var seen: [(String, Int32)] = []
@@ -64,6 +70,16 @@ struct TimelineSpans {
       default:
         instants.append(Instant(name: label(e), process: process, pid: e.pid, t: e.t_ms, args: e.fields ?? [:]))
       }
+    }
+    // Instants that the protocol pairs into an interval.
+    for (from, to, name) in Self.pairedInstants {
+      guard let a = sorted.first(where: { $0.name == from }),
+        let b = sorted.first(where: { $0.name == to && $0.t_ms >= a.t_ms })
+      else { continue }
+      spans.append(
+        Span(
+          name: name, process: a.process ?? BenchResults.TimelineEvent.defaultProcess(for: a.name), pid: a.pid,
+          start: a.t_ms, end: b.t_ms, args: ["from": from, "to": to]))
     }
     for (_, stack) in open {
       for b in stack {
