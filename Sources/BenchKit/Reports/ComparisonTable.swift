@@ -63,7 +63,7 @@ public enum ComparisonTable {
       "a": a, "b": b, "ratio": "median(B) / median(A)", "threshold": options.threshold, "alpha": options.alpha,
       "comparisons": items,
     ]
-    let data = (try? JSONSerialization.data(withJSONObject: doc, options: [.prettyPrinted, .sortedKeys])) ?? Data()
+    let data = (try? JSONSerialization.data(withJSONObject: doc, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
     return String(decoding: data, as: UTF8.self) + "\n"
   }
 

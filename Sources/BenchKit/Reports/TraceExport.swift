@@ -20,7 +20,7 @@ public enum TraceExport {
         "note": "one median run per cell (closest to the cell's median first_frame_observed); t = 0 at the run's origin",
       ],
     ]
-    let data = (try? JSONSerialization.data(withJSONObject: doc, options: [.sortedKeys])) ?? Data("{}".utf8)
+    let data = (try? JSONSerialization.data(withJSONObject: doc, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
     return String(decoding: data, as: UTF8.self) + "\n"
   }
 

@@ -40,11 +40,19 @@ public enum Bootstrap {
     out.reserveCapacity(resamples)
     var bufA = [Double](repeating: 0, count: numerator.count)
     var bufB = [Double](repeating: 0, count: denominator.count)
-    for _ in 0..<Swift.max(1, resamples) {
-      for i in bufA.indices { bufA[i] = numerator[rng.nextIndex(below: numerator.count)] }
-      for i in bufB.indices { bufB[i] = denominator[rng.nextIndex(below: denominator.count)] }
-      let ratio = sortedMedian(&bufA) / sortedMedian(&bufB)
-      if ratio.isFinite { out.append(ratio) }
+    numerator.withUnsafeBufferPointer { num in
+      denominator.withUnsafeBufferPointer { den in
+        bufA.withUnsafeMutableBufferPointer { a in
+          bufB.withUnsafeMutableBufferPointer { b in
+            for _ in 0..<Swift.max(1, resamples) {
+              for i in 0..<a.count { a[i] = num[rng.nextIndex(below: num.count)] }
+              for i in 0..<b.count { b[i] = den[rng.nextIndex(below: den.count)] }
+              let ratio = median(sorting: a) / median(sorting: b)
+              if ratio.isFinite { out.append(ratio) }
+            }
+          }
+        }
+      }
     }
     out.sort()
     return out
@@ -58,9 +66,23 @@ public enum Bootstrap {
       upper: Statistics.percentile(sorted: sortedReplicates, 1 - tail), level: level)
   }
 
-  /// Sorts `buffer` in place and returns its median.
-  private static func sortedMedian(_ buffer: inout [Double]) -> Double {
-    buffer.sort()
-    return Statistics.percentile(sorted: buffer, 0.5)
+  /// Sorts `buffer` in place (insertion sort: resamples are small) and returns its median.
+  private static func median(sorting buffer: UnsafeMutableBufferPointer<Double>) -> Double {
+    let n = buffer.count
+    if n > 64 {
+      var sortable = buffer
+      sortable.sort()
+    } else if n > 1 {
+      for i in 1..<n {
+        let v = buffer[i]
+        var j = i - 1
+        while j >= 0 && buffer[j] > v {
+          buffer[j + 1] = buffer[j]
+          j -= 1
+        }
+        buffer[j + 1] = v
+      }
+    }
+    return n % 2 == 1 ? buffer[n / 2] : (buffer[n / 2 - 1] + buffer[n / 2]) / 2
   }
 }

@@ -23,8 +23,8 @@ enum SyntheticResults {
   /// 8 cells (deferred, eager × cold, warm, relock, loaded) × `runs` runs, with timelines.
   static func make(
     configs: [String] = ["deferred", "eager"], conditions: [String] = ["cold", "warm", "relock", "loaded"],
-    runs: Int = 20, seed: UInt64 = 42, scale: Double = 1, camera: String = "synthetic", version: String = "0.1.0",
-    failEvery: Int? = nil
+    seed: UInt64 = 42, runs: Int = 20, scale: Double = 1, camera: String = "synthetic", version: String = "0.1.0",
+    failEvery: Int? = nil, comparisons: Bool = false
   ) -> BenchResults {
     var rng = SplitMix64(seed: seed)
     var cells: [BenchResults.Cell] = []
@@ -59,7 +59,7 @@ enum SyntheticResults {
     let host = BenchResults.HostInfo(
       hostname: "ci-runner", kernel: "6.1.0", cpus: 2, realtimeCompositor: false, cacheEviction: "fadvise")
     var results = BenchResults(tool: .init(version: version), host: host, settings: settings, cells: cells)
-    results.comparisons = Comparator.withinRunComparisons(cells)
+    if comparisons { results.comparisons = Comparator.withinRunComparisons(cells) }
     return results
   }
 
