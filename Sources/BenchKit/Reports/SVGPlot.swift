@@ -79,7 +79,7 @@ public enum SVGPlot {
   static func rowsNeeded(_ spans: TimelineSpans) -> Int {
     var n = 0
     for (process, _) in spans.processes {
-      let lanes = spans.spans.filter { $0.process == process }.map(\.lane).max().map { $0 + 1 } ?? 0
+      let lanes = spans.rows(of: process).count
       let hasInstants = spans.instants.contains { $0.process == process }
       n += Swift.max(lanes, hasInstants ? 1 : 0)
     }
@@ -123,7 +123,6 @@ public enum SVGPlot {
       c.line(x1: x(t), y1: plotTop - 4, x2: x(t), y2: plotBottom, stroke: "#e3e3e3")
       c.text(SVGCanvas.n(t), x: x(t), y: plotBottom + 16, size: 11, anchor: .middle, fill: "#555")
     }
-    c.text("ms", x: right + 8, y: plotBottom + 16, size: 11, fill: "#555")
     var previousCondition = ""
     for (cell, ry) in rowYs {
       let samples = cell.samples(for: phase)
@@ -199,17 +198,20 @@ public enum SVGPlot {
       y += 6
       for (process, _) in spans.processes {
         let own = spans.spans.filter { $0.process == process }
-        let lanes = Swift.max(1, (own.map(\.lane).max() ?? 0) + 1)
+        let rowOf = spans.rows(of: process)
+        let lanes = Swift.max(1, rowOf.count)
         c.text(process, x: left - 8, y: y + laneH - 4, size: 10, anchor: .end, fill: "#777")
         for s in own {
-          let ly = y + Double(s.lane) * laneH
+          let row = rowOf["\(s.lane)/\(s.depth)"] ?? 0
+          let ly = y + Double(row) * laneH
           c.rect(
             x: x(s.start), y: ly + 1, w: Swift.max(1.5, x(s.end) - x(s.start)), h: laneH - 3, fill: col,
-            opacity: s.lane == 0 ? 0.55 : 0.35, rx: 2, title: "\(s.name): \(Fmt.ms(s.start))–\(Fmt.ms(s.end)) ms (\(Fmt.ms(s.end - s.start)) ms)")
+            opacity: s.depth == 0 ? 0.6 : 0.4, rx: 2, title: "\(s.name): \(Fmt.ms(s.start))–\(Fmt.ms(s.end)) ms (\(Fmt.ms(s.end - s.start)) ms)")
           let w = x(s.end) - x(s.start)
           if w > Double(s.name.count) * 5.6 + 6 {
             c.text(s.name, x: x(s.start) + 3, y: ly + laneH - 5, size: 9.5, fill: "#111")
-          } else if !fromEvents || lanes == 1 {
+          } else if !own.contains(where: { rowOf["\($0.lane)/\($0.depth)"] == row && $0.start >= s.end }) {
+            // Too narrow: label after the bar, but only when nothing follows it in this row.
             c.text(s.name, x: x(s.end) + 3, y: ly + laneH - 5, size: 9.5, fill: "#444")
           }
         }

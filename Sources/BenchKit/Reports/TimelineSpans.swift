@@ -9,6 +9,8 @@ struct TimelineSpans {
     var end: Double
     var args: [String: String]
     var lane = 0
+    /// Nesting depth within the lane (0 = outermost).
+    var depth = 0
   }
   /// An instant, ms since the run's origin.
   struct Instant {
@@ -124,6 +126,7 @@ struct TimelineSpans {
       for l in stacks.indices {
         while let top = stacks[l].last, top <= s.start { stacks[l].removeLast() }
         if stacks[l].last.map({ $0 >= s.end }) ?? true {
+          spans[i].depth = stacks[l].count
           stacks[l].append(s.end)
           spans[i].lane = l
           placed = true
@@ -136,6 +139,17 @@ struct TimelineSpans {
       }
       lanes[s.process] = stacks
     }
+  }
+
+  /// Drawing rows of `process`: one per (lane, depth) in use, outermost first; maps a span to its row.
+  func rows(of process: String) -> [String: Int] {
+    let keys = Set(spans.filter { $0.process == process }.map { "\($0.lane)/\($0.depth)" })
+    let sorted = keys.sorted { a, b in
+      let pa = a.split(separator: "/").map { Int($0)! }
+      let pb = b.split(separator: "/").map { Int($0)! }
+      return pa[0] != pb[0] ? pa[0] < pb[0] : pa[1] < pb[1]
+    }
+    return Dictionary(uniqueKeysWithValues: sorted.enumerated().map { ($1, $0) })
   }
 
   /// The last time anything happens, ms.
