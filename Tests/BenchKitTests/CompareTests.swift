@@ -26,7 +26,8 @@ import Testing
     var slower = c
     slower.ratio_p50 = 1.3
     slower.verdict = "slower"
-    #expect(Comparator.headline(for: slower) == "eager reaches the first frame 1.3× sooner than deferred (cold)")
+    #expect(
+      Comparator.headline(for: slower) == "eager reaches the first frame 1.3× sooner than deferred (cold)")
     var same = c
     same.ratio_p50 = 0.99
     same.p_value = 0.41
@@ -59,7 +60,8 @@ import Testing
     for format in ["table", "markdown", "json"] {
       var out = ""
       var err = ""
-      let code = CompareCommand.run([dir + "/a.json", dir + "/b.json", "--format", format], output: &out, errors: &err)
+      let code = CompareCommand.run(
+        [dir + "/a.json", dir + "/b.json", "--format", format], output: &out, errors: &err)
       #expect(code == 0 && err.isEmpty, "\(err)")
       #expect(out.contains("first_frame_observed"))
       #expect(out.contains(format == "json" ? "median(B) / median(A)" : "B/A"))
@@ -104,7 +106,8 @@ import Testing
       r.cells[0].phases = [PhaseName.firstFrameObserved: Statistics.summarize(s)]
       return r
     }
-    let report = Gate.checkBaseline(results(current), against: results(baseline), options: .init(resamples: 2000))
+    let report = Gate.checkBaseline(
+      results(current), against: results(baseline), options: .init(resamples: 2000))
     return !report.passed
   }
 }

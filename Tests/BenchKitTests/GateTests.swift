@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationXML)
-import FoundationXML
+  import FoundationXML
 #endif
 import Testing
 @testable import BenchKit
@@ -26,7 +26,8 @@ import Testing
       .deletingLastPathComponent().appendingPathComponent("Benchmarks/gates.json").path
   }
 
-  @Test("the same distribution passes and a 25 % slowdown fails with exit 1, naming the phase and its numbers")
+  @Test(
+    "the same distribution passes and a 25 % slowdown fails with exit 1, naming the phase and its numbers")
   func baselineGate() throws {
     let base = try save(SyntheticResults.make(seed: 1), "base.json")
     let same = try save(SyntheticResults.make(seed: 2), "same.json")
@@ -49,7 +50,9 @@ import Testing
     let base = try save(SyntheticResults.make(seed: 1), "base.json")
     let slow = try save(SyntheticResults.make(seed: 3, scale: 1.25), "slow.json")
     #expect(gate(["--baseline", base, slow, "--threshold", "first_frame_observed=60"]).0 == 0)
-    let (code, out, _) = gate(["--baseline", base, slow, "--threshold", "first_frame_observed=60,start_running=5"])
+    let (code, out, _) = gate([
+      "--baseline", base, slow, "--threshold", "first_frame_observed=60,start_running=5",
+    ])
     #expect(code == 1)
     #expect(out.contains("FAIL start_running"))
     let (bad, _, err) = gate(["--baseline", base, slow, "--threshold", "nonsense=5"])
@@ -91,7 +94,8 @@ import Testing
         let (code, out, err) = gate(args)
         #expect(code == 2, "\(name)")
         #expect(err.split(separator: "\n").count == 1, "\(name): \(err)")
-        #expect(err.hasPrefix("bench gate: ") && err.contains(path) && err.contains(phrase), "\(name): \(err)")
+        #expect(
+          err.hasPrefix("bench gate: ") && err.contains(path) && err.contains(phrase), "\(name): \(err)")
         #expect(!out.contains("PASS") && !out.contains("FAIL"))
       }
       #expect(throws: UsageError.self) { try ResultsFile.load(path: path) }
@@ -102,19 +106,28 @@ import Testing
     var err2 = ""
     #expect(CompareCommand.run([dir + "/truncated.json", good], output: &out, errors: &err2) == 2)
     #expect(ReportCommand.run([dir + "/foreign.json"], output: &out, errors: &err2) == 2)
-    #expect(BaselineCommand.run(["save", dir + "/corrupt.json", dir + "/b.json"], output: &out, errors: &err2) == 2)
+    #expect(
+      BaselineCommand.run(["save", dir + "/corrupt.json", dir + "/b.json"], output: &out, errors: &err2) == 2)
   }
 
   @Test("Benchmarks/gates.json holds the two relative gates, which pass on healthy results")
   func relativeGatesPass() throws {
     let defs = try GateDefinitions.load(path: gatesFile)
     #expect(defs.relative?.count == 2)
-    #expect(defs.relative?.contains { $0.numerator == "eager" && $0.denominator == "deferred" && $0.min_ratio == 1.8 } == true)
-    #expect(defs.relative?.contains { $0.numerator == "deferred" && $0.denominator == "preview-only" && $0.max_ratio == 1.1 } == true)
-    let res = try save(SyntheticResults.make(configs: ["deferred", "eager", "preview-only"], conditions: ["cold"]), "r.json")
+    #expect(
+      defs.relative?.contains {
+        $0.numerator == "eager" && $0.denominator == "deferred" && $0.min_ratio == 1.8
+      } == true)
+    #expect(
+      defs.relative?.contains {
+        $0.numerator == "deferred" && $0.denominator == "preview-only" && $0.max_ratio == 1.1
+      } == true)
+    let res = try save(
+      SyntheticResults.make(configs: ["deferred", "eager", "preview-only"], conditions: ["cold"]), "r.json")
     let (code, out, _) = gate(["--gates", gatesFile, res])
     #expect(code == 0, "\(out)")
-    #expect(out.contains("PASS deferred start reaches the first frame at least 1.8x sooner than eager (cold)"))
+    #expect(
+      out.contains("PASS deferred start reaches the first frame at least 1.8x sooner than eager (cold)"))
   }
 
   @Test("a relative gate is skipped, with the reason, when its cell is missing")
@@ -134,7 +147,9 @@ import Testing
     let path = try save(r, "r.json")
     let (code, out, _) = gate(["--gates", gatesFile, path])
     #expect(code == 1)
-    #expect(out.contains("FAIL deferred start reaches the first frame at least 1.8x sooner than eager (cold): eager/deferred"))
+    #expect(
+      out.contains(
+        "FAIL deferred start reaches the first frame at least 1.8x sooner than eager (cold): eager/deferred"))
   }
 
   @Test("bench gate with nothing to check is a usage error")
@@ -149,7 +164,8 @@ import Testing
     let res = try save(SyntheticResults.make(runs: 5), "r.json")
     var out = ""
     var err = ""
-    #expect(BaselineCommand.run(["save", res, dir + "/baselines/synthetic.json"], output: &out, errors: &err) == 0)
+    #expect(
+      BaselineCommand.run(["save", res, dir + "/baselines/synthetic.json"], output: &out, errors: &err) == 0)
     let saved = try ResultsFile.load(path: dir + "/baselines/synthetic.json")
     #expect(saved.baseline?.toolVersion == "0.1.0")
     #expect(saved.baseline?.camera == "synthetic")

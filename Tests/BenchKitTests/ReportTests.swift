@@ -1,12 +1,14 @@
 import Foundation
 import Testing
 #if canImport(FoundationXML)
-import FoundationXML
+  import FoundationXML
 #endif
 @testable import BenchKit
 
 @Suite struct ReportTests {
-  @Test("trace.json has Chrome trace-event structure: metadata, µs complete slices that nest, the first live frame as an instant")
+  @Test(
+    "trace.json has Chrome trace-event structure: metadata, µs complete slices that nest, the first live frame as an instant"
+  )
   func traceStructure() throws {
     let results = SyntheticResults.make(runs: 6)
     let text = TraceExport.json(results: results)
@@ -42,7 +44,9 @@ import FoundationXML
       }
     }
     // Every pid that has events has a process name.
-    for pid in Set(events.compactMap { $0["pid"] as? Int }) { #expect(processNames[pid] != nil, "pid \(pid)") }
+    for pid in Set(events.compactMap { $0["pid"] as? Int }) {
+      #expect(processNames[pid] != nil, "pid \(pid)")
+    }
     #expect(liveFrames == results.cells.count, "one first live frame per cell's median run")
     #expect(processNames.values.contains { $0.hasPrefix("deferred/cold run ") && $0.hasSuffix("· app") })
     // Slices on one thread nest properly: sorted by start, each one either ends before the next
@@ -51,7 +55,9 @@ import FoundationXML
       var stack: [(Double, Double, String)] = []
       for s in slices.sorted(by: { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 > $1.1 }) {
         while let top = stack.last, top.1 <= s.0 { stack.removeLast() }
-        if let top = stack.last { #expect(s.1 <= top.1, "\(thread): \(s.2) overlaps \(top.2) without nesting") }
+        if let top = stack.last {
+          #expect(s.1 <= top.1, "\(thread): \(s.2) overlaps \(top.2) without nesting")
+        }
         stack.append(s)
       }
     }
@@ -63,7 +69,10 @@ import FoundationXML
       events.first { $0["ph"] as? String == "X" && $0["name"] as? String == PhaseName.firstFrameObserved })
     #expect(abs((slice["dur"] as! Double) - ffo * 1000) <= 1)
     // The app's nested spans survive: output.init sits inside session.configure on one lane.
-    #expect(events.contains { $0["ph"] as? String == "X" && ($0["name"] as? String)?.hasPrefix("output.init (preview)") == true })
+    #expect(
+      events.contains {
+        $0["ph"] as? String == "X" && ($0["name"] as? String)?.hasPrefix("output.init (preview)") == true
+      })
     #expect(events.contains { $0["ph"] as? String == "X" && $0["name"] as? String == "deferred_start" })
   }
 
@@ -75,7 +84,9 @@ import FoundationXML
       try JSONSerialization.jsonObject(with: Data(TraceExport.json(results: results).utf8)) as? [String: Any])
     let events = try #require(root["traceEvents"] as? [[String: Any]])
     let slices = events.filter { $0["ph"] as? String == "X" }
-    #expect(Set(slices.map { "\($0["pid"]!)/\($0["tid"]!)" }).count == slices.count, "one thread per phase (and the bench track its own)")
+    #expect(
+      Set(slices.map { "\($0["pid"]!)/\($0["tid"]!)" }).count == slices.count,
+      "one thread per phase (and the bench track its own)")
   }
 
   @Test("the SVG is well-formed XML with a plot for the headline, the timeline and every phase")
@@ -91,8 +102,10 @@ import FoundationXML
     #expect(!svg.contains("nan") && !svg.contains("inf"))
     if let out = ProcessInfo.processInfo.environment["FIRSTFRAME_PLOT_OUT"] {
       try svg.write(toFile: out, atomically: true, encoding: .utf8)
-      try TraceExport.json(results: results).write(toFile: out + ".trace.json", atomically: true, encoding: .utf8)
-      try MarkdownReport.summary(results: results).write(toFile: out + ".md", atomically: true, encoding: .utf8)
+      try TraceExport.json(results: results).write(
+        toFile: out + ".trace.json", atomically: true, encoding: .utf8)
+      try MarkdownReport.summary(results: results).write(
+        toFile: out + ".md", atomically: true, encoding: .utf8)
     }
   }
 
@@ -111,7 +124,10 @@ import FoundationXML
     var out = ""
     var err = ""
     let code = ReportCommand.run(
-      [dir + "/results.json", "--markdown", dir + "/s.md", "--junit", dir + "/j.xml", "--json-bench", dir + "/b.json"],
+      [
+        dir + "/results.json", "--markdown", dir + "/s.md", "--junit", dir + "/j.xml", "--json-bench",
+        dir + "/b.json",
+      ],
       output: &out, errors: &err)
     #expect(code == 0, "\(err)")
     let md = try String(contentsOfFile: dir + "/s.md", encoding: .utf8)
@@ -119,9 +135,12 @@ import FoundationXML
     #expect(md.contains("| deferred/cold |") && md.contains("## Failed runs"))
     let junit = try String(contentsOfFile: dir + "/j.xml", encoding: .utf8)
     #expect(XMLParser(data: Data(junit.utf8)).parse())
-    #expect(junit.contains("<testcase classname=\"gate.runs\" name=\"deferred/cold\"") && junit.contains("<failure"))
+    #expect(
+      junit.contains("<testcase classname=\"gate.runs\" name=\"deferred/cold\"") && junit.contains("<failure")
+    )
     let bench = try #require(
-      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/b.json"))) as? [[String: Any]])
+      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/b.json")))
+        as? [[String: Any]])
     #expect(!bench.isEmpty)
     for item in bench {
       #expect(item["name"] is String && item["unit"] as? String == "ms" && item["value"] is Double)
@@ -148,8 +167,12 @@ import FoundationXML
   @Test("a gate's JUnit report has one test case per check, failures carrying the numbers")
   func junitGate() {
     let report = GateReport(outcomes: [
-      GateOutcome(kind: "baseline", name: "first_frame_observed deferred/cold", status: .fail, message: "median 300 ms vs baseline 250 ms <&>", phase: "first_frame_observed"),
-      GateOutcome(kind: "relative", name: "r", status: .skipped, message: "skipped: no preview-only cell in cold", phase: "first_frame_observed"),
+      GateOutcome(
+        kind: "baseline", name: "first_frame_observed deferred/cold", status: .fail,
+        message: "median 300 ms vs baseline 250 ms <&>", phase: "first_frame_observed"),
+      GateOutcome(
+        kind: "relative", name: "r", status: .skipped, message: "skipped: no preview-only cell in cold",
+        phase: "first_frame_observed"),
       GateOutcome(kind: "relative", name: "q", status: .pass, message: "ok", phase: "first_frame_observed"),
     ])
     let xml = JUnitReport.xml(gate: report)

@@ -69,13 +69,19 @@ import Testing
     #expect(abs(MannWhitney.exactDistribution(n1: 3, n2: 3)[0] - 1.0 / 20) < 1e-15)
   }
 
-  @Test("the bootstrap CI of the ratio of medians agrees with SciPy's percentile bootstrap within Monte-Carlo tolerance")
+  @Test(
+    "the bootstrap CI of the ratio of medians agrees with SciPy's percentile bootstrap within Monte-Carlo tolerance"
+  )
   func bootstrapMatchesSciPy() throws {
     let ref = try StatsReference.load()
     for c in ref.bootstrap {
       let ci = Bootstrap.ratioOfMediansInterval(numerator: c.b, denominator: c.a, resamples: c.resamples)
-      #expect(abs(ci.lower - c.ci_low) <= c.tolerance_low, "\(c.name): lower \(ci.lower) vs \(c.ci_low) ± \(c.tolerance_low)")
-      #expect(abs(ci.upper - c.ci_high) <= c.tolerance_high, "\(c.name): upper \(ci.upper) vs \(c.ci_high) ± \(c.tolerance_high)")
+      #expect(
+        abs(ci.lower - c.ci_low) <= c.tolerance_low,
+        "\(c.name): lower \(ci.lower) vs \(c.ci_low) ± \(c.tolerance_low)")
+      #expect(
+        abs(ci.upper - c.ci_high) <= c.tolerance_high,
+        "\(c.name): upper \(ci.upper) vs \(c.ci_high) ± \(c.tolerance_high)")
       #expect(ci.contains(c.ratio))
     }
   }
@@ -133,10 +139,12 @@ import Testing
     let sigma = 20.0
     let sampleA = (0..<400).map { _ in 250 + sigma * rng.nextGaussian() }
     let sampleB = (0..<400).map { _ in 250 + sigma * rng.nextGaussian() }
-    let advice = PowerAdvice(phase: "x", baseline: Array(sampleA.prefix(n)), current: Array(sampleB.prefix(n)), alpha: 0.01)
+    let advice = PowerAdvice(
+      phase: "x", baseline: Array(sampleA.prefix(n)), current: Array(sampleB.prefix(n)), alpha: 0.01)
     // Use the noise the advice would see on large samples, at n = 10 per side.
     let big = PowerAdvice(phase: "x", baseline: sampleA, current: sampleB, alpha: 0.01)
-    let shift = big.noiseMs * (NormalDistribution.quantile(0.995) + NormalDistribution.quantile(0.8))
+    let shift =
+      big.noiseMs * (NormalDistribution.quantile(0.995) + NormalDistribution.quantile(0.8))
       * (2.0 / Double(n)).squareRoot() * (Double.pi / 3).squareRoot()
     #expect(advice.detectableShiftMs > 0)
     var caught = 0

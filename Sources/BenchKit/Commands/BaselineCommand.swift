@@ -33,7 +33,8 @@ public enum BaselineCommand {
     }
   }
 
-  static func execute(_ arguments: [String], output: inout some TextOutputStream) throws(UsageError) -> Int32 {
+  static func execute(_ arguments: [String], output: inout some TextOutputStream) throws(UsageError) -> Int32
+  {
     let o = try spec.parse(arguments)
     if o.has("--help") {
       output.write(spec.help)
@@ -48,15 +49,19 @@ public enum BaselineCommand {
     let source = o.positional[1]
     let destination = o.positional[2]
     var results = try ResultsFile.load(path: source)
-    guard !results.cells.isEmpty else { throw UsageError("\(source) has no cells; nothing to keep as a baseline") }
+    guard !results.cells.isEmpty else {
+      throw UsageError("\(source) has no cells; nothing to keep as a baseline")
+    }
     if !o.has("--force") {
       if results.settings.interrupted {
-        throw UsageError("\(source) was interrupted; a baseline should be a complete run (--force to save anyway)")
+        throw UsageError(
+          "\(source) was interrupted; a baseline should be a complete run (--force to save anyway)")
       }
       let empty = results.orderedCells.filter { $0.samples(for: PhaseName.firstFrameObserved).isEmpty }
       if !empty.isEmpty {
         throw UsageError(
-          "\(source) has no successful first_frame_observed runs in \(empty.map { CellKey($0).name }.joined(separator: ", ")) (--force to save anyway)")
+          "\(source) has no successful first_frame_observed runs in \(empty.map { CellKey($0).name }.joined(separator: ", ")) (--force to save anyway)"
+        )
       }
     }
     results.baseline = BenchResults.BaselineInfo(
@@ -69,7 +74,8 @@ public enum BaselineCommand {
     }
     let runs = Set(results.cells.map(\.runs)).sorted().map(String.init).joined(separator: "/")
     output.write(
-      "saved baseline \(destination) from \(source): camera \(results.settings.camera), profile \(results.settings.profileName ?? "(none)"), \(results.tool.name) \(results.tool.version), \(results.cells.count) cells × \(runs) runs\n")
+      "saved baseline \(destination) from \(source): camera \(results.settings.camera), profile \(results.settings.profileName ?? "(none)"), \(results.tool.name) \(results.tool.version), \(results.cells.count) cells × \(runs) runs\n"
+    )
     return 0
   }
 }

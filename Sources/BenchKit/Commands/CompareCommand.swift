@@ -11,11 +11,14 @@ public enum CompareCommand {
       (p < alpha and a change beyond the noise threshold).
       """,
     options: [
-      .value("--threshold", "PCT", "noise threshold in percent: smaller changes are no significant difference", default: "2"),
+      .value(
+        "--threshold", "PCT", "noise threshold in percent: smaller changes are no significant difference",
+        default: "2"),
       .value("--alpha", "P", "significance level of the two-sided rank test", default: "0.05"),
       .value("--format", "FORMAT", "table, json or markdown", default: "table"),
       .value("--phases", "LIST", "only these phases (comma-separated)", default: "all"),
-      .value("--resamples", "N", "bootstrap resamples (at least 2000)", default: "\(Bootstrap.defaultResamples)"),
+      .value(
+        "--resamples", "N", "bootstrap resamples (at least 2000)", default: "\(Bootstrap.defaultResamples)"),
       .value("--seed", "N", "bootstrap seed (same seed, same intervals)", default: "fixed"),
     ],
     epilogue: "exit status: 0 compared, 2 bad usage or an unreadable results file")
@@ -39,7 +42,8 @@ public enum CompareCommand {
     }
   }
 
-  static func execute(_ arguments: [String], output: inout some TextOutputStream) throws(UsageError) -> Int32 {
+  static func execute(_ arguments: [String], output: inout some TextOutputStream) throws(UsageError) -> Int32
+  {
     let o = try spec.parse(arguments)
     if o.has("--help") {
       output.write(spec.help)
@@ -73,10 +77,16 @@ public enum CompareCommand {
     default:
       output.write(ComparisonTable.text(comparisons, a: pathA, b: pathB, options: options))
       let unmatched = Comparator.unmatchedCells(a, b)
-      if !unmatched.onlyA.isEmpty { output.write("only in A (not compared): \(unmatched.onlyA.joined(separator: ", "))\n") }
-      if !unmatched.onlyB.isEmpty { output.write("only in B (not compared): \(unmatched.onlyB.joined(separator: ", "))\n") }
+      if !unmatched.onlyA.isEmpty {
+        output.write("only in A (not compared): \(unmatched.onlyA.joined(separator: ", "))\n")
+      }
+      if !unmatched.onlyB.isEmpty {
+        output.write("only in B (not compared): \(unmatched.onlyB.joined(separator: ", "))\n")
+      }
       if Gate.incompatibilities(baseline: a, results: b).count > 0 {
-        output.write("note: A and B differ in \(Gate.incompatibilities(baseline: a, results: b).joined(separator: "; "))\n")
+        output.write(
+          "note: A and B differ in \(Gate.incompatibilities(baseline: a, results: b).joined(separator: "; "))\n"
+        )
       }
     }
     return 0

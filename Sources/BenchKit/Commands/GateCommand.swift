@@ -16,14 +16,17 @@ public enum GateCommand {
     options: [
       .value("--baseline", "FILE", "the baseline results file to compare against"),
       .value("--gates", "FILE", "gate definitions (firstframe.gates/1), e.g. Benchmarks/gates.json"),
-      .value("--threshold", "SPEC", "PCT, or PHASE=PCT[,PHASE=PCT…]: allowed slowdown in percent", default: "5"),
+      .value(
+        "--threshold", "SPEC", "PCT, or PHASE=PCT[,PHASE=PCT…]: allowed slowdown in percent", default: "5"),
       .value("--alpha", "P", "significance level a regression must reach", default: "0.01"),
       .flag("--force", "compare against a baseline from another camera, profile or tool version"),
       .value("--junit", "FILE", "also write JUnit XML (each check a test case)"),
       .value("--markdown", "FILE", "also write a Markdown summary of the checks"),
       .flag("--quiet", "print only failures and the verdict"),
     ],
-    epilogue: "exit status: 0 every gate passed, 1 a regression (or a gated cell without successful runs), 2 bad usage or input")
+    epilogue:
+      "exit status: 0 every gate passed, 1 a regression (or a gated cell without successful runs), 2 bad usage or input"
+  )
 
   /// Runs the command; `arguments` exclude `bench gate`. Returns the exit status.
   public static func main(_ arguments: [String]) -> Int32 {
@@ -58,7 +61,9 @@ public enum GateCommand {
       }
       if parts.count == 2 {
         guard PhaseName.all.contains(parts[0]) else {
-          throw UsageError("unknown phase '\(parts[0])' in --threshold (choose from \(PhaseName.all.joined(separator: ", ")))")
+          throw UsageError(
+            "unknown phase '\(parts[0])' in --threshold (choose from \(PhaseName.all.joined(separator: ", ")))"
+          )
         }
         perPhase[parts[0]] = pct / 100
       } else {
@@ -68,7 +73,8 @@ public enum GateCommand {
     return (fallback, perPhase)
   }
 
-  static func execute(_ arguments: [String], output: inout some TextOutputStream) throws(UsageError) -> Int32 {
+  static func execute(_ arguments: [String], output: inout some TextOutputStream) throws(UsageError) -> Int32
+  {
     let o = try spec.parse(arguments)
     if o.has("--help") {
       output.write(spec.help)
@@ -86,7 +92,8 @@ public enum GateCommand {
     let alphaOverride: Double? = o.value("--alpha") == nil ? nil : try o.double("--alpha", default: 0.01)
     if let a = alphaOverride, a >= 1 { throw UsageError("--alpha must be below 1") }
     let results = try ResultsFile.load(path: o.positional[0])
-    let definitions = try gatesPath.map { (p: String) throws(UsageError) in try GateDefinitions.load(path: p) }
+    let definitions = try gatesPath.map { (p: String) throws(UsageError) in try GateDefinitions.load(path: p)
+    }
 
     var report = GateReport()
     if let baselinePath {
@@ -95,9 +102,11 @@ public enum GateCommand {
       if !reasons.isEmpty {
         guard o.has("--force") else {
           throw UsageError(
-            "baseline \(baselinePath) was measured differently (\(reasons.joined(separator: "; "))); record a new baseline with 'bench baseline save', or pass --force to compare anyway")
+            "baseline \(baselinePath) was measured differently (\(reasons.joined(separator: "; "))); record a new baseline with 'bench baseline save', or pass --force to compare anyway"
+          )
         }
-        report.warnings.append("comparing against a foreign baseline (--force): \(reasons.joined(separator: "; "))")
+        report.warnings.append(
+          "comparing against a foreign baseline (--force): \(reasons.joined(separator: "; "))")
       }
       var options = Gate.BaselineOptions()
       if let section = definitions?.baseline { options.apply(section) }
@@ -127,7 +136,8 @@ public enum GateCommand {
         "gate: passed (\(report.outcomes.count) checks, \(skipped) skipped, \(inconclusive) inconclusive)\n")
     } else {
       output.write(
-        "gate: FAILED, \(failed.count) regression\(failed.count == 1 ? "" : "s"): \(failed.map(\.name).joined(separator: ", "))\n")
+        "gate: FAILED, \(failed.count) regression\(failed.count == 1 ? "" : "s"): \(failed.map(\.name).joined(separator: ", "))\n"
+      )
     }
     if let path = o.value("--junit") { try write(JUnitReport.xml(gate: report), to: path) }
     if let path = o.value("--markdown") { try write(MarkdownReport.gateSection(report), to: path) }

@@ -4,7 +4,8 @@ import Foundation
 public enum ReportCommand {
   /// The option table (parser and `--help`).
   public static let spec = CommandLineSpec(
-    command: "bench report", synopsis: "RESULTS.json [--svg FILE] [--trace FILE] [--markdown FILE] [--junit FILE] [--json-bench FILE]",
+    command: "bench report",
+    synopsis: "RESULTS.json [--svg FILE] [--trace FILE] [--markdown FILE] [--junit FILE] [--json-bench FILE]",
     summary: """
       Writes reports of a results file. Without any output option, writes plot.svg, trace.json and
       summary.md next to RESULTS.json. The SVG shows the first_frame_observed distribution per cell,
@@ -41,7 +42,8 @@ public enum ReportCommand {
     }
   }
 
-  static func execute(_ arguments: [String], output: inout some TextOutputStream) throws(UsageError) -> Int32 {
+  static func execute(_ arguments: [String], output: inout some TextOutputStream) throws(UsageError) -> Int32
+  {
     let o = try spec.parse(arguments)
     if o.has("--help") {
       output.write(spec.help)
@@ -60,17 +62,27 @@ public enum ReportCommand {
     var targets: [(String, () -> String)] = []
     if let f = o.value("--svg") { targets.append((f, { SVGPlot.svg(results: results) })) }
     if let f = o.value("--trace") { targets.append((f, { TraceExport.json(results: results) })) }
-    if let f = o.value("--markdown") { targets.append((f, { MarkdownReport.summary(results: results, gate: gate) })) }
+    if let f = o.value("--markdown") {
+      targets.append((f, { MarkdownReport.summary(results: results, gate: gate) }))
+    }
     if let f = o.value("--junit") {
       targets.append((f, { gate.map { JUnitReport.xml(gate: $0) } ?? JUnitReport.xml(results: results) }))
     }
-    if let f = o.value("--json-bench") { targets.append((f, { BenchmarkActionReport.json(results: results) })) }
+    if let f = o.value("--json-bench") {
+      targets.append((f, { BenchmarkActionReport.json(results: results) }))
+    }
     if targets.isEmpty {
       let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
       targets = [
         (folder.appendingPathComponent(ReportWriter.plotFileName).path, { SVGPlot.svg(results: results) }),
-        (folder.appendingPathComponent(ReportWriter.traceFileName).path, { TraceExport.json(results: results) }),
-        (folder.appendingPathComponent(ReportWriter.summaryFileName).path, { MarkdownReport.summary(results: results, gate: gate) }),
+        (
+          folder.appendingPathComponent(ReportWriter.traceFileName).path,
+          { TraceExport.json(results: results) }
+        ),
+        (
+          folder.appendingPathComponent(ReportWriter.summaryFileName).path,
+          { MarkdownReport.summary(results: results, gate: gate) }
+        ),
       ]
     }
     for (file, make) in targets {

@@ -28,7 +28,9 @@ public enum Comparator {
   }
 
   /// The cells present in only one of the files, as `deferred/cold` names: (only in A, only in B).
-  public static func unmatchedCells(_ a: BenchResults, _ b: BenchResults) -> (onlyA: [String], onlyB: [String]) {
+  public static func unmatchedCells(_ a: BenchResults, _ b: BenchResults) -> (
+    onlyA: [String], onlyB: [String]
+  ) {
     let ka = Set(a.cells.map(CellKey.init))
     let kb = Set(b.cells.map(CellKey.init))
     return (ka.subtracting(kb).sorted().map(\.name), kb.subtracting(ka).sorted().map(\.name))
@@ -110,7 +112,8 @@ public enum Comparator {
   public static func headlines(_ results: BenchResults) -> [String] {
     let comparisons =
       results.comparisons.isEmpty
-      ? withinRunComparisons(results.cells, options: ComparisonOptions(phases: [PhaseName.firstFrameObserved]))
+      ? withinRunComparisons(
+        results.cells, options: ComparisonOptions(phases: [PhaseName.firstFrameObserved]))
       : results.comparisons
     return headlines(comparisons)
   }

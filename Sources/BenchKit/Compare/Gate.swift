@@ -73,7 +73,9 @@ public enum Gate {
   }
 
   /// Checks `results` against `baseline` (see the type's documentation).
-  public static func checkBaseline(_ results: BenchResults, against baseline: BenchResults, options: BaselineOptions)
+  public static func checkBaseline(
+    _ results: BenchResults, against baseline: BenchResults, options: BaselineOptions
+  )
     -> GateReport
   {
     var report = GateReport()
@@ -116,9 +118,11 @@ public enum Gate {
           + " (\(Fmt.change(r.ratio)), 95 % CI \(Fmt.ci(r.ci95))), \(Fmt.p(r.pValue)), n = \(r.newCount) vs \(r.referenceCount)"
         let why: String
         if regressed {
-          why = "slower beyond the \(Fmt.percent(threshold)) threshold at α = \(PowerAdvice.formatAlpha(options.alpha))"
+          why =
+            "slower beyond the \(Fmt.percent(threshold)) threshold at α = \(PowerAdvice.formatAlpha(options.alpha))"
         } else if r.ratio > 1 + threshold {
-          why = "slower than the threshold but not significant at α = \(PowerAdvice.formatAlpha(options.alpha))"
+          why =
+            "slower than the threshold but not significant at α = \(PowerAdvice.formatAlpha(options.alpha))"
         } else {
           why = "within the \(Fmt.percent(threshold)) threshold"
         }
@@ -145,7 +149,8 @@ public enum Gate {
 
   /// Evaluates relative gates on `results` (see the type's documentation).
   public static func checkRelative(
-    _ gates: [GateDefinitions.RelativeGate], results: BenchResults, resamples: Int = Bootstrap.defaultResamples,
+    _ gates: [GateDefinitions.RelativeGate], results: BenchResults,
+    resamples: Int = Bootstrap.defaultResamples,
     seed: UInt64 = Bootstrap.defaultSeed
   ) -> [GateOutcome] {
     var out: [GateOutcome] = []
@@ -161,7 +166,8 @@ public enum Gate {
           let what = missing.map { "no \($0) cell" }.joined(separator: " and ")
           out.append(
             GateOutcome(
-              kind: "relative", name: name, status: .skipped, message: "skipped: \(what) in \(gate.condition)",
+              kind: "relative", name: name, status: .skipped,
+              message: "skipped: \(what) in \(gate.condition)",
               phase: gate.phase, limit: gate.min_ratio ?? gate.max_ratio))
           continue
         }
@@ -172,7 +178,8 @@ public enum Gate {
           out.append(
             GateOutcome(
               kind: "relative", name: name, status: .fail,
-              message: "no successful \(empty)/\(gate.condition) run measured \(gate.phase)", phase: gate.phase,
+              message: "no successful \(empty)/\(gate.condition) run measured \(gate.phase)",
+              phase: gate.phase,
               limit: gate.min_ratio ?? gate.max_ratio))
           continue
         }

@@ -44,7 +44,9 @@ public struct GateDefinitions: Codable, Sendable, Hashable {
     /// Gated phases and their thresholds; `first_frame_observed` is always gated.
     public var phases: [String: PhaseGate]?
     /// Creates the section.
-    public init(alpha: Double? = nil, default_threshold_pct: Double? = nil, phases: [String: PhaseGate]? = nil) {
+    public init(
+      alpha: Double? = nil, default_threshold_pct: Double? = nil, phases: [String: PhaseGate]? = nil
+    ) {
       self.alpha = alpha
       self.default_threshold_pct = default_threshold_pct
       self.phases = phases

@@ -17,11 +17,14 @@ public enum BenchmarkActionReport {
         items.append([
           "name": "\(phase) \(key.name)", "unit": "ms", "value": rounded(summary.p50),
           "range": "± \(Fmt.ms(spread))",
-          "extra": "p90 \(Fmt.ms(summary.p90)) ms, n = \(summary.n), failed runs \(cell.failed), camera \(cell.camera)",
+          "extra":
+            "p90 \(Fmt.ms(summary.p90)) ms, n = \(summary.n), failed runs \(cell.failed), camera \(cell.camera)",
         ])
       }
     }
-    let data = (try? JSONSerialization.data(withJSONObject: items, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
+    let data =
+      (try? JSONSerialization.data(
+        withJSONObject: items, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
     return String(decoding: data, as: UTF8.self) + "\n"
   }
 

@@ -3,13 +3,16 @@ import Foundation
 /// `bench compare` output: a table for terminals, Markdown, or JSON.
 public enum ComparisonTable {
   /// The column titles.
-  static let header = ["phase", "cell", "A median ms", "B median ms", "B/A", "95% CI", "p", "verdict (B vs A)"]
+  static let header = [
+    "phase", "cell", "A median ms", "B median ms", "B/A", "95% CI", "p", "verdict (B vs A)",
+  ]
 
   static func rows(_ comparisons: [PhaseComparison]) -> [[String]] {
     comparisons.map { c in
       let r = c.result
       return [
-        c.phase, c.cellName, Fmt.ms(r.referenceMedian), Fmt.ms(r.newMedian), Fmt.ratio(r.ratio), Fmt.ci(r.ci95),
+        c.phase, c.cellName, Fmt.ms(r.referenceMedian), Fmt.ms(r.newMedian), Fmt.ratio(r.ratio),
+        Fmt.ci(r.ci95),
         r.pValue < 1e-6 ? "<1e-6" : String(format: r.pValue < 0.001 ? "%.1e" : "%.4f", r.pValue),
         r.verdict == .noSignificantDifference || r.verdict == .notEnoughData
           ? r.verdict.rawValue : "B \(r.verdict.rawValue) (\(Fmt.change(r.ratio)))",
@@ -18,13 +21,16 @@ public enum ComparisonTable {
   }
 
   /// A fixed-width table with an explanation line on top.
-  public static func text(_ comparisons: [PhaseComparison], a: String, b: String, options: ComparisonOptions) -> String {
+  public static func text(_ comparisons: [PhaseComparison], a: String, b: String, options: ComparisonOptions)
+    -> String
+  {
     var s = legend(a: a, b: b, options: options) + "\n\n"
     let all = [header] + rows(comparisons)
     let widths = header.indices.map { i in all.map { $0[i].count }.max() ?? 0 }
     for (n, row) in all.enumerated() {
       let cells = row.enumerated().map { i, v in
-        (2...6).contains(i) ? String(repeating: " ", count: widths[i] - v.count) + v
+        (2...6).contains(i)
+          ? String(repeating: " ", count: widths[i] - v.count) + v
           : v + String(repeating: " ", count: widths[i] - v.count)
       }
       s += cells.joined(separator: "  ").trailingSpacesRemoved + "\n"
@@ -35,7 +41,9 @@ public enum ComparisonTable {
   }
 
   /// A Markdown table with the same legend.
-  public static func markdown(_ comparisons: [PhaseComparison], a: String, b: String, options: ComparisonOptions)
+  public static func markdown(
+    _ comparisons: [PhaseComparison], a: String, b: String, options: ComparisonOptions
+  )
     -> String
   {
     var s = legend(a: a, b: b, options: options) + "\n\n"
@@ -46,7 +54,9 @@ public enum ComparisonTable {
   }
 
   /// JSON: `{ "a": path, "b": path, "ratio": "B/A", "threshold": 0.02, "alpha": 0.05, "comparisons": [...] }`.
-  public static func json(_ comparisons: [PhaseComparison], a: String, b: String, options: ComparisonOptions) -> String {
+  public static func json(_ comparisons: [PhaseComparison], a: String, b: String, options: ComparisonOptions)
+    -> String
+  {
     let items: [[String: Any]] = comparisons.map { c in
       let r = c.result
       return [
@@ -60,10 +70,13 @@ public enum ComparisonTable {
       ]
     }
     let doc: [String: Any] = [
-      "a": a, "b": b, "ratio": "median(B) / median(A)", "threshold": options.threshold, "alpha": options.alpha,
+      "a": a, "b": b, "ratio": "median(B) / median(A)", "threshold": options.threshold,
+      "alpha": options.alpha,
       "comparisons": items,
     ]
-    let data = (try? JSONSerialization.data(withJSONObject: doc, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
+    let data =
+      (try? JSONSerialization.data(
+        withJSONObject: doc, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
     return String(decoding: data, as: UTF8.self) + "\n"
   }
 

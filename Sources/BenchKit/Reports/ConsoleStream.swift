@@ -14,7 +14,9 @@ public struct ConsoleStream: TextOutputStream, Sendable {
     var bytes = Array(string.utf8)
     var offset = 0
     while offset < bytes.count {
-      let n = bytes.withUnsafeMutableBytes { Foundation.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+      let n = bytes.withUnsafeMutableBytes {
+        Foundation.write(fd, $0.baseAddress! + offset, $0.count - offset)
+      }
       if n < 0 {
         if errno == EINTR { continue }
         return

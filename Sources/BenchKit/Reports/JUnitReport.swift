@@ -6,7 +6,8 @@ public enum JUnitReport {
     var s = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     let failures = report.outcomes.filter { $0.status == .fail }.count
     let skipped = report.outcomes.filter { $0.status == .skipped || $0.status == .inconclusive }.count
-    s += "<testsuites name=\"\(XMLText.escape(suiteName))\" tests=\"\(report.outcomes.count)\" failures=\"\(failures)\" skipped=\"\(skipped)\">\n"
+    s +=
+      "<testsuites name=\"\(XMLText.escape(suiteName))\" tests=\"\(report.outcomes.count)\" failures=\"\(failures)\" skipped=\"\(skipped)\">\n"
     let kinds = Array(Set(report.outcomes.map(\.kind))).sorted()
     for kind in kinds {
       let cases = report.outcomes.filter { $0.kind == kind }
@@ -14,14 +15,17 @@ public enum JUnitReport {
       s += " failures=\"\(cases.filter { $0.status == .fail }.count)\""
       s += " skipped=\"\(cases.filter { $0.status == .skipped || $0.status == .inconclusive }.count)\">\n"
       for c in cases {
-        s += "    <testcase classname=\"\(XMLText.escape("gate.\(kind)"))\" name=\"\(XMLText.escape(c.name))\""
+        s +=
+          "    <testcase classname=\"\(XMLText.escape("gate.\(kind)"))\" name=\"\(XMLText.escape(c.name))\""
         switch c.status {
         case .pass:
           s += ">\n      <system-out>\(XMLText.escape(c.message))</system-out>\n    </testcase>\n"
         case .fail:
-          s += ">\n      <failure message=\"\(XMLText.escape(c.message))\" type=\"regression\">\(XMLText.escape(c.line))</failure>\n    </testcase>\n"
+          s +=
+            ">\n      <failure message=\"\(XMLText.escape(c.message))\" type=\"regression\">\(XMLText.escape(c.line))</failure>\n    </testcase>\n"
         case .skipped, .inconclusive:
-          s += ">\n      <skipped message=\"\(XMLText.escape(c.status.rawValue + ": " + c.message))\"/>\n    </testcase>\n"
+          s +=
+            ">\n      <skipped message=\"\(XMLText.escape(c.status.rawValue + ": " + c.message))\"/>\n    </testcase>\n"
         }
       }
       s += "  </testsuite>\n"
@@ -35,10 +39,13 @@ public enum JUnitReport {
     let outcomes = results.orderedCells.map { cell -> GateOutcome in
       let key = CellKey(cell)
       let ffo = cell.phases[PhaseName.firstFrameObserved]
-      let detail = ffo.map { "first_frame_observed p50 \(Fmt.ms($0.p50)) ms, p90 \(Fmt.ms($0.p90)) ms, n = \($0.n)" } ?? "no first_frame_observed"
+      let detail =
+        ffo.map { "first_frame_observed p50 \(Fmt.ms($0.p50)) ms, p90 \(Fmt.ms($0.p90)) ms, n = \($0.n)" }
+        ?? "no first_frame_observed"
       return GateOutcome(
         kind: "runs", name: key.name, status: cell.failed > 0 ? .fail : .pass,
-        message: "\(cell.runs - cell.failed) of \(cell.runs) runs ok; \(detail)", phase: PhaseName.firstFrameObserved)
+        message: "\(cell.runs - cell.failed) of \(cell.runs) runs ok; \(detail)",
+        phase: PhaseName.firstFrameObserved)
     }
     return xml(gate: GateReport(outcomes: outcomes), suiteName: "bench runs")
   }

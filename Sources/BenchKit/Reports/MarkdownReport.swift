@@ -8,9 +8,12 @@ public enum MarkdownReport {
     var s = "# FirstFrame launch benchmark\n\n"
     s += "\(results.settings.runs) runs per cell · camera `\(results.settings.camera)`"
     if let p = results.settings.profileName { s += " · profile `\(p)`" }
-    s += " · \(results.tool.name) \(results.tool.version) · host `\(results.host.hostname)` (\(results.host.cpus) CPUs)"
+    s +=
+      " · \(results.tool.name) \(results.tool.version) · host `\(results.host.hostname)` (\(results.host.cpus) CPUs)"
     s += " · started \(results.settings.startedAt)\n"
-    if results.settings.interrupted { s += "\n> **Interrupted:** only the runs that finished are included.\n" }
+    if results.settings.interrupted {
+      s += "\n> **Interrupted:** only the runs that finished are included.\n"
+    }
     let headlines = Comparator.headlines(results)
     if !headlines.isEmpty {
       s += "\n## Headline\n\n" + headlines.map { "- \($0)" }.joined(separator: "\n") + "\n"
@@ -24,7 +27,8 @@ public enum MarkdownReport {
         s += "| \(CellKey(cell).name) | 0 | \(cell.failed) | – | – | – | – | – | – |\n"
         continue
       }
-      s += "| \(CellKey(cell).name) | \(p.n) | \(cell.failed) | \(Fmt.ms(p.min)) | **\(Fmt.ms(p.p50))** | \(Fmt.ms(p.p90))"
+      s +=
+        "| \(CellKey(cell).name) | \(p.n) | \(cell.failed) | \(Fmt.ms(p.min)) | **\(Fmt.ms(p.p50))** | \(Fmt.ms(p.p90))"
       s += " | \(Fmt.ms(p.max)) | \(Fmt.ms(p.mean)) ± \(Fmt.ms(p.stddev)) | \(p.outliers) |\n"
     }
     s += "\n## All phases, median ms (p90)\n\n"
@@ -45,7 +49,8 @@ public enum MarkdownReport {
       s += "| condition | a | b | ratio | 95% CI | p | verdict (a vs b) |\n|---|---|---|---:|---:|---:|---|\n"
       for c in comparisons {
         let ci = c.ci95.count == 2 ? "[\(Fmt.ratio(c.ci95[0])), \(Fmt.ratio(c.ci95[1]))]" : "–"
-        s += "| \(c.condition) | \(c.a) | \(c.b) | \(Fmt.ratio(c.ratio_p50)) | \(ci) | \(Fmt.p(c.p_value)) | \(c.verdict ?? "–") |\n"
+        s +=
+          "| \(c.condition) | \(c.a) | \(c.b) | \(Fmt.ratio(c.ratio_p50)) | \(ci) | \(Fmt.p(c.p_value)) | \(c.verdict ?? "–") |\n"
       }
     }
     let failures = results.cells.flatMap { cell in
@@ -61,7 +66,8 @@ public enum MarkdownReport {
   /// The gate's section: a verdict line, a table of checks, warnings and power advice.
   public static func gateSection(_ gate: GateReport) -> String {
     let failed = gate.failures.count
-    var s = "## Gate: " + (gate.passed ? "✅ passed" : "❌ \(failed) regression\(failed == 1 ? "" : "s")") + "\n\n"
+    var s =
+      "## Gate: " + (gate.passed ? "✅ passed" : "❌ \(failed) regression\(failed == 1 ? "" : "s")") + "\n\n"
     if !gate.outcomes.isEmpty {
       s += "| status | check | details |\n|---|---|---|\n"
       for o in gate.outcomes {

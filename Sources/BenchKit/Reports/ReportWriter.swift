@@ -16,7 +16,9 @@ public enum ReportWriter {
     let base = URL(fileURLWithPath: folder)
     try write(SVGPlot.svg(results: results), to: base.appendingPathComponent(plotFileName).path)
     try write(TraceExport.json(results: results), to: base.appendingPathComponent(traceFileName).path)
-    try write(MarkdownReport.summary(results: results, gate: gate), to: base.appendingPathComponent(summaryFileName).path)
+    try write(
+      MarkdownReport.summary(results: results, gate: gate),
+      to: base.appendingPathComponent(summaryFileName).path)
   }
 
   /// Writes `text` to `path` atomically.

@@ -16,29 +16,45 @@ struct SVGCanvas {
     return r == r.rounded() ? String(Int(r)) : String(format: "%.1f", r)
   }
 
-  mutating func rect(x: Double, y: Double, w: Double, h: Double, fill: String, stroke: String? = nil, opacity: Double = 1, rx: Double = 0, title: String? = nil) {
-    body += "<rect x=\"\(Self.n(x))\" y=\"\(Self.n(y))\" width=\"\(Self.n(Swift.max(0, w)))\" height=\"\(Self.n(Swift.max(0, h)))\" fill=\"\(fill)\""
+  mutating func rect(
+    x: Double, y: Double, w: Double, h: Double, fill: String, stroke: String? = nil, opacity: Double = 1,
+    rx: Double = 0, title: String? = nil
+  ) {
+    body +=
+      "<rect x=\"\(Self.n(x))\" y=\"\(Self.n(y))\" width=\"\(Self.n(Swift.max(0, w)))\" height=\"\(Self.n(Swift.max(0, h)))\" fill=\"\(fill)\""
     if let stroke { body += " stroke=\"\(stroke)\"" }
-    if opacity < 1 { body += " fill-opacity=\"\(Self.n(opacity * 100) == "0" ? "0" : String(format: "%.2f", opacity))\"" }
+    if opacity < 1 {
+      body += " fill-opacity=\"\(Self.n(opacity * 100) == "0" ? "0" : String(format: "%.2f", opacity))\""
+    }
     if rx > 0 { body += " rx=\"\(Self.n(rx))\"" }
     if let title { body += "><title>\(XMLText.escape(title))</title></rect>\n" } else { body += "/>\n" }
   }
 
-  mutating func line(x1: Double, y1: Double, x2: Double, y2: Double, stroke: String, width: Double = 1, dash: String? = nil) {
-    body += "<line x1=\"\(Self.n(x1))\" y1=\"\(Self.n(y1))\" x2=\"\(Self.n(x2))\" y2=\"\(Self.n(y2))\" stroke=\"\(stroke)\" stroke-width=\"\(Self.n(width))\""
+  mutating func line(
+    x1: Double, y1: Double, x2: Double, y2: Double, stroke: String, width: Double = 1, dash: String? = nil
+  ) {
+    body +=
+      "<line x1=\"\(Self.n(x1))\" y1=\"\(Self.n(y1))\" x2=\"\(Self.n(x2))\" y2=\"\(Self.n(y2))\" stroke=\"\(stroke)\" stroke-width=\"\(Self.n(width))\""
     if let dash { body += " stroke-dasharray=\"\(dash)\"" }
     body += "/>\n"
   }
 
-  mutating func circle(cx: Double, cy: Double, r: Double, fill: String, opacity: Double = 1, title: String? = nil) {
-    body += "<circle cx=\"\(Self.n(cx))\" cy=\"\(Self.n(cy))\" r=\"\(Self.n(r))\" fill=\"\(fill)\" fill-opacity=\"\(String(format: "%.2f", opacity))\""
+  mutating func circle(
+    cx: Double, cy: Double, r: Double, fill: String, opacity: Double = 1, title: String? = nil
+  ) {
+    body +=
+      "<circle cx=\"\(Self.n(cx))\" cy=\"\(Self.n(cy))\" r=\"\(Self.n(r))\" fill=\"\(fill)\" fill-opacity=\"\(String(format: "%.2f", opacity))\""
     if let title { body += "><title>\(XMLText.escape(title))</title></circle>\n" } else { body += "/>\n" }
   }
 
   enum Anchor: String { case start, middle, end }
 
-  mutating func text(_ s: String, x: Double, y: Double, size: Double = 12, anchor: Anchor = .start, weight: String = "normal", fill: String = "#222") {
-    body += "<text x=\"\(Self.n(x))\" y=\"\(Self.n(y))\" font-size=\"\(Self.n(size))\" text-anchor=\"\(anchor.rawValue)\""
+  mutating func text(
+    _ s: String, x: Double, y: Double, size: Double = 12, anchor: Anchor = .start, weight: String = "normal",
+    fill: String = "#222"
+  ) {
+    body +=
+      "<text x=\"\(Self.n(x))\" y=\"\(Self.n(y))\" font-size=\"\(Self.n(size))\" text-anchor=\"\(anchor.rawValue)\""
     if weight != "normal" { body += " font-weight=\"\(weight)\"" }
     body += " fill=\"\(fill)\">\(XMLText.escape(s))</text>\n"
   }

@@ -8,7 +8,9 @@
 /// 3. Small multiples: one strip/box panel per phase, one row per cell.
 public enum SVGPlot {
   /// Colours per configuration (colour-blind safe, Okabe–Ito).
-  static let configColors = ["deferred": "#0072B2", "eager": "#D55E00", "manual": "#009E73", "preview-only": "#CC79A7"]
+  static let configColors = [
+    "deferred": "#0072B2", "eager": "#D55E00", "manual": "#009E73", "preview-only": "#CC79A7",
+  ]
   static let fallbackColors = ["#E69F00", "#56B4E9", "#F0E442", "#000000"]
 
   static func color(_ config: String, in configs: [String]) -> String {
@@ -22,7 +24,8 @@ public enum SVGPlot {
     let width = 1200.0
     let cells = results.orderedCells
     let configs = cells.map(\.config).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
-    let phases = PhaseName.all.filter { p in cells.contains { !$0.samples(for: p).isEmpty } }
+    let phases =
+      PhaseName.all.filter { p in cells.contains { !$0.samples(for: p).isEmpty } }
       + Set(cells.flatMap(\.phaseNames)).subtracting(PhaseName.all).sorted()
 
     // Heights, computed up front.
@@ -30,7 +33,8 @@ public enum SVGPlot {
     let conditions = cells.map(\.condition).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
     let headlineH = 60 + Double(cells.count) * headRowH + Double(conditions.count) * 10 + 40
     let timelineCells = cells.filter { $0.condition == conditions.first }
-    let timelineRows = timelineCells.map { cell -> (BenchResults.Cell, BenchResults.RunRecord, TimelineSpans)? in
+    let timelineRows = timelineCells.map {
+      cell -> (BenchResults.Cell, BenchResults.RunRecord, TimelineSpans)? in
       guard let run = MedianRun.pick(cell) else { return nil }
       return (cell, run, run.timeline.map { TimelineSpans(events: $0) } ?? TimelineSpans(phases: run.phases))
     }.compactMap { $0 }
@@ -50,12 +54,14 @@ public enum SVGPlot {
     c.text("FirstFrame — camera launch latency", x: 30, y: 36, size: 22, weight: "bold")
     var sub = "\(results.settings.runs) runs per cell · camera \(results.settings.camera)"
     if let p = results.settings.profileName { sub += " · profile \(p)" }
-    sub += " · \(results.tool.name) \(results.tool.version) · \(results.host.hostname), \(results.host.cpus) CPUs · \(results.settings.startedAt)"
+    sub +=
+      " · \(results.tool.name) \(results.tool.version) · \(results.host.hostname), \(results.host.cpus) CPUs · \(results.settings.startedAt)"
     c.text(sub, x: 30, y: 58, size: 12, fill: "#555")
     var y = 80.0
 
     // 1. Headline distribution.
-    y = drawHeadline(&c, cells: cells, configs: configs, conditions: conditions, top: y, width: width, rowH: headRowH)
+    y = drawHeadline(
+      &c, cells: cells, configs: configs, conditions: conditions, top: y, width: width, rowH: headRowH)
 
     // 2. Timeline.
     if !timelineRows.isEmpty {
@@ -64,7 +70,9 @@ public enum SVGPlot {
 
     // 3. Small multiples.
     if !phases.isEmpty {
-      c.text("Every phase, per cell (ms): dots are runs, box p25–p75, line the median", x: 30, y: y + 28, size: 15, weight: "bold")
+      c.text(
+        "Every phase, per cell (ms): dots are runs, box p25–p75, line the median", x: 30, y: y + 28, size: 15,
+        weight: "bold")
       y += 40
       let panelW = (width - 60 - 30) / 2
       for (i, phase) in phases.enumerated() {
@@ -92,7 +100,9 @@ public enum SVGPlot {
     width: Double, rowH: Double
   ) -> Double {
     let phase = PhaseName.firstFrameObserved
-    c.text("First frame observed: open → first live frame seen on the display (ms)", x: 30, y: top + 16, size: 16, weight: "bold")
+    c.text(
+      "First frame observed: open → first live frame seen on the display (ms)", x: 30, y: top + 16, size: 16,
+      weight: "bold")
     // Legend.
     var lx = width - 30.0
     for config in configs.reversed() {
@@ -136,7 +146,9 @@ public enum SVGPlot {
       if !samples.isEmpty {
         let med = Statistics.median(samples)
         let failed = cell.failed > 0 ? "  (\(cell.failed) failed)" : ""
-        c.text("p50 \(Fmt.ms(med)) · n \(samples.count)\(failed)", x: right + 8, y: ry + rowH / 2 + 4, size: 11, fill: "#333")
+        c.text(
+          "p50 \(Fmt.ms(med)) · n \(samples.count)\(failed)", x: right + 8, y: ry + rowH / 2 + 4, size: 11,
+          fill: "#333")
       } else {
         c.text("no successful runs", x: left + 4, y: ry + rowH / 2 + 4, size: 11, fill: "#a00")
       }
@@ -146,7 +158,8 @@ public enum SVGPlot {
 
   /// A box (p25–p75), whiskers (min–max), median and jittered dots in one row.
   static func drawStrip(
-    _ c: inout SVGCanvas, samples: [Double], color: String, y: Double, h: Double, x: (Double) -> Double, label: String
+    _ c: inout SVGCanvas, samples: [Double], color: String, y: Double, h: Double, x: (Double) -> Double,
+    label: String
   ) {
     guard !samples.isEmpty else { return }
     let sorted = samples.sorted()
@@ -158,25 +171,30 @@ public enum SVGPlot {
     c.line(x1: x(sorted.first!), y1: mid - h * 0.2, x2: x(sorted.first!), y2: mid + h * 0.2, stroke: color)
     c.line(x1: x(sorted.last!), y1: mid - h * 0.2, x2: x(sorted.last!), y2: mid + h * 0.2, stroke: color)
     c.rect(
-      x: x(q1), y: y + h * 0.15, w: Swift.max(1, x(q3) - x(q1)), h: h * 0.7, fill: color, stroke: color, opacity: 0.18,
+      x: x(q1), y: y + h * 0.15, w: Swift.max(1, x(q3) - x(q1)), h: h * 0.7, fill: color, stroke: color,
+      opacity: 0.18,
       title: "\(label): p25 \(Fmt.ms(q1)) ms, p50 \(Fmt.ms(med)) ms, p75 \(Fmt.ms(q3)) ms")
     var rng = SplitMix64(seed: SplitMix64.stableHash(label))
     for v in samples {
       let jitter = (rng.nextUnit() - 0.5) * h * 0.5
-      c.circle(cx: x(v), cy: mid + jitter, r: h > 16 ? 2.6 : 1.9, fill: color, opacity: 0.75, title: "\(label): \(Fmt.ms(v)) ms")
+      c.circle(
+        cx: x(v), cy: mid + jitter, r: h > 16 ? 2.6 : 1.9, fill: color, opacity: 0.75,
+        title: "\(label): \(Fmt.ms(v)) ms")
     }
     c.line(x1: x(med), y1: y + h * 0.08, x2: x(med), y2: y + h * 0.92, stroke: "#111", width: 2.2)
   }
 
   /// Gantt chart of one median run per configuration; returns the next y.
   static func drawTimeline(
-    _ c: inout SVGCanvas, rows: [(BenchResults.Cell, BenchResults.RunRecord, TimelineSpans)], configs: [String], top: Double,
+    _ c: inout SVGCanvas, rows: [(BenchResults.Cell, BenchResults.RunRecord, TimelineSpans)],
+    configs: [String], top: Double,
     width: Double, laneH: Double
   ) -> Double {
     let condition = rows.first?.0.condition ?? ""
     let fromEvents = rows.allSatisfy(\.2.fromEvents)
     c.text(
-      "Timeline of the median run, \(condition) (ms since " + (condition == "relock" ? "unlock" : "spawn") + ")"
+      "Timeline of the median run, \(condition) (ms since " + (condition == "relock" ? "unlock" : "spawn")
+        + ")"
         + (fromEvents ? "" : " — durations only: the results carry no per-run timeline"),
       x: 30, y: top + 16, size: 16, weight: "bold")
     let left = 300.0
@@ -206,7 +224,8 @@ public enum SVGPlot {
           let ly = y + Double(row) * laneH
           c.rect(
             x: x(s.start), y: ly + 1, w: Swift.max(1.5, x(s.end) - x(s.start)), h: laneH - 3, fill: col,
-            opacity: s.depth == 0 ? 0.6 : 0.4, rx: 2, title: "\(s.name): \(Fmt.ms(s.start))–\(Fmt.ms(s.end)) ms (\(Fmt.ms(s.end - s.start)) ms)")
+            opacity: s.depth == 0 ? 0.6 : 0.4, rx: 2,
+            title: "\(s.name): \(Fmt.ms(s.start))–\(Fmt.ms(s.end)) ms (\(Fmt.ms(s.end - s.start)) ms)")
           let w = x(s.end) - x(s.start)
           if w > Double(s.name.count) * 5.6 + 6 {
             c.text(s.name, x: x(s.start) + 3, y: ly + laneH - 5, size: 9.5, fill: "#111")
@@ -235,7 +254,8 @@ public enum SVGPlot {
 
   /// One small-multiple panel: a phase's strip/box per cell.
   static func drawPanel(
-    _ c: inout SVGCanvas, phase: String, cells: [BenchResults.Cell], configs: [String], x px: Double, y py: Double,
+    _ c: inout SVGCanvas, phase: String, cells: [BenchResults.Cell], configs: [String], x px: Double,
+    y py: Double,
     w: Double, rowH: Double
   ) {
     c.text(phase, x: px, y: py + 14, size: 13, weight: "bold")
@@ -261,7 +281,9 @@ public enum SVGPlot {
         c.text("–", x: left + 4, y: ry + rowH - 3, size: 9.5, fill: "#999")
         continue
       }
-      drawStrip(&c, samples: samples, color: color(cell.config, in: configs), y: ry, h: rowH, x: x, label: "\(phase) \(CellKey(cell).name)")
+      drawStrip(
+        &c, samples: samples, color: color(cell.config, in: configs), y: ry, h: rowH, x: x,
+        label: "\(phase) \(CellKey(cell).name)")
       c.text(Fmt.ms(Statistics.median(samples)), x: right + 6, y: ry + rowH - 3, size: 9.5, fill: "#333")
     }
   }

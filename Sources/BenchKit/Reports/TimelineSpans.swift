@@ -47,7 +47,9 @@ struct TimelineSpans {
   /// Spans of one process are then put into lanes in which they nest properly.
   init(events: [BenchResults.TimelineEvent]) {
     fromEvents = true
-    let sorted = events.enumerated().sorted { $0.element.t_ms != $1.element.t_ms ? $0.element.t_ms < $1.element.t_ms : $0.offset < $1.offset }.map(\.element)
+    let sorted = events.enumerated().sorted {
+      $0.element.t_ms != $1.element.t_ms ? $0.element.t_ms < $1.element.t_ms : $0.offset < $1.offset
+    }.map(\.element)
     let lastT = sorted.last?.t_ms ?? 0
     var open: [String: [BenchResults.TimelineEvent]] = [:]
     func key(_ e: BenchResults.TimelineEvent) -> String {
@@ -65,12 +67,18 @@ struct TimelineSpans {
       case "end":
         if let b = open[key(e)]?.popLast() {
           spans.append(
-            Span(name: label(b), process: process, pid: b.pid, start: b.t_ms, end: e.t_ms, args: b.fields ?? [:]))
+            Span(
+              name: label(b), process: process, pid: b.pid, start: b.t_ms, end: e.t_ms, args: b.fields ?? [:])
+          )
         } else {
-          instants.append(Instant(name: "\(label(e)) (end without begin)", process: process, pid: e.pid, t: e.t_ms, args: e.fields ?? [:]))
+          instants.append(
+            Instant(
+              name: "\(label(e)) (end without begin)", process: process, pid: e.pid, t: e.t_ms,
+              args: e.fields ?? [:]))
         }
       default:
-        instants.append(Instant(name: label(e), process: process, pid: e.pid, t: e.t_ms, args: e.fields ?? [:]))
+        instants.append(
+          Instant(name: label(e), process: process, pid: e.pid, t: e.t_ms, args: e.fields ?? [:]))
       }
     }
     // Instants that the protocol pairs into an interval.
@@ -80,7 +88,8 @@ struct TimelineSpans {
       else { continue }
       spans.append(
         Span(
-          name: name, process: a.process ?? BenchResults.TimelineEvent.defaultProcess(for: a.name), pid: a.pid,
+          name: name, process: a.process ?? BenchResults.TimelineEvent.defaultProcess(for: a.name),
+          pid: a.pid,
           start: a.t_ms, end: b.t_ms, args: ["from": from, "to": to]))
     }
     for (_, stack) in open {
@@ -89,7 +98,8 @@ struct TimelineSpans {
         args["unterminated"] = "true"
         spans.append(
           Span(
-            name: label(b), process: b.process ?? BenchResults.TimelineEvent.defaultProcess(for: b.name), pid: b.pid,
+            name: label(b), process: b.process ?? BenchResults.TimelineEvent.defaultProcess(for: b.name),
+            pid: b.pid,
             start: b.t_ms, end: Swift.max(b.t_ms, lastT), args: args))
       }
     }
@@ -103,11 +113,14 @@ struct TimelineSpans {
     var lane = 0
     for name in PhaseName.all + phases.keys.filter({ !PhaseName.all.contains($0) }).sorted() {
       guard let d = phases[name], d.isFinite else { continue }
-      spans.append(Span(name: name, process: "phases (durations only)", pid: 1, start: 0, end: d, args: [:], lane: lane))
+      spans.append(
+        Span(name: name, process: "phases (durations only)", pid: 1, start: 0, end: d, args: [:], lane: lane))
       lane += 1
     }
     if let ffo = phases[PhaseName.firstFrameObserved] {
-      instants.append(Instant(name: "display.first_live_frame", process: "phases (durations only)", pid: 1, t: ffo, args: [:]))
+      instants.append(
+        Instant(
+          name: "display.first_live_frame", process: "phases (durations only)", pid: 1, t: ffo, args: [:]))
     }
   }
 

@@ -37,7 +37,8 @@ public enum ResultsFile {
     }
     guard let schema = top["schema"] as? String else {
       throw UsageError(
-        "\(name) is not a FirstFrame results file: it has no \"schema\" field (expected \(BenchResults.schemaIdentifier))")
+        "\(name) is not a FirstFrame results file: it has no \"schema\" field (expected \(BenchResults.schemaIdentifier))"
+      )
     }
     guard schema == BenchResults.schemaIdentifier else {
       throw UsageError(
@@ -61,11 +62,13 @@ public enum ResultsFile {
       for (phase, summary) in cell.phases {
         guard summary.n == summary.samples.count else {
           throw UsageError(
-            "\(name) is inconsistent: cells[\(i)] (\(cell.config)/\(cell.condition)) \(phase) has n = \(summary.n) but \(summary.samples.count) samples")
+            "\(name) is inconsistent: cells[\(i)] (\(cell.config)/\(cell.condition)) \(phase) has n = \(summary.n) but \(summary.samples.count) samples"
+          )
         }
         guard summary.samples.allSatisfy({ $0.isFinite && $0 >= 0 }) else {
           throw UsageError(
-            "\(name) is inconsistent: cells[\(i)] (\(cell.config)/\(cell.condition)) \(phase) has a negative or non-finite sample")
+            "\(name) is inconsistent: cells[\(i)] (\(cell.config)/\(cell.condition)) \(phase) has a negative or non-finite sample"
+          )
         }
       }
     }
@@ -85,7 +88,8 @@ public enum ResultsFile {
     do {
       data = try encode(results)
     } catch {
-      throw ResultsFileError(code: .encodingFailed, path: path, message: "cannot encode the results", cause: error)
+      throw ResultsFileError(
+        code: .encodingFailed, path: path, message: "cannot encode the results", cause: error)
     }
     try writeAtomically(data + Data("\n".utf8), to: path)
   }
@@ -101,7 +105,8 @@ public enum ResultsFile {
       throw ResultsFileError(
         code: .writeFailed, path: path, message: "cannot create the folder \(folder.path)", cause: error)
     }
-    let temp = folder.appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+    let temp = folder.appendingPathComponent(
+      ".\(url.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
     guard FileManager.default.createFile(atPath: temp.path, contents: data) else {
       throw ResultsFileError(code: .writeFailed, path: path, message: "cannot write \(temp.path)", cause: nil)
     }
@@ -123,7 +128,11 @@ public enum ResultsFile {
     func path(_ keys: [any CodingKey]) -> String {
       var s = ""
       for key in keys {
-        if let i = key.intValue { s += "[\(i)]" } else { s += s.isEmpty ? key.stringValue : ".\(key.stringValue)" }
+        if let i = key.intValue {
+          s += "[\(i)]"
+        } else {
+          s += s.isEmpty ? key.stringValue : ".\(key.stringValue)"
+        }
       }
       return s.isEmpty ? "the top level" : s
     }

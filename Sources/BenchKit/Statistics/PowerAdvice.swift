@@ -106,7 +106,8 @@ public struct PowerAdvice: Sendable, Hashable, Codable {
   /// A warning for people, or nil when the runs are enough.
   public var warning: String? {
     if cannotReachAlpha {
-      return "\(phase): with \(baselineRuns) and \(runs) runs the rank test cannot reach p < \(Self.formatAlpha(alpha))"
+      return
+        "\(phase): with \(baselineRuns) and \(runs) runs the rank test cannot reach p < \(Self.formatAlpha(alpha))"
         + " (smallest possible p = \(String(format: "%.3g", smallestPossibleP))); use at least"
         + " \(runsNeededForAlpha) runs per side"
     }

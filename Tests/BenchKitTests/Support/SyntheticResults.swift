@@ -23,7 +23,8 @@ enum SyntheticResults {
   /// 8 cells (deferred, eager × cold, warm, relock, loaded) × `runs` runs, with timelines.
   static func make(
     configs: [String] = ["deferred", "eager"], conditions: [String] = ["cold", "warm", "relock", "loaded"],
-    seed: UInt64 = 42, runs: Int = 20, scale: Double = 1, camera: String = "synthetic", version: String = "0.1.0",
+    seed: UInt64 = 42, runs: Int = 20, scale: Double = 1, camera: String = "synthetic",
+    version: String = "0.1.0",
     failEvery: Int? = nil, comparisons: Bool = false
   ) -> BenchResults {
     var rng = SplitMix64(seed: seed)
@@ -35,10 +36,14 @@ enum SyntheticResults {
         var records: [BenchResults.RunRecord] = []
         for (i, total) in ffo.enumerated() {
           if let failEvery, (i + 1) % failEvery == 0 {
-            records.append(BenchResults.RunRecord(run: i + 1, ok: false, error: "timeout after 10 s (last event session.start_running)", phases: [:], counts: [:]))
+            records.append(
+              BenchResults.RunRecord(
+                run: i + 1, ok: false, error: "timeout after 10 s (last event session.start_running)",
+                phases: [:], counts: [:]))
             continue
           }
-          records.append(record(run: i + 1, config: config, condition: condition, firstFrame: total, rng: &rng))
+          records.append(
+            record(run: i + 1, config: config, condition: condition, firstFrame: total, rng: &rng))
         }
         var phases: [String: BenchResults.PhaseSummary] = [:]
         for phase in PhaseName.all {
@@ -53,8 +58,10 @@ enum SyntheticResults {
       }
     }
     let settings = BenchResults.BenchSettings(
-      runs: runs, warmup: 1, conditions: conditions, configs: configs, outputs: ["preview", "photo", "movie"],
-      camera: camera, profile: "Benchmarks/profiles/phone.json", profileName: "phone", app: nil, refreshHz: 60,
+      runs: runs, warmup: 1, conditions: conditions, configs: configs,
+      outputs: ["preview", "photo", "movie"],
+      camera: camera, profile: "Benchmarks/profiles/phone.json", profileName: "phone", app: nil,
+      refreshHz: 60,
       tap: false, lockSeconds: 1, runTimeoutSeconds: 10, startedAt: "2026-11-29T12:00:00Z", wallSeconds: 321)
     let host = BenchResults.HostInfo(
       hostname: "ci-runner", kernel: "6.1.0", cpus: 2, realtimeCompositor: false, cacheEviction: "fadvise")
@@ -75,8 +82,13 @@ enum SyntheticResults {
     let startRunning = firstFrame - launch - ui - configure - vsyncWait - 6
     var t = 0.0
     var events: [BenchResults.TimelineEvent] = []
-    func ev(_ name: String, _ kind: String, _ at: Double, _ process: String, _ fields: [String: String]? = nil) {
-      events.append(.init(name: name, kind: kind, t_ms: at, pid: process == "app" ? 4242 : (process == "probe" ? 4100 : 4000), process: process, fields: fields))
+    func ev(
+      _ name: String, _ kind: String, _ at: Double, _ process: String, _ fields: [String: String]? = nil
+    ) {
+      events.append(
+        .init(
+          name: name, kind: kind, t_ms: at, pid: process == "app" ? 4242 : (process == "probe" ? 4100 : 4000),
+          process: process, fields: fields))
     }
     ev(relock ? "relock.unlock" : "launch.spawn", "event", 0, "bench")
     t = launch
