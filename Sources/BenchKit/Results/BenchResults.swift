@@ -16,6 +16,8 @@ public struct BenchResults: Codable, Sendable {
   public var cells: [Cell]
   /// A/B comparisons between configurations within one condition.
   public var comparisons: [Comparison]
+  /// Set by `bench baseline save`: where and when this file became a baseline. Absent otherwise.
+  public var baseline: BaselineInfo? = nil
 
   /// Creates results.
   public init(tool: ToolInfo, host: HostInfo, settings: BenchSettings, cells: [Cell], comparisons: [Comparison] = []) {
@@ -186,10 +188,15 @@ public struct BenchResults: Codable, Sendable {
     public var trace: String?
     /// Wall time of this run as the runner measured it (spawn → app reaped or unlock → measured), ms.
     public var wallMs: Double?
+    /// Every phase event of the run, times in ms since the run's origin (`launch.spawn`, or
+    /// `relock.unlock` for relock). Optional: when present, `trace.json` and the SVG timeline
+    /// show the run's real events; without it they fall back to phase durations.
+    public var timeline: [TimelineEvent]?
     public init(
       run: Int, ok: Bool, error: String?, phases: [String: Double], counts: [String: Int],
-      trace: String? = nil, wallMs: Double? = nil
+      trace: String? = nil, wallMs: Double? = nil, timeline: [TimelineEvent]? = nil
     ) {
+      self.timeline = timeline
       self.run = run
       self.ok = ok
       self.error = error

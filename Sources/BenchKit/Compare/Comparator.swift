@@ -1,0 +1,120 @@
+/// A/B comparisons: between two results files (`bench compare`), and between configurations
+/// within one run (`results.json` `comparisons`, and the headline).
+public enum Comparator {
+  /// Every phase of every cell present in both `a` and `b` (cells matched by config, condition
+  /// and camera), as "B vs A": ratio = median(B)/median(A), verdict for B relative to A.
+  public static func compare(_ a: BenchResults, _ b: BenchResults, options: ComparisonOptions = .init())
+    -> [PhaseComparison]
+  {
+    var out: [PhaseComparison] = []
+    for cellA in a.orderedCells {
+      let key = CellKey(cellA)
+      guard let cellB = b.cell(key) else { continue }
+      for phase in cellA.phaseNames where cellB.phaseNames.contains(phase) {
+        if let wanted = options.phases, !wanted.contains(phase) { continue }
+        let sa = cellA.samples(for: phase)
+        let sb = cellB.samples(for: phase)
+        guard !sa.isEmpty || !sb.isEmpty else { continue }
+        let result = SampleComparison(
+          reference: sa, new: sb, threshold: options.threshold, alpha: options.alpha,
+          resamples: options.resamples,
+          seed: options.seed(for: key.config, key.condition, key.camera, phase))
+        out.append(
+          PhaseComparison(
+            phase: phase, config: key.config, condition: key.condition, camera: key.camera, result: result))
+      }
+    }
+    return out
+  }
+
+  /// The cells present in only one of the files, as `deferred/cold` names: (only in A, only in B).
+  public static func unmatchedCells(_ a: BenchResults, _ b: BenchResults) -> (
+    onlyA: [String], onlyB: [String]
+  ) {
+    let ka = Set(a.cells.map(CellKey.init))
+    let kb = Set(b.cells.map(CellKey.init))
+    return (ka.subtracting(kb).sorted().map(\.name), kb.subtracting(ka).sorted().map(\.name))
+  }
+
+  /// For each condition (and camera), each pair of configurations in canonical order
+  /// (deferred vs eager, deferred vs manual, …) and each phase both have: a `Comparison` with
+  /// `a` the earlier configuration, `ratio_p50` = median(a)/median(b), its bootstrap 95 % CI,
+  /// the two-sided Mann–Whitney p-value and the verdict for `a` relative to `b`
+  /// (threshold 2 %, α = 0.05). What the runner stores in `results.json` `comparisons`.
+  public static func withinRunComparisons(_ cells: [BenchResults.Cell], options: ComparisonOptions = .init())
+    -> [BenchResults.Comparison]
+  {
+    let sorted = cells.sorted { CellKey($0) < CellKey($1) }
+    var groups: [(String, String, [BenchResults.Cell])] = []
+    for cell in sorted {
+      if let i = groups.firstIndex(where: { $0.0 == cell.condition && $0.1 == cell.camera }) {
+        groups[i].2.append(cell)
+      } else {
+        groups.append((cell.condition, cell.camera, [cell]))
+      }
+    }
+    var out: [BenchResults.Comparison] = []
+    for (condition, camera, group) in groups {
+      for i in group.indices {
+        for j in group.indices where j > i {
+          let a = group[i]
+          let b = group[j]
+          for phase in a.phaseNames where b.phaseNames.contains(phase) {
+            if let wanted = options.phases, !wanted.contains(phase) { continue }
+            let sa = a.samples(for: phase)
+            let sb = b.samples(for: phase)
+            guard !sa.isEmpty, !sb.isEmpty else { continue }
+            let r = SampleComparison(
+              reference: sb, new: sa, threshold: options.threshold, alpha: options.alpha,
+              resamples: options.resamples,
+              seed: options.seed(for: a.config, b.config, condition, camera, phase))
+            out.append(
+              BenchResults.Comparison(
+                phase: phase, condition: condition, a: a.config, b: b.config, ratio_p50: r.ratio,
+                ci95: r.ci95.array, p_value: r.pValue, verdict: r.verdict.rawValue))
+          }
+        }
+      }
+    }
+    return out
+  }
+
+  /// One line for people about a first-frame comparison, e.g.
+  /// "deferred reaches the first frame 2.1× sooner than eager (cold)"; for other phases,
+  /// "deferred is 1.4× faster than eager at start_running (cold)". Nil when the ratio is unusable.
+  public static func headline(for c: BenchResults.Comparison) -> String? {
+    guard c.ratio_p50.isFinite, c.ratio_p50 > 0 else { return nil }
+    let firstFrame = c.phase == PhaseName.firstFrameObserved
+    let verdict = c.verdict.flatMap(Verdict.init(rawValue:))
+    switch verdict {
+    case .faster, .slower:
+      let (winner, loser, factor) = c.ratio_p50 < 1 ? (c.a, c.b, 1 / c.ratio_p50) : (c.b, c.a, c.ratio_p50)
+      let f = Fmt.factor(factor)
+      return firstFrame
+        ? "\(winner) reaches the first frame \(f)× sooner than \(loser) (\(c.condition))"
+        : "\(winner) is \(f)× faster than \(loser) at \(c.phase) (\(c.condition))"
+    case .notEnoughData:
+      return "\(c.a) vs \(c.b) (\(c.condition)): too few runs to compare \(c.phase)"
+    case .noSignificantDifference, nil:
+      let detail = "\(c.condition): ratio \(Fmt.ratio(c.ratio_p50)), \(Fmt.p(c.p_value))"
+      return firstFrame
+        ? "\(c.a) and \(c.b) reach the first frame equally soon within noise (\(detail))"
+        : "\(c.a) and \(c.b) take the same time at \(c.phase) within noise (\(detail))"
+    }
+  }
+
+  /// The headline lines: every `first_frame_observed` comparison, in order.
+  public static func headlines(_ comparisons: [BenchResults.Comparison]) -> [String] {
+    comparisons.filter { $0.phase == PhaseName.firstFrameObserved }.compactMap(headline(for:))
+  }
+
+  /// The headline lines of `results` (its stored comparisons, or computed from its cells when none).
+  public static func headlines(_ results: BenchResults) -> [String] {
+    let comparisons =
+      results.comparisons.isEmpty
+      ? withinRunComparisons(
+        results.cells, options: ComparisonOptions(phases: [PhaseName.firstFrameObserved]))
+      : results.comparisons
+    return headlines(comparisons)
+  }
+}

@@ -1,0 +1,214 @@
+/// CI gates: a regression check against a committed baseline, and relative gates between
+/// configurations of one run.
+///
+/// **Baseline gate.** For each gated phase of each cell present in both files, the ratio
+/// r = median(results)/median(baseline). It fails exactly when r > 1 + threshold (default 5 %)
+/// **and** the two-sided Mann–Whitney p < α (default 0.01). Requiring both keeps the false-alarm
+/// rate low (a shift must be large enough to matter and unlikely under noise); the A/A simulation
+/// test measures it. A cell whose gated phase has no successful runs fails.
+///
+/// **Relative gate.** r = median(numerator)/median(denominator) in one condition. With a
+/// `min_ratio`: pass when r ≥ min; fail when the whole bootstrap 95 % CI lies below min; otherwise
+/// `inconclusive` (reported, not failed). `max_ratio` mirrors it. Skipped, with the reason, when a
+/// cell is missing (e.g. "skipped: no preview-only cell in cold").
+public enum Gate {
+  /// Settings of the baseline gate.
+  public struct BaselineOptions: Sendable, Hashable {
+    /// Gated phases, in order.
+    public var phases: [String]
+    /// Per-phase thresholds as fractions (0.05 = 5 %).
+    public var thresholds: [String: Double]
+    /// Threshold for phases without their own, as a fraction.
+    public var defaultThreshold: Double
+    /// Two-sided significance level.
+    public var alpha: Double
+    /// Bootstrap resamples and seed for the CI.
+    public var resamples: Int
+    /// The bootstrap's base seed.
+    public var seed: UInt64
+
+    /// The defaults: `first_frame_observed`, 5 %, α = 0.01.
+    public init(
+      phases: [String] = [PhaseName.firstFrameObserved], thresholds: [String: Double] = [:],
+      defaultThreshold: Double = 0.05, alpha: Double = 0.01, resamples: Int = Bootstrap.defaultResamples,
+      seed: UInt64 = Bootstrap.defaultSeed
+    ) {
+      self.phases = phases
+      self.thresholds = thresholds
+      self.defaultThreshold = defaultThreshold
+      self.alpha = alpha
+      self.resamples = resamples
+      self.seed = seed
+    }
+
+    /// The threshold of `phase`, as a fraction.
+    public func threshold(for phase: String) -> Double { thresholds[phase] ?? defaultThreshold }
+
+    /// Applies a gates file's `baseline` section (its phases are added; CLI values set later win).
+    public mutating func apply(_ section: GateDefinitions.BaselineSection) {
+      if let a = section.alpha { alpha = a }
+      if let d = section.default_threshold_pct { defaultThreshold = d / 100 }
+      for (phase, gate) in (section.phases ?? [:]).sorted(by: { $0.key < $1.key }) {
+        if !phases.contains(phase) { phases.append(phase) }
+        if let t = gate.threshold_pct { thresholds[phase] = t / 100 }
+      }
+    }
+  }
+
+  /// Why `baseline` should not be compared with `results`: different tool version, camera or
+  /// cost profile. Empty when they match.
+  public static func incompatibilities(baseline: BenchResults, results: BenchResults) -> [String] {
+    var reasons: [String] = []
+    if baseline.tool.version != results.tool.version {
+      reasons.append("tool version \(baseline.tool.version) vs \(results.tool.version)")
+    }
+    if baseline.settings.camera != results.settings.camera {
+      reasons.append("camera \(baseline.settings.camera) vs \(results.settings.camera)")
+    }
+    if baseline.settings.profileName != results.settings.profileName {
+      reasons.append(
+        "profile \(baseline.settings.profileName ?? "(none)") vs \(results.settings.profileName ?? "(none)")")
+    }
+    return reasons
+  }
+
+  /// Checks `results` against `baseline` (see the type's documentation).
+  public static func checkBaseline(
+    _ results: BenchResults, against baseline: BenchResults, options: BaselineOptions
+  )
+    -> GateReport
+  {
+    var report = GateReport()
+    let baseKeys = Set(baseline.cells.map(CellKey.init))
+    for phase in options.phases {
+      let threshold = options.threshold(for: phase)
+      for cell in results.orderedCells {
+        let key = CellKey(cell)
+        let name = "\(phase) \(key.name)"
+        guard let base = baseline.cell(key) else {
+          report.outcomes.append(
+            GateOutcome(
+              kind: "baseline", name: name, status: .skipped,
+              message: "skipped: the baseline has no \(key.name) cell", phase: phase))
+          continue
+        }
+        let reference = base.samples(for: phase)
+        let current = cell.samples(for: phase)
+        guard !reference.isEmpty else {
+          report.outcomes.append(
+            GateOutcome(
+              kind: "baseline", name: name, status: .skipped,
+              message: "skipped: the baseline has no \(phase) samples for \(key.name)", phase: phase))
+          continue
+        }
+        guard !current.isEmpty else {
+          report.outcomes.append(
+            GateOutcome(
+              kind: "baseline", name: name, status: .fail,
+              message: "no successful run measured \(phase) (\(cell.failed) of \(cell.runs) runs failed)",
+              phase: phase, referenceMedianMs: Statistics.median(reference)))
+          continue
+        }
+        let r = SampleComparison(
+          reference: reference, new: current, threshold: threshold, alpha: options.alpha,
+          resamples: options.resamples, seed: options.seed ^ SplitMix64.stableHash("\(key.name)|\(phase)"))
+        let regressed = r.ratio > 1 + threshold && r.pValue < options.alpha
+        let numbers =
+          "median \(Fmt.ms(r.newMedian)) ms vs baseline \(Fmt.ms(r.referenceMedian)) ms, ratio \(Fmt.ratio(r.ratio))"
+          + " (\(Fmt.change(r.ratio)), 95 % CI \(Fmt.ci(r.ci95))), \(Fmt.p(r.pValue)), n = \(r.newCount) vs \(r.referenceCount)"
+        let why: String
+        if regressed {
+          why =
+            "slower beyond the \(Fmt.percent(threshold)) threshold at α = \(PowerAdvice.formatAlpha(options.alpha))"
+        } else if r.ratio > 1 + threshold {
+          why =
+            "slower than the threshold but not significant at α = \(PowerAdvice.formatAlpha(options.alpha))"
+        } else {
+          why = "within the \(Fmt.percent(threshold)) threshold"
+        }
+        report.outcomes.append(
+          GateOutcome(
+            kind: "baseline", name: name, status: regressed ? .fail : .pass, message: "\(numbers); \(why)",
+            phase: phase, referenceMedianMs: r.referenceMedian, medianMs: r.newMedian, ratio: r.ratio,
+            ci95: r.ci95.array, pValue: r.pValue, limit: 1 + threshold))
+        let advice = PowerAdvice(
+          phase: "\(phase) \(key.name)", baseline: reference, current: current, alpha: options.alpha,
+          thresholdFraction: threshold)
+        report.advice.append(advice)
+        if let warning = advice.warning { report.warnings.append(warning) }
+      }
+      for key in baseKeys.subtracting(results.cells.map(CellKey.init)).sorted() {
+        report.outcomes.append(
+          GateOutcome(
+            kind: "baseline", name: "\(phase) \(key.name)", status: .skipped,
+            message: "skipped: the results have no \(key.name) cell", phase: phase))
+      }
+    }
+    return report
+  }
+
+  /// Evaluates relative gates on `results` (see the type's documentation).
+  public static func checkRelative(
+    _ gates: [GateDefinitions.RelativeGate], results: BenchResults,
+    resamples: Int = Bootstrap.defaultResamples,
+    seed: UInt64 = Bootstrap.defaultSeed
+  ) -> [GateOutcome] {
+    var out: [GateOutcome] = []
+    let cameras = Array(Set(results.cells.map(\.camera))).sorted()
+    for gate in gates {
+      for camera in cameras.isEmpty ? [results.settings.camera] : cameras {
+        let suffix = cameras.count > 1 ? " @\(camera)" : ""
+        let name = gate.name + suffix
+        let num = results.cell(CellKey(config: gate.numerator, condition: gate.condition, camera: camera))
+        let den = results.cell(CellKey(config: gate.denominator, condition: gate.condition, camera: camera))
+        let missing = [(gate.numerator, num), (gate.denominator, den)].filter { $0.1 == nil }.map(\.0)
+        guard missing.isEmpty, let num, let den else {
+          let what = missing.map { "no \($0) cell" }.joined(separator: " and ")
+          out.append(
+            GateOutcome(
+              kind: "relative", name: name, status: .skipped,
+              message: "skipped: \(what) in \(gate.condition)",
+              phase: gate.phase, limit: gate.min_ratio ?? gate.max_ratio))
+          continue
+        }
+        let sn = num.samples(for: gate.phase)
+        let sd = den.samples(for: gate.phase)
+        guard !sn.isEmpty, !sd.isEmpty else {
+          let empty = sn.isEmpty ? gate.numerator : gate.denominator
+          out.append(
+            GateOutcome(
+              kind: "relative", name: name, status: .fail,
+              message: "no successful \(empty)/\(gate.condition) run measured \(gate.phase)",
+              phase: gate.phase,
+              limit: gate.min_ratio ?? gate.max_ratio))
+          continue
+        }
+        let r = SampleComparison(
+          reference: sd, new: sn, threshold: 0, alpha: 0.05, resamples: resamples,
+          seed: seed ^ SplitMix64.stableHash("\(gate.name)|\(camera)"))
+        var status = GateOutcome.Status.pass
+        var bounds: [String] = []
+        if let lo = gate.min_ratio {
+          bounds.append("≥ \(Fmt.ratio(lo))")
+          if r.ratio < lo { status = r.ci95.upper < lo ? .fail : .inconclusive }
+        }
+        if let hi = gate.max_ratio {
+          bounds.append("≤ \(Fmt.ratio(hi))")
+          if r.ratio > hi { status = r.ci95.lower > hi ? .fail : (status == .fail ? .fail : .inconclusive) }
+        }
+        var message =
+          "\(gate.numerator)/\(gate.denominator) \(gate.phase) in \(gate.condition) = \(Fmt.ratio(r.ratio))"
+          + " (95 % CI \(Fmt.ci(r.ci95))), required \(bounds.joined(separator: " and "));"
+          + " medians \(Fmt.ms(r.newMedian)) ms / \(Fmt.ms(r.referenceMedian)) ms, \(Fmt.p(r.pValue)),"
+          + " n = \(r.newCount) / \(r.referenceCount)"
+        if status == .inconclusive { message += "; the CI still includes the bound: more runs would decide" }
+        out.append(
+          GateOutcome(
+            kind: "relative", name: name, status: status, message: message, phase: gate.phase,
+            referenceMedianMs: r.referenceMedian, medianMs: r.newMedian, ratio: r.ratio, ci95: r.ci95.array,
+            pValue: r.pValue, limit: gate.min_ratio ?? gate.max_ratio))
+      }
+    }
+    return out
+  }
+}

@@ -1,0 +1,136 @@
+import Foundation
+
+/// `Benchmarks/gates.json` (schema `firstframe.gates/1`): which phases the baseline gate checks
+/// with which thresholds, and relative gates that hold on any machine.
+///
+/// ```
+/// { "schema": "firstframe.gates/1",
+///   "baseline": { "alpha": 0.01, "default_threshold_pct": 5,
+///                 "phases": { "first_frame_observed": { "threshold_pct": 5 } } },
+///   "relative": [ { "name": "…", "phase": "first_frame_observed", "condition": "cold",
+///                   "numerator": "eager", "denominator": "deferred", "min_ratio": 1.8 } ] }
+/// ```
+/// Every field but `schema` is optional. Command-line options override the `baseline` section.
+public struct GateDefinitions: Codable, Sendable, Hashable {
+  /// The schema identifier this file must carry.
+  public static let schemaIdentifier = "firstframe.gates/1"
+
+  /// Always `firstframe.gates/1`.
+  public var schema: String
+  /// Free text for people.
+  public var description: String?
+  /// Settings of the gate against a committed baseline.
+  public var baseline: BaselineSection?
+  /// Ratios between configurations of the same run, checked without a baseline.
+  public var relative: [RelativeGate]?
+
+  /// Creates definitions.
+  public init(
+    schema: String = GateDefinitions.schemaIdentifier, description: String? = nil,
+    baseline: BaselineSection? = nil, relative: [RelativeGate]? = nil
+  ) {
+    self.schema = schema
+    self.description = description
+    self.baseline = baseline
+    self.relative = relative
+  }
+
+  /// The `baseline` section.
+  public struct BaselineSection: Codable, Sendable, Hashable {
+    /// Two-sided significance level a regression must reach (default 0.01).
+    public var alpha: Double?
+    /// Threshold for gated phases without their own, percent (default 5).
+    public var default_threshold_pct: Double?
+    /// Gated phases and their thresholds; `first_frame_observed` is always gated.
+    public var phases: [String: PhaseGate]?
+    /// Creates the section.
+    public init(
+      alpha: Double? = nil, default_threshold_pct: Double? = nil, phases: [String: PhaseGate]? = nil
+    ) {
+      self.alpha = alpha
+      self.default_threshold_pct = default_threshold_pct
+      self.phases = phases
+    }
+  }
+
+  /// One gated phase.
+  public struct PhaseGate: Codable, Sendable, Hashable {
+    /// Slower by more than this many percent (and significantly) fails; default: the section's.
+    public var threshold_pct: Double?
+    /// Creates the entry.
+    public init(threshold_pct: Double? = nil) { self.threshold_pct = threshold_pct }
+  }
+
+  /// A gate on the ratio median(numerator)/median(denominator) of one phase in one condition.
+  public struct RelativeGate: Codable, Sendable, Hashable {
+    /// For people, e.g. "deferred reaches the first frame ≥ 1.8× sooner than eager (cold)".
+    public var name: String
+    /// The phase, e.g. `first_frame_observed`.
+    public var phase: String
+    /// The condition, e.g. `cold`.
+    public var condition: String
+    /// The configuration on top of the ratio.
+    public var numerator: String
+    /// The configuration below.
+    public var denominator: String
+    /// The ratio must be at least this.
+    public var min_ratio: Double?
+    /// The ratio must be at most this.
+    public var max_ratio: Double?
+    /// Why the bound holds, for people.
+    public var rationale: String?
+    /// Creates a gate.
+    public init(
+      name: String, phase: String, condition: String, numerator: String, denominator: String,
+      min_ratio: Double? = nil, max_ratio: Double? = nil, rationale: String? = nil
+    ) {
+      self.name = name
+      self.phase = phase
+      self.condition = condition
+      self.numerator = numerator
+      self.denominator = denominator
+      self.min_ratio = min_ratio
+      self.max_ratio = max_ratio
+      self.rationale = rationale
+    }
+  }
+
+  /// Reads and validates a gates file.
+  /// - Throws: `UsageError`, one line naming the file and the problem.
+  public static func load(path: String) throws(UsageError) -> GateDefinitions {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw UsageError("\(path) does not exist or cannot be read (expected a \(schemaIdentifier) gates file)")
+    }
+    let defs: GateDefinitions
+    do {
+      defs = try JSONDecoder().decode(GateDefinitions.self, from: data)
+    } catch let error as DecodingError {
+      if case .dataCorrupted = error, (try? JSONSerialization.jsonObject(with: data)) == nil {
+        throw UsageError("\(path) is not a gates file: it is truncated or not valid JSON")
+      }
+      throw UsageError("\(path) is not a valid \(schemaIdentifier) file: \(ResultsFile.describe(error))")
+    } catch {
+      throw UsageError("\(path) is not a valid \(schemaIdentifier) file: \(error)")
+    }
+    guard defs.schema == schemaIdentifier else {
+      throw UsageError("\(path) has schema '\(defs.schema)'; expected \(schemaIdentifier)")
+    }
+    for gate in defs.relative ?? [] {
+      guard gate.min_ratio != nil || gate.max_ratio != nil else {
+        throw UsageError("\(path): relative gate '\(gate.name)' has neither min_ratio nor max_ratio")
+      }
+      for bound in [gate.min_ratio, gate.max_ratio].compactMap({ $0 }) where !(bound > 0 && bound.isFinite) {
+        throw UsageError("\(path): relative gate '\(gate.name)' has a bound that is not a positive number")
+      }
+    }
+    if let alpha = defs.baseline?.alpha, !(alpha > 0 && alpha < 1) {
+      throw UsageError("\(path): baseline.alpha must be between 0 and 1, not \(alpha)")
+    }
+    for (phase, gate) in defs.baseline?.phases ?? [:] {
+      if let t = gate.threshold_pct, !(t >= 0 && t.isFinite) {
+        throw UsageError("\(path): baseline.phases.\(phase).threshold_pct must be a number ≥ 0")
+      }
+    }
+    return defs
+  }
+}

@@ -1,0 +1,88 @@
+/// The verdict of one gate check (one phase of one cell against the baseline, or one relative gate).
+public struct GateOutcome: Sendable, Hashable, Codable {
+  /// Pass, fail, or why it was not decided.
+  public enum Status: String, Sendable, Hashable, Codable {
+    /// Holds.
+    case pass
+    /// Violated significantly: the gate's exit status is 1.
+    case fail
+    /// The point estimate violates the bound but the 95 % CI still includes it: reported, not failed.
+    case inconclusive
+    /// Could not be evaluated (a cell is missing); reported with the reason.
+    case skipped
+  }
+
+  /// `baseline` or `relative`.
+  public var kind: String
+  /// For people and JUnit, e.g. `first_frame_observed deferred/cold`.
+  public var name: String
+  /// The verdict.
+  public var status: Status
+  /// One line with the numbers (medians, ratio, CI, p) or the reason it was skipped.
+  public var message: String
+  /// The phase checked.
+  public var phase: String
+  /// The baseline's (or denominator's) median, ms.
+  public var referenceMedianMs: Double?
+  /// The results' (or numerator's) median, ms.
+  public var medianMs: Double?
+  /// median / reference median.
+  public var ratio: Double?
+  /// Bootstrap 95 % CI of the ratio.
+  public var ci95: [Double]?
+  /// Two-sided Mann–Whitney p-value.
+  public var pValue: Double?
+  /// The bound: 1 + threshold for baseline gates, min/max ratio for relative ones.
+  public var limit: Double?
+
+  /// Creates an outcome.
+  public init(
+    kind: String, name: String, status: Status, message: String, phase: String,
+    referenceMedianMs: Double? = nil, medianMs: Double? = nil, ratio: Double? = nil, ci95: [Double]? = nil,
+    pValue: Double? = nil, limit: Double? = nil
+  ) {
+    self.kind = kind
+    self.name = name
+    self.status = status
+    self.message = message
+    self.phase = phase
+    self.referenceMedianMs = referenceMedianMs
+    self.medianMs = medianMs
+    self.ratio = ratio
+    self.ci95 = ci95
+    self.pValue = pValue
+    self.limit = limit
+  }
+
+  /// `FAIL first_frame_observed deferred/cold: …`.
+  public var line: String { "\(status.rawValue.uppercased()) \(name): \(message)" }
+}
+
+/// Everything a gate run found: outcomes, power advice, warnings.
+public struct GateReport: Sendable, Hashable, Codable {
+  /// One per check, in order.
+  public var outcomes: [GateOutcome]
+  /// Per gated phase and cell: the smallest regression these runs can catch.
+  public var advice: [PowerAdvice]
+  /// Lines for people (too few runs, forced foreign baseline, …).
+  public var warnings: [String]
+
+  /// Creates a report.
+  public init(outcomes: [GateOutcome] = [], advice: [PowerAdvice] = [], warnings: [String] = []) {
+    self.outcomes = outcomes
+    self.advice = advice
+    self.warnings = warnings
+  }
+
+  /// True when no outcome failed (exit status 0).
+  public var passed: Bool { !outcomes.contains { $0.status == .fail } }
+  /// The failed outcomes.
+  public var failures: [GateOutcome] { outcomes.filter { $0.status == .fail } }
+
+  /// Appends another report's contents.
+  public mutating func merge(_ other: GateReport) {
+    outcomes += other.outcomes
+    advice += other.advice
+    warnings += other.warnings
+  }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// Number formatting shared by the text, Markdown, SVG and JUnit writers (internal).
+enum Fmt {
+  /// `12.3` (ms with one decimal; more for small values).
+  static func ms(_ v: Double) -> String {
+    guard v.isFinite else { return "–" }
+    return abs(v) < 10 ? String(format: "%.2f", v) : String(format: "%.1f", v)
+  }
+
+  /// `1.234`.
+  static func ratio(_ v: Double) -> String { v.isFinite ? String(format: "%.3f", v) : "–" }
+
+  /// `2.1` for a "2.1×" factor.
+  static func factor(_ v: Double) -> String { v.isFinite ? String(format: v < 10 ? "%.1f" : "%.0f", v) : "–" }
+
+  /// `+4.2 %` from a ratio 1.042.
+  static func change(_ ratio: Double) -> String {
+    guard ratio.isFinite else { return "–" }
+    return String(format: "%+.1f %%", (ratio - 1) * 100)
+  }
+
+  /// `5 %` from 0.05.
+  static func percent(_ fraction: Double) -> String {
+    let v = fraction * 100
+    return v.rounded() == v ? String(format: "%.0f %%", v) : String(format: "%.1f %%", v)
+  }
+
+  /// `p = 0.0123`, `p < 1e-6`.
+  static func p(_ v: Double) -> String {
+    guard v.isFinite else { return "p = –" }
+    if v < 1e-6 { return "p < 1e-6" }
+    if v < 0.001 { return String(format: "p = %.1e", v) }
+    return String(format: "p = %.4f", v)
+  }
+
+  /// `[0.95, 1.02]`.
+  static func ci(_ c: ConfidenceInterval) -> String {
+    "[\(ratio(c.lower)), \(ratio(c.upper))]"
+  }
+
+  /// A JSON-safe number (NaN and infinities become nil).
+  static func json(_ v: Double) -> Double? { v.isFinite ? v : nil }
+}

@@ -1,0 +1,91 @@
+import Foundation
+
+/// Markdown for people and CI job summaries (`$GITHUB_STEP_SUMMARY`).
+public enum MarkdownReport {
+  /// A summary of `results`: headline, per-cell table of key phases, within-run comparisons, and
+  /// (when given) the gate's verdicts and power advice.
+  public static func summary(results: BenchResults, gate: GateReport? = nil) -> String {
+    var s = "# FirstFrame launch benchmark\n\n"
+    s += "\(results.settings.runs) runs per cell · camera `\(results.settings.camera)`"
+    if let p = results.settings.profileName { s += " · profile `\(p)`" }
+    s +=
+      " · \(results.tool.name) \(results.tool.version) · host `\(results.host.hostname)` (\(results.host.cpus) CPUs)"
+    s += " · started \(results.settings.startedAt)\n"
+    if results.settings.interrupted {
+      s += "\n> **Interrupted:** only the runs that finished are included.\n"
+    }
+    let headlines = Comparator.headlines(results)
+    if !headlines.isEmpty {
+      s += "\n## Headline\n\n" + headlines.map { "- \($0)" }.joined(separator: "\n") + "\n"
+    }
+    if let gate { s += "\n" + gateSection(gate) }
+    s += "\n## First frame observed (ms)\n\n"
+    s += "| cell | n | failed | min | p50 | p90 | max | mean ± sd | outliers |\n"
+    s += "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+    for cell in results.orderedCells {
+      guard let p = cell.phases[PhaseName.firstFrameObserved] else {
+        s += "| \(CellKey(cell).name) | 0 | \(cell.failed) | – | – | – | – | – | – |\n"
+        continue
+      }
+      s +=
+        "| \(CellKey(cell).name) | \(p.n) | \(cell.failed) | \(Fmt.ms(p.min)) | **\(Fmt.ms(p.p50))** | \(Fmt.ms(p.p90))"
+      s += " | \(Fmt.ms(p.max)) | \(Fmt.ms(p.mean)) ± \(Fmt.ms(p.stddev)) | \(p.outliers) |\n"
+    }
+    s += "\n## All phases, median ms (p90)\n\n"
+    let phases = PhaseName.all.filter { phase in results.cells.contains { $0.phases[phase] != nil } }
+    if !phases.isEmpty {
+      s += "| cell | " + phases.joined(separator: " | ") + " |\n"
+      s += "|---|" + phases.map { _ in "---:" }.joined(separator: "|") + "|\n"
+      for cell in results.orderedCells {
+        s += "| \(CellKey(cell).name) | "
+        s += phases.map { ph in cell.phases[ph].map { "\(Fmt.ms($0.p50)) (\(Fmt.ms($0.p90)))" } ?? "–" }
+          .joined(separator: " | ")
+        s += " |\n"
+      }
+    }
+    let comparisons = results.comparisons.filter { $0.phase == PhaseName.firstFrameObserved }
+    if !comparisons.isEmpty {
+      s += "\n## Configurations compared (first_frame_observed; ratio = median(a)/median(b))\n\n"
+      s += "| condition | a | b | ratio | 95% CI | p | verdict (a vs b) |\n|---|---|---|---:|---:|---:|---|\n"
+      for c in comparisons {
+        let ci = c.ci95.count == 2 ? "[\(Fmt.ratio(c.ci95[0])), \(Fmt.ratio(c.ci95[1]))]" : "–"
+        s +=
+          "| \(c.condition) | \(c.a) | \(c.b) | \(Fmt.ratio(c.ratio_p50)) | \(ci) | \(Fmt.p(c.p_value)) | \(c.verdict ?? "–") |\n"
+      }
+    }
+    let failures = results.cells.flatMap { cell in
+      cell.records.filter { !$0.ok }.map { "\(CellKey(cell).name) run \($0.run): \($0.error ?? "failed")" }
+    }
+    if !failures.isEmpty {
+      s += "\n## Failed runs\n\n" + failures.prefix(20).map { "- \($0)" }.joined(separator: "\n") + "\n"
+      if failures.count > 20 { s += "- … and \(failures.count - 20) more\n" }
+    }
+    return s
+  }
+
+  /// The gate's section: a verdict line, a table of checks, warnings and power advice.
+  public static func gateSection(_ gate: GateReport) -> String {
+    let failed = gate.failures.count
+    var s =
+      "## Gate: " + (gate.passed ? "✅ passed" : "❌ \(failed) regression\(failed == 1 ? "" : "s")") + "\n\n"
+    if !gate.outcomes.isEmpty {
+      s += "| status | check | details |\n|---|---|---|\n"
+      for o in gate.outcomes {
+        let icon = ["pass": "✅", "fail": "❌", "inconclusive": "⚠️", "skipped": "⏭️"][o.status.rawValue] ?? ""
+        s += "| \(icon) \(o.status.rawValue) | \(escape(o.name)) | \(escape(o.message)) |\n"
+      }
+    }
+    if !gate.warnings.isEmpty {
+      s += "\n**Warnings**\n\n" + gate.warnings.map { "- \(escape($0))" }.joined(separator: "\n") + "\n"
+    }
+    if !gate.advice.isEmpty {
+      s += "\n**Power** (smallest regression caught with 80 % probability at these run counts)\n\n"
+      s += gate.advice.map { "- \(escape($0.summary))" }.joined(separator: "\n") + "\n"
+    }
+    return s
+  }
+
+  static func escape(_ s: String) -> String {
+    s.replacingOccurrences(of: "|", with: "\\|")
+  }
+}

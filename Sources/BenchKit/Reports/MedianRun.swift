@@ -1,0 +1,15 @@
+/// Picks the run that represents a cell: the ok run whose `first_frame_observed` is closest to the
+/// cell's median (the earlier run on a tie); the first ok run when no run has that phase.
+enum MedianRun {
+  static func pick(_ cell: BenchResults.Cell) -> BenchResults.RunRecord? {
+    let ok = cell.records.filter(\.ok)
+    let measured = ok.filter { $0.phases[PhaseName.firstFrameObserved] != nil }
+    guard !measured.isEmpty else { return ok.first }
+    let median = Statistics.median(measured.map { $0.phases[PhaseName.firstFrameObserved]! })
+    return measured.min { l, r in
+      let dl = abs(l.phases[PhaseName.firstFrameObserved]! - median)
+      let dr = abs(r.phases[PhaseName.firstFrameObserved]! - median)
+      return dl != dr ? dl < dr : l.run < r.run
+    }
+  }
+}
