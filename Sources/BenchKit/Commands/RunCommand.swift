@@ -221,20 +221,25 @@ public enum RunCommand {
     let dir = settings.outDir
     let extras: [(String, String)] = [("samples.csv", ResultsTable.csv(results))]
     for (name, text) in extras { try? Data(text.utf8).write(to: URL(fileURLWithPath: dir + "/" + name), options: .atomic) }
-    ReportWriter.writeAll(results: results, folder: dir)
+    var reportProblem: String?
+    do {
+      try ReportWriter.writeAll(results: results, folder: dir)
+    } catch {
+      reportProblem = "\(error)"
+    }
     linkLatest(dir)
     switch format {
     case "json": print(String(decoding: (try? ResultsFile.encode(results)) ?? Data(), as: UTF8.self))
     case "csv": print(ResultsTable.csv(results), terminator: "")
-    case "markdown": print(MarkdownSummary.render(results), terminator: "")
+    case "markdown": print(MarkdownReport.summary(results: results), terminator: "")
     default:
       print(ResultsTable.text(results), terminator: "")
       print("")
-      for line in Compare.headlines(results) { print(line) }
+      for line in Comparator.headlines(results) { print(line) }
     }
     let failed = results.cells.reduce(0) { $0 + $1.failed }
     let finished = results.cells.reduce(0) { $0 + $1.records.count }
-    if let problem {
+    if let problem = problem ?? reportProblem {
       FileHandle.standardError.write(Data("bench: results could not be written to \(dir): \(problem)\n".utf8))
       return 1
     }

@@ -246,10 +246,11 @@ public final class BenchRunner: Sendable {
 
   func record(
     number: Int, failure: String?, tracePath: String, extra: [PhaseEvent], start: UInt64, end: UInt64, relock: Bool,
-    report: ProbeReport, wallMs: Double
+    report: ProbeReport, wallMs: Double, windowStart: UInt64? = nil
   ) -> BenchResults.RunRecord {
     let read = TraceReader().read(path: tracePath)
-    let events = (read.events + extra).filter { $0.ts >= start && $0.ts <= end }
+    let all = (read.events + extra).filter { $0.ts >= (windowStart ?? start) && $0.ts <= end }.sorted { $0.ts < $1.ts }
+    let events = all.filter { $0.ts >= start }
     let phases = PhaseExtractor.phases(from: events, start: start, relock: relock)
     var counts = PhaseExtractor.counts(from: events, start: start)
     counts["malformed_trace_lines"] = read.malformedLines
@@ -257,7 +258,8 @@ public final class BenchRunner: Sendable {
     if error == nil && phases[PhaseName.firstFrameObserved] == nil { error = "the probe saw no live frame" }
     return BenchResults.RunRecord(
       run: number, ok: error == nil, error: error, phases: phases, counts: counts,
-      trace: (tracePath as NSString).lastPathComponent, wallMs: wallMs)
+      trace: "traces/" + (tracePath as NSString).lastPathComponent, wallMs: wallMs,
+      timeline: all.map { BenchResults.TimelineEvent($0, originNs: start) })
   }
 
   // MARK: - Relock
@@ -335,7 +337,7 @@ public final class BenchRunner: Sendable {
       record: record(
         number: number, failure: failure, tracePath: app.tracePath, extra: [lockEvent, unlockEvent] + report.events,
         start: unlockAt, end: endAt, relock: true, report: report,
-        wallMs: MonotonicClock.milliseconds(from: unlockAt, to: endAt)),
+        wallMs: MonotonicClock.milliseconds(from: unlockAt, to: endAt), windowStart: lockEvent.ts),
       realtime: app.monitor.realtimeGranted)
   }
 }

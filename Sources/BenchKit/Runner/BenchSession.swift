@@ -158,7 +158,7 @@ public final class BenchSession: Sendable {
     var results = baseResults
     results.cells = cells.withLock { $0 }
     results.host.realtimeCompositor = realtimeSeen.withLock { $0 }
-    results.comparisons = Compare.withinRunComparisons(results.cells)
+    results.comparisons = Comparator.withinRunComparisons(results.cells)
     return results
   }
 
