@@ -56,6 +56,7 @@ import Testing
     #expect(report.lagP50Milliseconds >= 0 && report.lagMaxMilliseconds >= report.lagP50Milliseconds)
     #expect(report.trialsWithoutCover == 3)
     #expect(report.staleReportedWithCover == 0)
+    #expect(report.staleReportedWithoutCover == 3)
   }
 
   @Test("calibration under load stops its burners and still has no early detections")

@@ -152,3 +152,43 @@ import Testing
     #expect(detector.staleFrames == 2)
   }
 }
+
+@Suite struct RepeatedArmTests {
+  @Test("one detector armed again and again keeps the pre-lock content of each relock as its reference")
+  func repeatedRelocks() {
+    let w = 160
+    let h = 120
+    var config = DetectorConfiguration()
+    config.decodesLightBoard = false
+    var detector = LiveFrameDetector(configuration: config)
+    var scene = CalibrationScene(width: w, height: h, kind: .lowContrast, noiseSigma: 8, seed: 21)
+    let r = LaunchSimulator.refresh
+    var t: UInt64 = 1_000_000_000
+    var seq: UInt64 = 1
+    func show(_ px: [UInt8]) -> ScanoutClass {
+      t += r
+      return px.withUnsafeBufferPointer {
+        detector.observe(LumaImage(base: $0.baseAddress!, width: w, height: h, bytesPerRow: w), at: t)
+      }
+    }
+    func fresh() -> [UInt8] {
+      var px = [UInt8](repeating: 0, count: w * h)
+      px.withUnsafeMutableBufferPointer { scene.render(captureTime: t, sequence: seq, into: $0.baseAddress!) }
+      seq += 1
+      return px
+    }
+    for round in 0..<4 {
+      var last = fresh()
+      for _ in 0..<6 {
+        last = fresh()
+        _ = show(last)
+        _ = show(last)
+      }
+      detector.arm(.unlock(since: t + 1))
+      #expect(show(last) == .stale, "round \(round)")
+      #expect(show(last) == .stale, "round \(round)")
+      #expect(show(fresh()) == .firstLive, "round \(round)")
+      #expect(detector.staleFrames == 2)
+    }
+  }
+}

@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// Threads that spin on every core until `stop()` (called from `deinit` too, so they always stop).
+/// Threads that spin until `stop()`; the owner stops them with `defer`, so they always stop.
 final class CPUBurners: Sendable {
   let count: Int
   private let stopFlag = Atomic<Bool>(false)
@@ -29,5 +29,4 @@ final class CPUBurners: Sendable {
     for _ in 0..<count { done.wait() }
   }
 
-  deinit { stop() }
 }

@@ -14,8 +14,10 @@ import PhaseTrace
 ///   would give for that many pixels (band means average thousands of pixels, so a 12-level bar
 ///   moving two pixels is caught while sigma-8 noise is not).
 ///
-/// **First live frame.** Scanouts before the arm time keep a *reference*: the last non-blank
-/// image (the pre-lock content, or whatever a reused surface still shows). From the first
+/// **First live frame.** At the first scanout at or after the arm time, the detector freezes a
+/// *reference*: the last non-blank image shown before it (the pre-lock content, or whatever a
+/// reused surface still shows). The detector watches every scanout, armed or not, so one
+/// detector serves any number of arms in a row. From the first
 /// scanout at or after the arm time, the first live frame is the first scanout that is not blank
 /// and either shows a light board whose capture time (whole ms, + 1 ms for rounding) is at or
 /// after the arm time (method `board`), or, where no board decodes, is not the same as the
@@ -105,9 +107,8 @@ public struct LiveFrameDetector: Sendable {
       if !referenceFrozen {
         referenceFrozen = true
         if hasLastNonBlank {
-          swap(&reference, &lastNonBlank)
+          reference = lastNonBlank
           hasReference = true
-          hasLastNonBlank = false
         }
       }
       if blank {
@@ -122,11 +123,11 @@ public struct LiveFrameDetector: Sendable {
         noteNewImage(at: time)
       }
     } else {
-      if !blank {
-        lastNonBlank = current
-        hasLastNonBlank = true
-      }
       result = .beforeArm
+    }
+    if !blank {  // the next arm's reference: the last non-blank image before its arm time
+      lastNonBlank = current
+      hasLastNonBlank = true
     }
 
     swap(&previous, &current)
