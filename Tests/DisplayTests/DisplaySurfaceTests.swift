@@ -37,9 +37,13 @@ import Testing
       shm_unlink(name)
     }
     #expect(ftruncate(fd, 100) == 0)
-    #expect { _ = try SharedMemoryDisplay.open(name: name) } throws: { ($0 as? DisplayError)?.code == .notASurface }
+    #expect { _ = try SharedMemoryDisplay.open(name: name) } throws: {
+      ($0 as? DisplayError)?.code == .notASurface
+    }
     #expect(ftruncate(fd, 8192) == 0)
-    #expect { _ = try SharedMemoryDisplay.open(name: name) } throws: { ($0 as? DisplayError)?.code == .notASurface }
+    #expect { _ = try SharedMemoryDisplay.open(name: name) } throws: {
+      ($0 as? DisplayError)?.code == .notASurface
+    }
 
     let surface = try DisplaySurface.create(width: 64, height: 48)
     defer { surface.close() }
@@ -59,7 +63,9 @@ import Testing
     let surface = try DisplaySurface.create(width: 64, height: 48)
     defer { surface.close() }
     surface.withMemory { $0.atomic64(SurfaceLayout.offHeaderSequence).pointee.store(3, ordering: .releasing) }
-    #expect { _ = try SharedMemoryDisplay.open(name: surface.name) } throws: { ($0 as? DisplayError)?.code == .tornHeader }
+    #expect { _ = try SharedMemoryDisplay.open(name: surface.name) } throws: {
+      ($0 as? DisplayError)?.code == .tornHeader
+    }
   }
 
   @Test("a presented frame is scaled to the surface and latched whole")
@@ -74,22 +80,31 @@ import Testing
     display.present(VideoFrame(width: 64, height: 32, pixels: px, sequence: 7, captureTime: 123))
     var latch = SurfaceLatch(geometry: surface.geometry)
     var out = [UInt8](repeating: 1, count: 32 * 16)
-    let outcome = out.withUnsafeMutableBufferPointer { b in surface.withMemory { latch.latch($0, into: b.baseAddress!) } }
+    let outcome = out.withUnsafeMutableBufferPointer { b in
+      surface.withMemory { latch.latch($0, into: b.baseAddress!) }
+    }
     guard case .latched(let info)? = outcome else {
       Issue.record("expected a latch, got \(String(describing: outcome))")
       return
     }
     #expect(info.frameSequence == 7 && info.captureTime == 123 && !info.isBlack)
     #expect(out[0] == 200 && out[15] == 200 && out[16] == 40 && out[31] == 40 && out[15 * 32 + 31] == 40)
-    let again = out.withUnsafeMutableBufferPointer { b in surface.withMemory { latch.latch($0, into: b.baseAddress!) } }
+    let again = out.withUnsafeMutableBufferPointer { b in
+      surface.withMemory { latch.latch($0, into: b.baseAddress!) }
+    }
     #expect(again == .unchanged)
     display.presentBlack()
-    let black = out.withUnsafeMutableBufferPointer { b in surface.withMemory { latch.latch($0, into: b.baseAddress!) } }
+    let black = out.withUnsafeMutableBufferPointer { b in
+      surface.withMemory { latch.latch($0, into: b.baseAddress!) }
+    }
     if case .latched(let i)? = black { #expect(i.isBlack) } else { Issue.record("expected black") }
     #expect(out.allSatisfy { $0 == 0 })
     // A smaller frame is scaled up (nearest neighbour).
-    display.present(VideoFrame(width: 16, height: 8, pixels: [UInt8](repeating: 77, count: 128), sequence: 8, captureTime: 0))
-    _ = out.withUnsafeMutableBufferPointer { b in surface.withMemory { latch.latch($0, into: b.baseAddress!) } }
+    display.present(
+      VideoFrame(
+        width: 16, height: 8, pixels: [UInt8](repeating: 77, count: 128), sequence: 8, captureTime: 0))
+    _ = out.withUnsafeMutableBufferPointer { b in surface.withMemory { latch.latch($0, into: b.baseAddress!) }
+    }
     #expect(out.allSatisfy { $0 == 77 })
   }
 
@@ -105,16 +120,22 @@ import Testing
     var outcomes: [String: Int] = [:]
     for round in 0..<3000 {
       if round % 3 == 0 {
-        display.present(VideoFrame(width: 64, height: 48, pixels: [UInt8](repeating: UInt8(round % 256), count: 64 * 48), sequence: UInt64(round), captureTime: 0))
+        display.present(
+          VideoFrame(
+            width: 64, height: 48, pixels: [UInt8](repeating: UInt8(round % 256), count: 64 * 48),
+            sequence: UInt64(round), captureTime: 0))
       }
       display.withRawMemory { raw in
         let writes = Int.random(in: 1...16, using: &rng)
         for _ in 0..<writes {
-          let at = round % 2 == 0 ? Int.random(in: 0..<128, using: &rng) : Int.random(in: 0..<raw.count, using: &rng)
+          let at =
+            round % 2 == 0 ? Int.random(in: 0..<128, using: &rng) : Int.random(in: 0..<raw.count, using: &rng)
           raw[at] = UInt8.random(in: 0...255, using: &rng)
         }
       }
-      let outcome = out.withUnsafeMutableBufferPointer { b in surface.withMemory { latch.latch($0, into: b.baseAddress!) } }
+      let outcome = out.withUnsafeMutableBufferPointer { b in
+        surface.withMemory { latch.latch($0, into: b.baseAddress!) }
+      }
       outcomes["\(outcome.map { "\($0)".prefix(8) } ?? "closed")", default: 0] += 1
     }
     #expect(outcomes["corrupt", default: 0] > 0)
@@ -134,7 +155,9 @@ import Testing
     var rng = SystemRandomNumberGenerator()
     for round in 0..<400 {
       display.withRawMemory { raw in
-        for _ in 0..<8 { raw[Int.random(in: 0..<raw.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng) }
+        for _ in 0..<8 {
+          raw[Int.random(in: 0..<raw.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
+        }
         if round % 50 == 0 { for i in 0..<4096 { raw[i] = UInt8.random(in: 0...255, using: &rng) } }
       }
       usleep(250)
@@ -155,7 +178,9 @@ import Testing
     }
     compositor.start()
     usleep(60_000)
-    let present = display.publish(VideoFrame(width: 32, height: 16, pixels: [UInt8](repeating: 90, count: 512), sequence: 1, captureTime: 0))!
+    let present = display.publish(
+      VideoFrame(
+        width: 32, height: 16, pixels: [UInt8](repeating: 90, count: 512), sequence: 1, captureTime: 0))!
     usleep(60_000)
     compositor.stop()
     let scans = seen.withLock { $0 }
@@ -187,8 +212,10 @@ import Testing
     let display = try SharedMemoryDisplay.createPrivate(width: 32, height: 32)
     var st = stat()
     #expect(stat("/dev/shm" + display.name, &st) == -1)
-    display.present(VideoFrame(width: 8, height: 8, pixels: [UInt8](repeating: 5, count: 64), sequence: 0, captureTime: 0))
+    display.present(
+      VideoFrame(width: 8, height: 8, pixels: [UInt8](repeating: 5, count: 64), sequence: 0, captureTime: 0))
     display.close()
-    display.present(VideoFrame(width: 8, height: 8, pixels: [UInt8](repeating: 5, count: 64), sequence: 0, captureTime: 0))
+    display.present(
+      VideoFrame(width: 8, height: 8, pixels: [UInt8](repeating: 5, count: 64), sequence: 0, captureTime: 0))
   }
 }

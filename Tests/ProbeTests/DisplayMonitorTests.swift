@@ -25,8 +25,11 @@ import Testing
     for k in 0..<6 {
       var px = [UInt8](repeating: 0, count: 160 * 120)
       let now = MonotonicClock.now()
-      px.withUnsafeMutableBufferPointer { scene.render(captureTime: now, sequence: UInt64(k), into: $0.baseAddress!) }
-      let p = display.publish(VideoFrame(width: 160, height: 120, pixels: px, sequence: UInt64(k), captureTime: now))!
+      px.withUnsafeMutableBufferPointer {
+        scene.render(captureTime: now, sequence: UInt64(k), into: $0.baseAddress!)
+      }
+      let p = display.publish(
+        VideoFrame(width: 160, height: 120, pixels: px, sequence: UInt64(k), captureTime: now))!
       if k == 0 { firstPresent = p }
       usleep(33_000)
     }

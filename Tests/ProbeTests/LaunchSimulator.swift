@@ -25,16 +25,20 @@ struct LaunchSimulator {
   /// Runs one trial. `dropFreshFrame` skips presenting that fresh frame (a dropped frame).
   func run(
     scenario: Scenario, kind: CalibrationScene.Kind, noise: Double, rng: inout SplitMix64,
-    freshFrames: Int = 8, dropFreshFrame: Int? = nil, configuration: DetectorConfiguration = DetectorConfiguration()
+    freshFrames: Int = 8, dropFreshFrame: Int? = nil,
+    configuration: DetectorConfiguration = DetectorConfiguration()
   ) -> Outcome {
     let ms: UInt64 = 1_000_000
-    var scene = CalibrationScene(width: width, height: height, kind: kind, noiseSigma: noise, seed: rng.next())
+    var scene = CalibrationScene(
+      width: width, height: height, kind: kind, noiseSigma: noise, seed: rng.next())
     var images: [[UInt8]] = [[UInt8](repeating: 0, count: width * height)]  // 0: black
     var presents: [(time: UInt64, image: Int)] = []
     var sequence = UInt64.random(in: 1...1000, using: &rng)
     func render(capture: UInt64) -> Int {
       var px = [UInt8](repeating: 0, count: width * height)
-      px.withUnsafeMutableBufferPointer { scene.render(captureTime: capture, sequence: sequence, into: $0.baseAddress!) }
+      px.withUnsafeMutableBufferPointer {
+        scene.render(captureTime: capture, sequence: sequence, into: $0.baseAddress!)
+      }
       sequence += 1
       images.append(px)
       return images.count - 1
@@ -49,12 +53,15 @@ struct LaunchSimulator {
         presents.append((t, render(capture: t - 5 * ms)))
       }
       let lock = base + 6 * Self.camera
-      if scenario == .relockWithCover { presents.append((lock + UInt64.random(in: 0...5 * ms, using: &rng), 0)) }
+      if scenario == .relockWithCover {
+        presents.append((lock + UInt64.random(in: 0...5 * ms, using: &rng), 0))
+      }
       armTime = lock + UInt64.random(in: 50...200, using: &rng) * ms
     }
     let firstPresent = armTime + UInt64.random(in: 30_000...250_000, using: &rng) * 1000
     for k in 0..<freshFrames where k != dropFreshFrame {
-      let t = firstPresent + UInt64(k) * Self.camera + (k == 0 ? 0 : UInt64.random(in: 0...2 * ms, using: &rng))
+      let t =
+        firstPresent + UInt64(k) * Self.camera + (k == 0 ? 0 : UInt64.random(in: 0...2 * ms, using: &rng))
       presents.append((t, render(capture: t - 8 * ms)))
     }
     let mode: ArmMode = scenario == .launch ? .launch(since: armTime) : .unlock(since: armTime)
@@ -71,13 +78,15 @@ struct LaunchSimulator {
         next += 1
       }
       let c = images[shown].withUnsafeBufferPointer { p in
-        detector.observe(LumaImage(base: p.baseAddress!, width: width, height: height, bytesPerRow: width), at: t)
+        detector.observe(
+          LumaImage(base: p.baseAddress!, width: width, height: height, bytesPerRow: width), at: t)
       }
       classes.append(c)
       t += Self.refresh
     }
     return Outcome(
-      scenario: scenario, kind: kind, noise: noise, firstPresent: firstPresent, first: detector.firstLiveFrame,
+      scenario: scenario, kind: kind, noise: noise, firstPresent: firstPresent,
+      first: detector.firstLiveFrame,
       staleFrames: detector.staleFrames, droppedFrames: detector.droppedFrames, classes: classes)
   }
 }

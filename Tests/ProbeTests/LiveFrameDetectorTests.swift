@@ -24,9 +24,11 @@ import Testing
         continue
       }
       if first.scanoutTime < o.firstPresent {
-        failures.append("early by \(o.firstPresent - first.scanoutTime) ns: \(scenario) \(kind) noise \(noise)")
+        failures.append(
+          "early by \(o.firstPresent - first.scanoutTime) ns: \(scenario) \(kind) noise \(noise)")
       } else if first.scanoutTime - o.firstPresent > LaunchSimulator.refresh {
-        failures.append("late by \(first.scanoutTime - o.firstPresent) ns: \(scenario) \(kind) noise \(noise)")
+        failures.append(
+          "late by \(first.scanoutTime - o.firstPresent) ns: \(scenario) \(kind) noise \(noise)")
       }
       // Coverage that arrives with the real light board: clean board frames are found by the board.
       if CalibrationScene.boardDecodes && kind == .board && noise == 0 {
@@ -52,10 +54,12 @@ import Testing
     }
   }
 
-  @Test("a 30 fps stream on a 60 Hz display drops nothing; a frame missing from it counts as one dropped frame")
+  @Test(
+    "a 30 fps stream on a 60 Hz display drops nothing; a frame missing from it counts as one dropped frame")
   func droppedFrames() {
     var rng = SplitMix64(seed: 5)
-    let known = DetectorConfiguration(cameraFrameIntervalNanoseconds: LaunchSimulator.camera, refreshIntervalNanoseconds: nil)
+    let known = DetectorConfiguration(
+      cameraFrameIntervalNanoseconds: LaunchSimulator.camera, refreshIntervalNanoseconds: nil)
     for config in [DetectorConfiguration(), known] {
       let steady = simulator.run(
         scenario: .launch, kind: .pattern, noise: 8, rng: &rng, freshFrames: 30, configuration: config)
@@ -100,7 +104,9 @@ import Testing
       uniformNoisy[i] = UInt8(clamping: 120 + Int((s * 8).rounded()))
     }
     #expect(observe(uniformNoisy, 2) == .blank)
-    black.withUnsafeMutableBufferPointer { low.render(captureTime: 1_000_000_000, sequence: 1, into: $0.baseAddress!) }
+    black.withUnsafeMutableBufferPointer {
+      low.render(captureTime: 1_000_000_000, sequence: 1, into: $0.baseAddress!)
+    }
     #expect(observe(black, 3) == .firstLive)
   }
 
@@ -109,7 +115,8 @@ import Testing
     var rng = SplitMix64(seed: 11)
     var config = DetectorConfiguration()
     config.pid = 4321
-    let o = simulator.run(scenario: .relockWithoutCover, kind: .pattern, noise: 0, rng: &rng, configuration: config)
+    let o = simulator.run(
+      scenario: .relockWithoutCover, kind: .pattern, noise: 0, rng: &rng, configuration: config)
     let first = try #require(o.first)
     #expect(first.method == .change || CalibrationScene.boardDecodes)
     #expect(first.sinceArmMilliseconds > 0)

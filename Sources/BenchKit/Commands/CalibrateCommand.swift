@@ -32,12 +32,18 @@ public enum CalibrateCommand {
         print(spec.help, terminator: "")
         return 0
       }
-      guard parsed.positional.isEmpty else { throw UsageError("bench calibrate takes no arguments, not '\(parsed.positional[0])'") }
+      guard parsed.positional.isEmpty else {
+        throw UsageError("bench calibrate takes no arguments, not '\(parsed.positional[0])'")
+      }
       refreshHz = try parsed.double("--refresh-hz", default: 60)
-      guard refreshHz >= 1 && refreshHz <= 1000 else { throw UsageError("--refresh-hz must be 1…1000, not \(refreshHz)") }
+      guard refreshHz >= 1 && refreshHz <= 1000 else {
+        throw UsageError("--refresh-hz must be 1…1000, not \(refreshHz)")
+      }
       trials = try parsed.int("--trials", default: 60, minimum: 1)
       format = parsed.value("--format") ?? "table"
-      guard format == "table" || format == "json" else { throw UsageError("--format wants table or json, not '\(format)'") }
+      guard format == "table" || format == "json" else {
+        throw UsageError("--format wants table or json, not '\(format)'")
+      }
     } catch {
       FileHandle.standardError.write(Data("bench calibrate: \(error.message)\n".utf8))
       return 2
@@ -56,7 +62,9 @@ public enum CalibrateCommand {
         return 1
       }
     }
-    let costs = [ProbeCostBenchmark.run(width: 640, height: 480), ProbeCostBenchmark.run(width: 1280, height: 720)]
+    let costs = [
+      ProbeCostBenchmark.run(width: 640, height: 480), ProbeCostBenchmark.run(width: 1280, height: 720),
+    ]
     if format == "json" {
       struct Output: Encodable {
         var calibration: [CalibrationReport]
@@ -64,7 +72,8 @@ public enum CalibrateCommand {
       }
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-      encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+      encoder.nonConformingFloatEncodingStrategy = .convertToString(
+        positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
       if let data = try? encoder.encode(Output(calibration: reports, probeCost: costs)) {
         print(String(decoding: data, as: UTF8.self))
       }
@@ -78,12 +87,15 @@ public enum CalibrateCommand {
     func f(_ v: Double) -> String { v.isNaN ? "-" : String(format: "%.2f", v) }
     var s = ""
     if let r = reports.first {
-      s += "refresh interval: \(f(r.refreshIntervalMilliseconds)) ms (\(f(r.refreshHz)) Hz), real-time priority: \(r.realtimeGranted ? "granted" : "not granted"), light board decodes: \(r.boardDecodes ? "yes" : "no")\n\n"
+      s +=
+        "refresh interval: \(f(r.refreshIntervalMilliseconds)) ms (\(f(r.refreshHz)) Hz), real-time priority: \(r.realtimeGranted ? "granted" : "not granted"), light board decodes: \(r.boardDecodes ? "yes" : "no")\n\n"
     }
-    s += "load       trials  early  misses  lag p50 ms  lag p99 ms  lag max ms  stale w/o cover  stale with cover  methods\n"
+    s +=
+      "load       trials  early  misses  lag p50 ms  lag p99 ms  lag max ms  stale w/o cover  stale with cover  methods\n"
     for r in reports {
       let load = r.load ? "\(r.loadThreads) burners" : "none"
-      let methods = r.methods.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+      let methods = r.methods.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(
+        separator: ", ")
       s += load.padding(toLength: 11, withPad: " ", startingAt: 0)
       s += String(r.trials).padding(toLength: 8, withPad: " ", startingAt: 0)
       s += String(r.early).padding(toLength: 7, withPad: " ", startingAt: 0)
@@ -91,13 +103,16 @@ public enum CalibrateCommand {
       s += f(r.lagP50Milliseconds).padding(toLength: 12, withPad: " ", startingAt: 0)
       s += f(r.lagP99Milliseconds).padding(toLength: 12, withPad: " ", startingAt: 0)
       s += f(r.lagMaxMilliseconds).padding(toLength: 12, withPad: " ", startingAt: 0)
-      s += "\(r.staleReportedWithoutCover)/\(r.trialsWithoutCover)".padding(toLength: 17, withPad: " ", startingAt: 0)
+      s += "\(r.staleReportedWithoutCover)/\(r.trialsWithoutCover)".padding(
+        toLength: 17, withPad: " ", startingAt: 0)
       s += String(r.staleReportedWithCover).padding(toLength: 18, withPad: " ", startingAt: 0)
       s += methods + "\n"
     }
-    s += "\nprobe cost (thread CPU per scanout; goal ≤ 3 % of one core at 120 Hz for 640×480, release build):\n"
+    s +=
+      "\nprobe cost (thread CPU per scanout; goal ≤ 3 % of one core at 120 Hz for 640×480, release build):\n"
     for c in costs {
-      s += "  \(c.width)×\(c.height): \(f(c.microsecondsPerScanout)) µs/scanout, \(f(c.percentOfCoreAt120Hz)) % of one core at 120 Hz\n"
+      s +=
+        "  \(c.width)×\(c.height): \(f(c.microsecondsPerScanout)) µs/scanout, \(f(c.percentOfCoreAt120Hz)) % of one core at 120 Hz\n"
     }
     return s
   }

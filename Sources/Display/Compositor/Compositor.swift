@@ -107,7 +107,9 @@ public final class Compositor: Sendable {
       case .torn: torn.add(1, ordering: .relaxed)
       case .nothingPresented, .unchanged: break
       }
-      onScanout(Scanout(index: index, time: t, width: g.width, height: g.height, pixels: pixels, presented: presented))
+      onScanout(
+        Scanout(index: index, time: t, width: g.width, height: g.height, pixels: pixels, presented: presented)
+      )
       index &+= 1
       scanouts.store(index, ordering: .relaxed)
       deadline &+= period

@@ -15,7 +15,9 @@ public struct Scanout: Sendable {
   public var presented: PresentedFrameInfo?
 
   /// Creates a scanout.
-  public init(index: UInt64, time: UInt64, width: Int, height: Int, pixels: [UInt8], presented: PresentedFrameInfo?) {
+  public init(
+    index: UInt64, time: UInt64, width: Int, height: Int, pixels: [UInt8], presented: PresentedFrameInfo?
+  ) {
     self.index = index
     self.time = time
     self.width = width

@@ -54,10 +54,12 @@ public final class DisplaySurface: @unchecked Sendable {
     guard dims.contains(width), dims.contains(height) else {
       throw DisplayError(
         .invalidArgument,
-        "a display surface is \(SurfaceLayout.minDimension)…\(SurfaceLayout.maxDimension) pixels on each side, not \(width)×\(height)")
+        "a display surface is \(SurfaceLayout.minDimension)…\(SurfaceLayout.maxDimension) pixels on each side, not \(width)×\(height)"
+      )
     }
     guard (1...SurfaceLayout.maxSlots).contains(slots) else {
-      throw DisplayError(.invalidArgument, "a display surface has 1…\(SurfaceLayout.maxSlots) slots, not \(slots)")
+      throw DisplayError(
+        .invalidArgument, "a display surface has 1…\(SurfaceLayout.maxSlots) slots, not \(slots)")
     }
     let g = SurfaceLayout.Geometry(
       width: width, height: height, bytesPerRow: SurfaceLayout.bytesPerRow(width: width), slots: slots)
@@ -70,7 +72,7 @@ public final class DisplaySurface: @unchecked Sendable {
           Syscalls.shmOpen(name, flags: O_CREAT | O_EXCL | O_RDWR, mode: 0o600)
         }
         break
-      } catch where error.errno == EEXIST && attempt < 8 {
+      } catch  where error.errno == EEXIST && attempt < 8 {
         continue
       }
     }
@@ -78,7 +80,9 @@ public final class DisplaySurface: @unchecked Sendable {
       _ = try Syscalls.check("fchmod", "could not make the display surface \(name) private") {
         Syscalls.chmod(fd, 0o600)
       }
-      _ = try Syscalls.check("ftruncate", "could not size the display surface \(name) to \(g.totalBytes) bytes") {
+      _ = try Syscalls.check(
+        "ftruncate", "could not size the display surface \(name) to \(g.totalBytes) bytes"
+      ) {
         Syscalls.truncate(fd, g.totalBytes)
       }
     } catch {
@@ -90,10 +94,12 @@ public final class DisplaySurface: @unchecked Sendable {
       let e = Glibc.errno
       Syscalls.closeDescriptor(fd)
       Syscalls.shmUnlink(name)
-      throw DisplayError(.systemCallFailed, "could not map the display surface \(name)", systemCall: "mmap", errno: e)
+      throw DisplayError(
+        .systemCallFailed, "could not map the display surface \(name)", systemCall: "mmap", errno: e)
     }
     SurfaceMemory(base: base).writeHeader(g)
-    return DisplaySurface(name: name, geometry: g, mapping: Mapping(base: base, size: g.totalBytes, fd: fd, unlinked: false))
+    return DisplaySurface(
+      name: name, geometry: g, mapping: Mapping(base: base, size: g.totalBytes, fd: fd, unlinked: false))
   }
 
   /// Unmaps the surface and unlinks its name. Safe to call more than once.

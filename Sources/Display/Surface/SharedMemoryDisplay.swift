@@ -60,13 +60,15 @@ public final class SharedMemoryDisplay: DisplaySink, @unchecked Sendable {
     return display
   }
 
-  private static func open(name: String, privateOwner: DisplaySurface?) throws(DisplayError) -> SharedMemoryDisplay {
+  private static func open(name: String, privateOwner: DisplaySurface?) throws(DisplayError)
+    -> SharedMemoryDisplay
+  {
     let fd: Int32
     do {
       fd = try Syscalls.check("shm_open", "could not open the display surface \(name)") {
         Syscalls.shmOpen(name, flags: O_RDWR, mode: 0)
       }
-    } catch where error.errno == ENOENT {
+    } catch  where error.errno == ENOENT {
       throw DisplayError(
         .surfaceNotFound,
         "there is no display surface called \(name); check FIRSTFRAME_DISPLAY, or run without it to present into a private surface",
@@ -75,18 +77,22 @@ public final class SharedMemoryDisplay: DisplaySink, @unchecked Sendable {
     guard let st = Syscalls.stat(fd) else {
       let e = Glibc.errno
       Syscalls.closeDescriptor(fd)
-      throw DisplayError(.systemCallFailed, "could not read the size of the display surface \(name)", systemCall: "fstat", errno: e)
+      throw DisplayError(
+        .systemCallFailed, "could not read the size of the display surface \(name)", systemCall: "fstat",
+        errno: e)
     }
     guard st.size >= SurfaceLayout.headerBytes else {
       Syscalls.closeDescriptor(fd)
       throw DisplayError(
         .notASurface,
-        "\(name) holds \(st.size) bytes, less than a FirstFrame surface header (\(SurfaceLayout.headerBytes)); check FIRSTFRAME_DISPLAY")
+        "\(name) holds \(st.size) bytes, less than a FirstFrame surface header (\(SurfaceLayout.headerBytes)); check FIRSTFRAME_DISPLAY"
+      )
     }
     guard let base = Syscalls.map(fd, st.size) else {
       let e = Glibc.errno
       Syscalls.closeDescriptor(fd)
-      throw DisplayError(.systemCallFailed, "could not map the display surface \(name)", systemCall: "mmap", errno: e)
+      throw DisplayError(
+        .systemCallFailed, "could not map the display surface \(name)", systemCall: "mmap", errno: e)
     }
     let geometry: SurfaceLayout.Geometry
     do {

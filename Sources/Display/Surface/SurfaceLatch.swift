@@ -47,7 +47,9 @@ struct SurfaceLatch {
     for _ in 0..<Self.maxAttempts {
       guard headerIsValid(m) else { return .corrupt }
       let newest = m.atomic32(SurfaceLayout.offNewestSlot).pointee.load(ordering: .acquiring)
-      if newest == SurfaceLayout.noSlot { return lastSlot == SurfaceLayout.noSlot ? .nothingPresented : .unchanged }
+      if newest == SurfaceLayout.noSlot {
+        return lastSlot == SurfaceLayout.noSlot ? .nothingPresented : .unchanged
+      }
       guard newest < UInt32(geometry.slots) else { return .corrupt }
       let slot = Int(newest)
       let record = SurfaceMemory.slotRecord(slot)

@@ -85,10 +85,18 @@ enum SurfaceLayout {
 struct SurfaceMemory {
   let base: UnsafeMutableRawPointer
 
-  @inline(__always) func u32(_ offset: Int) -> UInt32 { base.loadUnaligned(fromByteOffset: offset, as: UInt32.self) }
-  @inline(__always) func setU32(_ offset: Int, _ value: UInt32) { base.storeBytes(of: value, toByteOffset: offset, as: UInt32.self) }
-  @inline(__always) func u64(_ offset: Int) -> UInt64 { base.loadUnaligned(fromByteOffset: offset, as: UInt64.self) }
-  @inline(__always) func setU64(_ offset: Int, _ value: UInt64) { base.storeBytes(of: value, toByteOffset: offset, as: UInt64.self) }
+  @inline(__always) func u32(_ offset: Int) -> UInt32 {
+    base.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+  }
+  @inline(__always) func setU32(_ offset: Int, _ value: UInt32) {
+    base.storeBytes(of: value, toByteOffset: offset, as: UInt32.self)
+  }
+  @inline(__always) func u64(_ offset: Int) -> UInt64 {
+    base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+  }
+  @inline(__always) func setU64(_ offset: Int, _ value: UInt64) {
+    base.storeBytes(of: value, toByteOffset: offset, as: UInt64.self)
+  }
 
   /// An 8-byte-aligned field used as an atomic (offsets 32, 40, 64 + 64·i are aligned; the base is page aligned).
   @inline(__always) func atomic64(_ offset: Int) -> UnsafeMutablePointer<Atomic<UInt64>> {
@@ -146,7 +154,8 @@ struct SurfaceMemory {
         if attempt >= 20 {
           throw DisplayError(
             .tornHeader,
-            "the display surface's header is being rewritten and never settled; the runner that owns it may have crashed mid-write — start the run again")
+            "the display surface's header is being rewritten and never settled; the runner that owns it may have crashed mid-write — start the run again"
+          )
         }
         var ts = timespec(tv_sec: 0, tv_nsec: 500_000)
         nanosleep(&ts, nil)
@@ -154,12 +163,15 @@ struct SurfaceMemory {
       }
       guard magic == SurfaceLayout.magic else {
         throw DisplayError(
-          .notASurface, "the shared-memory object is not a FirstFrame display surface (bad magic); check FIRSTFRAME_DISPLAY")
+          .notASurface,
+          "the shared-memory object is not a FirstFrame display surface (bad magic); check FIRSTFRAME_DISPLAY"
+        )
       }
       guard version == SurfaceLayout.version else {
         throw DisplayError(
           .unsupportedVersion,
-          "the display surface has layout version \(version) but this build reads version \(SurfaceLayout.version); rebuild the app and bench from one checkout")
+          "the display surface has layout version \(version) but this build reads version \(SurfaceLayout.version); rebuild the app and bench from one checkout"
+        )
       }
       let dims = SurfaceLayout.minDimension...SurfaceLayout.maxDimension
       guard Int(headerBytes) == SurfaceLayout.headerBytes, dims.contains(w), dims.contains(h),
@@ -168,13 +180,15 @@ struct SurfaceMemory {
       else {
         throw DisplayError(
           .invalidHeader,
-          "the display surface's header is out of range (\(w)×\(h), \(bpr) bytes per row, format \(format), \(slots) slots); the surface is corrupt — start the run again")
+          "the display surface's header is out of range (\(w)×\(h), \(bpr) bytes per row, format \(format), \(slots) slots); the surface is corrupt — start the run again"
+        )
       }
       let g = SurfaceLayout.Geometry(width: w, height: h, bytesPerRow: bpr, slots: slots)
       guard g.totalBytes == objectBytes else {
         throw DisplayError(
           .sizeMismatch,
-          "the display surface declares \(w)×\(h) × \(slots) slots (\(g.totalBytes) bytes) but the object holds \(objectBytes) bytes; it is not a complete FirstFrame surface")
+          "the display surface declares \(w)×\(h) × \(slots) slots (\(g.totalBytes) bytes) but the object holds \(objectBytes) bytes; it is not a complete FirstFrame surface"
+        )
       }
       return g
     }

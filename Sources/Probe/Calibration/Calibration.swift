@@ -45,7 +45,8 @@ public enum Calibration {
     let monitor = try DisplayMonitor(
       width: settings.width, height: settings.height, refreshHz: settings.refreshHz,
       configuration: DetectorConfiguration(
-        cameraFrameIntervalNanoseconds: UInt64(1e9 / settings.cameraFrameRate), refreshIntervalNanoseconds: nil))
+        cameraFrameIntervalNanoseconds: UInt64(1e9 / settings.cameraFrameRate),
+        refreshIntervalNanoseconds: nil))
     defer { monitor.stop() }
     let display = try SharedMemoryDisplay.open(name: monitor.surfaceName)
     defer { display.close() }
@@ -73,9 +74,13 @@ public enum Calibration {
         seed: rng.next())
       func frame() -> VideoFrame {
         let now = MonotonicClockReading.now()
-        pixels.withUnsafeMutableBufferPointer { scene.render(captureTime: now, sequence: sequence, into: $0.baseAddress!) }
+        pixels.withUnsafeMutableBufferPointer {
+          scene.render(captureTime: now, sequence: sequence, into: $0.baseAddress!)
+        }
         defer { sequence += 1 }
-        return VideoFrame(width: settings.width, height: settings.height, pixels: pixels, sequence: sequence, captureTime: now)
+        return VideoFrame(
+          width: settings.width, height: settings.height, pixels: pixels, sequence: sequence, captureTime: now
+        )
       }
 
       // Before: black for a launch, live frames then the lock for a relock.
@@ -144,7 +149,8 @@ public enum Calibration {
       load: settings.load, loadThreads: burners?.count ?? 0, refreshHz: settings.refreshHz,
       refreshIntervalMilliseconds: Double(refresh) / 1e6, realtimeGranted: monitor.realtimeGranted,
       boardDecodes: CalibrationScene.boardDecodes, trials: settings.trials, early: early, misses: misses,
-      lagP50Milliseconds: percentile(50), lagP99Milliseconds: percentile(99), lagMaxMilliseconds: lags.last ?? .nan,
+      lagP50Milliseconds: percentile(50), lagP99Milliseconds: percentile(99),
+      lagMaxMilliseconds: lags.last ?? .nan,
       methods: methods, staleReportedWithoutCover: staleWithout, trialsWithoutCover: trialsWithout,
       staleReportedWithCover: staleWith, analysisMicrosecondsPerScanout: final.analysisMicrosecondsPerScanout)
   }

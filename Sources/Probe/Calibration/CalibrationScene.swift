@@ -28,8 +28,10 @@ struct CalibrationScene: Sendable {
     var px = [UInt8](repeating: 0, count: w * h)
     let t: UInt64 = 123_456_789_000_000
     let reading = px.withUnsafeMutableBufferPointer { p -> LightBoardReading in
-      LightBoard.render(captureTime: t, sequence: 7, width: w, height: h, bytesPerRow: w, into: p.baseAddress!)
-      return LightBoard.decode(LumaImage(base: UnsafePointer(p.baseAddress!), width: w, height: h, bytesPerRow: w))
+      LightBoard.render(
+        captureTime: t, sequence: 7, width: w, height: h, bytesPerRow: w, into: p.baseAddress!)
+      return LightBoard.decode(
+        LumaImage(base: UnsafePointer(p.baseAddress!), width: w, height: h, bytesPerRow: w))
     }
     if case .board(let ms, _) = reading { return ms == t / 1_000_000 }
     return false
@@ -57,8 +59,11 @@ struct CalibrationScene: Sendable {
     switch kind {
     case .board:
       LightBoard.render(
-        captureTime: captureTime, sequence: sequence, width: width, height: height, bytesPerRow: width, into: pixels)
-      if !Self.boardDecodes { drawPattern(captureTime: captureTime, sequence: sequence, contrast: 60, background: nil, into: pixels) }
+        captureTime: captureTime, sequence: sequence, width: width, height: height, bytesPerRow: width,
+        into: pixels)
+      if !Self.boardDecodes {
+        drawPattern(captureTime: captureTime, sequence: sequence, contrast: 60, background: nil, into: pixels)
+      }
     case .pattern:
       drawPattern(captureTime: captureTime, sequence: sequence, contrast: 60, background: 100, into: pixels)
     case .lowContrast:
@@ -76,7 +81,8 @@ struct CalibrationScene: Sendable {
   }
 
   private func drawPattern(
-    captureTime: UInt64, sequence: UInt64, contrast: Int, background: UInt8?, into pixels: UnsafeMutablePointer<UInt8>
+    captureTime: UInt64, sequence: UInt64, contrast: Int, background: UInt8?,
+    into pixels: UnsafeMutablePointer<UInt8>
   ) {
     let ms = Double(captureTime / 1000) / 1000
     let barW = max(8, width / 13)

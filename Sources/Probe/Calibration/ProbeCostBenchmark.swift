@@ -33,7 +33,8 @@ public enum ProbeCostBenchmark {
       }
     }
     var detector = LiveFrameDetector(
-      configuration: DetectorConfiguration(cameraFrameIntervalNanoseconds: 33_333_333, refreshIntervalNanoseconds: 8_333_333))
+      configuration: DetectorConfiguration(
+        cameraFrameIntervalNanoseconds: 33_333_333, refreshIntervalNanoseconds: 8_333_333))
     detector.arm(.launch(since: t0))
     let start = threadCPUTime()
     for s in 0..<scanouts {

@@ -117,7 +117,8 @@ public struct LiveFrameDetector: Sendable {
         if reading == nil && configuration.decodesLightBoard {
           reading = LightBoard.decode(image)
         }
-        result = classifyNonBlank(image, at: time, mode: mode, reading: reading, sameAsPrevious: sameAsPrevious)
+        result = classifyNonBlank(
+          image, at: time, mode: mode, reading: reading, sameAsPrevious: sameAsPrevious)
       }
       if firstLiveFrame != nil && !sameAsPrevious && result != .firstLive {
         noteNewImage(at: time)
@@ -199,7 +200,8 @@ public struct LiveFrameDetector: Sendable {
     {
       return true
     }
-    return ImageSignature.maxDifference(a.blocks16, b.blocks16, samples: 256) > threshold(samples: 256, floor: 2)
+    return ImageSignature.maxDifference(a.blocks16, b.blocks16, samples: 256)
+      > threshold(samples: 256, floor: 2)
   }
 
   // MARK: - Events and cadence
@@ -220,7 +222,9 @@ public struct LiveFrameDetector: Sendable {
 
   private mutating func recordStale(at time: UInt64, reason: String, captureTimeMilliseconds: UInt64?) {
     staleFrames += 1
-    var fields: [String: PhaseFieldValue] = ["scanout_ns": .int(Int64(bitPattern: time)), "reason": .string(reason)]
+    var fields: [String: PhaseFieldValue] = [
+      "scanout_ns": .int(Int64(bitPattern: time)), "reason": .string(reason),
+    ]
     if let ms = captureTimeMilliseconds { fields["capture_time_ms"] = .int(Int64(bitPattern: ms)) }
     append(PhaseEventName.displayStaleFrame, at: time, fields)
   }
@@ -258,7 +262,8 @@ public struct LiveFrameDetector: Sendable {
     if gaps.count == 31 { gaps.removeFirst() }
     gaps.append(gap)
     unjudgedGaps.append((gap, time))
-    guard let cadence = cameraFrameIntervalNanoseconds, let refresh = refreshIntervalNanoseconds, cadence > 0 else {
+    guard let cadence = cameraFrameIntervalNanoseconds, let refresh = refreshIntervalNanoseconds, cadence > 0
+    else {
       if unjudgedGaps.count > 64 { unjudgedGaps.removeFirst() }
       return
     }

@@ -73,7 +73,8 @@ public final class DisplayMonitor: Sendable {
       let hadFirst = s.detector.firstLiveFrame != nil
       let cpu0 = threadCPUTime()
       scanout.pixels.withUnsafeBufferPointer { p in
-        let image = LumaImage(base: p.baseAddress!, width: scanout.width, height: scanout.height, bytesPerRow: scanout.width)
+        let image = LumaImage(
+          base: p.baseAddress!, width: scanout.width, height: scanout.height, bytesPerRow: scanout.width)
         s.detector.observe(image, at: scanout.time)
       }
       s.analysisNanoseconds &+= threadCPUTime() &- cpu0
@@ -90,7 +91,8 @@ public final class DisplayMonitor: Sendable {
   /// Arms the probe for `mode` (clears the previous measurement). `onFirstLiveFrame` runs once,
   /// on the compositor thread, as soon as the first live frame is scanned out — keep it short
   /// (the runner sends the shutter `tap` from it). Arm before spawning or unlocking.
-  public func arm(_ mode: ArmMode, onFirstLiveFrame: @escaping @Sendable (FirstLiveFrame) -> Void = { _ in }) {
+  public func arm(_ mode: ArmMode, onFirstLiveFrame: @escaping @Sendable (FirstLiveFrame) -> Void = { _ in })
+  {
     box.state.withLock { s in
       s.detector.arm(mode)
       s.onFirstLiveFrame = onFirstLiveFrame
@@ -102,7 +104,8 @@ public final class DisplayMonitor: Sendable {
   public func snapshot() -> ProbeReport {
     let (d, cpu, n) = box.state.withLock { s in (s.detector, s.analysisNanoseconds, s.scanouts) }
     return ProbeReport(
-      mode: d.mode, firstLiveFrame: d.firstLiveFrame, staleFrames: d.staleFrames, droppedFrames: d.droppedFrames,
+      mode: d.mode, firstLiveFrame: d.firstLiveFrame, staleFrames: d.staleFrames,
+      droppedFrames: d.droppedFrames,
       scanoutsSinceArm: d.scanoutsSinceArm, refreshIntervalNanoseconds: compositor.refreshIntervalNanoseconds,
       realtimeGranted: compositor.realtimeGranted, corruptReads: compositor.corruptReads,
       tornReads: compositor.tornReads,
