@@ -1,0 +1,173 @@
+import CaptureKit
+import Display
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Settings for `Calibration.run`.
+public struct CalibrationSettings: Sendable, Hashable {
+  /// The display's refresh rate, Hz.
+  public var refreshHz: Double = 60
+  /// Trials (simulated launches and relocks, in turn).
+  public var trials: Int = 60
+  /// The surface size, pixels.
+  public var width: Int = 640
+  /// The surface size, pixels.
+  public var height: Int = 480
+  /// The presenter's camera frame rate, frames per second.
+  public var cameraFrameRate: Double = 30
+  /// Whether to run CPU burners on every core during the trials.
+  public var load: Bool = false
+  /// The seed of the trial schedule.
+  public var seed: UInt64 = 2026
+
+  /// The defaults: 60 Hz, 60 trials, 640×480, 30 fps, no load.
+  public init() {}
+}
+
+/// Calibrates the probe against ground truth through the real display path: a presenter (the
+/// calling thread) writes known frames at known times into a real shared-memory surface with
+/// `SharedMemoryDisplay`; the real compositor and detector (`DisplayMonitor`) look for the first
+/// live frame; the report compares what they found with what was presented.
+///
+/// Trials rotate through three scenarios — a launch (black until the first frame), a relock with
+/// the black cover, a relock without a cover (the frozen pre-lock frame stays on screen after the
+/// unlock) — and three scenes (light board, moving pattern, low-contrast pattern), with noise
+/// sigma 8 on every other trial.
+public enum Calibration {
+  enum Scenario: Int, CaseIterable { case launch, relockWithCover, relockWithoutCover }
+
+  /// Runs the trials; with `settings.load`, burner threads spin on every core until it returns.
+  public static func run(_ settings: CalibrationSettings) throws(DisplayError) -> CalibrationReport {
+    let monitor = try DisplayMonitor(
+      width: settings.width, height: settings.height, refreshHz: settings.refreshHz,
+      configuration: DetectorConfiguration(
+        cameraFrameIntervalNanoseconds: UInt64(1e9 / settings.cameraFrameRate),
+        refreshIntervalNanoseconds: nil))
+    defer { monitor.stop() }
+    let display = try SharedMemoryDisplay.open(name: monitor.surfaceName)
+    defer { display.close() }
+    let burners = settings.load ? CPUBurners(threads: ProcessInfo.processInfo.activeProcessorCount) : nil
+    defer { burners?.stop() }
+
+    let refresh = monitor.refreshIntervalNanoseconds
+    let cameraInterval = UInt64(1e9 / settings.cameraFrameRate)
+    var rng = SplitMix64(seed: settings.seed)
+    var sequence: UInt64 = 1
+    var lags: [Double] = []
+    var early = 0
+    var misses = 0
+    var methods: [String: Int] = [:]
+    var staleWithout = 0
+    var trialsWithout = 0
+    var staleWith = 0
+    var pixels = [UInt8](repeating: 0, count: settings.width * settings.height)
+
+    for trial in 0..<settings.trials {
+      let scenario = Scenario(rawValue: trial % 3)!
+      let kind = CalibrationScene.Kind.allCases[(trial / 3) % 3]
+      var scene = CalibrationScene(
+        width: settings.width, height: settings.height, kind: kind, noiseSigma: trial % 2 == 1 ? 8 : 0,
+        seed: rng.next())
+      func frame() -> VideoFrame {
+        let now = MonotonicClockReading.now()
+        pixels.withUnsafeMutableBufferPointer {
+          scene.render(captureTime: now, sequence: sequence, into: $0.baseAddress!)
+        }
+        defer { sequence += 1 }
+        return VideoFrame(
+          width: settings.width, height: settings.height, pixels: pixels, sequence: sequence, captureTime: now
+        )
+      }
+
+      // Before: black for a launch, live frames then the lock for a relock.
+      if scenario == .launch {
+        display.publishBlack()
+        sleep(nanoseconds: 4 * refresh)
+      } else {
+        for _ in 0..<4 {
+          display.publish(frame())
+          sleep(nanoseconds: cameraInterval)
+        }
+        if scenario == .relockWithCover { display.publishBlack() }
+        sleep(nanoseconds: UInt64.random(in: 20_000_000...60_000_000, using: &rng))
+      }
+
+      // Arm, wait, then present fresh frames at the camera's cadence.
+      let detected = Mutex<FirstLiveFrame?>(nil)
+      let armTime = MonotonicClockReading.now()
+      monitor.arm(scenario == .launch ? .launch(since: armTime) : .unlock(since: armTime)) { first in
+        detected.withLock { $0 = first }
+      }
+      sleep(nanoseconds: UInt64.random(in: 20_000_000...80_000_000, using: &rng))
+      let firstFreshSequence = sequence
+      var firstPresent: UInt64 = 0
+      var k: UInt64 = 0
+      while true {
+        guard let presentTime = display.publish(frame()) else { break }
+        if k == 0 { firstPresent = presentTime }
+        k += 1
+        let found = detected.withLock { $0 } != nil
+        if (found && k >= 3) || k * cameraInterval > 500_000_000 { break }
+        sleepUntil(firstPresent &+ k &* cameraInterval)
+      }
+      sleep(nanoseconds: 2 * refresh)
+
+      let report = monitor.snapshot()
+      if let first = detected.withLock({ $0 }) {
+        let truth = monitor.firstLiveGroundTruth
+        let shownWasFresh = truth.map { !$0.isBlack && $0.frameSequence >= firstFreshSequence } ?? false
+        if first.scanoutTime < firstPresent || !shownWasFresh {
+          early += 1
+        } else {
+          lags.append(Double(first.scanoutTime - firstPresent) / 1e6)
+        }
+        methods[first.method.rawValue, default: 0] += 1
+      } else {
+        misses += 1
+      }
+      switch scenario {
+      case .launch: break
+      case .relockWithCover: if report.staleFrames > 0 { staleWith += 1 }
+      case .relockWithoutCover:
+        trialsWithout += 1
+        if report.staleFrames > 0 { staleWithout += 1 }
+      }
+    }
+
+    lags.sort()
+    func percentile(_ p: Double) -> Double {
+      guard !lags.isEmpty else { return .nan }
+      let rank = Int((p / 100 * Double(lags.count)).rounded(.up))
+      return lags[min(max(rank, 1), lags.count) - 1]
+    }
+    let final = monitor.snapshot()
+    return CalibrationReport(
+      load: settings.load, loadThreads: burners?.count ?? 0, refreshHz: settings.refreshHz,
+      refreshIntervalMilliseconds: Double(refresh) / 1e6, realtimeGranted: monitor.realtimeGranted,
+      boardDecodes: CalibrationScene.boardDecodes, trials: settings.trials, early: early, misses: misses,
+      lagP50Milliseconds: percentile(50), lagP99Milliseconds: percentile(99),
+      lagMaxMilliseconds: lags.last ?? .nan,
+      methods: methods, staleReportedWithoutCover: staleWithout, trialsWithoutCover: trialsWithout,
+      staleReportedWithCover: staleWith, analysisMicrosecondsPerScanout: final.analysisMicrosecondsPerScanout)
+  }
+
+  static func sleep(nanoseconds: UInt64) { sleepUntil(MonotonicClockReading.now() &+ nanoseconds) }
+
+  static func sleepUntil(_ deadline: UInt64) {
+    var ts = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
+    while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
+  }
+}
+
+/// `CLOCK_MONOTONIC` in ns (the same clock as `MonotonicClock`).
+enum MonotonicClockReading {
+  static func now() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
+  }
+}

@@ -1,0 +1,27 @@
+import PhaseTrace
+
+/// What the probe saw since it was last armed.
+public struct ProbeReport: Sendable {
+  /// What it was armed for, if anything.
+  public var mode: ArmMode?
+  /// The first live frame, if found.
+  public var firstLiveFrame: FirstLiveFrame?
+  /// Stale scanouts since the arm time (see `LiveFrameDetector`).
+  public var staleFrames: Int
+  /// Dropped frames since the first live frame (see `LiveFrameDetector`).
+  public var droppedFrames: Int
+  /// Scanouts analysed since the arm time.
+  public var scanoutsSinceArm: Int
+  /// The compositor's refresh interval, ns.
+  public var refreshIntervalNanoseconds: UInt64
+  /// Whether the compositor thread runs under `SCHED_FIFO`.
+  public var realtimeGranted: Bool
+  /// Latches refused because the surface header was corrupt.
+  public var corruptReads: UInt64
+  /// Latches given up because the slot was torn on every retry.
+  public var tornReads: UInt64
+  /// The analysis' thread CPU time per scanout, microseconds (mean over all scanouts).
+  public var analysisMicrosecondsPerScanout: Double
+  /// `display.first_live_frame`, `display.stale_frame`, `display.dropped_frame`, stamped with the probe's pid.
+  public var events: [PhaseEvent]
+}

@@ -1,1 +1,0 @@
-// Probe: placeholder until its issue lands.

@@ -1,0 +1,221 @@
+import CaptureKit
+import Glibc
+import Synchronization
+import Testing
+
+@testable import Display
+
+@Suite struct DisplaySurfaceTests {
+  @Test("a surface is created with mode 0600 and removed on close")
+  func createdPrivateAndRemoved() throws {
+    let surface = try DisplaySurface.create(width: 64, height: 48)
+    let path = "/dev/shm" + surface.name
+    var st = stat()
+    #expect(stat(path, &st) == 0)
+    #expect(st.st_mode & 0o777 == 0o600)
+    surface.close()
+    #expect(stat(path, &st) == -1 && errno == ENOENT)
+    surface.close()
+  }
+
+  @Test("opening a surface that does not exist says so")
+  func missingSurface() {
+    #expect {
+      _ = try SharedMemoryDisplay.open(name: "/firstframe-does-not-exist-\(getpid())")
+    } throws: { error in
+      (error as? DisplayError)?.code == .surfaceNotFound
+    }
+  }
+
+  @Test("an object that is not a surface, or of the wrong size, is refused with a clear error")
+  func wrongObjects() throws {
+    let name = "/firstframe-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    let fd = shm_open(name, O_CREAT | O_RDWR, 0o600)
+    #expect(fd >= 0)
+    defer {
+      close(fd)
+      shm_unlink(name)
+    }
+    #expect(ftruncate(fd, 100) == 0)
+    #expect { _ = try SharedMemoryDisplay.open(name: name) } throws: {
+      ($0 as? DisplayError)?.code == .notASurface
+    }
+    #expect(ftruncate(fd, 8192) == 0)
+    #expect { _ = try SharedMemoryDisplay.open(name: name) } throws: {
+      ($0 as? DisplayError)?.code == .notASurface
+    }
+
+    let surface = try DisplaySurface.create(width: 64, height: 48)
+    defer { surface.close() }
+    let fd2 = shm_open(surface.name, O_RDWR, 0)
+    #expect(ftruncate(fd2, off_t(surface.geometry.totalBytes + 4096)) == 0)
+    close(fd2)
+    #expect {
+      _ = try SharedMemoryDisplay.open(name: surface.name)
+    } throws: { error in
+      let e = error as? DisplayError
+      return e?.code == .sizeMismatch && e!.message.contains("bytes")
+    }
+  }
+
+  @Test("a header that stays half-written is reported as torn")
+  func tornHeader() throws {
+    let surface = try DisplaySurface.create(width: 64, height: 48)
+    defer { surface.close() }
+    surface.withMemory { $0.atomic64(SurfaceLayout.offHeaderSequence).pointee.store(3, ordering: .releasing) }
+    #expect { _ = try SharedMemoryDisplay.open(name: surface.name) } throws: {
+      ($0 as? DisplayError)?.code == .tornHeader
+    }
+  }
+
+  @Test("a presented frame is scaled to the surface and latched whole")
+  func presentAndLatch() throws {
+    let surface = try DisplaySurface.create(width: 32, height: 16)
+    defer { surface.close() }
+    let display = try SharedMemoryDisplay.open(name: surface.name)
+    defer { display.close() }
+    // 64×32 source: left half 200, right half 40 → area average keeps the halves.
+    var px = [UInt8](repeating: 40, count: 64 * 32)
+    for y in 0..<32 { for x in 0..<32 { px[y * 64 + x] = 200 } }
+    display.present(VideoFrame(width: 64, height: 32, pixels: px, sequence: 7, captureTime: 123))
+    var latch = SurfaceLatch(geometry: surface.geometry)
+    var out = [UInt8](repeating: 1, count: 32 * 16)
+    let outcome = out.withUnsafeMutableBufferPointer { b in
+      surface.withMemory { latch.latch($0, into: b.baseAddress!) }
+    }
+    guard case .latched(let info)? = outcome else {
+      Issue.record("expected a latch, got \(String(describing: outcome))")
+      return
+    }
+    #expect(info.frameSequence == 7 && info.captureTime == 123 && !info.isBlack)
+    #expect(out[0] == 200 && out[15] == 200 && out[16] == 40 && out[31] == 40 && out[15 * 32 + 31] == 40)
+    let again = out.withUnsafeMutableBufferPointer { b in
+      surface.withMemory { latch.latch($0, into: b.baseAddress!) }
+    }
+    #expect(again == .unchanged)
+    display.presentBlack()
+    let black = out.withUnsafeMutableBufferPointer { b in
+      surface.withMemory { latch.latch($0, into: b.baseAddress!) }
+    }
+    if case .latched(let i)? = black { #expect(i.isBlack) } else { Issue.record("expected black") }
+    #expect(out.allSatisfy { $0 == 0 })
+    // A smaller frame is scaled up (nearest neighbour).
+    display.present(
+      VideoFrame(
+        width: 16, height: 8, pixels: [UInt8](repeating: 77, count: 128), sequence: 8, captureTime: 0))
+    _ = out.withUnsafeMutableBufferPointer { b in surface.withMemory { latch.latch($0, into: b.baseAddress!) }
+    }
+    #expect(out.allSatisfy { $0 == 77 })
+  }
+
+  @Test("garbage written into the header and pixels never crashes or hangs the reader")
+  func fuzzedSurface() throws {
+    let surface = try DisplaySurface.create(width: 64, height: 48)
+    defer { surface.close() }
+    let display = try SharedMemoryDisplay.open(name: surface.name)
+    defer { display.close() }
+    var rng = SystemRandomNumberGenerator()
+    var latch = SurfaceLatch(geometry: surface.geometry)
+    var out = [UInt8](repeating: 0, count: 64 * 48)
+    var outcomes: [String: Int] = [:]
+    for round in 0..<3000 {
+      if round % 3 == 0 {
+        display.present(
+          VideoFrame(
+            width: 64, height: 48, pixels: [UInt8](repeating: UInt8(round % 256), count: 64 * 48),
+            sequence: UInt64(round), captureTime: 0))
+      }
+      display.withRawMemory { raw in
+        let writes = Int.random(in: 1...16, using: &rng)
+        for _ in 0..<writes {
+          let at =
+            round % 2 == 0 ? Int.random(in: 0..<128, using: &rng) : Int.random(in: 0..<raw.count, using: &rng)
+          raw[at] = UInt8.random(in: 0...255, using: &rng)
+        }
+      }
+      let outcome = out.withUnsafeMutableBufferPointer { b in
+        surface.withMemory { latch.latch($0, into: b.baseAddress!) }
+      }
+      outcomes["\(outcome.map { "\($0)".prefix(8) } ?? "closed")", default: 0] += 1
+    }
+    #expect(outcomes["corrupt", default: 0] > 0)
+    // A fresh surface opened on garbage is refused, not crashed on.
+    display.withRawMemory { raw in for i in 0..<64 { raw[i] = UInt8.random(in: 0...255, using: &rng) } }
+    #expect(throws: DisplayError.self) { _ = try SharedMemoryDisplay.open(name: surface.name) }
+  }
+
+  @Test("the compositor keeps scanning out, bounded, while an app scribbles over its surface")
+  func compositorSurvivesGarbage() throws {
+    let surface = try DisplaySurface.create(width: 64, height: 48)
+    defer { surface.close() }
+    let display = try SharedMemoryDisplay.open(name: surface.name)
+    defer { display.close() }
+    let compositor = try Compositor(surface: surface, refreshHz: 200) { _ in }
+    compositor.start()
+    var rng = SystemRandomNumberGenerator()
+    for round in 0..<400 {
+      display.withRawMemory { raw in
+        for _ in 0..<8 {
+          raw[Int.random(in: 0..<raw.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
+        }
+        if round % 50 == 0 { for i in 0..<4096 { raw[i] = UInt8.random(in: 0...255, using: &rng) } }
+      }
+      usleep(250)
+    }
+    compositor.stop()
+    #expect(compositor.scanoutCount > 0)
+  }
+
+  @Test("the compositor shows black until a frame is presented, then the frame")
+  func compositorScansOut() throws {
+    let surface = try DisplaySurface.create(width: 32, height: 16)
+    defer { surface.close() }
+    let display = try SharedMemoryDisplay.open(name: surface.name)
+    defer { display.close() }
+    let seen = Mutex<[(UInt64, UInt8, UInt64?)]>([])
+    let compositor = try Compositor(surface: surface, refreshHz: 100) { s in
+      seen.withLock { $0.append((s.time, s.pixels[0], s.presented?.presentTime)) }
+    }
+    compositor.start()
+    usleep(60_000)
+    let present = display.publish(
+      VideoFrame(
+        width: 32, height: 16, pixels: [UInt8](repeating: 90, count: 512), sequence: 1, captureTime: 0))!
+    usleep(60_000)
+    compositor.stop()
+    let scans = seen.withLock { $0 }
+    #expect(scans.count >= 4)
+    for (t, v, p) in scans {
+      if t < present { #expect(v == 0 && p == nil) }
+      if let p { #expect(p <= t && v == 90) }
+    }
+    #expect(scans.contains { $0.1 == 90 })
+    #expect(zip(scans, scans.dropFirst()).allSatisfy { $0.0 < $1.0 })
+  }
+
+  @Test("removeStale removes surfaces whose process is gone and keeps live ones")
+  func removeStale() throws {
+    let live = try DisplaySurface.create(width: 16, height: 16)
+    defer { live.close() }
+    let deadName = "/firstframe-999999999-abc"
+    let fd = shm_open(deadName, O_CREAT | O_RDWR, 0o600)
+    #expect(fd >= 0)
+    close(fd)
+    let removed = DisplaySurface.removeStale()
+    #expect(removed.contains(deadName))
+    #expect(!removed.contains(live.name))
+    #expect(shm_open(deadName, O_RDWR, 0) == -1)
+  }
+
+  @Test("a private display works without a name left behind")
+  func privateDisplay() throws {
+    let display = try SharedMemoryDisplay.createPrivate(width: 32, height: 32)
+    var st = stat()
+    #expect(stat("/dev/shm" + display.name, &st) == -1)
+    display.present(
+      VideoFrame(width: 8, height: 8, pixels: [UInt8](repeating: 5, count: 64), sequence: 0, captureTime: 0))
+    display.close()
+    display.present(
+      VideoFrame(width: 8, height: 8, pixels: [UInt8](repeating: 5, count: 64), sequence: 0, captureTime: 0))
+  }
+}

@@ -1,0 +1,92 @@
+import LightBoard
+@testable import Probe
+
+/// Simulated launches and relocks for the pure detector: scanouts on a 60 Hz grid with a random
+/// phase, a 30 fps camera with random present times and jitter, no threads and no clocks.
+struct LaunchSimulator {
+  enum Scenario: CaseIterable { case launch, relockWithCover, relockWithoutCover }
+
+  struct Outcome {
+    var scenario: Scenario
+    var kind: CalibrationScene.Kind
+    var noise: Double
+    var firstPresent: UInt64
+    var first: FirstLiveFrame?
+    var staleFrames: Int
+    var droppedFrames: Int
+    var classes: [ScanoutClass]
+  }
+
+  static let refresh: UInt64 = 16_666_667
+  static let camera: UInt64 = 33_333_333
+  let width = 160
+  let height = 120
+
+  /// Runs one trial. `dropFreshFrame` skips presenting that fresh frame (a dropped frame).
+  func run(
+    scenario: Scenario, kind: CalibrationScene.Kind, noise: Double, rng: inout SplitMix64,
+    freshFrames: Int = 8, dropFreshFrame: Int? = nil,
+    configuration: DetectorConfiguration = DetectorConfiguration()
+  ) -> Outcome {
+    let ms: UInt64 = 1_000_000
+    var scene = CalibrationScene(
+      width: width, height: height, kind: kind, noiseSigma: noise, seed: rng.next())
+    var images: [[UInt8]] = [[UInt8](repeating: 0, count: width * height)]  // 0: black
+    var presents: [(time: UInt64, image: Int)] = []
+    var sequence = UInt64.random(in: 1...1000, using: &rng)
+    func render(capture: UInt64) -> Int {
+      var px = [UInt8](repeating: 0, count: width * height)
+      px.withUnsafeMutableBufferPointer {
+        scene.render(captureTime: capture, sequence: sequence, into: $0.baseAddress!)
+      }
+      sequence += 1
+      images.append(px)
+      return images.count - 1
+    }
+    let base: UInt64 = 10_000 * ms + UInt64.random(in: 0..<1000, using: &rng) * ms
+    var armTime: UInt64
+    if scenario == .launch {
+      armTime = base + UInt64.random(in: 20...100, using: &rng) * ms
+    } else {
+      for k in 0..<6 {
+        let t = base + UInt64(k) * Self.camera + UInt64.random(in: 0...2 * ms, using: &rng)
+        presents.append((t, render(capture: t - 5 * ms)))
+      }
+      let lock = base + 6 * Self.camera
+      if scenario == .relockWithCover {
+        presents.append((lock + UInt64.random(in: 0...5 * ms, using: &rng), 0))
+      }
+      armTime = lock + UInt64.random(in: 50...200, using: &rng) * ms
+    }
+    let firstPresent = armTime + UInt64.random(in: 30_000...250_000, using: &rng) * 1000
+    for k in 0..<freshFrames where k != dropFreshFrame {
+      let t =
+        firstPresent + UInt64(k) * Self.camera + (k == 0 ? 0 : UInt64.random(in: 0...2 * ms, using: &rng))
+      presents.append((t, render(capture: t - 8 * ms)))
+    }
+    let mode: ArmMode = scenario == .launch ? .launch(since: armTime) : .unlock(since: armTime)
+    var detector = LiveFrameDetector(configuration: configuration)
+    detector.arm(mode)
+    var classes: [ScanoutClass] = []
+    var t = base + UInt64.random(in: 0..<Self.refresh, using: &rng)
+    let end = firstPresent + UInt64(freshFrames) * Self.camera
+    var shown = 0
+    var next = 0
+    while t <= end {
+      while next < presents.count && presents[next].time <= t {
+        shown = presents[next].image
+        next += 1
+      }
+      let c = images[shown].withUnsafeBufferPointer { p in
+        detector.observe(
+          LumaImage(base: p.baseAddress!, width: width, height: height, bytesPerRow: width), at: t)
+      }
+      classes.append(c)
+      t += Self.refresh
+    }
+    return Outcome(
+      scenario: scenario, kind: kind, noise: noise, firstPresent: firstPresent,
+      first: detector.firstLiveFrame,
+      staleFrames: detector.staleFrames, droppedFrames: detector.droppedFrames, classes: classes)
+  }
+}
