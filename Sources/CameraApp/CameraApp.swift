@@ -4,6 +4,7 @@
 import CaptureKit
 import Dispatch
 import Display
+import CommandLineKit
 import Foundation
 import PhaseTrace
 import Synchronization
@@ -395,16 +396,11 @@ public final class CameraApp: Sendable {
   }
 
   func handleSignals() {
-    for sig in [SIGTERM, SIGINT, SIGHUP] {
-      signal(sig, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-      source.setEventHandler { @Sendable [self] in quit(status: 0) }
-      source.resume()
-      signalSources.withLock { $0.append(source) }
-    }
+    let handlers = SignalHandlers(signals: [SIGTERM, SIGINT, SIGHUP]) { @Sendable [self] _ in quit(status: 0) }
+    signalHandlers.withLock { $0 = handlers }
   }
 
-  private let signalSources = Mutex<[any DispatchSourceSignal]>([])
+  private let signalHandlers = Mutex<SignalHandlers?>(nil)
 
   // MARK: - Pressure
 

@@ -276,7 +276,7 @@ public enum RunCommand {
 /// burners, keeps the finished runs, and says where they are.
 public final class InterruptFlag: Sendable {
   private let flag = Atomic<Bool>(false)
-  private let sources = Mutex<[any DispatchSourceSignal]>([])
+  private let handlers = Mutex<SignalHandlers?>(nil)
 
   /// Whether a signal arrived.
   public var isSet: Bool { flag.load(ordering: .relaxed) }
@@ -285,18 +285,11 @@ public final class InterruptFlag: Sendable {
   public static func install() -> InterruptFlag {
     let f = InterruptFlag()
     signal(SIGPIPE, SIG_IGN)
-    for sig in [SIGINT, SIGTERM, SIGHUP] {
-      signal(sig, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-      source.setEventHandler { @Sendable [f] in
-        if f.flag.exchange(true, ordering: .relaxed) {
-          return
-        }
-        FileHandle.standardError.write(Data("\nbench: stopping (signal \(sig)); finished runs are kept\n".utf8))
-      }
-      source.resume()
-      f.sources.withLock { $0.append(source) }
+    let handlers = SignalHandlers(signals: [SIGINT, SIGTERM, SIGHUP]) { @Sendable [f] sig in
+      if f.flag.exchange(true, ordering: .relaxed) { return }
+      FileHandle.standardError.write(Data("\nbench: stopping (signal \(sig)); finished runs are kept\n".utf8))
     }
+    f.handlers.withLock { $0 = handlers }
     return f
   }
 }

@@ -68,6 +68,9 @@ public enum Comparator {
               reference: sb, new: sa, threshold: options.threshold, alpha: options.alpha,
               resamples: options.resamples,
               seed: options.seed(for: a.config, b.config, condition, camera, phase))
+            // A ratio against a zero median (a phase that takes no time in b, such as
+            // deferred_start when nothing was deferred) has no meaning; it is left out.
+            guard r.ratio.isFinite, r.ci95.lower.isFinite, r.ci95.upper.isFinite else { continue }
             out.append(
               BenchResults.Comparison(
                 phase: phase, condition: condition, a: a.config, b: b.config, ratio_p50: r.ratio,

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
   import Glibc
 #endif
+import CPlatformShims
 import Foundation
 import PhaseTrace
 import Probe
@@ -122,12 +123,13 @@ public final class BenchRunner: Sendable {
       throw RunnerError(.displayFailed, "cannot create the display surface: \(error)")
     }
     var fds: [Int32] = [0, 0]
-    guard pipe2(&fds, O_CLOEXEC) == 0 else {
+    guard CPlatformShims_pipeCloexec(&fds) == 0 else {
       monitor.stop()
       throw RunnerError(.spawnFailed, "cannot create the control pipe: \(String(cString: strerror(errno)))")
     }
     let (readEnd, writeEnd) = (fds[0], fds[1])
     let env = environment(trace: tracePath, display: monitor.surfaceName, runID: runID, config: config)
+    randomRefreshPhase()
     let spawnedAt = MonotonicClock.now()
     monitor.arm(.launch(since: spawnedAt)) { @Sendable observation in
       firstLive.record(observation.scanoutTime)
@@ -146,6 +148,17 @@ public final class BenchRunner: Sendable {
     }
     close(readEnd)
     return LaunchedApp(child: child, monitor: monitor, controlFD: writeEnd, tracePath: tracePath, spawnedAt: spawnedAt)
+  }
+
+  /// Waits a random fraction of one refresh interval, so that launches start at a random phase
+  /// of the display's scanout, as a person's tap does: otherwise every run would begin at the
+  /// same offset from the compositor's ticks and the refresh quantisation would bias every
+  /// sample the same way.
+  func randomRefreshPhase() {
+    let interval = 1e9 / settings.refreshHz
+    var request = timespec(tv_sec: 0, tv_nsec: Int(Double.random(in: 0..<interval)))
+    var remaining = timespec()
+    while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
   }
 
   /// The events a run waits for after the first live frame before it ends.
@@ -315,6 +328,7 @@ public final class BenchRunner: Sendable {
     let firstLive = FirstLiveFrameBox()
     let tap = settings.tap
     let controlFD = app.controlFD
+    randomRefreshPhase()
     let unlockAt = MonotonicClock.now()
     app.monitor.arm(.unlock(since: unlockAt)) { @Sendable observation in
       firstLive.record(observation.scanoutTime)

@@ -1,0 +1,30 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+import Dispatch
+
+/// Turns SIGINT, SIGTERM and the like into calls of a handler on a queue, so that a
+/// command-line tool shuts down in order instead of dying mid-write.
+public final class SignalHandlers: @unchecked Sendable {
+  // @unchecked: `sources` is set once in `init`, before the instance can be shared, and never
+  // changes; dispatch sources are thread-safe.
+  private let sources: [any DispatchSourceSignal]
+
+  /// Ignores the default action of `signals` and calls `handler` with the signal number on
+  /// `queue` each time one arrives. Keep the instance alive for as long as you want handling.
+  public init(
+    signals: [Int32], queue: DispatchQueue = .global(), handler: @escaping @Sendable (Int32) -> Void
+  ) {
+    sources = signals.map { sig in
+      signal(sig, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
+      source.setEventHandler { handler(sig) }
+      source.resume()
+      return source
+    }
+  }
+
+  deinit {
+    sources.forEach { $0.cancel() }
+  }
+}
