@@ -6,8 +6,11 @@
 // (V4L2, shared memory, process spawning) lives in its own modules.
 import PackageDescription
 
+// Warnings are errors in every build (STYLE.md rule 12), so `swift test` in CI is as strict
+// as `swift build`.
 let strict: [SwiftSetting] = [
   .enableUpcomingFeature("ExistentialAny"),
+  .unsafeFlags(["-warnings-as-errors"]),
 ]
 
 let package = Package(

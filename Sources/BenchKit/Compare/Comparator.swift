@@ -100,6 +100,15 @@ public enum Comparator {
       return "\(c.a) vs \(c.b) (\(c.condition)): too few runs to compare \(c.phase)"
     case .noSignificantDifference, nil:
       let detail = "\(c.condition): ratio \(Fmt.ratio(c.ratio_p50)), \(Fmt.p(c.p_value))"
+      let factor = c.ratio_p50 < 1 ? 1 / c.ratio_p50 : c.ratio_p50
+      if factor >= 1.1 {
+        // A large difference the test cannot confirm: say both, instead of "equal".
+        let (winner, loser) = c.ratio_p50 < 1 ? (c.a, c.b) : (c.b, c.a)
+        let f = Fmt.factor(factor)
+        return firstFrame
+          ? "\(winner) reaches the first frame \(f)× sooner than \(loser), not significant with these runs (\(detail))"
+          : "\(winner) is \(f)× faster than \(loser) at \(c.phase), not significant with these runs (\(detail))"
+      }
       return firstFrame
         ? "\(c.a) and \(c.b) reach the first frame equally soon within noise (\(detail))"
         : "\(c.a) and \(c.b) take the same time at \(c.phase) within noise (\(detail))"

@@ -52,8 +52,11 @@ public enum CameraAppLocator {
     }
     let scratch = root + "/.build/camera-app"
     let binary = scratch + "/release/camera-app"
-    if isUpToDate(binary: binary, root: root) { return binary }
-    log("building camera-app (release, static Swift runtime) — once per source change…")
+    // SwiftPM decides what is stale (a no-op build takes well under a second); the file-time
+    // check only decides whether to tell the user that a real build is coming.
+    if !isUpToDate(binary: binary, root: root) {
+      log("building camera-app (release, static Swift runtime) — once per source change…")
+    }
     let swift = findSwift()
     let logPath = root + "/.build/camera-app-build.log"
     try? FileManager.default.createDirectory(atPath: root + "/.build", withIntermediateDirectories: true)
@@ -81,7 +84,7 @@ public enum CameraAppLocator {
     return "/opt/swift/usr/bin/swift"
   }
 
-  /// True when `binary` is newer than Package.swift and every file under Sources/.
+  /// True when `binary` is newer than Package.swift and every file under Sources/ (a hint only).
   static func isUpToDate(binary: String, root: String) -> Bool {
     guard let built = modificationTime(binary) else { return false }
     if let m = modificationTime(root + "/Package.swift"), m > built { return false }

@@ -17,6 +17,8 @@ import PhaseTrace
 /// | `first_frame_to_deferred_done` | `display.first_live_frame` → `deferred_start.did`; 0 when nothing was deferred |
 /// | `shutter_to_photo` | `shutter.tap` → `photo.delivered` |
 /// | `secondary_ui` | start → `ui.secondary_visible` |
+/// | `device_open`, `device_format`, `device_buffers`, `device_stream_on` | `device.*` begin → end (V4L2) |
+/// | `device_first_buffer` | `device.stream_on` end → `device.first_buffer` (V4L2) |
 ///
 /// A phase whose events did not happen in the run is absent (for example `process_launch`
 /// in relock, where the app is not relaunched).
@@ -59,6 +61,16 @@ public enum PhaseExtractor {
       out[PhaseName.shutterToPhoto] = ms(tap, first(PhaseEventName.photoDelivered, after: tap))
     }
     out[PhaseName.secondaryUI] = ms(start, first(PhaseEventName.uiSecondaryVisible))
+    let deviceIntervals = [
+      (PhaseName.deviceOpen, PhaseEventName.deviceOpen), (PhaseName.deviceFormat, PhaseEventName.deviceFormat),
+      (PhaseName.deviceBuffers, PhaseEventName.deviceBuffers), (PhaseName.deviceStreamOn, PhaseEventName.deviceStreamOn),
+    ]
+    for (phase, event) in deviceIntervals {
+      if let b = first(event, .begin) { out[phase] = ms(b, first(event, .end, after: b)) }
+    }
+    if let on = first(PhaseEventName.deviceStreamOn, .end) {
+      out[PhaseName.deviceFirstBuffer] = ms(on, first(PhaseEventName.deviceFirstBuffer, after: on))
+    }
     return out.compactMapValues { $0 }
   }
 

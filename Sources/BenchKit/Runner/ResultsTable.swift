@@ -8,7 +8,7 @@ public enum ResultsTable {
     guard !cells.isEmpty else { return "no runs finished\n" }
     let headers = ["phase (ms, p50 (p90))"] + cells.map { "\($0.condition)/\($0.config)" }
     var rows: [[String]] = []
-    for phase in PhaseName.all {
+    for phase in PhaseName.all + PhaseName.device {
       guard cells.contains(where: { $0.phases[phase] != nil }) else { continue }
       rows.append(
         [phase] + cells.map { c in
@@ -37,7 +37,7 @@ public enum ResultsTable {
     var out = "condition,config,camera,run,ok,phase,ms\n"
     for c in results.cells {
       for r in c.records {
-        for phase in PhaseName.all {
+        for phase in PhaseName.all + PhaseName.device {
           guard let ms = r.phases[phase] else { continue }
           out += "\(c.condition),\(c.config),\(csvField(c.camera)),\(r.run),\(r.ok),\(phase),\(String(format: "%.3f", ms))\n"
         }
