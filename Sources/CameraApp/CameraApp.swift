@@ -202,9 +202,8 @@ public final class CameraApp: Sendable {
         }
         // Defer everything preview does not need; never the preview path itself.
         let isPreviewPath = kind == .preview || kind == .videoData
-        let defer_ = config != .eager && !isPreviewPath && output.isDeferredStartSupported
-        if output.isDeferredStartSupported || !defer_ {
-          if output.isDeferredStartSupported { try output.setDeferredStartEnabled(defer_) }
+        if output.isDeferredStartSupported {
+          try output.setDeferredStartEnabled(config != .eager && !isPreviewPath)
         }
         guard session.canAddOutput(output) else { throw AppError.camera("cannot add the \(kind.rawValue) output") }
         session.addOutput(output)

@@ -1,0 +1,121 @@
+import BenchKit
+import Foundation
+import Testing
+
+/// Runs the real `bench` executable against the real (debug) camera-app, the way a user does.
+@Suite(.serialized) struct BenchEndToEndTests {
+  static var binDir: String {
+    let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
+    var dir = (exe as NSString).deletingLastPathComponent
+    for _ in 0..<3 where !FileManager.default.isExecutableFile(atPath: dir + "/bench") {
+      dir = (dir as NSString).deletingLastPathComponent
+    }
+    return dir
+  }
+
+  static func tempDir() throws -> String {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bench-e2e-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    return dir
+  }
+
+  static func spawnBench(_ args: [String], out: String) throws -> Process {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: binDir + "/bench")
+    p.arguments = args + ["--out", out]
+    var env = ProcessInfo.processInfo.environment
+    env["FIRSTFRAME_CAMERA_APP"] = binDir + "/camera-app"
+    p.environment = env
+    p.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+    p.standardError = FileHandle(forWritingAtPath: "/dev/null")
+    try p.run()
+    return p
+  }
+
+  /// Processes (other than bench) whose environment mentions `marker`: the apps and burners a
+  /// bench run started.
+  static func leftovers(mentioning marker: String) -> [Int32] {
+    let me = getpid()
+    return ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { entry in
+      guard let pid = Int32(entry), pid != me,
+        let environ = FileManager.default.contents(atPath: "/proc/\(entry)/environ")
+      else { return nil }
+      return String(decoding: environ, as: UTF8.self).contains(marker) ? pid : nil
+    }
+  }
+
+  @Test("a short benchmark: every cell's runs succeed and the probe never sees a frame before the app presents it")
+  func shortRun() throws {
+    let out = try Self.tempDir()
+    defer { try? FileManager.default.removeItem(atPath: out) }
+    let p = try Self.spawnBench(
+      ["--runs", "2", "--warmup", "0", "--conditions", "warm,relock", "--configs", "deferred,eager",
+       "--lock-seconds", "0.3", "--quiet"], out: out)
+    p.waitUntilExit()
+    #expect(p.terminationStatus == 0)
+    let results = try ResultsFile.load(path: out + "/results.json")
+    #expect(results.cells.count == 4)
+    for cell in results.cells {
+      #expect(cell.runs == 2 && cell.failed == 0, "\(cell.condition)/\(cell.config): \(cell.records.map { $0.error ?? "ok" })")
+      for r in cell.records {
+        let observed = try #require(r.phases["first_frame_observed"])
+        let presented = try #require(r.phases["first_frame_presented"])
+        #expect(observed >= presented)
+        if cell.condition == "relock" { #expect(r.counts["stale_frames"] == 0) }
+      }
+    }
+    for file in ["results.json", "samples.csv", "summary.md", "plot.svg", "trace.json"] {
+      #expect(FileManager.default.fileExists(atPath: out + "/" + file), "\(file) missing")
+    }
+    #expect(Self.leftovers(mentioning: out).isEmpty)
+  }
+
+  @Test("without the lock cover, frames from before the lock are counted as stale after unlock")
+  func staleWithoutCover() throws {
+    let out = try Self.tempDir()
+    defer { try? FileManager.default.removeItem(atPath: out) }
+    let app = Self.binDir + "/camera-app"
+    let p = try Self.spawnBench(
+      ["--runs", "2", "--warmup", "0", "--conditions", "relock", "--configs", "deferred", "--no-tap",
+       "--lock-seconds", "0.3", "--quiet", "--app", "\(app) --no-cover --config {config} --outputs {outputs}"],
+      out: out)
+    p.waitUntilExit()
+    let results = try ResultsFile.load(path: out + "/results.json")
+    let records = results.cells.flatMap(\.records)
+    #expect(records.count == 2)
+    #expect(records.allSatisfy { ($0.counts["stale_frames"] ?? 0) > 0 })
+  }
+
+  @Test("Ctrl-C keeps the finished runs and leaves no app or burner behind")
+  func interrupt() throws {
+    let out = try Self.tempDir()
+    defer { try? FileManager.default.removeItem(atPath: out) }
+    let p = try Self.spawnBench(
+      ["--runs", "50", "--warmup", "0", "--conditions", "loaded", "--configs", "deferred", "--quiet"], out: out)
+    // Wait for the first finished run, then interrupt in the middle of the next.
+    var finished = 0
+    for _ in 0..<600 where finished == 0 {
+      usleep(50_000)
+      finished = (try? ResultsFile.load(path: out + "/results.json"))?.cells.reduce(0) { $0 + $1.records.count } ?? 0
+    }
+    #expect(finished > 0)
+    usleep(300_000)
+    kill(p.processIdentifier, SIGINT)
+    p.waitUntilExit()
+    #expect(p.terminationStatus == 130)
+    let results = try ResultsFile.load(path: out + "/results.json")
+    #expect(results.settings.interrupted)
+    #expect(results.cells.reduce(0) { $0 + $1.records.count } >= finished)
+    var left = Self.leftovers(mentioning: out)
+    for _ in 0..<40 where !left.isEmpty {
+      usleep(50_000)
+      left = Self.leftovers(mentioning: out)
+    }
+    #expect(left.isEmpty, "processes left behind: \(left)")
+    let burners = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).filter { entry in
+      let cmd = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline").map { String(decoding: $0, as: UTF8.self) } ?? ""
+      return cmd.contains("__burn\u{0}\(p.processIdentifier)")
+    }
+    #expect(burners.isEmpty, "burners left behind: \(burners)")
+  }
+}
