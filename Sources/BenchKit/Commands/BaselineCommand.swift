@@ -1,7 +1,7 @@
 import Foundation
 
 /// `bench baseline save RESULTS.json BASE.json`: validates a results file and stores it as a baseline.
-public enum BaselineCommand {
+public enum BaselineCommand: BenchSubcommand {
   /// The option table (parser and `--help`).
   public static let spec = CommandLineSpec(
     command: "bench baseline", synopsis: "save RESULTS.json BASE.json [--force]",
@@ -14,26 +14,7 @@ public enum BaselineCommand {
     options: [.flag("--force", "save even interrupted or partly failed results")],
     epilogue: "exit status: 0 saved, 2 bad usage, unreadable or unsuitable results")
 
-  /// Runs the command; `arguments` exclude `bench baseline` (the first is `save`). Returns the exit status.
-  public static func main(_ arguments: [String]) -> Int32 {
-    var out = ConsoleStream.standardOutput
-    var err = ConsoleStream.standardError
-    return run(arguments, output: &out, errors: &err)
-  }
-
-  /// Runs the command with its output and error streams given (for tests).
-  public static func run(
-    _ arguments: [String], output: inout some TextOutputStream, errors: inout some TextOutputStream
-  ) -> Int32 {
-    do {
-      return try execute(arguments, output: &output)
-    } catch {
-      errors.write("bench baseline: \(error.message)\n")
-      return 2
-    }
-  }
-
-  static func execute(_ arguments: [String], output: inout some TextOutputStream) throws(UsageError) -> Int32
+  public static func execute(_ arguments: [String], output: inout some TextOutputStream) throws(UsageError) -> Int32
   {
     let o = try spec.parse(arguments)
     if o.has("--help") {

@@ -1,5 +1,5 @@
 /// `bench compare A.json B.json`: every phase of every cell present in both files, as "B vs A".
-public enum CompareCommand {
+public enum CompareCommand: BenchSubcommand {
   /// The option table (parser and `--help`).
   public static let spec = CommandLineSpec(
     command: "bench compare", synopsis: "A.json B.json [options]",
@@ -23,26 +23,7 @@ public enum CompareCommand {
     ],
     epilogue: "exit status: 0 compared, 2 bad usage or an unreadable results file")
 
-  /// Runs the command; `arguments` exclude `bench compare`. Returns the exit status.
-  public static func main(_ arguments: [String]) -> Int32 {
-    var out = ConsoleStream.standardOutput
-    var err = ConsoleStream.standardError
-    return run(arguments, output: &out, errors: &err)
-  }
-
-  /// Runs the command with its output and error streams given (for tests).
-  public static func run(
-    _ arguments: [String], output: inout some TextOutputStream, errors: inout some TextOutputStream
-  ) -> Int32 {
-    do {
-      return try execute(arguments, output: &output)
-    } catch {
-      errors.write("bench compare: \(error.message)\n")
-      return 2
-    }
-  }
-
-  static func execute(_ arguments: [String], output: inout some TextOutputStream) throws(UsageError) -> Int32
+  public static func execute(_ arguments: [String], output: inout some TextOutputStream) throws(UsageError) -> Int32
   {
     let o = try spec.parse(arguments)
     if o.has("--help") {

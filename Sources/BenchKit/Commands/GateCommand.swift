@@ -1,7 +1,7 @@
 import Foundation
 
 /// `bench gate`: the CI gate. Exit 0 pass, 1 regression, 2 bad input.
-public enum GateCommand {
+public enum GateCommand: BenchSubcommand {
   /// The option table (parser and `--help`).
   public static let spec = CommandLineSpec(
     command: "bench gate", synopsis: "[--baseline BASE.json] [--gates FILE] RESULTS.json [options]",
@@ -27,25 +27,6 @@ public enum GateCommand {
     epilogue:
       "exit status: 0 every gate passed, 1 a regression (or a gated cell without successful runs), 2 bad usage or input"
   )
-
-  /// Runs the command; `arguments` exclude `bench gate`. Returns the exit status.
-  public static func main(_ arguments: [String]) -> Int32 {
-    var out = ConsoleStream.standardOutput
-    var err = ConsoleStream.standardError
-    return run(arguments, output: &out, errors: &err)
-  }
-
-  /// Runs the command with its output and error streams given (for tests).
-  public static func run(
-    _ arguments: [String], output: inout some TextOutputStream, errors: inout some TextOutputStream
-  ) -> Int32 {
-    do {
-      return try execute(arguments, output: &output)
-    } catch {
-      errors.write("bench gate: \(error.message)\n")
-      return 2
-    }
-  }
 
   /// Parses `--threshold`: `5`, or `first_frame_observed=5,start_running=10` (percent).
   /// Returns the default (nil when not given) and per-phase values, as fractions.
@@ -73,7 +54,7 @@ public enum GateCommand {
     return (fallback, perPhase)
   }
 
-  static func execute(_ arguments: [String], output: inout some TextOutputStream) throws(UsageError) -> Int32
+  public static func execute(_ arguments: [String], output: inout some TextOutputStream) throws(UsageError) -> Int32
   {
     let o = try spec.parse(arguments)
     if o.has("--help") {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// `bench report RESULTS.json`: plots, traces and summaries for people and for tools.
-public enum ReportCommand {
+public enum ReportCommand: BenchSubcommand {
   /// The option table (parser and `--help`).
   public static let spec = CommandLineSpec(
     command: "bench report",
@@ -23,26 +23,7 @@ public enum ReportCommand {
     ],
     epilogue: "exit status: 0 written, 2 bad usage, unreadable results or a file that cannot be written")
 
-  /// Runs the command; `arguments` exclude `bench report`. Returns the exit status.
-  public static func main(_ arguments: [String]) -> Int32 {
-    var out = ConsoleStream.standardOutput
-    var err = ConsoleStream.standardError
-    return run(arguments, output: &out, errors: &err)
-  }
-
-  /// Runs the command with its output and error streams given (for tests).
-  public static func run(
-    _ arguments: [String], output: inout some TextOutputStream, errors: inout some TextOutputStream
-  ) -> Int32 {
-    do {
-      return try execute(arguments, output: &output)
-    } catch {
-      errors.write("bench report: \(error.message)\n")
-      return 2
-    }
-  }
-
-  static func execute(_ arguments: [String], output: inout some TextOutputStream) throws(UsageError) -> Int32
+  public static func execute(_ arguments: [String], output: inout some TextOutputStream) throws(UsageError) -> Int32
   {
     let o = try spec.parse(arguments)
     if o.has("--help") {

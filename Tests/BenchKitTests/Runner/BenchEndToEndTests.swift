@@ -86,6 +86,31 @@ import Testing
     #expect(records.allSatisfy { ($0.counts["stale_frames"] ?? 0) > 0 })
   }
 
+  @Test("an app that crashes or shows nothing is a failed run with its reason; the benchmark goes on")
+  func failedRuns() throws {
+    let out = try Self.tempDir()
+    defer { try? FileManager.default.removeItem(atPath: out) }
+    let crash = try Self.spawnBench(
+      ["--runs", "2", "--warmup", "0", "--conditions", "warm", "--configs", "deferred", "--quiet",
+       "--app", "/bin/sh -c 'kill -SEGV $$'"], out: out + "/crash")
+    crash.waitUntilExit()
+    #expect(crash.terminationStatus == 1)
+    let crashed = try ResultsFile.load(path: out + "/crash/results.json").cells.flatMap(\.records)
+    #expect(crashed.count == 2)
+    #expect(crashed.allSatisfy { !$0.ok && ($0.error ?? "").contains("SIGSEGV") })
+
+    let hang = try Self.spawnBench(
+      ["--runs", "1", "--warmup", "0", "--conditions", "warm", "--configs", "eager", "--quiet",
+       "--run-timeout", "0.5", "--app", "/bin/sleep 30"], out: out + "/hang")
+    hang.waitUntilExit()
+    #expect(hang.terminationStatus == 1)
+    let hung = try ResultsFile.load(path: out + "/hang/results.json").cells.flatMap(\.records)
+    #expect(hung.count == 1)
+    let reason = hung.first?.error ?? ""
+    #expect(reason.contains("no live frame within 0.5 s"), "\(reason)")
+    #expect(Self.leftovers(mentioning: out).isEmpty)
+  }
+
   @Test("Ctrl-C keeps the finished runs and leaves no app or burner behind")
   func interrupt() throws {
     let out = try Self.tempDir()
