@@ -38,7 +38,8 @@ public struct AppOptions: Sendable, Equatable {
       """,
     options: [
       .value("--config", "NAME", "deferred, eager, manual or preview-only", default: "deferred"),
-      .value("--outputs", "LIST", "outputs to add: preview,photo,movie,analysis", default: "preview,photo,movie"),
+      .value(
+        "--outputs", "LIST", "outputs to add: preview,photo,movie,analysis", default: "preview,photo,movie"),
       .value("--camera", "CAMERA", "synthetic or v4l2:/dev/videoN", default: "synthetic"),
       .value("--profile", "FILE", "synthetic camera cost profile (JSON)", default: "built-in default"),
       .value("--duration", "S", "quit after S seconds", default: "run until quit"),
@@ -70,7 +71,8 @@ public struct AppOptions: Sendable, Equatable {
     if let raw = parsed.value("--config") {
       guard let c = LaunchConfiguration(rawValue: raw) else {
         throw UsageError(
-          "unknown configuration '\(raw)' (choose from \(LaunchConfiguration.allCases.map(\.rawValue).joined(separator: ", ")))")
+          "unknown configuration '\(raw)' (choose from \(LaunchConfiguration.allCases.map(\.rawValue).joined(separator: ", ")))"
+        )
       }
       o.configuration = c
     }

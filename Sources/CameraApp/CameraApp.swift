@@ -46,7 +46,8 @@ public final class CameraApp: Sendable {
     var lastPressure: String?
   }
 
-  init(options: AppOptions, signposter: Signposter, display: any DisplaySink, privateSurface: (any Sendable)?) {
+  init(options: AppOptions, signposter: Signposter, display: any DisplaySink, privateSurface: (any Sendable)?)
+  {
     self.options = options
     self.signposter = signposter
     self.display = CoverableDisplay(display)
@@ -96,7 +97,8 @@ public final class CameraApp: Sendable {
     } catch {
       fail(.usage("cannot open the display surface: \(error)"))
     }
-    let app = CameraApp(options: options, signposter: signposter, display: display, privateSurface: privateSurface)
+    let app = CameraApp(
+      options: options, signposter: signposter, display: display, privateSurface: privateSurface)
     signposter.event(PhaseEventName.uiReady)
 
     app.startCapture()
@@ -136,7 +138,8 @@ public final class CameraApp: Sendable {
   }
 
   private func injectedDelayMilliseconds() -> Int? {
-    guard let raw = ProcessInfo.processInfo.environment["FIRSTFRAME_INJECT_DELAY_MS"], let ms = Int(raw), ms > 0
+    guard let raw = ProcessInfo.processInfo.environment["FIRSTFRAME_INJECT_DELAY_MS"], let ms = Int(raw),
+      ms > 0
     else { return nil }
     return ms
   }
@@ -164,13 +167,17 @@ public final class CameraApp: Sendable {
   }
 
   func configureSession() throws {
-    try signposter.interval(PhaseEventName.sessionConfigure, fields: ["config": .string(options.configuration.rawValue)]) {
+    try signposter.interval(
+      PhaseEventName.sessionConfigure, fields: ["config": .string(options.configuration.rawValue)]
+    ) {
       let device = try makeDevice()
       let session = CaptureSession(signposter: signposter)
       session.beginConfiguration()
       defer { session.commitConfiguration() }
       let input = CaptureDeviceInput(device: device)
-      guard session.canAddInput(input) else { throw AppError.camera("cannot add the camera \(device.uniqueID)") }
+      guard session.canAddInput(input) else {
+        throw AppError.camera("cannot add the camera \(device.uniqueID)")
+      }
       session.addInput(input)
 
       let config = options.configuration
@@ -205,7 +212,9 @@ public final class CameraApp: Sendable {
         if output.isDeferredStartSupported {
           try output.setDeferredStartEnabled(config != .eager && !isPreviewPath)
         }
-        guard session.canAddOutput(output) else { throw AppError.camera("cannot add the \(kind.rawValue) output") }
+        guard session.canAddOutput(output) else {
+          throw AppError.camera("cannot add the \(kind.rawValue) output")
+        }
         session.addOutput(output)
       }
       if config == .manual {
@@ -309,7 +318,8 @@ public final class CameraApp: Sendable {
     channel.start(
       handle: { @Sendable [self] command in handle(command) },
       unknown: { @Sendable line in
-        FileHandle.standardError.write(Data("camera-app: ignoring unknown command '\(line.prefix(80))'\n".utf8))
+        FileHandle.standardError.write(
+          Data("camera-app: ignoring unknown command '\(line.prefix(80))'\n".utf8))
       },
       ended: { @Sendable [self] in quit(status: 0) })
   }
@@ -328,7 +338,8 @@ public final class CameraApp: Sendable {
   func tap() {
     signposter.event(PhaseEventName.shutterTap)
     guard let photo = state.withLock({ $0.photoOutput }) else {
-      FileHandle.standardError.write(Data("camera-app: tap ignored: no photo output in this configuration\n".utf8))
+      FileHandle.standardError.write(
+        Data("camera-app: tap ignored: no photo output in this configuration\n".utf8))
       return
     }
     let readiness = photo.captureReadiness
@@ -395,7 +406,8 @@ public final class CameraApp: Sendable {
   }
 
   func handleSignals() {
-    let handlers = SignalHandlers(signals: [SIGTERM, SIGINT, SIGHUP]) { @Sendable [self] _ in quit(status: 0) }
+    let handlers = SignalHandlers(signals: [SIGTERM, SIGINT, SIGHUP]) { @Sendable [self] _ in quit(status: 0)
+    }
     signalHandlers.withLock { $0 = handlers }
   }
 

@@ -38,7 +38,9 @@ struct PhotoLibrary: Sendable {
     var i = 2
     guard bytes.count > 2, bytes[0] == UInt8(ascii: "P"), bytes[1] == UInt8(ascii: "5") else { return nil }
     while fields.count < 3 && i < bytes.count {
-      while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
+      while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 {
+        i += 1
+      }
       var v = 0
       var digits = 0
       while i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39, digits < 7 {

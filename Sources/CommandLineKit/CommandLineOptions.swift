@@ -19,7 +19,9 @@ public struct OptionSpec: Sendable {
   public var defaultText: String?
 
   /// Creates an option that takes a value.
-  public static func value(_ name: String, _ valueName: String, _ help: String, default defaultText: String? = nil)
+  public static func value(
+    _ name: String, _ valueName: String, _ help: String, default defaultText: String? = nil
+  )
     -> OptionSpec
   {
     OptionSpec(name: name, valueName: valueName, help: help, defaultText: defaultText)
@@ -79,7 +81,8 @@ public struct ParsedOptions: Sendable {
     for item in items where !allowed.contains(item) {
       var noun = String(name.drop(while: { $0 == "-" })).replacingDashes()
       if noun.hasSuffix("s") { noun.removeLast() }
-      throw UsageError("unknown \(noun) '\(item)' for \(name) (choose from \(allowed.joined(separator: ", ")))")
+      throw UsageError(
+        "unknown \(noun) '\(item)' for \(name) (choose from \(allowed.joined(separator: ", ")))")
     }
     var seen = Set<String>()
     return items.filter { seen.insert($0).inserted }
@@ -113,7 +116,9 @@ public struct CommandLineSpec: Sendable {
   public var epilogue: String
 
   /// Creates a spec.
-  public init(command: String, synopsis: String, summary: String, options: [OptionSpec], epilogue: String = "") {
+  public init(
+    command: String, synopsis: String, summary: String, options: [OptionSpec], epilogue: String = ""
+  ) {
     self.command = command
     self.synopsis = synopsis
     self.summary = summary
@@ -178,7 +183,10 @@ public struct CommandLineSpec: Sendable {
       }
       let width = min(30, rows.map(\.0.count).max() ?? 0)
       for (left, right) in rows {
-        let pad = left.count < width ? String(repeating: " ", count: width - left.count) : "\n" + String(repeating: " ", count: width + 2)
+        let pad =
+          left.count < width
+          ? String(repeating: " ", count: width - left.count)
+          : "\n" + String(repeating: " ", count: width + 2)
         s += "  \(left)\(pad)  \(right)\n"
       }
       s += "  --help" + String(repeating: " ", count: max(0, width - 6)) + "  show this help\n"

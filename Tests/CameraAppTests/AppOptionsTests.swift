@@ -19,7 +19,9 @@ import Testing
     for config in ["deferred", "eager", "manual", "preview-only"] {
       #expect(try AppOptions.parse(["--config", config]).configuration.rawValue == config)
     }
-    let o = try AppOptions.parse(["--outputs", "photo,analysis", "--camera", "v4l2:/dev/video3", "--no-cover"])
+    let o = try AppOptions.parse([
+      "--outputs", "photo,analysis", "--camera", "v4l2:/dev/video3", "--no-cover",
+    ])
     #expect(o.outputs == [.preview, .photo, .analysis])
     #expect(o.camera == "v4l2:/dev/video3")
     #expect(o.noCover)

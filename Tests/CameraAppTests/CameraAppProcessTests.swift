@@ -24,7 +24,8 @@ import Testing
   }
 
   static func run(_ args: [String], environment extra: [String: String] = [:]) throws -> Run {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("camera-app-test-\(UUID().uuidString)")
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "camera-app-test-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }
     let trace = dir.appendingPathComponent("t.jsonl").path
@@ -51,7 +52,9 @@ import Testing
       malformed: read.malformedLines)
   }
 
-  static func ts(_ events: [PhaseEvent], _ name: String, _ kind: PhaseEventKind = .event, output: String? = nil)
+  static func ts(
+    _ events: [PhaseEvent], _ name: String, _ kind: PhaseEventKind = .event, output: String? = nil
+  )
     -> UInt64?
   {
     events.first {
@@ -112,7 +115,8 @@ import Testing
     let missing = try Self.run(["--profile", "/nonexistent/profile.json", "--duration", "1"])
     #expect(missing.status == 2)
     #expect(missing.stderr.contains("/nonexistent/profile.json"))
-    let file = FileManager.default.temporaryDirectory.appendingPathComponent("bad-profile-\(UUID().uuidString).json")
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "bad-profile-\(UUID().uuidString).json")
     try Data(#"{"name": "broken"}"#.utf8).write(to: file)
     defer { try? FileManager.default.removeItem(at: file) }
     let invalid = try Self.run(["--profile", file.path, "--duration", "1"])

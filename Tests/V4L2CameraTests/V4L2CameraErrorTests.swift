@@ -27,7 +27,9 @@ import Testing
     var config = FakeV4L2Kernel.Config()
     config.node = V4L2NodeInfo(isCharacterDevice: false, groupID: 0, permissions: 0o644)
     let fake = FakeV4L2Kernel(config)
-    let error = #expect(throws: V4L2Error.self) { try V4L2Camera.validate(path: FakeV4L2Kernel.path, kernel: fake.kernel) }
+    let error = #expect(throws: V4L2Error.self) {
+      try V4L2Camera.validate(path: FakeV4L2Kernel.path, kernel: fake.kernel)
+    }
     #expect(error?.code == .noSuchDevice)
     #expect(error?.message.contains("not a character device") == true)
   }
@@ -90,7 +92,8 @@ import Testing
     let camera = try V4L2Camera(path: FakeV4L2Kernel.path, kernel: fake.kernel)
     try camera.open()
     let error = #expect(throws: V4L2Error.self) {
-      try camera.setActiveFormat(CaptureFormat(width: 640, height: 480, maxFrameRate: 30, fourCC: "H264"), frameRate: 30)
+      try camera.setActiveFormat(
+        CaptureFormat(width: 640, height: 480, maxFrameRate: 30, fourCC: "H264"), frameRate: 30)
     }
     #expect(error?.code == .formatUnsupported)
     #expect(error?.message.contains("640x480@30 H264") == true)
@@ -145,7 +148,9 @@ import Testing
     var config = FakeV4L2Kernel.Config()
     config.capabilities = UInt32(V4L2_CAP_META_CAPTURE) | UInt32(V4L2_CAP_STREAMING)
     let fake = FakeV4L2Kernel(config)
-    let error = #expect(throws: V4L2Error.self) { try V4L2Camera.validate(path: FakeV4L2Kernel.path, kernel: fake.kernel) }
+    let error = #expect(throws: V4L2Error.self) {
+      try V4L2Camera.validate(path: FakeV4L2Kernel.path, kernel: fake.kernel)
+    }
     #expect(error?.code == .noSuchDevice)
     #expect(error?.message.contains("no video capture capability") == true)
     #expect(V4L2Camera.enumerate(kernel: fake.kernel).isEmpty)

@@ -8,7 +8,9 @@ import Testing
 /// Runs against a real V4L2 device (vivid in the VM: `scripts/vivid-integration`) only when
 /// `FIRSTFRAME_V4L2_DEVICE` names one, e.g. `/dev/video0`.
 @Suite struct V4L2DeviceIntegrationTests {
-  static let device = ProcessInfo.processInfo.environment["FIRSTFRAME_V4L2_DEVICE"].flatMap { $0.isEmpty ? nil : $0 }
+  static let device = ProcessInfo.processInfo.environment["FIRSTFRAME_V4L2_DEVICE"].flatMap {
+    $0.isEmpty ? nil : $0
+  }
 
   @Test(
     "a real device negotiates 640x480, streams a moving pattern, takes a still and reports its phases",
@@ -55,14 +57,18 @@ import Testing
     let firstBuffer = events.first { $0.name == PhaseEventName.deviceFirstBuffer }
     let phases: [(String, Double?)] = [
       ("open", duration(PhaseEventName.deviceOpen)), ("format", duration(PhaseEventName.deviceFormat)),
-      ("buffers", duration(PhaseEventName.deviceBuffers)), ("stream_on", duration(PhaseEventName.deviceStreamOn)),
+      ("buffers", duration(PhaseEventName.deviceBuffers)),
+      ("stream_on", duration(PhaseEventName.deviceStreamOn)),
       (
         "first_buffer (after stream_on)",
         streamOnEnd.flatMap { s in firstBuffer.map { MonotonicClock.milliseconds(from: s.ts, to: $0.ts) } }
       ),
     ]
     for (name, ms) in phases { #expect(ms != nil, "phase \(name) recorded") }
-    let line = phases.map { "\($0.0)=\($0.1.map { String(format: "%.2f", $0) } ?? "?") ms" }.joined(separator: " ")
-    print("V4L2 device phases on \(path) [\(camera.localizedName)]: \(line); still \(still.width)x\(still.height)")
+    let line = phases.map { "\($0.0)=\($0.1.map { String(format: "%.2f", $0) } ?? "?") ms" }.joined(
+      separator: " ")
+    print(
+      "V4L2 device phases on \(path) [\(camera.localizedName)]: \(line); still \(still.width)x\(still.height)"
+    )
   }
 }

@@ -5,7 +5,8 @@ import Testing
 
 @Suite struct V4L2NegotiationTests {
   static let sizes = [
-    V4L2FrameSize(width: 320, height: 240, intervals: []), V4L2FrameSize(width: 640, height: 480, intervals: []),
+    V4L2FrameSize(width: 320, height: 240, intervals: []),
+    V4L2FrameSize(width: 640, height: 480, intervals: []),
     V4L2FrameSize(width: 1280, height: 720, intervals: []),
   ]
 
@@ -46,7 +47,8 @@ import Testing
     let fake = FakeV4L2Kernel()
     let camera = try V4L2Camera(path: FakeV4L2Kernel.path, kernel: fake.kernel)
     try camera.open()
-    try camera.setActiveFormat(CaptureFormat(width: 700, height: 500, maxFrameRate: 30, fourCC: "GREY"), frameRate: 20)
+    try camera.setActiveFormat(
+      CaptureFormat(width: 700, height: 500, maxFrameRate: 30, fourCC: "GREY"), frameRate: 20)
     #expect(camera.activeFormatDescription == "640x480@30 YUYV")
     #expect(fake.framesPerSecond == 30)
     try camera.setActiveFormat(CaptureFormat(width: 1280, height: 720, maxFrameRate: 30), frameRate: 30)
@@ -65,7 +67,8 @@ import Testing
     let camera = try V4L2Camera(path: FakeV4L2Kernel.path, kernel: fake.kernel)
     try camera.open()
     #expect(camera.formats.map(\.description) == ["1920x1080@15 YU12", "640x480@30 YU12"])
-    try camera.setActiveFormat(CaptureFormat(width: 640, height: 480, maxFrameRate: 30, fourCC: "MJPG"), frameRate: 30)
+    try camera.setActiveFormat(
+      CaptureFormat(width: 640, height: 480, maxFrameRate: 30, fourCC: "MJPG"), frameRate: 30)
     #expect(camera.activeFormatDescription == "640x480@30 YU12")
     let collector = FrameCollector()
     try camera.startStream(collector.deliver)
@@ -75,7 +78,8 @@ import Testing
     #expect(first.pixels.allSatisfy { $0 == FakeV4L2Kernel.luma(ofFrame: 0) })
   }
 
-  @Test("formats list the streaming format's sizes largest first, and the pixel budget is the largest w×h×rate")
+  @Test(
+    "formats list the streaming format's sizes largest first, and the pixel budget is the largest w×h×rate")
   func formatsAndBudget() throws {
     let camera = try V4L2Camera(path: FakeV4L2Kernel.path, kernel: FakeV4L2Kernel().kernel)
     #expect(camera.formats.map(\.description) == ["1280x720@10 YUYV", "640x480@30 YUYV", "320x240@60 YUYV"])

@@ -10,7 +10,8 @@ import Testing
   func streamsFrames() throws {
     let fake = FakeV4L2Kernel()
     let trace = InMemoryTrace()
-    let camera = try V4L2Camera(path: FakeV4L2Kernel.path, signposter: Signposter(sink: trace), kernel: fake.kernel)
+    let camera = try V4L2Camera(
+      path: FakeV4L2Kernel.path, signposter: Signposter(sink: trace), kernel: fake.kernel)
     try camera.open()
     try camera.setActiveFormat(CaptureFormat(width: 640, height: 480, maxFrameRate: 30), frameRate: 30)
     try camera.initializeOutput(.preview)
@@ -115,7 +116,9 @@ import Testing
     let devices = V4L2Camera.enumerate(kernel: FakeV4L2Kernel().kernel)
     let device = try #require(devices.first)
     #expect(device.card == "Fake Camera" && device.driver == "fake" && device.mayOpen)
-    #expect(device.formats.first?.description == "YUYV: 320x240 (30-60 fps), 640x480 (15-30 fps), 1280x720 (5-10 fps)")
+    #expect(
+      device.formats.first?.description
+        == "YUYV: 320x240 (30-60 fps), 640x480 (15-30 fps), 1280x720 (5-10 fps)")
     var config = FakeV4L2Kernel.Config()
     config.openErrno = EACCES
     let denied = V4L2Camera.enumerate(kernel: FakeV4L2Kernel(config).kernel)

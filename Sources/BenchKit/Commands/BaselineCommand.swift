@@ -14,7 +14,8 @@ public enum BaselineCommand: BenchSubcommand {
     options: [.flag("--force", "save even interrupted or partly failed results")],
     epilogue: "exit status: 0 saved, 2 bad usage, unreadable or unsuitable results")
 
-  public static func execute(_ arguments: [String], output: inout some TextOutputStream) throws(UsageError) -> Int32
+  public static func execute(_ arguments: [String], output: inout some TextOutputStream) throws(UsageError)
+    -> Int32
   {
     let o = try spec.parse(arguments)
     if o.has("--help") {

@@ -23,7 +23,8 @@ public enum CompareCommand: BenchSubcommand {
     ],
     epilogue: "exit status: 0 compared, 2 bad usage or an unreadable results file")
 
-  public static func execute(_ arguments: [String], output: inout some TextOutputStream) throws(UsageError) -> Int32
+  public static func execute(_ arguments: [String], output: inout some TextOutputStream) throws(UsageError)
+    -> Int32
   {
     let o = try spec.parse(arguments)
     if o.has("--help") {

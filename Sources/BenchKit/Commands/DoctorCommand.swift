@@ -25,7 +25,9 @@ public enum DoctorCommand {
         print(spec.help, terminator: "")
         return 0
       }
-      if let extra = parsed.positional.first { throw UsageError("bench doctor takes no arguments, not '\(extra)'") }
+      if let extra = parsed.positional.first {
+        throw UsageError("bench doctor takes no arguments, not '\(extra)'")
+      }
     } catch {
       FileHandle.standardError.write(Data("bench doctor: \(error)\n".utf8))
       return 2
@@ -89,7 +91,8 @@ public enum DoctorCommand {
   }
 
   static func governor() -> String {
-    let text = try? String(contentsOfFile: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", encoding: .utf8)
+    let text = try? String(
+      contentsOfFile: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", encoding: .utf8)
     return text?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown"
   }
 
@@ -99,7 +102,8 @@ public enum DoctorCommand {
       .filter { $0.hasPrefix("thermal_zone") }.sorted()
     if zones.isEmpty { return "none" }
     return zones.map { zone in
-      let type = (try? String(contentsOfFile: "\(base)/\(zone)/type", encoding: .utf8))?
+      let type =
+        (try? String(contentsOfFile: "\(base)/\(zone)/type", encoding: .utf8))?
         .trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
       let milli = (try? String(contentsOfFile: "\(base)/\(zone)/temp", encoding: .utf8))
         .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }

@@ -54,7 +54,8 @@ public enum GateCommand: BenchSubcommand {
     return (fallback, perPhase)
   }
 
-  public static func execute(_ arguments: [String], output: inout some TextOutputStream) throws(UsageError) -> Int32
+  public static func execute(_ arguments: [String], output: inout some TextOutputStream) throws(UsageError)
+    -> Int32
   {
     let o = try spec.parse(arguments)
     if o.has("--help") {

@@ -23,7 +23,8 @@ public enum ReportCommand: BenchSubcommand {
     ],
     epilogue: "exit status: 0 written, 2 bad usage, unreadable results or a file that cannot be written")
 
-  public static func execute(_ arguments: [String], output: inout some TextOutputStream) throws(UsageError) -> Int32
+  public static func execute(_ arguments: [String], output: inout some TextOutputStream) throws(UsageError)
+    -> Int32
   {
     let o = try spec.parse(arguments)
     if o.has("--help") {

@@ -28,16 +28,23 @@ public enum RunCommand {
       .value("--runs", "N", "counted runs per cell", default: "20"),
       .value("--warmup", "N", "uncounted runs per configuration before each condition", default: "1"),
       .value("--conditions", "LIST", "cold,warm,relock,loaded", default: "all four"),
-      .value("--configs", "LIST", "deferred,eager,manual,preview-only (alternated A B A B …)", default: "deferred,eager"),
+      .value(
+        "--configs", "LIST", "deferred,eager,manual,preview-only (alternated A B A B …)",
+        default: "deferred,eager"),
       .value("--outputs", "LIST", "preview,photo,movie,analysis", default: "preview,photo,movie"),
       .value("--camera", "CAMERA", "synthetic or v4l2:/dev/videoN", default: "synthetic"),
-      .value("--profile", "FILE", "synthetic camera cost profile", default: "Benchmarks/profiles/default.json (built in)"),
-      .value("--app", "\"COMMAND ARGS\"", "benchmark another app (split into argv without a shell; {config}, {outputs}, {camera} are replaced)"),
+      .value(
+        "--profile", "FILE", "synthetic camera cost profile",
+        default: "Benchmarks/profiles/default.json (built in)"),
+      .value(
+        "--app", "\"COMMAND ARGS\"",
+        "benchmark another app (split into argv without a shell; {config}, {outputs}, {camera} are replaced)"),
       .value("--refresh-hz", "N", "display refresh rate", default: "60"),
       .value("--lock-seconds", "S", "relock: how long the device stays locked", default: "1"),
       .value("--run-timeout", "S", "a run with no live frame after S seconds fails", default: "10"),
       .flag("--no-tap", "do not press the shutter when the first live frame appears"),
-      .value("--out", "DIR", "results folder", default: "Results/<UTC timestamp>, linked from Results/latest"),
+      .value(
+        "--out", "DIR", "results folder", default: "Results/<UTC timestamp>, linked from Results/latest"),
       .value("--format", "FORMAT", "table, json, markdown or csv on stdout", default: "table"),
       .flag("--quiet", "no progress output"),
     ],
@@ -97,14 +104,17 @@ public enum RunCommand {
       throw UsageError("unknown camera '\(camera)' for --camera (use synthetic or v4l2:/dev/videoN)")
     }
     if let profile = o.value("--profile") {
-      guard s.camera == "synthetic" else { throw UsageError("--profile applies to the synthetic camera only") }
+      guard s.camera == "synthetic" else {
+        throw UsageError("--profile applies to the synthetic camera only")
+      }
       do {
         let loaded = try CostProfile.load(path: profile)
         s.profileName = loaded.name
       } catch {
         throw UsageError("\(error)")
       }
-      s.profilePath = (profile as NSString).isAbsolutePath
+      s.profilePath =
+        (profile as NSString).isAbsolutePath
         ? profile : FileManager.default.currentDirectoryPath + "/" + profile
     } else if s.camera == "synthetic" {
       s.profileName = CostProfile.default.name
@@ -139,7 +149,8 @@ public enum RunCommand {
   static func prepareOutDir(_ given: String?) throws(UsageError) -> String {
     let dir: String
     if let given {
-      dir = (given as NSString).isAbsolutePath ? given : FileManager.default.currentDirectoryPath + "/" + given
+      dir =
+        (given as NSString).isAbsolutePath ? given : FileManager.default.currentDirectoryPath + "/" + given
     } else {
       let root = CameraAppLocator.packageRoot() ?? FileManager.default.currentDirectoryPath
       let f = DateFormatter()
@@ -163,7 +174,8 @@ public enum RunCommand {
 
   static func reason(_ error: any Error) -> String {
     let ns = error as NSError
-    if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+    if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain
+    {
       return String(cString: strerror(Int32(underlying.code)))
     }
     return ns.localizedDescription
@@ -203,7 +215,8 @@ public enum RunCommand {
       tool: .init(version: FirstFrameVersion.current), host: HostProbe.current(),
       settings: .init(
         runs: settings.runs, warmup: settings.warmup, conditions: settings.conditions.map(\.rawValue),
-        configs: settings.configs, outputs: settings.outputs, camera: settings.camera, profile: settings.profilePath,
+        configs: settings.configs, outputs: settings.outputs, camera: settings.camera,
+        profile: settings.profilePath,
         profileName: settings.profileName, app: settings.appCommand?.joined(separator: " "),
         refreshHz: settings.refreshHz, tap: settings.tap, lockSeconds: settings.lockSeconds,
         runTimeoutSeconds: settings.runTimeoutSeconds, startedAt: ISO8601DateFormatter().string(from: Date())),
@@ -212,15 +225,20 @@ public enum RunCommand {
     let session = BenchSession(
       settings: settings, runner: runner, progress: progress, base: base, interrupted: { interrupted.isSet })
     let results = session.run()
-    return finish(results, settings: settings, format: format, quiet: quiet, problem: session.lastWriteProblem)
+    return finish(
+      results, settings: settings, format: format, quiet: quiet, problem: session.lastWriteProblem)
   }
 
-  static func finish(_ results: BenchResults, settings: RunSettings, format: String, quiet: Bool, problem: String?)
+  static func finish(
+    _ results: BenchResults, settings: RunSettings, format: String, quiet: Bool, problem: String?
+  )
     -> Int32
   {
     let dir = settings.outDir
     let extras: [(String, String)] = [("samples.csv", ResultsTable.csv(results))]
-    for (name, text) in extras { try? Data(text.utf8).write(to: URL(fileURLWithPath: dir + "/" + name), options: .atomic) }
+    for (name, text) in extras {
+      try? Data(text.utf8).write(to: URL(fileURLWithPath: dir + "/" + name), options: .atomic)
+    }
     var reportProblem: String?
     do {
       try ReportWriter.writeAll(results: results, folder: dir)
@@ -244,12 +262,14 @@ public enum RunCommand {
       return 1
     }
     if results.settings.interrupted {
-      FileHandle.standardError.write(Data("bench: interrupted; \(finished) finished runs kept in \(dir)\n".utf8))
+      FileHandle.standardError.write(
+        Data("bench: interrupted; \(finished) finished runs kept in \(dir)\n".utf8))
       return 130
     }
     if !quiet { FileHandle.standardError.write(Data("bench: results in \(dir)\n".utf8)) }
     if failed > 0 {
-      FileHandle.standardError.write(Data("bench: \(failed) of \(finished) runs failed (see results.json records)\n".utf8))
+      FileHandle.standardError.write(
+        Data("bench: \(failed) of \(finished) runs failed (see results.json records)\n".utf8))
       return 1
     }
     return 0

@@ -20,7 +20,9 @@ public struct BenchResults: Codable, Sendable {
   public var baseline: BaselineInfo? = nil
 
   /// Creates results.
-  public init(tool: ToolInfo, host: HostInfo, settings: BenchSettings, cells: [Cell], comparisons: [Comparison] = []) {
+  public init(
+    tool: ToolInfo, host: HostInfo, settings: BenchSettings, cells: [Cell], comparisons: [Comparison] = []
+  ) {
     self.tool = tool
     self.host = host
     self.settings = settings

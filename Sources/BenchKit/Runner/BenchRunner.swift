@@ -88,7 +88,8 @@ public final class BenchRunner: Sendable {
     let controlFD: Int32
     let tracePath: String
     let spawnedAt: UInt64
-    init(child: ChildProcess, monitor: DisplayMonitor, controlFD: Int32, tracePath: String, spawnedAt: UInt64) {
+    init(child: ChildProcess, monitor: DisplayMonitor, controlFD: Int32, tracePath: String, spawnedAt: UInt64)
+    {
       self.child = child
       self.monitor = monitor
       self.controlFD = controlFD
@@ -112,7 +113,9 @@ public final class BenchRunner: Sendable {
     }
   }
 
-  func launch(config: String, runID: String, tracePath: String, firstLive: FirstLiveFrameBox, tapOnFirstFrame: Bool)
+  func launch(
+    config: String, runID: String, tracePath: String, firstLive: FirstLiveFrameBox, tapOnFirstFrame: Bool
+  )
     throws(RunnerError) -> LaunchedApp
   {
     let monitor: DisplayMonitor
@@ -147,7 +150,8 @@ public final class BenchRunner: Sendable {
       throw error
     }
     close(readEnd)
-    return LaunchedApp(child: child, monitor: monitor, controlFD: writeEnd, tracePath: tracePath, spawnedAt: spawnedAt)
+    return LaunchedApp(
+      child: child, monitor: monitor, controlFD: writeEnd, tracePath: tracePath, spawnedAt: spawnedAt)
   }
 
   /// Waits a random fraction of one refresh interval, so that launches start at a random phase
@@ -194,7 +198,8 @@ public final class BenchRunner: Sendable {
       let live = firstLive.value
       if live == nil {
         if now - since > timeoutNs {
-          return "no live frame within \(settings.runTimeoutSeconds) s (last event: \(lastEventName(app.tracePath, since: since)))"
+          return
+            "no live frame within \(settings.runTimeoutSeconds) s (last event: \(lastEventName(app.tracePath, since: since)))"
         }
       } else {
         if !learned {
@@ -204,10 +209,12 @@ public final class BenchRunner: Sendable {
         }
         if now - lastTraceCheck > 10_000_000 {
           lastTraceCheck = now
-          let names = Set(TraceReader().read(path: app.tracePath).events.filter { $0.ts >= since }.map(\.name))
+          let names = Set(
+            TraceReader().read(path: app.tracePath).events.filter { $0.ts >= since }.map(\.name))
           if awaited.allSatisfy(names.contains) { return nil }
           if now - since > timeoutNs * 2 {
-            return "the app did not report \(awaited.filter { !names.contains($0) }.joined(separator: ", ")) in time"
+            return
+              "the app did not report \(awaited.filter { !names.contains($0) }.joined(separator: ", ")) in time"
           }
         }
       }
@@ -233,10 +240,13 @@ public final class BenchRunner: Sendable {
     let firstLive = FirstLiveFrameBox()
     let app: LaunchedApp
     do {
-      app = try launch(config: config, runID: runID, tracePath: tracePath, firstLive: firstLive, tapOnFirstFrame: settings.tap)
+      app = try launch(
+        config: config, runID: runID, tracePath: tracePath, firstLive: firstLive,
+        tapOnFirstFrame: settings.tap)
     } catch {
       return RunOutcome(
-        record: .init(run: number, ok: false, error: error.message, phases: [:], counts: [:]), realtime: false)
+        record: .init(run: number, ok: false, error: error.message, phases: [:], counts: [:]), realtime: false
+      )
     }
     let spawnEvent = PhaseEvent(ts: app.spawnedAt, name: PhaseEventName.launchSpawn, kind: .event, pid: pid)
     let failure = settle(
@@ -258,11 +268,14 @@ public final class BenchRunner: Sendable {
   }
 
   func record(
-    number: Int, failure: String?, tracePath: String, extra: [PhaseEvent], start: UInt64, end: UInt64, relock: Bool,
+    number: Int, failure: String?, tracePath: String, extra: [PhaseEvent], start: UInt64, end: UInt64,
+    relock: Bool,
     report: ProbeReport, wallMs: Double, windowStart: UInt64? = nil
   ) -> BenchResults.RunRecord {
     let read = TraceReader().read(path: tracePath)
-    let all = (read.events + extra).filter { $0.ts >= (windowStart ?? start) && $0.ts <= end }.sorted { $0.ts < $1.ts }
+    let all = (read.events + extra).filter { $0.ts >= (windowStart ?? start) && $0.ts <= end }.sorted {
+      $0.ts < $1.ts
+    }
     let events = all.filter { $0.ts >= start }
     let phases = PhaseExtractor.phases(from: events, start: start, relock: relock)
     var counts = PhaseExtractor.counts(from: events, start: start)
@@ -301,13 +314,17 @@ public final class BenchRunner: Sendable {
     let firstLive = FirstLiveFrameBox()
     let app: LaunchedApp
     do {
-      app = try launch(config: config, runID: "relock-\(config)", tracePath: tracePath, firstLive: firstLive, tapOnFirstFrame: false)
+      app = try launch(
+        config: config, runID: "relock-\(config)", tracePath: tracePath, firstLive: firstLive,
+        tapOnFirstFrame: false)
     } catch {
       return .failure(error)
     }
     var awaited = awaitedEvents(config: config, relock: false)
     awaited.removeAll { $0 == PhaseEventName.photoDelivered }
-    if let failure = settle(app, since: app.spawnedAt, firstLive: firstLive, awaited: awaited, interrupted: interrupted) {
+    if let failure = settle(
+      app, since: app.spawnedAt, firstLive: firstLive, awaited: awaited, interrupted: interrupted)
+    {
       app.child.terminate(grace: 0.5)
       close(app.controlFD)
       app.monitor.stop()
@@ -318,7 +335,9 @@ public final class BenchRunner: Sendable {
   }
 
   /// One relock run: the app is locked; wait `lockSeconds`, unlock, measure, lock again.
-  public func relockRun(_ session: RelockSession, number: Int, interrupted: @Sendable () -> Bool) -> RunOutcome? {
+  public func relockRun(_ session: RelockSession, number: Int, interrupted: @Sendable () -> Bool)
+    -> RunOutcome?
+  {
     let app = session.app
     let lockDeadline = MonotonicClock.now() + UInt64(settings.lockSeconds * 1e9)
     while MonotonicClock.now() < lockDeadline {
@@ -340,7 +359,8 @@ public final class BenchRunner: Sendable {
       ts: session.lockedAt.withLock { $0 }, name: PhaseEventName.relockLock, kind: .event, pid: pid,
       fields: ["seconds": .double(settings.lockSeconds)])
     let failure = settle(
-      app, since: unlockAt, firstLive: firstLive, awaited: awaitedEvents(config: session.config, relock: true),
+      app, since: unlockAt, firstLive: firstLive,
+      awaited: awaitedEvents(config: session.config, relock: true),
       interrupted: interrupted)
     if failure == "interrupted" { return nil }
     let report = app.monitor.snapshot()
@@ -349,7 +369,8 @@ public final class BenchRunner: Sendable {
     session.lockedAt.withLock { $0 = MonotonicClock.now() }
     return RunOutcome(
       record: record(
-        number: number, failure: failure, tracePath: app.tracePath, extra: [lockEvent, unlockEvent] + report.events,
+        number: number, failure: failure, tracePath: app.tracePath,
+        extra: [lockEvent, unlockEvent] + report.events,
         start: unlockAt, end: endAt, relock: true, report: report,
         wallMs: MonotonicClock.milliseconds(from: unlockAt, to: endAt), windowStart: lockEvent.ts),
       realtime: app.monitor.realtimeGranted)

@@ -72,12 +72,14 @@ public final class BenchSession: Sendable {
               outcome = runner.relockRun(s, number: number, interrupted: interruptFlag)
             } else {
               outcome = .init(
-                record: .init(run: number, ok: false, error: "the relock app did not start", phases: [:], counts: [:]),
+                record: .init(
+                  run: number, ok: false, error: "the relock app did not start", phases: [:], counts: [:]),
                 realtime: false)
             }
             guard let outcome else { break }
             done += 1
-            finish(outcome, config: config, condition: condition, counted: counted, done: done, warmup: !counted)
+            finish(
+              outcome, config: config, condition: condition, counted: counted, done: done, warmup: !counted)
           }
         }
       } else {
@@ -86,14 +88,18 @@ public final class BenchSession: Sendable {
             if interruptFlag() { break }
             let counted = round >= settings.warmup
             let number = round - settings.warmup + 1
-            let name = counted ? "\(condition.rawValue)-\(config)-\(number)" : "\(condition.rawValue)-\(config)-warmup\(round + 1)"
+            let name =
+              counted
+              ? "\(condition.rawValue)-\(config)-\(number)"
+              : "\(condition.rawValue)-\(config)-warmup\(round + 1)"
             guard
               let outcome = runner.launchRun(
                 config: config, condition: condition, number: number, runID: name,
                 tracePath: "\(tracesDir)/\(name).jsonl", interrupted: interruptFlag)
             else { break }
             done += 1
-            finish(outcome, config: config, condition: condition, counted: counted, done: done, warmup: !counted)
+            finish(
+              outcome, config: config, condition: condition, counted: counted, done: done, warmup: !counted)
           }
         }
       }
@@ -125,7 +131,8 @@ public final class BenchSession: Sendable {
     let label = "\(condition.rawValue)/\(config)" + (warmup ? " warm-up" : " run \(outcome.record.run)")
     let summary: String
     if outcome.record.ok {
-      let observed = outcome.record.phases[PhaseName.firstFrameObserved].map { String(format: "%.1f ms", $0) } ?? "-"
+      let observed =
+        outcome.record.phases[PhaseName.firstFrameObserved].map { String(format: "%.1f ms", $0) } ?? "-"
       summary = "first frame observed \(observed)"
     } else {
       summary = "FAILED: \(outcome.record.error ?? "unknown")"
@@ -134,7 +141,8 @@ public final class BenchSession: Sendable {
     progress.update(done: done, label: label, summary: summary)
     guard counted else { return }
     cells.withLock { cells in
-      guard let i = cells.firstIndex(where: { $0.config == config && $0.condition == condition.rawValue }) else {
+      guard let i = cells.firstIndex(where: { $0.config == config && $0.condition == condition.rawValue })
+      else {
         return
       }
       cells[i].records.append(outcome.record)
@@ -178,4 +186,3 @@ public final class BenchSession: Sendable {
   /// The last write error, if the final write failed.
   public var lastWriteProblem: String? { writeProblem.withLock { $0 } }
 }
-

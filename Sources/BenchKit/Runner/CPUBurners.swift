@@ -17,7 +17,9 @@ public final class CPUBurners: Sendable {
 
   /// Starts `count` burners (default: one per online core).
   public init(count: Int = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) throws(RunnerError) {
-    let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    let exe =
+      (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+      ?? CommandLine.arguments[0]
     var started: [ChildProcess] = []
     for _ in 0..<max(1, count) {
       do {

@@ -29,7 +29,9 @@ public struct CacheEvictor: Sendable {
       let parts = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
       guard parts.count == 6 else { continue }
       let path = parts[5].trimmingCharacters(in: .whitespaces)
-      if path.hasPrefix("/") && !path.hasPrefix("/dev/") && !path.hasSuffix("(deleted)") { files.insert(path) }
+      if path.hasPrefix("/") && !path.hasPrefix("/dev/") && !path.hasSuffix("(deleted)") {
+        files.insert(path)
+      }
     }
     return files
   }

@@ -23,7 +23,9 @@ public enum CameraAppLocator {
       var dir = start
       while dir != "/" && !dir.isEmpty {
         let manifest = dir + "/Package.swift"
-        if let text = try? String(contentsOfFile: manifest, encoding: .utf8), text.contains("name: \"FirstFrame\"") {
+        if let text = try? String(contentsOfFile: manifest, encoding: .utf8),
+          text.contains("name: \"FirstFrame\"")
+        {
           return dir
         }
         dir = (dir as NSString).deletingLastPathComponent
@@ -70,14 +72,18 @@ public enum CameraAppLocator {
     var status: ChildProcess.Termination?
     while status == nil { status = child.wait(timeout: 3600) }
     guard status == .exited(0), access(binary, X_OK) == 0 else {
-      let tail = (try? String(contentsOfFile: logPath, encoding: .utf8))?.split(separator: "\n").suffix(1).joined() ?? ""
+      let tail =
+        (try? String(contentsOfFile: logPath, encoding: .utf8))?.split(separator: "\n").suffix(1).joined()
+        ?? ""
       throw RunnerError(.buildFailed, "building camera-app failed (\(status!)); see \(logPath): \(tail)")
     }
     return binary
   }
 
   static func findSwift() -> String {
-    for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") + ["/opt/swift/usr/bin"] {
+    for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") + [
+      "/opt/swift/usr/bin"
+    ] {
       let candidate = "\(dir)/swift"
       if access(candidate, X_OK) == 0 { return candidate }
     }

@@ -34,7 +34,9 @@ public enum CommandSplitter {
         inWord = true
       }
     }
-    guard quote == nil, !escaping else { throw UsageError("--app: unterminated quote or escape in '\(command)'") }
+    guard quote == nil, !escaping else {
+      throw UsageError("--app: unterminated quote or escape in '\(command)'")
+    }
     if inWord { words.append(current) }
     guard !words.isEmpty else { throw UsageError("--app: empty command") }
     return words

@@ -9,8 +9,11 @@ public enum HostProbe {
   public static func current() -> BenchResults.HostInfo {
     var u = utsname()
     uname(&u)
-    let release = withUnsafeBytes(of: &u.release) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
-    let governor = (try? String(contentsOfFile: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", encoding: .utf8))?
+    let release = withUnsafeBytes(of: &u.release) {
+      String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self)
+    }
+    let governor =
+      (try? String(contentsOfFile: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", encoding: .utf8))?
       .trimmingCharacters(in: .whitespacesAndNewlines)
     return .init(
       hostname: ProcessInfo.processInfo.hostName, kernel: release,

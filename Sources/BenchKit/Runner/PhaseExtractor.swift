@@ -62,8 +62,10 @@ public enum PhaseExtractor {
     }
     out[PhaseName.secondaryUI] = ms(start, first(PhaseEventName.uiSecondaryVisible))
     let deviceIntervals = [
-      (PhaseName.deviceOpen, PhaseEventName.deviceOpen), (PhaseName.deviceFormat, PhaseEventName.deviceFormat),
-      (PhaseName.deviceBuffers, PhaseEventName.deviceBuffers), (PhaseName.deviceStreamOn, PhaseEventName.deviceStreamOn),
+      (PhaseName.deviceOpen, PhaseEventName.deviceOpen),
+      (PhaseName.deviceFormat, PhaseEventName.deviceFormat),
+      (PhaseName.deviceBuffers, PhaseEventName.deviceBuffers),
+      (PhaseName.deviceStreamOn, PhaseEventName.deviceStreamOn),
     ]
     for (phase, event) in deviceIntervals {
       if let b = first(event, .begin) { out[phase] = ms(b, first(event, .end, after: b)) }

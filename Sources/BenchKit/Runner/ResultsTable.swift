@@ -11,22 +11,29 @@ public enum ResultsTable {
     for phase in PhaseName.all + PhaseName.device {
       guard cells.contains(where: { $0.phases[phase] != nil }) else { continue }
       rows.append(
-        [phase] + cells.map { c in
-          guard let s = c.phases[phase] else { return "-" }
-          return "\(fmt(s.p50)) (\(fmt(s.p90)))"
-        })
+        [phase]
+          + cells.map { c in
+            guard let s = c.phases[phase] else { return "-" }
+            return "\(fmt(s.p50)) (\(fmt(s.p90)))"
+          })
     }
     rows.append(["runs ok/total"] + cells.map { "\($0.runs - $0.failed)/\($0.runs)" })
-    rows.append(["stale frames"] + cells.map { c in String(c.records.reduce(0) { $0 + ($1.counts["stale_frames"] ?? 0) }) })
-    rows.append(["dropped frames"] + cells.map { c in String(c.records.reduce(0) { $0 + ($1.counts["dropped_frames"] ?? 0) }) })
+    rows.append(
+      ["stale frames"]
+        + cells.map { c in String(c.records.reduce(0) { $0 + ($1.counts["stale_frames"] ?? 0) }) })
+    rows.append(
+      ["dropped frames"]
+        + cells.map { c in String(c.records.reduce(0) { $0 + ($1.counts["dropped_frames"] ?? 0) }) })
     let all = [headers] + rows
     let widths = (0..<headers.count).map { col in all.map { $0[col].count }.max() ?? 0 }
     var out = ""
     for (i, row) in all.enumerated() {
-      out += row.enumerated().map { col, text in
-        col == 0 ? text.padding(toLength: widths[col], withPad: " ", startingAt: 0)
-          : String(repeating: " ", count: widths[col] - text.count) + text
-      }.joined(separator: "  ") + "\n"
+      out +=
+        row.enumerated().map { col, text in
+          col == 0
+            ? text.padding(toLength: widths[col], withPad: " ", startingAt: 0)
+            : String(repeating: " ", count: widths[col] - text.count) + text
+        }.joined(separator: "  ") + "\n"
       if i == 0 { out += widths.map { String(repeating: "─", count: $0) }.joined(separator: "  ") + "\n" }
     }
     return out
@@ -39,7 +46,8 @@ public enum ResultsTable {
       for r in c.records {
         for phase in PhaseName.all + PhaseName.device {
           guard let ms = r.phases[phase] else { continue }
-          out += "\(c.condition),\(c.config),\(csvField(c.camera)),\(r.run),\(r.ok),\(phase),\(String(format: "%.3f", ms))\n"
+          out +=
+            "\(c.condition),\(c.config),\(csvField(c.camera)),\(r.run),\(r.ok),\(phase),\(String(format: "%.3f", ms))\n"
         }
       }
     }

@@ -13,7 +13,8 @@ public struct CaptureFormat: Sendable, Hashable, CustomStringConvertible {
   public var fourCC: String
 
   /// Creates a format.
-  public init(width: Int, height: Int, maxFrameRate: Double, isBinned: Bool = false, fourCC: String = "GREY") {
+  public init(width: Int, height: Int, maxFrameRate: Double, isBinned: Bool = false, fourCC: String = "GREY")
+  {
     self.width = width
     self.height = height
     self.maxFrameRate = maxFrameRate

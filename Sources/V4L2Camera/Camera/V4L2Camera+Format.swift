@@ -60,7 +60,8 @@ extension V4L2Camera {
     let candidates = s.pixelFormats.map(\.format)
     var chosen: V4L2PixelFormat?
     if let fourCC, LumaLayout(fourCC: fourCC) != nil {
-      chosen = candidates.first { $0.fourCC == fourCC && !$0.isEmulated } ?? candidates.first { $0.fourCC == fourCC }
+      chosen =
+        candidates.first { $0.fourCC == fourCC && !$0.isEmulated } ?? candidates.first { $0.fourCC == fourCC }
     }
     guard let pick = chosen ?? FormatNegotiator.lumaFormat(from: candidates) else { return nil }
     guard let index = s.pixelFormats.firstIndex(where: { $0.format == pick }) else { return pick }
@@ -71,7 +72,8 @@ extension V4L2Camera {
   }
 
   /// Chooses and applies a format; returns what the driver confirmed.
-  func negotiate(_ s: inout State, handle: V4L2Handle, _ request: CaptureFormat, frameRate: Double) throws(V4L2Error)
+  func negotiate(_ s: inout State, handle: V4L2Handle, _ request: CaptureFormat, frameRate: Double)
+    throws(V4L2Error)
     -> ActiveFormat
   {
     let offered = s.pixelFormats.map(\.format)
@@ -81,7 +83,8 @@ extension V4L2Camera {
       throw .formatUnsupported(path, wanted: request.description, available: available)
     }
     guard let luma = try lumaFormat(&s, handle: handle, preferring: request.fourCC) else {
-      throw .formatUnsupported(path, wanted: request.description + " (as luma: GREY, YUYV or YUV 4:2:0)",
+      throw .formatUnsupported(
+        path, wanted: request.description + " (as luma: GREY, YUYV or YUV 4:2:0)",
         available: available)
     }
     let size = FormatNegotiator.closestSize(to: request.width, request.height, in: luma.sizes)
@@ -93,14 +96,16 @@ extension V4L2Camera {
     format.fmt.pix.field = UInt32(V4L2_FIELD_ANY.rawValue)
     do {
       try handle.ioctl(.setFormat, &format)
-    } catch where error.errno == EINVAL {
-      throw .formatUnsupported(path, wanted: request.description, available: available, errno: EINVAL,
+    } catch  where error.errno == EINVAL {
+      throw .formatUnsupported(
+        path, wanted: request.description, available: available, errno: EINVAL,
         operation: V4L2Request.setFormat.rawValue)
     }
     let pix = format.fmt.pix
     let gotFourCC = FourCC.text(pix.pixelformat)
     guard let layout = LumaLayout(fourCC: gotFourCC), pix.width > 0, pix.height > 0 else {
-      throw .formatUnsupported(path, wanted: "\(request.description) (the driver chose \(gotFourCC))",
+      throw .formatUnsupported(
+        path, wanted: "\(request.description) (the driver chose \(gotFourCC))",
         available: available, operation: V4L2Request.setFormat.rawValue)
     }
     let width = Int(pix.width)
@@ -108,7 +113,8 @@ extension V4L2Camera {
     let minimumLine = layout == .plane ? width : width * 2
     let bytesPerLine = max(Int(pix.bytesperline), minimumLine)
     var active = ActiveFormat(
-      pixelFormat: pix.pixelformat, fourCC: gotFourCC, width: width, height: height, bytesPerLine: bytesPerLine,
+      pixelFormat: pix.pixelformat, fourCC: gotFourCC, width: width, height: height,
+      bytesPerLine: bytesPerLine,
       sizeImage: max(Int(pix.sizeimage), bytesPerLine * height), frameRate: nil, layout: layout)
     let confirmedSize = size.flatMap { $0.width == width && $0.height == height ? $0 : nil }
     let intervals =
@@ -142,7 +148,8 @@ extension V4L2Camera {
   /// Negotiates a default format when none was set: the size nearest 640×480 at 30 fps.
   func ensureActiveFormat(_ s: inout State, handle: V4L2Handle) throws(V4L2Error) -> ActiveFormat {
     if let active = s.active { return active }
-    let active = try negotiate(&s, handle: handle, CaptureFormat(width: 640, height: 480, maxFrameRate: 30),
+    let active = try negotiate(
+      &s, handle: handle, CaptureFormat(width: 640, height: 480, maxFrameRate: 30),
       frameRate: 30)
     s.active = active
     s.requestedRate = 30

@@ -101,7 +101,8 @@ extension V4L2Camera {
     var frame: VideoFrame?
     do throws(V4L2Error) {
       let format = try negotiate(
-        &s, handle: handle, CaptureFormat(width: still.width, height: still.height, maxFrameRate: 0, fourCC: still.fourCC),
+        &s, handle: handle,
+        CaptureFormat(width: still.width, height: still.height, maxFrameRate: 0, fourCC: still.fourCC),
         frameRate: 0)
       let pool = try BufferPool.allocate(on: handle, count: 2)
       defer { pool.release(on: handle) }
@@ -113,7 +114,8 @@ extension V4L2Camera {
     if let previous {
       s.active = try negotiate(
         &s, handle: handle,
-        CaptureFormat(width: previous.width, height: previous.height, maxFrameRate: 0, fourCC: previous.fourCC),
+        CaptureFormat(
+          width: previous.width, height: previous.height, maxFrameRate: 0, fourCC: previous.fourCC),
         frameRate: s.requestedRate ?? 0)
     }
     if hadPool { try allocatePool(&s, handle: handle) }
@@ -140,21 +142,27 @@ extension V4L2Camera {
       buffer.memory = UInt32(V4L2_MEMORY_MMAP.rawValue)
       do {
         try handle.ioctl(.dequeueBuffer, &buffer, streaming: true)
-      } catch where error.errno == EAGAIN {
+      } catch  where error.errno == EAGAIN {
         continue
       }
       let index = Int(buffer.index)
       guard pool.buffers.indices.contains(index) else { continue }
-      if luma.count < format.width * format.height { luma = [UInt8](repeating: 0, count: format.width * format.height) }
+      if luma.count < format.width * format.height {
+        luma = [UInt8](repeating: 0, count: format.width * format.height)
+      }
       format.layout.extract(
-        from: pool.buffers[index].bytes(count: Int(buffer.bytesused)), width: format.width, height: format.height,
+        from: pool.buffers[index].bytes(count: Int(buffer.bytesused)), width: format.width,
+        height: format.height,
         bytesPerLine: format.bytesPerLine, into: &luma)
       return VideoFrame(
-        width: format.width, height: format.height, pixels: luma.count == format.width * format.height ? luma : Array(luma.prefix(format.width * format.height)),
+        width: format.width, height: format.height,
+        pixels: luma.count == format.width * format.height
+          ? luma : Array(luma.prefix(format.width * format.height)),
         sequence: 0, captureTime: StreamLoop.captureTime(of: buffer))
     }
     throw V4L2Error(
-      code: .timedOut, message: "no frame arrived within 5 s at \(format.width)x\(format.height) for the still",
+      code: .timedOut,
+      message: "no frame arrived within 5 s at \(format.width)x\(format.height) for the still",
       operation: V4L2Request.dequeueBuffer.rawValue, devicePath: path)
   }
 

@@ -63,8 +63,12 @@ extension V4L2Camera {
   func allocatePool(_ s: inout State, handle: V4L2Handle, count: Int = V4L2Camera.streamingBufferCount)
     throws(V4L2Error)
   {
-    signposter.begin(PhaseEventName.deviceBuffers, fields: ["device": .string(path), "count": .int(Int64(count))])
-    defer { signposter.end(PhaseEventName.deviceBuffers, fields: ["device": .string(path), "count": .int(Int64(count))]) }
+    signposter.begin(
+      PhaseEventName.deviceBuffers, fields: ["device": .string(path), "count": .int(Int64(count))])
+    defer {
+      signposter.end(
+        PhaseEventName.deviceBuffers, fields: ["device": .string(path), "count": .int(Int64(count))])
+    }
     s.pool = try BufferPool.allocate(on: handle, count: count)
   }
 }

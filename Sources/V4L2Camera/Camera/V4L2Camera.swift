@@ -58,7 +58,9 @@ public final class V4L2Camera: CaptureDevice {
   ///   - signposter: receives the device phase events.
   ///   - kernel: the system calls; tests pass a fake kernel.
   /// - Throws: `V4L2Error` `no_such_device` when the node is missing or not a device node.
-  public init(path: String, signposter: Signposter = .disabled, kernel: V4L2Kernel = .system) throws(V4L2Error) {
+  public init(path: String, signposter: Signposter = .disabled, kernel: V4L2Kernel = .system)
+    throws(V4L2Error)
+  {
     guard let node = kernel.nodeInfo(path) else { throw .noSuchDevice(path, operation: "stat") }
     guard node.isCharacterDevice else { throw .notACaptureDevice(path, why: "not a character device") }
     self.path = path
@@ -154,7 +156,9 @@ public final class V4L2Camera: CaptureDevice {
 
   /// The open handle, or `invalid_state`.
   func requireHandle(_ s: State) throws(V4L2Error) -> V4L2Handle {
-    guard let handle = s.handle else { throw .invalidState(path, "the device is not open; call open() first") }
+    guard let handle = s.handle else {
+      throw .invalidState(path, "the device is not open; call open() first")
+    }
     return handle
   }
 }

@@ -33,7 +33,8 @@ extension V4L2Error {
         message += "; the group may not open it: run as root or fix the node's udev rule"
       }
     }
-    return V4L2Error(code: .permissionDenied, message: message, errno: errno, operation: "open", devicePath: path)
+    return V4L2Error(
+      code: .permissionDenied, message: message, errno: errno, operation: "open", devicePath: path)
   }
 
   /// `EBUSY`: another process holds the device.
@@ -53,9 +54,10 @@ extension V4L2Error {
   }
 
   /// The device offers nothing this backend can turn into luma; lists what it has.
-  static func formatUnsupported(_ path: String, wanted: String, available: [String], errno: Int32? = nil,
-    operation: String? = nil) -> V4L2Error
-  {
+  static func formatUnsupported(
+    _ path: String, wanted: String, available: [String], errno: Int32? = nil,
+    operation: String? = nil
+  ) -> V4L2Error {
     let list = available.isEmpty ? "none" : available.joined(separator: ", ")
     return V4L2Error(
       code: .formatUnsupported,

@@ -43,7 +43,8 @@ public struct V4L2Error: Error, Sendable, Equatable, CustomStringConvertible {
   public var devicePath: String
 
   /// Creates an error.
-  public init(code: Code, message: String, errno: Int32? = nil, operation: String? = nil, devicePath: String) {
+  public init(code: Code, message: String, errno: Int32? = nil, operation: String? = nil, devicePath: String)
+  {
     self.code = code
     self.message = message
     self.errno = errno

@@ -98,7 +98,8 @@ extension V4L2Handle {
       ival.height = UInt32(height)
       guard ioctlStatus(.enumerateFrameIntervals, &ival) == 0 else { break }
       if ival.type == V4L2_FRMIVAL_TYPE_DISCRETE.rawValue {
-        intervals.append(V4L2FrameInterval(numerator: ival.discrete.numerator, denominator: ival.discrete.denominator))
+        intervals.append(
+          V4L2FrameInterval(numerator: ival.discrete.numerator, denominator: ival.discrete.denominator))
       } else {
         let s = ival.stepwise
         intervals.append(V4L2FrameInterval(numerator: s.min.numerator, denominator: s.min.denominator))

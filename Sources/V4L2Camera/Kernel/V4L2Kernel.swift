@@ -37,7 +37,8 @@ public struct V4L2Kernel: Sendable {
   public init(
     open: @escaping @Sendable (_ path: String, _ flags: Int32) -> Int32,
     close: @escaping @Sendable (_ fd: Int32) -> Int32,
-    ioctl: @escaping @Sendable (_ fd: Int32, _ request: V4L2Request, _ argument: UnsafeMutableRawPointer)
+    ioctl:
+      @escaping @Sendable (_ fd: Int32, _ request: V4L2Request, _ argument: UnsafeMutableRawPointer)
       -> Int32,
     mmap: @escaping @Sendable (_ fd: Int32, _ length: Int, _ offset: Int64) -> Int,
     munmap: @escaping @Sendable (_ address: UnsafeMutableRawPointer, _ length: Int) -> Int32,

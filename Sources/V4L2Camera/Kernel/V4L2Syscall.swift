@@ -21,7 +21,8 @@ enum V4L2Syscall {
   ) throws(V4L2Error) -> R {
     let result = retryingInterrupts(call)
     if result < 0 {
-      throw V4L2Error.from(errno: Int32(truncatingIfNeeded: 0 - result), operation: operation, path: path, streaming: streaming)
+      throw V4L2Error.from(
+        errno: Int32(truncatingIfNeeded: 0 - result), operation: operation, path: path, streaming: streaming)
     }
     return result
   }

@@ -26,6 +26,7 @@ public struct V4L2FrameSize: Sendable, Hashable, CustomStringConvertible {
     guard let low = rates.min(), let high = rates.max() else { return "\(width)x\(height)" }
     let lowText = String(format2: low)
     let highText = String(format2: high)
-    return low == high ? "\(width)x\(height) (\(highText) fps)" : "\(width)x\(height) (\(lowText)-\(highText) fps)"
+    return low == high
+      ? "\(width)x\(height) (\(highText) fps)" : "\(width)x\(height) (\(lowText)-\(highText) fps)"
   }
 }

@@ -38,7 +38,10 @@ enum FormatNegotiator {
   /// The `CaptureFormat`s of the streaming pixel format, largest first (best first).
   static func captureFormats(of format: V4L2PixelFormat) -> [CaptureFormat] {
     format.sizes
-      .map { CaptureFormat(width: $0.width, height: $0.height, maxFrameRate: $0.maxFrameRate, fourCC: format.fourCC) }
+      .map {
+        CaptureFormat(
+          width: $0.width, height: $0.height, maxFrameRate: $0.maxFrameRate, fourCC: format.fourCC)
+      }
       .sorted { ($0.width * $0.height, $0.maxFrameRate) > ($1.width * $1.height, $1.maxFrameRate) }
   }
 

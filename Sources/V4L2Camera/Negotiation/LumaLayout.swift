@@ -9,8 +9,10 @@ enum LumaLayout: Sendable, Hashable {
   case packed(offset: Int)
 
   /// The luma formats, best first: cheapest to turn into 8-bit luma.
-  static let preference: [String] = ["GREY", "YUYV", "YVYU", "UYVY", "VYUY", "NV12", "NV21", "YU12", "YV12",
-    "NV16", "NV61", "422P"]
+  static let preference: [String] = [
+    "GREY", "YUYV", "YVYU", "UYVY", "VYUY", "NV12", "NV21", "YU12", "YV12",
+    "NV16", "NV61", "422P",
+  ]
 
   /// The layout of `fourCC`, or `nil` when this backend cannot take luma from it.
   init?(fourCC: String) {
@@ -33,7 +35,8 @@ enum LumaLayout: Sendable, Hashable {
   /// Copies the luma into `destination` (at least `width * height` bytes; reused for stills).
   /// Bytes the source does not cover are set to 0.
   func extract(
-    from source: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerLine: Int, into destination: inout [UInt8]
+    from source: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerLine: Int,
+    into destination: inout [UInt8]
   ) {
     precondition(destination.count >= width * height, "the destination holds the frame")
     destination.withUnsafeMutableBytes { out in

@@ -39,7 +39,11 @@ struct StreamLoop: Sendable {
         guard let frame = try nextFrame(sequence: sequence) else { continue }
         if sequence == 0 {
           signposter.event(
-            PhaseEventName.deviceFirstBuffer, fields: ["device": .string(handle.path), "width": .int(Int64(frame.width)), "height": .int(Int64(frame.height))])
+            PhaseEventName.deviceFirstBuffer,
+            fields: [
+              "device": .string(handle.path), "width": .int(Int64(frame.width)),
+              "height": .int(Int64(frame.height)),
+            ])
         }
         sequence += 1
         record(frame)
@@ -62,7 +66,7 @@ struct StreamLoop: Sendable {
     buffer.memory = UInt32(V4L2_MEMORY_MMAP.rawValue)
     do {
       try handle.ioctl(.dequeueBuffer, &buffer, streaming: true)
-    } catch where error.errno == EAGAIN {
+    } catch  where error.errno == EAGAIN {
       return nil
     }
     let index = Int(buffer.index)
@@ -72,7 +76,8 @@ struct StreamLoop: Sendable {
         operation: V4L2Request.dequeueBuffer.rawValue, devicePath: handle.path)
     }
     let luma = format.layout.extract(
-      from: pool.buffers[index].bytes(count: Int(buffer.bytesused)), width: format.width, height: format.height,
+      from: pool.buffers[index].bytes(count: Int(buffer.bytesused)), width: format.width,
+      height: format.height,
       bytesPerLine: format.bytesPerLine)
     let captured = Self.captureTime(of: buffer)
     try BufferPool.queue(index: index, on: handle, streaming: true)

@@ -14,7 +14,8 @@ import Testing
   }
 
   static func tempDir() throws -> String {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bench-e2e-\(UUID().uuidString)").path
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bench-e2e-\(UUID().uuidString)")
+      .path
     try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
     return dir
   }
@@ -44,19 +45,25 @@ import Testing
     }
   }
 
-  @Test("a short benchmark: every cell's runs succeed and the probe never sees a frame before the app presents it")
+  @Test(
+    "a short benchmark: every cell's runs succeed and the probe never sees a frame before the app presents it"
+  )
   func shortRun() throws {
     let out = try Self.tempDir()
     defer { try? FileManager.default.removeItem(atPath: out) }
     let p = try Self.spawnBench(
-      ["--runs", "2", "--warmup", "0", "--conditions", "warm,relock", "--configs", "deferred,eager",
-       "--lock-seconds", "0.3", "--quiet"], out: out)
+      [
+        "--runs", "2", "--warmup", "0", "--conditions", "warm,relock", "--configs", "deferred,eager",
+        "--lock-seconds", "0.3", "--quiet",
+      ], out: out)
     p.waitUntilExit()
     #expect(p.terminationStatus == 0)
     let results = try ResultsFile.load(path: out + "/results.json")
     #expect(results.cells.count == 4)
     for cell in results.cells {
-      #expect(cell.runs == 2 && cell.failed == 0, "\(cell.condition)/\(cell.config): \(cell.records.map { $0.error ?? "ok" })")
+      #expect(
+        cell.runs == 2 && cell.failed == 0,
+        "\(cell.condition)/\(cell.config): \(cell.records.map { $0.error ?? "ok" })")
       for r in cell.records {
         let observed = try #require(r.phases["first_frame_observed"])
         let presented = try #require(r.phases["first_frame_presented"])
@@ -76,8 +83,11 @@ import Testing
     defer { try? FileManager.default.removeItem(atPath: out) }
     let app = Self.binDir + "/camera-app"
     let p = try Self.spawnBench(
-      ["--runs", "2", "--warmup", "0", "--conditions", "relock", "--configs", "deferred", "--no-tap",
-       "--lock-seconds", "0.3", "--quiet", "--app", "\(app) --no-cover --config {config} --outputs {outputs}"],
+      [
+        "--runs", "2", "--warmup", "0", "--conditions", "relock", "--configs", "deferred", "--no-tap",
+        "--lock-seconds", "0.3", "--quiet", "--app",
+        "\(app) --no-cover --config {config} --outputs {outputs}",
+      ],
       out: out)
     p.waitUntilExit()
     let results = try ResultsFile.load(path: out + "/results.json")
@@ -91,8 +101,10 @@ import Testing
     let out = try Self.tempDir()
     defer { try? FileManager.default.removeItem(atPath: out) }
     let crash = try Self.spawnBench(
-      ["--runs", "2", "--warmup", "0", "--conditions", "warm", "--configs", "deferred", "--quiet",
-       "--app", "/bin/sh -c 'kill -SEGV $$'"], out: out + "/crash")
+      [
+        "--runs", "2", "--warmup", "0", "--conditions", "warm", "--configs", "deferred", "--quiet",
+        "--app", "/bin/sh -c 'kill -SEGV $$'",
+      ], out: out + "/crash")
     crash.waitUntilExit()
     #expect(crash.terminationStatus == 1)
     let crashed = try ResultsFile.load(path: out + "/crash/results.json").cells.flatMap(\.records)
@@ -100,8 +112,10 @@ import Testing
     #expect(crashed.allSatisfy { !$0.ok && ($0.error ?? "").contains("SIGSEGV") })
 
     let hang = try Self.spawnBench(
-      ["--runs", "1", "--warmup", "0", "--conditions", "warm", "--configs", "eager", "--quiet",
-       "--run-timeout", "0.5", "--app", "/bin/sleep 30"], out: out + "/hang")
+      [
+        "--runs", "1", "--warmup", "0", "--conditions", "warm", "--configs", "eager", "--quiet",
+        "--run-timeout", "0.5", "--app", "/bin/sleep 30",
+      ], out: out + "/hang")
     hang.waitUntilExit()
     #expect(hang.terminationStatus == 1)
     let hung = try ResultsFile.load(path: out + "/hang/results.json").cells.flatMap(\.records)
@@ -116,12 +130,14 @@ import Testing
     let out = try Self.tempDir()
     defer { try? FileManager.default.removeItem(atPath: out) }
     let p = try Self.spawnBench(
-      ["--runs", "50", "--warmup", "0", "--conditions", "loaded", "--configs", "deferred", "--quiet"], out: out)
+      ["--runs", "50", "--warmup", "0", "--conditions", "loaded", "--configs", "deferred", "--quiet"],
+      out: out)
     // Wait for the first finished run, then interrupt in the middle of the next.
     var finished = 0
     for _ in 0..<600 where finished == 0 {
       usleep(50_000)
-      finished = (try? ResultsFile.load(path: out + "/results.json"))?.cells.reduce(0) { $0 + $1.records.count } ?? 0
+      finished =
+        (try? ResultsFile.load(path: out + "/results.json"))?.cells.reduce(0) { $0 + $1.records.count } ?? 0
     }
     #expect(finished > 0)
     usleep(300_000)
@@ -138,7 +154,10 @@ import Testing
     }
     #expect(left.isEmpty, "processes left behind: \(left)")
     let burners = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).filter { entry in
-      let cmd = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline").map { String(decoding: $0, as: UTF8.self) } ?? ""
+      let cmd =
+        FileManager.default.contents(atPath: "/proc/\(entry)/cmdline").map {
+          String(decoding: $0, as: UTF8.self)
+        } ?? ""
       return cmd.contains("__burn\u{0}\(p.processIdentifier)")
     }
     #expect(burners.isEmpty, "burners left behind: \(burners)")

@@ -6,7 +6,10 @@ import Testing
   func splits() throws {
     #expect(try CommandSplitter.split("app --config deferred") == ["app", "--config", "deferred"])
     #expect(try CommandSplitter.split("  a   b ") == ["a", "b"])
-    #expect(try CommandSplitter.split(#"app "two words" 'single $HOME' back\ slash"#) == ["app", "two words", "single $HOME", "back slash"])
+    #expect(
+      try CommandSplitter.split(#"app "two words" 'single $HOME' back\ slash"#) == [
+        "app", "two words", "single $HOME", "back slash",
+      ])
     #expect(try CommandSplitter.split(#"app "" x"#) == ["app", "", "x"])
     #expect(try CommandSplitter.split("app; rm -rf /") == ["app;", "rm", "-rf", "/"])
   }

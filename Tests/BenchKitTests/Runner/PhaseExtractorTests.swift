@@ -3,7 +3,9 @@ import PhaseTrace
 import Testing
 
 @Suite struct PhaseExtractorTests {
-  func ev(_ ms: Double, _ name: String, _ kind: PhaseEventKind = .event, _ fields: [String: PhaseFieldValue] = [:])
+  func ev(
+    _ ms: Double, _ name: String, _ kind: PhaseEventKind = .event, _ fields: [String: PhaseFieldValue] = [:]
+  )
     -> PhaseEvent
   {
     PhaseEvent(ts: 1_000_000_000 + UInt64(ms * 1e6), name: name, kind: kind, pid: 7, fields: fields)
@@ -13,7 +15,8 @@ import Testing
   func launch() {
     let events = [
       ev(0, "launch.spawn"), ev(3, "app.main"), ev(4, "ui.ready"), ev(5, "session.configure", .begin),
-      ev(25, "session.configure", .end), ev(26, "session.start_running", .begin), ev(200, "preview.first_present"),
+      ev(25, "session.configure", .end), ev(26, "session.start_running", .begin),
+      ev(200, "preview.first_present"),
       ev(190, "session.start_running", .end), ev(210, "display.first_live_frame"), ev(212, "shutter.tap"),
       ev(215, "deferred_start.will"), ev(400, "deferred_start.did"), ev(420, "photo.delivered"),
       ev(300, "ui.secondary_visible"), ev(230, "display.dropped_frame"),
@@ -49,7 +52,8 @@ import Testing
   @Test("when nothing was deferred, deferred start took no time")
   func eager() {
     let events = [
-      ev(0, "launch.spawn"), ev(50, "output.init", .end, ["output": "photo"]), ev(120, "preview.first_present"),
+      ev(0, "launch.spawn"), ev(50, "output.init", .end, ["output": "photo"]),
+      ev(120, "preview.first_present"),
       ev(130, "display.first_live_frame"),
     ]
     let p = PhaseExtractor.phases(from: events, start: events[0].ts, relock: false)

@@ -5,7 +5,8 @@ import Testing
 @Suite struct RunCommandValidationTests {
   func message(_ args: [String]) -> String? {
     do {
-      _ = try RunCommand.settings(from: args + ["--out", FileManager.default.temporaryDirectory.path + "/ff-validate"])
+      _ = try RunCommand.settings(
+        from: args + ["--out", FileManager.default.temporaryDirectory.path + "/ff-validate"])
       return nil
     } catch {
       return error.message
@@ -42,7 +43,8 @@ import Testing
 
   @Test("defaults are the documented main job")
   func defaults() throws {
-    let (s, format, quiet) = try #require(try RunCommand.settings(from: ["--out", FileManager.default.temporaryDirectory.path + "/ff-defaults"]))
+    let (s, format, quiet) = try #require(
+      try RunCommand.settings(from: ["--out", FileManager.default.temporaryDirectory.path + "/ff-defaults"]))
     #expect(s.runs == 20 && s.warmup == 1)
     #expect(s.conditions.map(\.rawValue) == ["cold", "warm", "relock", "loaded"])
     #expect(s.configs == ["deferred", "eager"])

@@ -80,7 +80,9 @@ final class FakeV4L2Kernel: Sendable {
   /// How often `request` was issued.
   func count(_ request: V4L2Request) -> Int { state.withLock { $0.calls.filter { $0 == request }.count } }
   /// The current interval set by S_PARM, frames per second.
-  var framesPerSecond: Double { state.withLock { Double($0.interval.denominator) / Double($0.interval.numerator) } }
+  var framesPerSecond: Double {
+    state.withLock { Double($0.interval.denominator) / Double($0.interval.numerator) }
+  }
 
   var kernel: V4L2Kernel {
     V4L2Kernel(
@@ -123,7 +125,8 @@ final class FakeV4L2Kernel: Sendable {
     }
   }
 
-  private func answer(_ request: V4L2Request, _ argument: UnsafeMutableRawPointer, _ s: inout State) -> Int32 {
+  private func answer(_ request: V4L2Request, _ argument: UnsafeMutableRawPointer, _ s: inout State) -> Int32
+  {
     let formats = s.config.formats
     switch request {
     case .queryCapability:
@@ -155,7 +158,8 @@ final class FakeV4L2Kernel: Sendable {
     case .enumerateFrameIntervals:
       let f = argument.assumingMemoryBound(to: v4l2_frmivalenum.self)
       guard let format = formats.first(where: { FourCC.code($0.fourCC) == f.pointee.pixel_format }),
-        let size = format.sizes.first(where: { $0.width == f.pointee.width && $0.height == f.pointee.height }),
+        let size = format.sizes.first(where: { $0.width == f.pointee.width && $0.height == f.pointee.height }
+        ),
         Int(f.pointee.index) < size.rates.count
       else { return -EINVAL }
       f.pointee.type = V4L2_FRMIVAL_TYPE_DISCRETE.rawValue
@@ -168,15 +172,18 @@ final class FakeV4L2Kernel: Sendable {
         guard !s.streaming, s.buffers.isEmpty else { return -EBUSY }
         let native = formats.filter { !$0.emulated }
         let format =
-          formats.first { FourCC.code($0.fourCC) == f.pointee.fmt.pix.pixelformat } ?? native.first ?? formats[0]
+          formats.first { FourCC.code($0.fourCC) == f.pointee.fmt.pix.pixelformat } ?? native.first
+          ?? formats[0]
         let size =
           format.sizes.first { $0.width == f.pointee.fmt.pix.width && $0.height == f.pointee.fmt.pix.height }
           ?? format.sizes[0]
         s.fourCC = format.fourCC
         s.width = size.width
         s.height = size.height
-        s.bytesPerLine = format.fourCC.hasPrefix("YUY") || format.fourCC == "UYVY" ? size.width * 2 : size.width
-        s.sizeImage = format.fourCC == "YU12" ? size.width * size.height * 3 / 2 : s.bytesPerLine * size.height
+        s.bytesPerLine =
+          format.fourCC.hasPrefix("YUY") || format.fourCC == "UYVY" ? size.width * 2 : size.width
+        s.sizeImage =
+          format.fourCC == "YU12" ? size.width * size.height * 3 / 2 : s.bytesPerLine * size.height
       }
       f.pointee.fmt.pix.pixelformat = FourCC.code(s.fourCC)
       f.pointee.fmt.pix.width = UInt32(s.width)
@@ -211,7 +218,9 @@ final class FakeV4L2Kernel: Sendable {
       return 0
     case .queueBuffer:
       let b = argument.assumingMemoryBound(to: v4l2_buffer.self)
-      guard Int(b.pointee.index) < s.buffers.count, !s.queued.contains(Int(b.pointee.index)) else { return -EINVAL }
+      guard Int(b.pointee.index) < s.buffers.count, !s.queued.contains(Int(b.pointee.index)) else {
+        return -EINVAL
+      }
       s.queued.append(Int(b.pointee.index))
       return 0
     case .dequeueBuffer:
@@ -242,7 +251,9 @@ final class FakeV4L2Kernel: Sendable {
       let raw = argument.assumingMemoryBound(to: UInt32.self).pointee
       let next = raw & UInt32(V4L2_CTRL_FLAG_NEXT_CTRL) != 0
       let id = raw & ~(UInt32(V4L2_CTRL_FLAG_NEXT_CTRL) | UInt32(V4L2_CTRL_FLAG_NEXT_COMPOUND))
-      guard let c = s.config.controls.first(where: { next ? $0.id > id : $0.id == id }) else { return -EINVAL }
+      guard let c = s.config.controls.first(where: { next ? $0.id > id : $0.id == id }) else {
+        return -EINVAL
+      }
       if request == .queryControl { return -ENOTTY }
       let q = argument.assumingMemoryBound(to: v4l2_query_ext_ctrl.self)
       q.pointee.id = c.id
