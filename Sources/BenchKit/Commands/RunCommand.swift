@@ -1,6 +1,7 @@
 #if canImport(Glibc)
   import Glibc
 #endif
+import Display
 import Foundation
 import Synchronization
 import SyntheticCamera
@@ -194,6 +195,8 @@ public enum RunCommand {
       return 0
     }
     let interrupted = InterruptFlag.install()
+    // Surfaces left by a bench that was killed with SIGKILL (nothing else can leak them).
+    _ = DisplaySurface.removeStale()
     let appBinary: String?
     if settings.appCommand == nil {
       do {
