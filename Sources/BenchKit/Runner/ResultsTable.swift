@@ -24,6 +24,10 @@ public enum ResultsTable {
     rows.append(
       ["dropped frames"]
         + cells.map { c in String(c.records.reduce(0) { $0 + ($1.counts["dropped_frames"] ?? 0) }) })
+    let malformed = cells.map { c in c.records.reduce(0) { $0 + ($1.counts["malformed_trace_lines"] ?? 0) } }
+    if malformed.contains(where: { $0 > 0 }) {
+      rows.append(["malformed trace lines"] + malformed.map(String.init))
+    }
     let all = [headers] + rows
     let widths = (0..<headers.count).map { col in all.map { $0[col].count }.max() ?? 0 }
     var out = ""
