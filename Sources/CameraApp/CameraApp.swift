@@ -42,8 +42,8 @@ public final class CameraApp: Sendable {
     var locked = false
     var quitting = false
     var manualFirstPresentDone = false
-    var photosRequested = 0
-    var lastPressure: String?
+    /// The exposure meter's newest mean luma (analysis output), 0–255.
+    var meteredLuma: Double?
   }
 
   init(options: AppOptions, signposter: Signposter, display: any DisplaySink, privateSurface: (any Sendable)?)
@@ -205,7 +205,13 @@ public final class CameraApp: Sendable {
           movie = m
           output = m
         case .analysis:
-          output = AnalysisOutput()
+          // The app's exposure meter: keeps the newest mean luma from the histogram.
+          let analysis = AnalysisOutput()
+          analysis.setHistogramHandler(queue: DispatchQueue(label: "camera-app.meter", qos: .utility)) {
+            @Sendable [self] histogram in
+            state.withLock { $0.meteredLuma = histogram.mean }
+          }
+          output = analysis
         }
         // Defer everything preview does not need; never the preview path itself.
         let isPreviewPath = kind == .preview || kind == .videoData
