@@ -128,10 +128,21 @@ public struct BenchResults: Codable, Sendable {
     /// Per phase name: the distribution over the ok runs.
     public var phases: [String: PhaseSummary]
     public var records: [RunRecord]
+    /// Phases of DESIGN.md that cannot occur in this cell, with the reason (for example
+    /// `process_launch` in relock, where the app is not relaunched). Every phase is either in
+    /// `phases` or here; one missing from both did not happen when it should have.
+    public var notApplicable: [String: String]?
+
+    enum CodingKeys: String, CodingKey {
+      case config, condition, camera, runs, failed, burners, phases, records
+      case notApplicable = "not_applicable"
+    }
+
     public init(
       config: String, condition: String, camera: String, runs: Int, failed: Int, burners: Int? = nil,
-      phases: [String: PhaseSummary], records: [RunRecord]
+      phases: [String: PhaseSummary], records: [RunRecord], notApplicable: [String: String]? = nil
     ) {
+      self.notApplicable = notApplicable
       self.config = config
       self.condition = condition
       self.camera = camera

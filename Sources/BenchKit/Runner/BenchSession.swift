@@ -118,7 +118,8 @@ public final class BenchSession: Sendable {
         cells.append(
           .init(
             config: config, condition: condition.rawValue, camera: settings.camera, runs: 0, failed: 0,
-            burners: condition == .loaded ? (burners ?? 0) : nil, phases: [:], records: []))
+            burners: condition == .loaded ? (burners ?? 0) : nil, phases: [:], records: [],
+            notApplicable: Self.notApplicable(condition: condition, config: config, settings: settings)))
       }
     }
   }
@@ -151,6 +152,24 @@ public final class BenchSession: Sendable {
       cells[i].phases = Self.summaries(cells[i].records)
     }
     save(snapshot())
+  }
+
+  /// The phases that cannot occur in a cell, and why.
+  static func notApplicable(condition: BenchCondition, config: String, settings: RunSettings) -> [String:
+    String]?
+  {
+    var reasons: [String: String] = [:]
+    if condition == .relock {
+      reasons[PhaseName.processLaunch] = "relock: the app is not relaunched; runs are measured from unlock"
+      reasons[PhaseName.sessionConfigure] =
+        "relock: the session keeps its configuration across lock and unlock"
+    }
+    if settings.appCommand == nil && (config == "preview-only" || !settings.outputs.contains("photo")) {
+      reasons[PhaseName.shutterToPhoto] = "no photo output in this configuration"
+    } else if !settings.tap {
+      reasons[PhaseName.shutterToPhoto] = "--no-tap: the shutter is not pressed"
+    }
+    return reasons.isEmpty ? nil : reasons
   }
 
   /// Per-phase distributions over a cell's ok runs.

@@ -40,6 +40,15 @@ public enum ResultsTable {
         }.joined(separator: "  ") + "\n"
       if i == 0 { out += widths.map { String(repeating: "─", count: $0) }.joined(separator: "  ") + "\n" }
     }
+    var notes: [String: [String]] = [:]
+    for c in cells {
+      for (phase, reason) in (c.notApplicable ?? [:]).sorted(by: { $0.key < $1.key }) {
+        notes["\(phase): \(reason)", default: []].append("\(c.condition)/\(c.config)")
+      }
+    }
+    for (note, where_) in notes.sorted(by: { $0.key < $1.key }) {
+      out += "- not applicable in \(where_.joined(separator: ", ")): \(note)\n"
+    }
     return out
   }
 

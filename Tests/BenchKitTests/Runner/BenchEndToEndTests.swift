@@ -61,6 +61,11 @@ import Testing
     let results = try ResultsFile.load(path: out + "/results.json")
     #expect(results.cells.count == 4)
     for cell in results.cells {
+      for phase in PhaseName.all {
+        #expect(
+          cell.phases[phase] != nil || cell.notApplicable?[phase] != nil,
+          "\(cell.condition)/\(cell.config): \(phase) neither measured nor explained")
+      }
       #expect(
         cell.runs == 2 && cell.failed == 0,
         "\(cell.condition)/\(cell.config): \(cell.records.map { $0.error ?? "ok" })")
