@@ -14,14 +14,9 @@ public enum BaselineCommand: BenchSubcommand {
     options: [.flag("--force", "save even interrupted or partly failed results")],
     epilogue: "exit status: 0 saved, 2 bad usage, unreadable or unsuitable results")
 
-  public static func execute(_ arguments: [String], output: inout some TextOutputStream) throws(UsageError)
+  public static func execute(_ o: ParsedOptions, output: inout some TextOutputStream) throws(UsageError)
     -> Int32
   {
-    let o = try spec.parse(arguments)
-    if o.has("--help") {
-      output.write(spec.help)
-      return 0
-    }
     guard o.positional.first == "save" else {
       throw UsageError("the only action is 'save': bench baseline save RESULTS.json BASE.json")
     }

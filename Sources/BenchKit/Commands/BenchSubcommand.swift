@@ -4,8 +4,10 @@
 public protocol BenchSubcommand {
   /// The option table: the parser and `--help` read it.
   static var spec: CommandLineSpec { get }
-  /// Does the work; throws `UsageError` for bad usage or input. Returns the exit status.
-  static func execute(_ arguments: [String], output: inout some TextOutputStream) throws(UsageError) -> Int32
+  /// Does the work with the parsed command line (`--help` is already handled); throws
+  /// `UsageError` for bad usage or input. Returns the exit status.
+  static func execute(_ options: ParsedOptions, output: inout some TextOutputStream) throws(UsageError)
+    -> Int32
 }
 
 extension BenchSubcommand {
@@ -22,7 +24,12 @@ extension BenchSubcommand {
     _ arguments: [String], output: inout some TextOutputStream, errors: inout some TextOutputStream
   ) -> Int32 {
     do {
-      return try execute(arguments, output: &output)
+      let options = try spec.parse(arguments)
+      if options.has("--help") {
+        output.write(spec.help)
+        return 0
+      }
+      return try execute(options, output: &output)
     } catch {
       errors.write("\(spec.command): \(error.message)\n")
       return 2

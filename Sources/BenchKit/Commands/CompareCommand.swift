@@ -23,14 +23,9 @@ public enum CompareCommand: BenchSubcommand {
     ],
     epilogue: "exit status: 0 compared, 2 bad usage or an unreadable results file")
 
-  public static func execute(_ arguments: [String], output: inout some TextOutputStream) throws(UsageError)
+  public static func execute(_ o: ParsedOptions, output: inout some TextOutputStream) throws(UsageError)
     -> Int32
   {
-    let o = try spec.parse(arguments)
-    if o.has("--help") {
-      output.write(spec.help)
-      return 0
-    }
     guard o.positional.count == 2 else {
       throw UsageError("wants two results files, A.json and B.json (got \(o.positional.count) arguments)")
     }

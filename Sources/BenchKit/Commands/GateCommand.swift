@@ -54,14 +54,9 @@ public enum GateCommand: BenchSubcommand {
     return (fallback, perPhase)
   }
 
-  public static func execute(_ arguments: [String], output: inout some TextOutputStream) throws(UsageError)
+  public static func execute(_ o: ParsedOptions, output: inout some TextOutputStream) throws(UsageError)
     -> Int32
   {
-    let o = try spec.parse(arguments)
-    if o.has("--help") {
-      output.write(spec.help)
-      return 0
-    }
     guard o.positional.count == 1 else {
       throw UsageError("wants one results file after the options (got \(o.positional.count))")
     }

@@ -23,14 +23,9 @@ public enum ReportCommand: BenchSubcommand {
     ],
     epilogue: "exit status: 0 written, 2 bad usage, unreadable results or a file that cannot be written")
 
-  public static func execute(_ arguments: [String], output: inout some TextOutputStream) throws(UsageError)
+  public static func execute(_ o: ParsedOptions, output: inout some TextOutputStream) throws(UsageError)
     -> Int32
   {
-    let o = try spec.parse(arguments)
-    if o.has("--help") {
-      output.write(spec.help)
-      return 0
-    }
     guard o.positional.count == 1 else {
       throw UsageError("wants one results file (got \(o.positional.count) arguments)")
     }
