@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 
 /// Threads that spin until `stop()`; the owner stops them with `defer`, so they always stop.
-final class CPUBurners: Sendable {
+final class BurnerThreads: Sendable {
   let count: Int
   private let stopFlag = Atomic<Bool>(false)
   private let done = DispatchSemaphore(value: 0)

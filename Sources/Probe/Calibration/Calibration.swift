@@ -50,7 +50,7 @@ public enum Calibration {
     defer { monitor.stop() }
     let display = try SharedMemoryDisplay.open(name: monitor.surfaceName)
     defer { display.close() }
-    let burners = settings.load ? CPUBurners(threads: ProcessInfo.processInfo.activeProcessorCount) : nil
+    let burners = settings.load ? BurnerThreads(threads: ProcessInfo.processInfo.activeProcessorCount) : nil
     defer { burners?.stop() }
 
     let refresh = monitor.refreshIntervalNanoseconds
