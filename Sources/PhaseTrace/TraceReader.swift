@@ -26,42 +26,9 @@ public struct TraceReader: Sendable {
 
   /// Reads `path`. A missing file reads as empty.
   public func read(path: String) -> Result {
-    guard let handle = FileHandle(forReadingAtPath: path) else { return Result() }
-    defer { try? handle.close() }
-    var result = Result()
-    var pending = [UInt8]()
-    var skipping = false
-    var lineNumber = 0
-    while true {
-      let chunk = (try? handle.read(upToCount: 256 * 1024)) ?? nil
-      guard let chunk, !chunk.isEmpty else { break }
-      for byte in chunk {
-        if byte == UInt8(ascii: "\n") {
-          lineNumber += 1
-          if skipping {
-            note(&result, line: lineNumber, "longer than \(maxLineBytes) bytes")
-          } else {
-            parse(pending, line: lineNumber, into: &result)
-          }
-          pending.removeAll(keepingCapacity: true)
-          skipping = false
-        } else if !skipping {
-          if pending.count >= maxLineBytes {
-            skipping = true
-            pending.removeAll(keepingCapacity: true)
-          } else {
-            pending.append(byte)
-          }
-        }
-      }
-    }
-    if skipping {
-      note(&result, line: lineNumber + 1, "longer than \(maxLineBytes) bytes")
-    } else if !pending.isEmpty {
-      // A last line without newline: a writer that was killed mid-write.
-      parse(pending, line: lineNumber + 1, into: &result)
-    }
-    return result
+    let tail = TraceTail(path: path, reader: self)
+    tail.poll()
+    return tail.finish()
   }
 
   /// Parses the lines of `text` (for tests and in-memory traces).
@@ -78,7 +45,7 @@ public struct TraceReader: Sendable {
     return result
   }
 
-  private func parse(_ bytes: [UInt8], line: Int, into result: inout Result) {
+  func parse(_ bytes: [UInt8], line: Int, into result: inout Result) {
     if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
     do {
       let event = try JSONDecoder().decode(PhaseEvent.self, from: Data(bytes))
@@ -88,7 +55,7 @@ public struct TraceReader: Sendable {
     }
   }
 
-  private func note(_ result: inout Result, line: Int, _ why: String) {
+  func note(_ result: inout Result, line: Int, _ why: String) {
     result.malformedLines += 1
     if result.problems.count < 10 { result.problems.append("line \(line): \(why)") }
   }

@@ -72,6 +72,27 @@ import Testing
     #expect(r.problems.first?.contains("longer than 4096 bytes") == true)
   }
 
+  @Test("a tail returns only the lines appended since the last poll, and waits for a line's end")
+  func tail() throws {
+    let path = Self.tempFile()
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let tail = TraceTail(path: path)
+    #expect(tail.poll().isEmpty)  // not created yet
+    let fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+    defer { close(fd) }
+    func append(_ text: String) { _ = text.withCString { write(fd, $0, strlen($0)) } }
+    append(#"{"ts": 1, "name": "app.main", "kind": "event", "pid": 1}"# + "\n" + #"{"ts": 2, "name": "ui."#)
+    #expect(tail.poll().map(\.name) == ["app.main"])
+    append(#"ready", "kind": "event", "pid": 1}"# + "\n")
+    #expect(tail.poll().map(\.name) == ["ui.ready"])
+    #expect(tail.poll().isEmpty)
+    append(#"{"ts": 3, "name": "cut", "kind": "event", "pid": 1}"#)  // killed mid-line: no newline
+    #expect(tail.poll().isEmpty)
+    let result = tail.finish()
+    #expect(result.events.map(\.name) == ["app.main", "ui.ready", "cut"])
+    #expect(result.malformedLines == 0)
+  }
+
   @Test("lines from many threads never interleave")
   func concurrentWriters() async throws {
     let path = Self.tempFile()

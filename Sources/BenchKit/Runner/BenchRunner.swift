@@ -189,6 +189,8 @@ public final class BenchRunner: Sendable {
     let timeoutNs = UInt64(settings.runTimeoutSeconds * 1e9)
     var lastTraceCheck: UInt64 = 0
     var learned = false
+    let tail = TraceTail(path: app.tracePath)
+    var seen = Set<String>()
     while true {
       if interrupted() { return "interrupted" }
       if let end = app.child.poll() {
@@ -209,12 +211,11 @@ public final class BenchRunner: Sendable {
         }
         if now - lastTraceCheck > 10_000_000 {
           lastTraceCheck = now
-          let names = Set(
-            TraceReader().read(path: app.tracePath).events.filter { $0.ts >= since }.map(\.name))
-          if awaited.allSatisfy(names.contains) { return nil }
+          for event in tail.poll() where event.ts >= since { seen.insert(event.name) }
+          if awaited.allSatisfy(seen.contains) { return nil }
           if now - since > timeoutNs * 2 {
             return
-              "the app did not report \(awaited.filter { !names.contains($0) }.joined(separator: ", ")) in time"
+              "the app did not report \(awaited.filter { !seen.contains($0) }.joined(separator: ", ")) in time"
           }
         }
       }
