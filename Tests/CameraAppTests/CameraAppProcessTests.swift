@@ -1,5 +1,6 @@
 import Foundation
 import PhaseTrace
+import TestSupport
 import Testing
 
 /// Runs the real camera-app executable, as the runner does, and checks what it writes.
@@ -11,17 +12,7 @@ import Testing
     var malformed: Int
   }
 
-  static var binary: String {
-    let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
-    var dir = (exe as NSString).deletingLastPathComponent
-    // swift test runs .build/<config>/FirstFramePackageTests.xctest; camera-app is beside it.
-    for _ in 0..<3 {
-      let candidate = dir + "/camera-app"
-      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-      dir = (dir as NSString).deletingLastPathComponent
-    }
-    return "camera-app"
-  }
+  static var binary: String { BuiltProducts.path("camera-app") }
 
   static func run(_ args: [String], environment extra: [String: String] = [:]) throws -> Run {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent(

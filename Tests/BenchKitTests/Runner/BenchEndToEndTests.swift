@@ -1,17 +1,11 @@
 import BenchKit
 import Foundation
+import TestSupport
 import Testing
 
 /// Runs the real `bench` executable against the real (debug) camera-app, the way a user does.
 @Suite(.serialized) struct BenchEndToEndTests {
-  static var binDir: String {
-    let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
-    var dir = (exe as NSString).deletingLastPathComponent
-    for _ in 0..<3 where !FileManager.default.isExecutableFile(atPath: dir + "/bench") {
-      dir = (dir as NSString).deletingLastPathComponent
-    }
-    return dir
-  }
+  static var binDir: String { BuiltProducts.directory }
 
   static func tempDir() throws -> String {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bench-e2e-\(UUID().uuidString)")
