@@ -6,11 +6,11 @@
 // (V4L2, shared memory, process spawning) lives in its own modules.
 import PackageDescription
 
-// Warnings are errors in every build (STYLE.md rule 12), so `swift test` in CI is as strict
-// as `swift build`.
+// Warnings are errors in CI (STYLE.md rule 12): `.ci/run` builds with `-Xswiftc -warnings-as-errors`.
+// No `.unsafeFlags` here, so that another package (a third-party camera app) can depend on the
+// launch contract and the trace library.
 let strict: [SwiftSetting] = [
-  .enableUpcomingFeature("ExistentialAny"),
-  .unsafeFlags(["-warnings-as-errors"]),
+  .enableUpcomingFeature("ExistentialAny")
 ]
 
 let package = Package(
@@ -18,6 +18,7 @@ let package = Package(
   platforms: [.macOS(.v15)],
   products: [
     .library(name: "CaptureKit", targets: ["CaptureKit"]),
+    .library(name: "LaunchContract", targets: ["LaunchContract"]),
     .library(name: "PhaseTrace", targets: ["PhaseTrace"]),
     .library(name: "LightBoard", targets: ["LightBoard"]),
     .library(name: "SyntheticCamera", targets: ["SyntheticCamera"]),
@@ -33,14 +34,20 @@ let package = Package(
     .target(name: "CommandLineKit", swiftSettings: strict),
     // Process-control calls Swift cannot import (prctl), prefixed CPlatformShims_.
     .target(name: "CPlatformShims"),
+    // The POSIX seam: errno as a typed value, EINTR retried in one place, write-all, the
+    // CLOCK_MONOTONIC clock and the absolute-deadline sleep.
+    .target(name: "SystemCalls", dependencies: ["CPlatformShims"], swiftSettings: strict),
+    // The launch contract between bench and any app under test: environment keys, endpoints,
+    // control commands, configurations, camera selection, event names and their owners.
+    .target(name: "LaunchContract", dependencies: ["SystemCalls"], swiftSettings: strict),
     // Phase events: the trace protocol's writer (any app) and reader (bench).
-    .target(name: "PhaseTrace", swiftSettings: strict),
+    .target(name: "PhaseTrace", dependencies: ["LaunchContract", "SystemCalls"], swiftSettings: strict),
     // The capture core: session graph, outputs, deferred start, hardware cost. Portable.
-    .target(name: "CaptureKit", dependencies: ["PhaseTrace"], swiftSettings: strict),
+    .target(name: "CaptureKit", dependencies: ["PhaseTrace", "LaunchContract", "SystemCalls"], swiftSettings: strict),
     // The light board: a moving bar plus blocks that encode capture time; renderer and decoder.
     .target(name: "LightBoard", swiftSettings: strict),
     // The embedded default camera: a simulated sensor with a cost profile.
-    .target(name: "SyntheticCamera", dependencies: ["CaptureKit", "LightBoard"], swiftSettings: strict),
+    .target(name: "SyntheticCamera", dependencies: ["CaptureKit", "LightBoard", "LaunchContract", "SystemCalls"], swiftSettings: strict),
     // Real cameras through libv4l2.
     .systemLibrary(
       name: "CLibV4L2", pkgConfig: "libv4l2",
@@ -54,7 +61,10 @@ let package = Package(
     // The reference camera app, as a library so that tests can drive it.
     .target(
       name: "CameraApp",
-      dependencies: ["CaptureKit", "PhaseTrace", "SyntheticCamera", "V4L2Camera", "Display", "CommandLineKit"],
+      dependencies: [
+        "CaptureKit", "PhaseTrace", "SyntheticCamera", "V4L2Camera", "Display", "CommandLineKit", "LaunchContract",
+        "SystemCalls",
+      ],
       swiftSettings: strict),
     .executableTarget(name: "camera-app", dependencies: ["CameraApp"], swiftSettings: strict),
     // The runner, statistics, results, gates and reports.
@@ -62,7 +72,7 @@ let package = Package(
       name: "BenchKit",
       dependencies: [
         "PhaseTrace", "Display", "Probe", "LightBoard", "V4L2Camera", "CaptureKit", "SyntheticCamera",
-        "CommandLineKit", "CPlatformShims",
+        "CommandLineKit", "CPlatformShims", "LaunchContract", "SystemCalls",
       ],
       swiftSettings: strict),
     .executableTarget(name: "bench", dependencies: ["BenchKit"], swiftSettings: strict),

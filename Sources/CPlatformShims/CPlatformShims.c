@@ -9,3 +9,7 @@ int CPlatformShims_setParentDeathSignal(int signal) {
 }
 
 int CPlatformShims_pipeCloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
+
+int CPlatformShims_setCurrentThreadName(const char *name) {
+  return prctl(PR_SET_NAME, (unsigned long)name, 0UL, 0UL, 0UL);
+}

@@ -1,5 +1,6 @@
 import CaptureKit
 import CommandLineKit
+import LaunchContract
 
 /// camera-app's command line (DESIGN.md: `--config`, `--outputs`, `--camera`, `--profile`,
 /// `--duration`, `--no-cover`), parsed from one option table so `--help` cannot drift.
@@ -9,7 +10,7 @@ public struct AppOptions: Sendable, Equatable {
   /// The outputs besides preview (`preview` is always there; `video-data` replaces it in manual).
   public var outputs: [CaptureOutputKind] = [.preview, .photo, .movie]
   /// `synthetic` or `v4l2:/dev/videoN`.
-  public var camera: String = "synthetic"
+  public var camera: CameraSelection = .synthetic
   /// A synthetic camera cost profile (JSON); nil means the built-in default profile.
   public var profilePath: String?
   /// Quit after this many seconds; nil runs until `quit`, EOF on the control channel, or a signal.
@@ -69,23 +70,23 @@ public struct AppOptions: Sendable, Equatable {
       throw UsageError("unexpected argument '\(extra)' (see camera-app --help)")
     }
     if let raw = parsed.value("--config") {
-      guard let c = LaunchConfiguration(rawValue: raw) else {
-        throw UsageError(
-          "unknown configuration '\(raw)' (choose from \(LaunchConfiguration.allCases.map(\.rawValue).joined(separator: ", ")))"
-        )
+      do {
+        o.configuration = try LaunchConfiguration(parsing: raw)
+      } catch {
+        throw UsageError(error.message)
       }
-      o.configuration = c
     }
     let names = try parsed.list(
-      "--outputs", allowed: ["preview", "photo", "movie", "analysis"],
+      "--outputs", allowed: CaptureOutputKind.selectable.map(\.rawValue),
       default: o.outputs.map(\.rawValue))
     o.outputs = names.compactMap(CaptureOutputKind.init(rawValue:))
     if !o.outputs.contains(.preview) { o.outputs.insert(.preview, at: 0) }
     if let cam = parsed.value("--camera") {
-      guard cam == "synthetic" || (cam.hasPrefix("v4l2:") && cam.count > 5) else {
-        throw UsageError("unknown camera '\(cam)' (use synthetic or v4l2:/dev/videoN)")
+      do {
+        o.camera = try CameraSelection(parsing: cam)
+      } catch {
+        throw UsageError(error.message)
       }
-      o.camera = cam
     }
     o.profilePath = parsed.value("--profile")
     if parsed.value("--duration") != nil {

@@ -6,8 +6,10 @@ import Dispatch
 import Display
 import CommandLineKit
 import Foundation
+import LaunchContract
 import PhaseTrace
 import Synchronization
+import SystemCalls
 import SyntheticCamera
 import V4L2Camera
 
@@ -23,6 +25,8 @@ import V4L2Camera
 /// The main thread only runs the main queue; it never waits on the camera.
 public final class CameraApp: Sendable {
   let options: AppOptions
+  /// The launch contract's variables this process was started with.
+  let environment: LaunchEnvironment
   let signposter: Signposter
   let display: CoverableDisplay
   /// Owns the private surface when the app runs without `FIRSTFRAME_DISPLAY`.
@@ -30,7 +34,7 @@ public final class CameraApp: Sendable {
   /// All capture work runs here (STYLE.md: capture isolated on its own executor).
   let captureQueue = DispatchQueue(label: "camera-app.capture", qos: .userInitiated)
   let uiQueue = DispatchQueue.main
-  let library = PhotoLibrary.standard()
+  let library: PhotoLibrary
   let state = Mutex(State())
   let deferredStartObserver: DeferredStartObserver
 
@@ -46,9 +50,13 @@ public final class CameraApp: Sendable {
     var meteredLuma: Double?
   }
 
-  init(options: AppOptions, signposter: Signposter, display: any DisplaySink, privateSurface: (any Sendable)?)
-  {
+  init(
+    options: AppOptions, environment: LaunchEnvironment, signposter: Signposter, display: any DisplaySink,
+    privateSurface: (any Sendable)?
+  ) {
     self.options = options
+    self.environment = environment
+    self.library = PhotoLibrary.standard(environment: environment)
     self.signposter = signposter
     self.display = CoverableDisplay(display)
     self.privateSurface = privateSurface
@@ -60,16 +68,20 @@ public final class CameraApp: Sendable {
   /// Runs the app with `arguments` (without the program name). Never returns.
   public static func main(arguments: [String]) -> Never {
     let launchedAt = MonotonicClock.now()
+    let environment: LaunchEnvironment
     let writer: TraceWriter?
     do {
-      writer = try TraceWriter.fromEnvironment()
+      environment = try LaunchEnvironment.current()
+    } catch {
+      fail(.usage(error.message))
+    }
+    do {
+      writer = try TraceWriter.from(environment)
     } catch {
       fail(.usage(error.description))
     }
     let signposter = writer.map { Signposter(sink: $0) } ?? .disabled
-    let env = ProcessInfo.processInfo.environment
-    signposter.event(
-      PhaseEventName.appMain, fields: ["run": .string(env["FIRSTFRAME_RUN"] ?? "")], at: launchedAt)
+    signposter.event(.appMain, fields: ["run": .string(environment.runID ?? "")], at: launchedAt)
 
     let options: AppOptions
     do {
@@ -87,7 +99,7 @@ public final class CameraApp: Sendable {
     let display: any DisplaySink
     var privateSurface: (any Sendable)?
     do {
-      if let name = env["FIRSTFRAME_DISPLAY"], !name.isEmpty {
+      if let name = environment.display {
         display = try SharedMemoryDisplay.open(name: name)
       } else {
         let own = try SharedMemoryDisplay.createPrivate(width: 640, height: 360)
@@ -98,11 +110,12 @@ public final class CameraApp: Sendable {
       fail(.usage("cannot open the display surface: \(error)"))
     }
     let app = CameraApp(
-      options: options, signposter: signposter, display: display, privateSurface: privateSurface)
-    signposter.event(PhaseEventName.uiReady)
+      options: options, environment: environment, signposter: signposter, display: display,
+      privateSurface: privateSurface)
+    signposter.event(.uiReady)
 
     app.startCapture()
-    app.listenForControl(environment: env)
+    app.listenForControl()
     app.handleSignals()
     if let seconds = options.durationSeconds {
       app.uiQueue.asyncAfter(deadline: .now() + seconds) { @Sendable in app.quit(status: 0) }
@@ -122,7 +135,7 @@ public final class CameraApp: Sendable {
     captureQueue.async { @Sendable [self] in
       do {
         try configureSession()
-        if let delay = injectedDelayMilliseconds() {
+        if let delay = environment.injectDelayMilliseconds {
           // FIRSTFRAME_INJECT_DELAY_MS: a documented regression hook for checking CI gates.
           usleep(UInt32(min(delay, 60_000)) * 1000)
         }
@@ -137,15 +150,9 @@ public final class CameraApp: Sendable {
     }
   }
 
-  private func injectedDelayMilliseconds() -> Int? {
-    guard let raw = ProcessInfo.processInfo.environment["FIRSTFRAME_INJECT_DELAY_MS"], let ms = Int(raw),
-      ms > 0
-    else { return nil }
-    return ms
-  }
-
   func makeDevice() throws -> any CaptureDevice {
-    if options.camera == "synthetic" {
+    switch options.camera {
+    case .synthetic:
       let profile: CostProfile
       if let path = options.profilePath {
         do {
@@ -157,18 +164,18 @@ public final class CameraApp: Sendable {
         profile = CostProfile.default
       }
       return SyntheticCamera(profile: profile)
-    }
-    let path = String(options.camera.dropFirst("v4l2:".count))
-    do {
-      return try V4L2Camera(path: path, signposter: signposter)
-    } catch {
-      throw AppError.camera("\(error)")
+    case .v4l2(let path):
+      do {
+        return try V4L2Camera(path: path, signposter: signposter)
+      } catch {
+        throw AppError.camera("\(error)")
+      }
     }
   }
 
   func configureSession() throws {
     try signposter.interval(
-      PhaseEventName.sessionConfigure, fields: ["config": .string(options.configuration.rawValue)]
+      .sessionConfigure, fields: ["config": .string(options.configuration.rawValue)]
     ) {
       let device = try makeDevice()
       let session = CaptureSession(signposter: signposter)
@@ -254,7 +261,7 @@ public final class CameraApp: Sendable {
       }
       if first {
         signposter.event(
-          PhaseEventName.previewFirstPresent, fields: ["capture_time_ns": .int(Int64(frame.captureTime))])
+          .previewFirstPresent, fields: ["capture_time_ns": .int(Int64(frame.captureTime))])
         captureQueue.async { @Sendable in session.runDeferredStartWhenNeeded() }
       }
     }
@@ -264,7 +271,7 @@ public final class CameraApp: Sendable {
   func startSession() throws {
     guard let session = state.withLock({ $0.session }) else { return }
     state.withLock { $0.manualFirstPresentDone = false }
-    try signposter.interval(PhaseEventName.sessionStartRunning) {
+    try signposter.interval(.sessionStartRunning) {
       do {
         try session.startRunning()
       } catch {
@@ -280,7 +287,7 @@ public final class CameraApp: Sendable {
 
   func stopSession() {
     guard let session = state.withLock({ $0.session }) else { return }
-    signposter.interval(PhaseEventName.sessionStopRunning) { session.stopRunning() }
+    signposter.interval(.sessionStopRunning) { session.stopRunning() }
   }
 
   // MARK: - Secondary UI
@@ -292,7 +299,7 @@ public final class CameraApp: Sendable {
       let built = SecondaryUI(library: library).build()
       uiQueue.async { @Sendable [self] in
         signposter.event(
-          PhaseEventName.uiSecondaryVisible,
+          .uiSecondaryVisible,
           fields: ["thumbnail": .bool(built.thumbnail), "picker_pixels": .int(Int64(built.pickerPixels))])
       }
     }
@@ -313,21 +320,22 @@ public final class CameraApp: Sendable {
 
   // MARK: - Control
 
-  func listenForControl(environment: [String: String]) {
-    guard let source = environment[ControlChannel.environmentKey], !source.isEmpty else { return }
-    let channel: ControlChannel
+  func listenForControl() {
+    guard let endpoint = environment.control else { return }
     do {
-      channel = try ControlChannel(source: source)
+      let channel = try ControlChannel(endpoint: endpoint)
+      try channel.start(
+        handle: { @Sendable [self] command in handle(command) },
+        unknown: { @Sendable line in
+          FileHandle.standardError.write(
+            Data("camera-app: ignoring unknown command '\(line.prefix(80))'\n".utf8))
+        },
+        ended: { @Sendable [self] in quit(status: 0) })
+    } catch let error as LaunchContractError {
+      Self.fail(.usage(error.message))
     } catch {
-      Self.fail(error)
+      Self.fail(.camera("cannot start the control reader: \(error)"))
     }
-    channel.start(
-      handle: { @Sendable [self] command in handle(command) },
-      unknown: { @Sendable line in
-        FileHandle.standardError.write(
-          Data("camera-app: ignoring unknown command '\(line.prefix(80))'\n".utf8))
-      },
-      ended: { @Sendable [self] in quit(status: 0) })
   }
 
   func handle(_ command: ControlCommand) {
@@ -342,7 +350,7 @@ public final class CameraApp: Sendable {
   /// The shutter: a tap is never dropped. With responsive capture it is accepted at once;
   /// without it the request waits for the photo output and the app shows busy.
   func tap() {
-    signposter.event(PhaseEventName.shutterTap)
+    signposter.event(.shutterTap)
     guard let photo = state.withLock({ $0.photoOutput }) else {
       FileHandle.standardError.write(
         Data("camera-app: tap ignored: no photo output in this configuration\n".utf8))
@@ -354,7 +362,7 @@ public final class CameraApp: Sendable {
       switch result {
       case .success(let captured):
         signposter.event(
-          PhaseEventName.photoDelivered,
+          .photoDelivered,
           fields: [
             "width": .int(Int64(captured.width)), "height": .int(Int64(captured.height)),
             "capture_time_ns": .int(Int64(captured.captureTime)),
@@ -365,7 +373,7 @@ public final class CameraApp: Sendable {
         signposter.event("photo.failed", fields: ["error": .string("\(error)")])
       }
     }
-    signposter.event(PhaseEventName.shutterAccepted, fields: ["readiness": .string("\(readiness)")])
+    signposter.event(.shutterAccepted, fields: ["readiness": .string("\(readiness)")])
   }
 
   func lock() {
@@ -385,7 +393,7 @@ public final class CameraApp: Sendable {
     }
     guard wasLocked else { return }
     display.uncover()
-    signposter.event(PhaseEventName.uiReady, fields: ["after": "unlock"])
+    signposter.event(.uiReady, fields: ["after": "unlock"])
     captureQueue.async { @Sendable [self] in
       do {
         try startSession()
@@ -425,7 +433,7 @@ public final class CameraApp: Sendable {
     let monitor = SystemPressureMonitor()
     let poll = monitor.poll(interval: .milliseconds(500), queue: DispatchQueue.global(qos: .utility)) {
       @Sendable [signposter] reading in
-      signposter.event(PhaseEventName.pressureLevel, fields: ["level": .string(reading.level.rawValue)])
+      signposter.event(.pressureLevel, fields: ["level": .string(reading.level.rawValue)])
     }
     pressurePoll.withLock { $0 = poll }
   }

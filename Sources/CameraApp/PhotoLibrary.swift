@@ -1,5 +1,6 @@
 import CaptureKit
 import Foundation
+import LaunchContract
 
 /// Where the app keeps its last photo: a PGM file (binary greyscale, any image viewer opens it).
 ///
@@ -9,8 +10,8 @@ struct PhotoLibrary: Sendable {
   /// The folder: `$FIRSTFRAME_APP_STATE`, else `/tmp/firstframe-<uid>/app`.
   let folder: String
 
-  static func standard() -> PhotoLibrary {
-    if let dir = ProcessInfo.processInfo.environment["FIRSTFRAME_APP_STATE"], !dir.isEmpty {
+  static func standard(environment: LaunchEnvironment) -> PhotoLibrary {
+    if let dir = environment.appState {
       return PhotoLibrary(folder: dir)
     }
     return PhotoLibrary(folder: "/tmp/firstframe-\(getuid())/app")

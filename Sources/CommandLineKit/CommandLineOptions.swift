@@ -87,6 +87,15 @@ public struct ParsedOptions: Sendable {
     var seen = Set<String>()
     return items.filter { seen.insert($0).inserted }
   }
+
+  /// `name` as a comma-separated list of `T`'s raw values (all of `allowed`, by default every
+  /// case), duplicates dropped, or `defaultValue` when absent.
+  public func list<T: RawRepresentable & CaseIterable>(
+    _ type: T.Type, _ name: String, allowed: [T] = Array(T.allCases), default defaultValue: [T]
+  ) throws(UsageError) -> [T] where T.RawValue == String {
+    guard values[name] != nil else { return defaultValue }
+    return try list(name, allowed: allowed.map(\.rawValue), default: []).compactMap(T.init(rawValue:))
+  }
 }
 
 extension String {

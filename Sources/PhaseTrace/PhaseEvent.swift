@@ -1,3 +1,5 @@
+import LaunchContract
+
 /// Whether an event opens an interval, closes one, or marks an instant.
 public enum PhaseEventKind: String, Codable, Sendable, Hashable {
   /// Opens the interval named by the event.
@@ -102,6 +104,9 @@ public struct PhaseEvent: Codable, Sendable, Hashable {
     self.fields = fields
   }
 
+  /// Who may write this event (the trust boundary, DESIGN.md "Stage two").
+  public var owner: EventOwner { EventOwner(eventName: name) }
+
   enum CodingKeys: String, CodingKey { case ts, name, kind, pid, fields }
 
   public init(from decoder: any Decoder) throws {
@@ -112,34 +117,4 @@ public struct PhaseEvent: Codable, Sendable, Hashable {
     pid = try c.decodeIfPresent(Int32.self, forKey: .pid) ?? 0
     fields = try c.decodeIfPresent([String: PhaseFieldValue].self, forKey: .fields) ?? [:]
   }
-}
-
-/// The event names of the trace protocol, spelled once (STYLE.md rule 11).
-public enum PhaseEventName {
-  public static let appMain = "app.main"
-  public static let uiReady = "ui.ready"
-  public static let sessionConfigure = "session.configure"
-  public static let sessionStartRunning = "session.start_running"
-  public static let sessionStopRunning = "session.stop_running"
-  public static let outputInit = "output.init"
-  public static let previewFirstPresent = "preview.first_present"
-  public static let deferredStartWill = "deferred_start.will"
-  public static let deferredStartDid = "deferred_start.did"
-  public static let shutterTap = "shutter.tap"
-  public static let shutterAccepted = "shutter.accepted"
-  public static let photoDelivered = "photo.delivered"
-  public static let uiSecondaryVisible = "ui.secondary_visible"
-  public static let pressureLevel = "pressure.level"
-  public static let launchSpawn = "launch.spawn"
-  public static let relockLock = "relock.lock"
-  public static let relockUnlock = "relock.unlock"
-  public static let displayFirstLiveFrame = "display.first_live_frame"
-  public static let displayStaleFrame = "display.stale_frame"
-  public static let displayDroppedFrame = "display.dropped_frame"
-  /// Device phases (V4L2 and synthetic): open, format, buffers, stream-on, first buffer.
-  public static let deviceOpen = "device.open"
-  public static let deviceFormat = "device.format"
-  public static let deviceBuffers = "device.buffers"
-  public static let deviceStreamOn = "device.stream_on"
-  public static let deviceFirstBuffer = "device.first_buffer"
 }

@@ -1,16 +1,16 @@
 #if canImport(Glibc)
   import Glibc
-#elseif canImport(Darwin)
-  import Darwin
 #endif
+import LaunchContract
+import SystemCalls
 
 /// Stamps events with the clock and this process's pid and hands them to a sink.
 ///
 /// ```swift
 /// let signposter = Signposter(sink: writer)
-/// signposter.begin("session.start_running")
+/// signposter.begin(.sessionStartRunning)
 /// session.startRunning()
-/// signposter.end("session.start_running")
+/// signposter.end(.sessionStartRunning)
 /// ```
 public struct Signposter: Sendable {
   /// Where the events go.
@@ -27,7 +27,8 @@ public struct Signposter: Sendable {
   /// A signposter that records nothing.
   public static let disabled = Signposter(sink: DiscardingPhaseEventSink())
 
-  /// Records an event of `kind` now (or at `ts`, CLOCK_MONOTONIC ns).
+  /// Records an event of `kind` now (or at `ts`, CLOCK_MONOTONIC ns). `name` may be any name;
+  /// the protocol's own are ``EventName``s.
   public func emit(
     _ name: String, _ kind: PhaseEventKind, fields: [String: PhaseFieldValue] = [:],
     at ts: UInt64? = nil
@@ -46,7 +47,7 @@ public struct Signposter: Sendable {
     emit(name, .end, fields: fields)
   }
 
-  /// Marks an instant.
+  /// Marks an instant (now, or at `ts`, CLOCK_MONOTONIC ns).
   public func event(_ name: String, fields: [String: PhaseFieldValue] = [:], at ts: UInt64? = nil) {
     emit(name, .event, fields: fields, at: ts)
   }
@@ -58,5 +59,27 @@ public struct Signposter: Sendable {
     begin(name, fields: fields)
     defer { end(name, fields: fields) }
     return try body()
+  }
+
+  /// Opens the protocol interval `name`.
+  public func begin(_ name: EventName, fields: [String: PhaseFieldValue] = [:]) {
+    begin(name.rawValue, fields: fields)
+  }
+
+  /// Closes the protocol interval `name`.
+  public func end(_ name: EventName, fields: [String: PhaseFieldValue] = [:]) {
+    end(name.rawValue, fields: fields)
+  }
+
+  /// Marks the protocol instant `name` (now, or at `ts`, CLOCK_MONOTONIC ns).
+  public func event(_ name: EventName, fields: [String: PhaseFieldValue] = [:], at ts: UInt64? = nil) {
+    event(name.rawValue, fields: fields, at: ts)
+  }
+
+  /// Runs `body` inside the protocol interval `name`; the end is written even if `body` throws.
+  public func interval<T>(
+    _ name: EventName, fields: [String: PhaseFieldValue] = [:], _ body: () throws -> T
+  ) rethrows -> T {
+    try interval(name.rawValue, fields: fields, body)
   }
 }

@@ -3,7 +3,9 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
+import LaunchContract
 import Synchronization
+import SystemCalls
 
 /// Appends phase events as JSON lines to a file or an inherited file descriptor.
 ///
@@ -17,53 +19,44 @@ public final class TraceWriter: PhaseEventSink {
   /// Serialises writers inside this process.
   private let lock = Mutex(())
 
-  /// The environment variable that names the destination.
-  public static let environmentKey = "FIRSTFRAME_TRACE"
-
-  /// Opens `destination`: a file path (created with mode 0600 if missing, appended to) or `fd:N`.
-  /// - Throws: `TraceWriterError` naming the destination and errno.
-  public init(destination: String) throws(TraceWriterError) {
-    if destination.hasPrefix("fd:") {
-      guard let n = Int32(destination.dropFirst(3)), n >= 0, fcntl(n, F_GETFD) != -1 else {
-        throw TraceWriterError(destination: destination, errno: EBADF)
-      }
-      fd = n
-      ownsDescriptor = false
-    } else {
-      let opened = open(destination, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
-      guard opened >= 0 else { throw TraceWriterError(destination: destination, errno: errno) }
-      fd = opened
-      ownsDescriptor = true
+  /// Opens `endpoint`: a file path (created with mode 0600 if missing, appended to) or `fd:N`.
+  /// - Throws: `TraceWriterError` naming the endpoint and errno.
+  public init(endpoint: Endpoint) throws(TraceWriterError) {
+    do {
+      let opened = try endpoint.openForAppending()
+      fd = opened.fd
+      ownsDescriptor = opened.ownsDescriptor
+    } catch {
+      throw TraceWriterError(destination: endpoint.description, errno: error)
     }
   }
 
-  /// The writer named by `FIRSTFRAME_TRACE`, or `nil` when the variable is unset or empty.
-  public static func fromEnvironment() throws(TraceWriterError) -> TraceWriter? {
-    guard let raw = getenv(environmentKey), raw.pointee != 0 else { return nil }
-    return try TraceWriter(destination: String(cString: raw))
+  /// Opens `destination`, an endpoint as the environment spells it (`fd:N` or a path).
+  /// - Throws: `TraceWriterError` naming the destination and errno (`EBADF` when it is not an
+  ///   endpoint at all).
+  public convenience init(destination: String) throws(TraceWriterError) {
+    guard let endpoint = try? Endpoint(parsing: destination) else {
+      throw TraceWriterError(destination: destination, errno: .badFileDescriptor)
+    }
+    try self.init(endpoint: endpoint)
+  }
+
+  /// The writer `environment` names (`FIRSTFRAME_TRACE`), or `nil` when it names none.
+  public static func from(_ environment: LaunchEnvironment) throws(TraceWriterError) -> TraceWriter? {
+    guard let endpoint = environment.trace else { return nil }
+    return try TraceWriter(endpoint: endpoint)
   }
 
   deinit {
     if ownsDescriptor { close(fd) }
   }
 
-  /// Appends `event` as one line. Errors (a full disk) are dropped: tracing must never stop the app.
+  /// Appends `event` as one line, with one `write(2)` where the kernel allows. Errors (a full
+  /// disk) are dropped: tracing must never stop the app.
   public func record(_ event: PhaseEvent) {
     var line = TraceLineEncoder.encode(event)
     line.append("\n")
-    lock.withLock { _ in
-      line.withUTF8 { buf in
-        var offset = 0
-        while offset < buf.count {
-          let n = write(fd, buf.baseAddress! + offset, buf.count - offset)
-          if n < 0 {
-            if errno == EINTR { continue }
-            return
-          }
-          offset += n
-        }
-      }
-    }
+    lock.withLock { _ in try? FileDescriptorIO.writeAll(fd, line) }
   }
 }
 
@@ -71,11 +64,11 @@ public final class TraceWriter: PhaseEventSink {
 public struct TraceWriterError: Error, CustomStringConvertible {
   /// The path or `fd:N` that failed.
   public var destination: String
-  /// The errno value.
-  public var errno: Int32
+  /// Why.
+  public var errno: Errno
   /// One line a person can act on.
   public var description: String {
-    "cannot open trace destination '\(destination)': \(String(cString: strerror(errno)))"
+    "cannot open trace destination '\(destination)': \(errno.message)"
   }
 }
 

@@ -1,7 +1,9 @@
 import CaptureKit
 import Foundation
+import LaunchContract
 import PhaseTrace
 import Synchronization
+import SystemCalls
 
 /// A camera for tests: instant unless told otherwise, records every call in order (thread-safe),
 /// can hold any call at a `FakeGate`, slow it down, or make it fail, and renders frames whose every

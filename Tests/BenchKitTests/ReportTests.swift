@@ -1,4 +1,5 @@
 import Foundation
+import LaunchContract
 import Testing
 #if canImport(FoundationXML)
   import FoundationXML

@@ -1,5 +1,6 @@
 import CaptureKit
 import CommandLineKit
+import LaunchContract
 import Testing
 
 @testable import CameraApp
@@ -10,7 +11,7 @@ import Testing
     let o = try AppOptions.parse([])
     #expect(o.configuration == .deferred)
     #expect(o.outputs == [.preview, .photo, .movie])
-    #expect(o.camera == "synthetic")
+    #expect(o.camera == .synthetic)
     #expect(o.responsiveCapture)
   }
 
@@ -23,7 +24,7 @@ import Testing
       "--outputs", "photo,analysis", "--camera", "v4l2:/dev/video3", "--no-cover",
     ])
     #expect(o.outputs == [.preview, .photo, .analysis])
-    #expect(o.camera == "v4l2:/dev/video3")
+    #expect(o.camera == .v4l2(path: "/dev/video3"))
     #expect(o.noCover)
   }
 

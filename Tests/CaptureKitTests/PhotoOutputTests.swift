@@ -1,5 +1,6 @@
 import Dispatch
 import PhaseTrace
+import SystemCalls
 import Testing
 import TestSupport
 

@@ -1,5 +1,7 @@
 import Dispatch
+import LaunchContract
 import PhaseTrace
+import SystemCalls
 import TestSupport
 
 @testable import CaptureKit

@@ -1,8 +1,10 @@
 import CaptureKit
 import Display
 import Glibc
+import LaunchContract
 import PhaseTrace
 import Synchronization
+import SystemCalls
 import Testing
 
 @testable import Probe
@@ -40,7 +42,7 @@ import Testing
     #expect(calls.withLock { $0.count } == 1)
     #expect(calls.withLock { $0.first } == first)
     #expect(report.staleFrames == 0)
-    #expect(report.events.contains { $0.name == PhaseEventName.displayFirstLiveFrame && $0.pid == getpid() })
+    #expect(report.events.contains { $0.name == EventName.displayFirstLiveFrame.rawValue && $0.pid == getpid() })
     #expect(report.refreshIntervalNanoseconds == 10_000_000)
     #expect(report.analysisMicrosecondsPerScanout > 0)
     #expect(monitor.firstLiveGroundTruth.map { !$0.isBlack } == true)

@@ -1,3 +1,4 @@
+import LaunchContract
 import LightBoard
 import PhaseTrace
 import Testing
@@ -146,8 +147,8 @@ import Testing
         _ = detector.observe(LumaImage(base: $0.baseAddress!, width: w, height: h, bytesPerRow: w), at: i * r)
       }
     }
-    let firsts = detector.events.filter { $0.name == PhaseEventName.displayFirstLiveFrame }
-    let stale = detector.events.filter { $0.name == PhaseEventName.displayStaleFrame }
+    let firsts = detector.events.filter { $0.name == EventName.displayFirstLiveFrame.rawValue }
+    let stale = detector.events.filter { $0.name == EventName.displayStaleFrame.rawValue }
     #expect(firsts.count == 1)
     #expect(stale.count == 2)
     let e = try #require(firsts.first)

@@ -1,5 +1,6 @@
 import CaptureKit
 import Foundation
+import LaunchContract
 import Testing
 @testable import SyntheticCamera
 

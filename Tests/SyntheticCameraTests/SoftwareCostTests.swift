@@ -1,6 +1,7 @@
 import CaptureKit
 import Foundation
 import Glibc
+import LaunchContract
 import Testing
 @testable import SyntheticCamera
 

@@ -1,6 +1,8 @@
 import CaptureKit
 import Foundation
+import LaunchContract
 import PhaseTrace
+import SystemCalls
 import Testing
 
 @testable import V4L2Camera
@@ -53,12 +55,12 @@ import Testing
       else { return nil }
       return MonotonicClock.milliseconds(from: b.ts, to: e.ts)
     }
-    let streamOnEnd = events.first { $0.name == PhaseEventName.deviceStreamOn && $0.kind == .end }
-    let firstBuffer = events.first { $0.name == PhaseEventName.deviceFirstBuffer }
+    let streamOnEnd = events.first { $0.name == EventName.deviceStreamOn.rawValue && $0.kind == .end }
+    let firstBuffer = events.first { $0.name == EventName.deviceFirstBuffer.rawValue }
     let phases: [(String, Double?)] = [
-      ("open", duration(PhaseEventName.deviceOpen)), ("format", duration(PhaseEventName.deviceFormat)),
-      ("buffers", duration(PhaseEventName.deviceBuffers)),
-      ("stream_on", duration(PhaseEventName.deviceStreamOn)),
+      ("open", duration(EventName.deviceOpen.rawValue)), ("format", duration(EventName.deviceFormat.rawValue)),
+      ("buffers", duration(EventName.deviceBuffers.rawValue)),
+      ("stream_on", duration(EventName.deviceStreamOn.rawValue)),
       (
         "first_buffer (after stream_on)",
         streamOnEnd.flatMap { s in firstBuffer.map { MonotonicClock.milliseconds(from: s.ts, to: $0.ts) } }

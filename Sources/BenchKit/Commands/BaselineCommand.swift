@@ -1,4 +1,5 @@
 import Foundation
+import LaunchContract
 
 /// `bench baseline save RESULTS.json BASE.json`: validates a results file and stores it as a baseline.
 public enum BaselineCommand: BenchSubcommand {

@@ -1,3 +1,4 @@
+import LaunchContract
 /// `bench compare A.json B.json`: every phase of every cell present in both files, as "B vs A".
 public enum CompareCommand: BenchSubcommand {
   /// The option table (parser and `--help`).

@@ -1,4 +1,5 @@
 import Foundation
+import LaunchContract
 
 /// `bench gate`: the CI gate. Exit 0 pass, 1 regression, 2 bad input.
 public enum GateCommand: BenchSubcommand {

@@ -3,6 +3,7 @@
 #endif
 import Display
 import Foundation
+import LaunchContract
 import Synchronization
 import SyntheticCamera
 import V4L2Camera
@@ -61,9 +62,6 @@ public enum RunCommand {
       exit status: 0 ok, 1 runs failed (or a gate failed), 2 bad usage or input, 130 interrupted
       """)
 
-  static let conditionNames = BenchCondition.allCases.map(\.rawValue)
-  static let configNames = ["deferred", "eager", "manual", "preview-only"]
-  static let outputNames = ["preview", "photo", "movie", "analysis"]
 
   /// Parses and validates the command line into settings and the output format.
   public static func settings(from arguments: [String]) throws(UsageError) -> (RunSettings, String, Bool)? {
@@ -75,11 +73,12 @@ public enum RunCommand {
     var s = RunSettings()
     s.runs = try o.int("--runs", default: 20, minimum: 1)
     s.warmup = try o.int("--warmup", default: 1, minimum: 0)
-    s.conditions = try o.list("--conditions", allowed: conditionNames, default: conditionNames)
-      .compactMap(BenchCondition.init(rawValue:))
-    s.configs = try o.list("--configs", allowed: configNames, default: ["deferred", "eager"])
-    s.outputs = try o.list("--outputs", allowed: outputNames, default: ["preview", "photo", "movie"])
-    if !s.outputs.contains("preview") { s.outputs.insert("preview", at: 0) }
+    s.conditions = try o.list(LaunchCondition.self, "--conditions", default: LaunchCondition.allCases)
+    s.configs = try o.list(LaunchConfiguration.self, "--configs", default: LaunchConfiguration.mainJob)
+    s.outputs = try o.list(
+      CaptureOutputKind.self, "--outputs", allowed: CaptureOutputKind.selectable,
+      default: CaptureOutputKind.defaultSelection)
+    if !s.outputs.contains(.preview) { s.outputs.insert(.preview, at: 0) }
     s.refreshHz = try o.double("--refresh-hz", default: 60)
     guard s.refreshHz <= 1000 else { throw UsageError("--refresh-hz must be at most 1000") }
     s.lockSeconds = try o.double("--lock-seconds", default: 1, allowZero: true)
@@ -90,22 +89,21 @@ public enum RunCommand {
       throw UsageError("unknown format '\(format)' for --format (choose from table, json, markdown, csv)")
     }
 
-    let camera = o.value("--camera") ?? "synthetic"
-    if camera == "synthetic" {
-      s.camera = camera
-    } else if camera.hasPrefix("v4l2:") {
-      let path = String(camera.dropFirst(5))
-      do {
-        try V4L2Camera.validate(path: path)
-      } catch {
-        throw UsageError("--camera \(camera): \(error)")
+    if let camera = o.value("--camera") {
+      guard let selection = try? CameraSelection(parsing: camera) else {
+        throw UsageError("unknown camera '\(camera)' for --camera (use synthetic or v4l2:/dev/videoN)")
       }
-      s.camera = camera
-    } else {
-      throw UsageError("unknown camera '\(camera)' for --camera (use synthetic or v4l2:/dev/videoN)")
+      if let path = selection.devicePath {
+        do {
+          try V4L2Camera.validate(path: path)
+        } catch {
+          throw UsageError("--camera \(camera): \(error)")
+        }
+      }
+      s.camera = selection
     }
     if let profile = o.value("--profile") {
-      guard s.camera == "synthetic" else {
+      guard s.camera == .synthetic else {
         throw UsageError("--profile applies to the synthetic camera only")
       }
       do {
@@ -117,7 +115,7 @@ public enum RunCommand {
       s.profilePath =
         (profile as NSString).isAbsolutePath
         ? profile : FileManager.default.currentDirectoryPath + "/" + profile
-    } else if s.camera == "synthetic" {
+    } else if s.camera == .synthetic {
       s.profileName = CostProfile.default.name
     }
     if let app = o.value("--app") {
@@ -218,7 +216,8 @@ public enum RunCommand {
       tool: .init(version: FirstFrameVersion.current), host: HostProbe.current(),
       settings: .init(
         runs: settings.runs, warmup: settings.warmup, conditions: settings.conditions.map(\.rawValue),
-        configs: settings.configs, outputs: settings.outputs, camera: settings.camera,
+        configs: settings.configs.map(\.rawValue), outputs: settings.outputs.map(\.rawValue),
+        camera: settings.camera.description,
         profile: settings.profilePath,
         profileName: settings.profileName, app: settings.appCommand?.joined(separator: " "),
         refreshHz: settings.refreshHz, tap: settings.tap, lockSeconds: settings.lockSeconds,

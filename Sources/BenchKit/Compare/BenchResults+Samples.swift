@@ -1,3 +1,4 @@
+import LaunchContract
 extension BenchResults.Cell {
   /// The samples of `phase` over the ok runs, ms, in run order: the summary's samples, or (when
   /// the summary is missing) the ok records' values.

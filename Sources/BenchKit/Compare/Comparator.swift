@@ -1,3 +1,4 @@
+import LaunchContract
 /// A/B comparisons: between two results files (`bench compare`), and between configurations
 /// within one run (`results.json` `comparisons`, and the headline).
 public enum Comparator {

@@ -1,3 +1,4 @@
+import LaunchContract
 /// CI gates: a regression check against a committed baseline, and relative gates between
 /// configurations of one run.
 ///

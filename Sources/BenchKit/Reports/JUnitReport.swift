@@ -1,3 +1,4 @@
+import LaunchContract
 /// JUnit XML, which CI systems show as tests: each gate check is a test case.
 public enum JUnitReport {
   /// A `<testsuites>` document with one suite per gate kind; failures carry the numbers,

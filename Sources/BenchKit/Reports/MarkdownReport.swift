@@ -1,4 +1,5 @@
 import Foundation
+import LaunchContract
 
 /// Markdown for people and CI job summaries (`$GITHUB_STEP_SUMMARY`).
 public enum MarkdownReport {

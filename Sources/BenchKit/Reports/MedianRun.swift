@@ -1,3 +1,4 @@
+import LaunchContract
 /// Picks the run that represents a cell: the ok run whose `first_frame_observed` is closest to the
 /// cell's median (the earlier run on a tie); the first ok run when no run has that phase.
 enum MedianRun {

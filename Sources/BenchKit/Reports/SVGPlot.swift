@@ -1,3 +1,4 @@
+import LaunchContract
 /// `plot.svg`: what a person looks at first.
 ///
 /// 1. The headline: the distribution of `first_frame_observed` per cell (every run a dot, the

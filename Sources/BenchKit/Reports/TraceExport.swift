@@ -1,4 +1,5 @@
 import Foundation
+import LaunchContract
 
 /// Chrome / Perfetto trace-event JSON (the "JSON Array/Object Format" that ui.perfetto.dev and
 /// chrome://tracing open) of one median run per cell.

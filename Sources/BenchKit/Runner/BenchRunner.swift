@@ -1,12 +1,13 @@
 #if canImport(Glibc)
   import Glibc
 #endif
-import CPlatformShims
 import Foundation
+import LaunchContract
 import PhaseTrace
 import Probe
 import Synchronization
 import SyntheticCamera
+import SystemCalls
 
 /// Launches the app under test again and again, under each condition, and turns what the
 /// runner, the app and the probe recorded into per-run phase records.
@@ -51,32 +52,37 @@ public final class BenchRunner: Sendable {
 
   // MARK: - Argv and environment
 
-  func argv(config: String) -> [String] {
+  func argv(config: LaunchConfiguration) -> [String] {
+    let outputs = settings.outputs.map(\.rawValue).joined(separator: ",")
     if let custom = settings.appCommand {
       return custom.map {
-        $0.replacingOccurrences(of: "{config}", with: config)
-          .replacingOccurrences(of: "{outputs}", with: settings.outputs.joined(separator: ","))
-          .replacingOccurrences(of: "{camera}", with: settings.camera)
+        $0.replacingOccurrences(of: "{config}", with: config.rawValue)
+          .replacingOccurrences(of: "{outputs}", with: outputs)
+          .replacingOccurrences(of: "{camera}", with: settings.camera.description)
       }
     }
     var args = [
-      appBinary!, "--config", config, "--outputs", settings.outputs.joined(separator: ","), "--camera",
-      settings.camera,
+      appBinary!, "--config", config.rawValue, "--outputs", outputs, "--camera", settings.camera.description,
     ]
     if let profile = settings.profilePath { args += ["--profile", profile] }
     return args
   }
 
-  func environment(trace: String, display: String, runID: String, config: String) -> [String: String] {
-    var env = ProcessInfo.processInfo.environment
-    env["FIRSTFRAME_TRACE"] = trace
-    env["FIRSTFRAME_DISPLAY"] = display
-    env["FIRSTFRAME_CONTROL"] = "fd:3"
-    env["FIRSTFRAME_RUN"] = runID
-    env["FIRSTFRAME_CONFIG"] = config
-    env["FIRSTFRAME_SYNTHETIC_STATE"] = stateDirectory
-    env["FIRSTFRAME_APP_STATE"] = stateDirectory + "/app"
-    return env
+  /// The descriptor number the app reads control commands from.
+  static let controlDescriptor: Int32 = 3
+
+  func environment(trace: String, display: String, runID: String, config: LaunchConfiguration) -> [String:
+    String]
+  {
+    var launch = LaunchEnvironment()
+    launch.trace = .path(trace)
+    launch.display = display
+    launch.control = .descriptor(Self.controlDescriptor)
+    launch.runID = runID
+    launch.configuration = config.rawValue
+    launch.syntheticState = stateDirectory
+    launch.appState = stateDirectory + "/app"
+    return launch.applied(to: ProcessInfo.processInfo.environment)
   }
 
   // MARK: - A launch
@@ -85,36 +91,37 @@ public final class BenchRunner: Sendable {
   final class LaunchedApp: Sendable {
     let child: ChildProcess
     let monitor: DisplayMonitor
-    let controlFD: Int32
+    let control: ControlSender
     let tracePath: String
     let spawnedAt: UInt64
-    init(child: ChildProcess, monitor: DisplayMonitor, controlFD: Int32, tracePath: String, spawnedAt: UInt64)
+    init(child: ChildProcess, monitor: DisplayMonitor, control: ControlSender, tracePath: String, spawnedAt: UInt64)
     {
       self.child = child
       self.monitor = monitor
-      self.controlFD = controlFD
+      self.control = control
       self.tracePath = tracePath
       self.spawnedAt = spawnedAt
     }
 
-    func send(_ command: String) {
-      let line = command + "\n"
-      _ = line.withCString { write(controlFD, $0, strlen($0)) }
-    }
+    func send(_ command: ControlCommand) { control.send(command) }
+
+    /// Closes the runner's end of the control pipe.
+    func closeControl() { FileDescriptorIO.close(control.fd) }
 
     /// Quits the app, waits for it, and releases the pipe and display. Returns how it ended.
     @discardableResult
     func shutDown(grace: Double = 3) -> ChildProcess.Termination {
-      send("quit")
+      send(.quit)
       let end = child.wait(timeout: grace) ?? child.terminate(grace: 1)
-      close(controlFD)
+      closeControl()
       monitor.stop()
       return end
     }
   }
 
   func launch(
-    config: String, runID: String, tracePath: String, firstLive: FirstLiveFrameBox, tapOnFirstFrame: Bool
+    config: LaunchConfiguration, runID: String, tracePath: String, firstLive: FirstLiveFrameBox,
+    tapOnFirstFrame: Bool
   )
     throws(RunnerError) -> LaunchedApp
   {
@@ -125,33 +132,36 @@ public final class BenchRunner: Sendable {
     } catch {
       throw RunnerError(.displayFailed, "cannot create the display surface: \(error)")
     }
-    var fds: [Int32] = [0, 0]
-    guard CPlatformShims_pipeCloexec(&fds) == 0 else {
+    let readEnd: Int32
+    let writeEnd: Int32
+    do {
+      (readEnd, writeEnd) = try ProcessControl.pipe()
+    } catch {
       monitor.stop()
-      throw RunnerError(.spawnFailed, "cannot create the control pipe: \(String(cString: strerror(errno)))")
+      throw RunnerError(.spawnFailed, "cannot create the control pipe: \(error.message)")
     }
-    let (readEnd, writeEnd) = (fds[0], fds[1])
+    let control = ControlSender(fd: writeEnd)
     let env = environment(trace: tracePath, display: monitor.surfaceName, runID: runID, config: config)
     randomRefreshPhase()
     let spawnedAt = MonotonicClock.now()
     monitor.arm(.launch(since: spawnedAt)) { @Sendable observation in
       firstLive.record(observation.scanoutTime)
-      if tapOnFirstFrame { _ = write(writeEnd, "tap\n", 4) }
+      if tapOnFirstFrame { control.send(.tap) }
     }
     let child: ChildProcess
     do {
       child = try ChildProcess.spawn(
-        argv: argv(config: config), environment: env, inheritedFDs: [3: readEnd],
+        argv: argv(config: config), environment: env, inheritedFDs: [Self.controlDescriptor: readEnd],
         logPath: tracePath.replacingOccurrences(of: ".jsonl", with: ".log"))
     } catch {
-      close(readEnd)
-      close(writeEnd)
+      FileDescriptorIO.close(readEnd)
+      FileDescriptorIO.close(writeEnd)
       monitor.stop()
       throw error
     }
-    close(readEnd)
+    FileDescriptorIO.close(readEnd)
     return LaunchedApp(
-      child: child, monitor: monitor, controlFD: writeEnd, tracePath: tracePath, spawnedAt: spawnedAt)
+      child: child, monitor: monitor, control: control, tracePath: tracePath, spawnedAt: spawnedAt)
   }
 
   /// Waits a random fraction of one refresh interval, so that launches start at a random phase
@@ -160,30 +170,13 @@ public final class BenchRunner: Sendable {
   /// sample the same way.
   func randomRefreshPhase() {
     let interval = 1e9 / settings.refreshHz
-    var request = timespec(tv_sec: 0, tv_nsec: Int(Double.random(in: 0..<interval)))
-    var remaining = timespec()
-    while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
-  }
-
-  /// The events a run waits for after the first live frame before it ends.
-  func awaitedEvents(config: String, relock: Bool) -> [String] {
-    var names: [String] = []
-    let hasPhoto = settings.outputs.contains("photo") && config != "preview-only"
-    if settings.tap && hasPhoto { names.append(PhaseEventName.photoDelivered) }
-    if !relock {
-      names.append(PhaseEventName.uiSecondaryVisible)
-      let deferredOutputs = settings.outputs.contains { $0 != "preview" }
-      if (config == "deferred" || config == "manual") && deferredOutputs && settings.appCommand == nil {
-        names.append(PhaseEventName.deferredStartDid)
-      }
-    }
-    return names
+    MonotonicClock.sleep(nanoseconds: UInt64(Double.random(in: 0..<interval)))
   }
 
   /// Waits for the first live frame and then for `awaited` events in the trace (after `since`).
   /// Returns nil when settled, or a failure reason.
   func settle(
-    _ app: LaunchedApp, since: UInt64, firstLive: FirstLiveFrameBox, awaited: [String],
+    _ app: LaunchedApp, since: UInt64, firstLive: FirstLiveFrameBox, awaited: [EventName],
     interrupted: @Sendable () -> Bool
   ) -> String? {
     let timeoutNs = UInt64(settings.runTimeoutSeconds * 1e9)
@@ -212,10 +205,10 @@ public final class BenchRunner: Sendable {
         if now - lastTraceCheck > 10_000_000 {
           lastTraceCheck = now
           for event in tail.poll() where event.ts >= since { seen.insert(event.name) }
-          if awaited.allSatisfy(seen.contains) { return nil }
+          if awaited.allSatisfy({ seen.contains($0.rawValue) }) { return nil }
           if now - since > timeoutNs * 2 {
             return
-              "the app did not report \(awaited.filter { !seen.contains($0) }.joined(separator: ", ")) in time"
+              "the app did not report \(awaited.map(\.rawValue).filter { !seen.contains($0) }.joined(separator: ", ")) in time"
           }
         }
       }
@@ -229,7 +222,7 @@ public final class BenchRunner: Sendable {
 
   /// One launch run (cold, warm, loaded).
   public func launchRun(
-    config: String, condition: BenchCondition, number: Int, runID: String, tracePath: String,
+    config: LaunchConfiguration, condition: LaunchCondition, number: Int, runID: String, tracePath: String,
     interrupted: @Sendable () -> Bool
   ) -> RunOutcome? {
     if condition == .cold {
@@ -249,14 +242,17 @@ public final class BenchRunner: Sendable {
         record: .init(run: number, ok: false, error: error.message, phases: [:], counts: [:]), realtime: false
       )
     }
-    let spawnEvent = PhaseEvent(ts: app.spawnedAt, name: PhaseEventName.launchSpawn, kind: .event, pid: pid)
+    let spawnEvent = PhaseEvent(ts: app.spawnedAt, name: EventName.launchSpawn.rawValue, kind: .event, pid: pid)
     let failure = settle(
-      app, since: app.spawnedAt, firstLive: firstLive, awaited: awaitedEvents(config: config, relock: false),
+      app, since: app.spawnedAt, firstLive: firstLive, awaited: settings.expectations(for: config).awaitedEvents(in: condition),
       interrupted: interrupted)
     let report = app.monitor.snapshot()
     let realtime = app.monitor.realtimeGranted
     let end = failure == nil ? app.shutDown() : app.child.terminate(grace: 0.5)
-    if failure != nil { close(app.controlFD); app.monitor.stop() }
+    if failure != nil {
+      app.closeControl()
+      app.monitor.stop()
+    }
     let wallMs = MonotonicClock.milliseconds(from: app.spawnedAt, to: MonotonicClock.now())
     if failure == "interrupted" { return nil }
     var reason = failure
@@ -295,10 +291,10 @@ public final class BenchRunner: Sendable {
   public final class RelockSession: Sendable {
     let app: LaunchedApp
     let runner: BenchRunner
-    let config: String
+    let config: LaunchConfiguration
     /// When the runner last sent `lock` (CLOCK_MONOTONIC ns): the run's `relock.lock` event.
     let lockedAt = Mutex<UInt64>(MonotonicClock.now())
-    init(app: LaunchedApp, runner: BenchRunner, config: String) {
+    init(app: LaunchedApp, runner: BenchRunner, config: LaunchConfiguration) {
       self.app = app
       self.runner = runner
       self.config = config
@@ -309,7 +305,9 @@ public final class BenchRunner: Sendable {
   }
 
   /// Launches the app for a relock cell and waits for its launch to settle; then locks it.
-  public func startRelockSession(config: String, tracePath: String, interrupted: @Sendable () -> Bool)
+  public func startRelockSession(
+    config: LaunchConfiguration, tracePath: String, interrupted: @Sendable () -> Bool
+  )
     -> Result<RelockSession, RunnerError>
   {
     let firstLive = FirstLiveFrameBox()
@@ -321,17 +319,19 @@ public final class BenchRunner: Sendable {
     } catch {
       return .failure(error)
     }
-    var awaited = awaitedEvents(config: config, relock: false)
-    awaited.removeAll { $0 == PhaseEventName.photoDelivered }
+    // The launch of a relock cell is not tapped: it waits for what a launch waits for but the photo.
+    var launch = settings.expectations(for: config)
+    launch.tap = false
+    let awaited = launch.awaitedEvents(in: .warm)
     if let failure = settle(
       app, since: app.spawnedAt, firstLive: firstLive, awaited: awaited, interrupted: interrupted)
     {
       app.child.terminate(grace: 0.5)
-      close(app.controlFD)
+      app.closeControl()
       app.monitor.stop()
       return .failure(RunnerError(.spawnFailed, "relock: the app did not launch: \(failure)"))
     }
-    app.send("lock")
+    app.send(.lock)
     return .success(RelockSession(app: app, runner: self, config: config))
   }
 
@@ -341,32 +341,29 @@ public final class BenchRunner: Sendable {
   {
     let app = session.app
     let lockDeadline = MonotonicClock.now() + UInt64(settings.lockSeconds * 1e9)
-    while MonotonicClock.now() < lockDeadline {
-      if interrupted() { return nil }
-      usleep(5000)
-    }
+    guard MonotonicClock.sleep(until: lockDeadline, shouldStop: interrupted) else { return nil }
     let firstLive = FirstLiveFrameBox()
     let tap = settings.tap
-    let controlFD = app.controlFD
+    let control = app.control
     randomRefreshPhase()
     let unlockAt = MonotonicClock.now()
     app.monitor.arm(.unlock(since: unlockAt)) { @Sendable observation in
       firstLive.record(observation.scanoutTime)
-      if tap { _ = write(controlFD, "tap\n", 4) }
+      if tap { control.send(.tap) }
     }
-    app.send("unlock")
-    let unlockEvent = PhaseEvent(ts: unlockAt, name: PhaseEventName.relockUnlock, kind: .event, pid: pid)
+    app.send(.unlock)
+    let unlockEvent = PhaseEvent(ts: unlockAt, name: EventName.relockUnlock.rawValue, kind: .event, pid: pid)
     let lockEvent = PhaseEvent(
-      ts: session.lockedAt.withLock { $0 }, name: PhaseEventName.relockLock, kind: .event, pid: pid,
+      ts: session.lockedAt.withLock { $0 }, name: EventName.relockLock.rawValue, kind: .event, pid: pid,
       fields: ["seconds": .double(settings.lockSeconds)])
     let failure = settle(
       app, since: unlockAt, firstLive: firstLive,
-      awaited: awaitedEvents(config: session.config, relock: true),
+      awaited: settings.expectations(for: session.config).awaitedEvents(in: .relock),
       interrupted: interrupted)
     if failure == "interrupted" { return nil }
     let report = app.monitor.snapshot()
     let endAt = MonotonicClock.now()
-    app.send("lock")
+    app.send(.lock)
     session.lockedAt.withLock { $0 = MonotonicClock.now() }
     return RunOutcome(
       record: record(

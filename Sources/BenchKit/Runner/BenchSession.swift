@@ -2,8 +2,10 @@
   import Glibc
 #endif
 import Foundation
+import LaunchContract
 import PhaseTrace
 import Synchronization
+import SystemCalls
 
 /// One `bench` invocation: every condition × configuration cell, interleaved, with results
 /// rewritten atomically after every finished run so that Ctrl-C, a crash of the app, or a full
@@ -52,11 +54,11 @@ public final class BenchSession: Sendable {
       }
       let rounds = settings.warmup + settings.runs
       if condition == .relock {
-        var sessions: [String: BenchRunner.RelockSession] = [:]
+        var sessions: [LaunchConfiguration: BenchRunner.RelockSession] = [:]
         defer { sessions.values.forEach { $0.close() } }
         for config in settings.configs {
           switch runner.startRelockSession(
-            config: config, tracePath: "\(tracesDir)/relock-\(config).jsonl", interrupted: interruptFlag)
+            config: config, tracePath: "\(tracesDir)/relock-\(config.rawValue).jsonl", interrupted: interruptFlag)
           {
           case .success(let s): sessions[config] = s
           case .failure(let e): progress.note("bench: relock/\(config): \(e.message)")
@@ -90,8 +92,8 @@ public final class BenchSession: Sendable {
             let number = round - settings.warmup + 1
             let name =
               counted
-              ? "\(condition.rawValue)-\(config)-\(number)"
-              : "\(condition.rawValue)-\(config)-warmup\(round + 1)"
+              ? "\(condition.rawValue)-\(config.rawValue)-\(number)"
+              : "\(condition.rawValue)-\(config.rawValue)-warmup\(round + 1)"
             guard
               let outcome = runner.launchRun(
                 config: config, condition: condition, number: number, runID: name,
@@ -112,24 +114,26 @@ public final class BenchSession: Sendable {
     return results
   }
 
-  func ensureCell(config: String, condition: BenchCondition, burners: Int?) {
+  func ensureCell(config: LaunchConfiguration, condition: LaunchCondition, burners: Int?) {
     cells.withLock { cells in
-      if !cells.contains(where: { $0.config == config && $0.condition == condition.rawValue }) {
+      if !cells.contains(where: { $0.config == config.rawValue && $0.condition == condition.rawValue }) {
+        let notApplicable = settings.expectations(for: config).inapplicablePhases(in: condition)
         cells.append(
           .init(
-            config: config, condition: condition.rawValue, camera: settings.camera, runs: 0, failed: 0,
-            burners: condition == .loaded ? (burners ?? 0) : nil, phases: [:], records: [],
-            notApplicable: Self.notApplicable(condition: condition, config: config, settings: settings)))
+            config: config.rawValue, condition: condition.rawValue, camera: settings.camera.description, runs: 0,
+            failed: 0, burners: condition == .loaded ? (burners ?? 0) : nil, phases: [:], records: [],
+            notApplicable: notApplicable.isEmpty ? nil : notApplicable))
       }
     }
   }
 
   func finish(
-    _ outcome: BenchRunner.RunOutcome, config: String, condition: BenchCondition, counted: Bool, done: Int,
+    _ outcome: BenchRunner.RunOutcome, config: LaunchConfiguration, condition: LaunchCondition, counted: Bool,
+    done: Int,
     warmup: Bool
   ) {
     if outcome.realtime { realtimeSeen.withLock { $0 = true } }
-    let label = "\(condition.rawValue)/\(config)" + (warmup ? " warm-up" : " run \(outcome.record.run)")
+    let label = "\(condition.rawValue)/\(config.rawValue)" + (warmup ? " warm-up" : " run \(outcome.record.run)")
     let summary: String
     if outcome.record.ok {
       let observed =
@@ -142,7 +146,8 @@ public final class BenchSession: Sendable {
     progress.update(done: done, label: label, summary: summary)
     guard counted else { return }
     cells.withLock { cells in
-      guard let i = cells.firstIndex(where: { $0.config == config && $0.condition == condition.rawValue })
+      guard
+        let i = cells.firstIndex(where: { $0.config == config.rawValue && $0.condition == condition.rawValue })
       else {
         return
       }
@@ -152,24 +157,6 @@ public final class BenchSession: Sendable {
       cells[i].phases = Self.summaries(cells[i].records)
     }
     save(snapshot())
-  }
-
-  /// The phases that cannot occur in a cell, and why.
-  static func notApplicable(condition: BenchCondition, config: String, settings: RunSettings) -> [String:
-    String]?
-  {
-    var reasons: [String: String] = [:]
-    if condition == .relock {
-      reasons[PhaseName.processLaunch] = "relock: the app is not relaunched; runs are measured from unlock"
-      reasons[PhaseName.sessionConfigure] =
-        "relock: the session keeps its configuration across lock and unlock"
-    }
-    if settings.appCommand == nil && (config == "preview-only" || !settings.outputs.contains("photo")) {
-      reasons[PhaseName.shutterToPhoto] = "no photo output in this configuration"
-    } else if !settings.tap {
-      reasons[PhaseName.shutterToPhoto] = "--no-tap: the shutter is not pressed"
-    }
-    return reasons.isEmpty ? nil : reasons
   }
 
   /// Per-phase distributions over a cell's ok runs.

@@ -1,4 +1,6 @@
+import LaunchContract
 import PhaseTrace
+import SystemCalls
 
 /// Turns one run's merged events (runner, app and probe, one clock) into phase durations (ms).
 ///
@@ -26,28 +28,28 @@ public enum PhaseExtractor {
   /// Extracts phases from `events` (any order) for a run that started at `start` (CLOCK_MONOTONIC ns).
   public static func phases(from events: [PhaseEvent], start: UInt64, relock: Bool) -> [String: Double] {
     let sorted = events.filter { $0.ts >= start }.sorted { $0.ts < $1.ts }
-    func first(_ name: String, _ kind: PhaseEventKind? = nil, after t: UInt64 = 0) -> UInt64? {
-      sorted.first { $0.name == name && (kind == nil || $0.kind == kind!) && $0.ts >= t }?.ts
+    func first(_ name: EventName, _ kind: PhaseEventKind? = nil, after t: UInt64 = 0) -> UInt64? {
+      sorted.first { $0.name == name.rawValue && (kind == nil || $0.kind == kind!) && $0.ts >= t }?.ts
     }
     func ms(_ a: UInt64?, _ b: UInt64?) -> Double? {
       guard let a, let b, b >= a else { return nil }
       return MonotonicClock.milliseconds(from: a, to: b)
     }
     var out: [String: Double] = [:]
-    let appMain = relock ? nil : first(PhaseEventName.appMain)
+    let appMain = relock ? nil : first(.appMain)
     if !relock { out[PhaseName.processLaunch] = ms(start, appMain) }
-    out[PhaseName.uiReady] = ms(relock ? start : appMain, first(PhaseEventName.uiReady))
-    if let b = first(PhaseEventName.sessionConfigure, .begin) {
-      out[PhaseName.sessionConfigure] = ms(b, first(PhaseEventName.sessionConfigure, .end, after: b))
+    out[PhaseName.uiReady] = ms(relock ? start : appMain, first(.uiReady))
+    if let b = first(.sessionConfigure, .begin) {
+      out[PhaseName.sessionConfigure] = ms(b, first(.sessionConfigure, .end, after: b))
     }
-    if let b = first(PhaseEventName.sessionStartRunning, .begin) {
-      out[PhaseName.startRunning] = ms(b, first(PhaseEventName.sessionStartRunning, .end, after: b))
+    if let b = first(.sessionStartRunning, .begin) {
+      out[PhaseName.startRunning] = ms(b, first(.sessionStartRunning, .end, after: b))
     }
-    out[PhaseName.firstFramePresented] = ms(start, first(PhaseEventName.previewFirstPresent))
-    let observed = first(PhaseEventName.displayFirstLiveFrame)
+    out[PhaseName.firstFramePresented] = ms(start, first(.previewFirstPresent))
+    let observed = first(.displayFirstLiveFrame)
     out[PhaseName.firstFrameObserved] = ms(start, observed)
-    if let will = first(PhaseEventName.deferredStartWill) {
-      let did = first(PhaseEventName.deferredStartDid, after: will)
+    if let will = first(.deferredStartWill) {
+      let did = first(.deferredStartDid, after: will)
       out[PhaseName.deferredStart] = ms(will, did)
       out[PhaseName.firstFrameToDeferredDone] = ms(observed, did)
     } else if let observed, relock || sorted.contains(where: { isOutputInitEnd($0) && $0.ts <= observed }) {
@@ -57,27 +59,27 @@ public enum PhaseExtractor {
       out[PhaseName.deferredStart] = 0
       out[PhaseName.firstFrameToDeferredDone] = 0
     }
-    if let tap = first(PhaseEventName.shutterTap) {
-      out[PhaseName.shutterToPhoto] = ms(tap, first(PhaseEventName.photoDelivered, after: tap))
+    if let tap = first(.shutterTap) {
+      out[PhaseName.shutterToPhoto] = ms(tap, first(.photoDelivered, after: tap))
     }
-    out[PhaseName.secondaryUI] = ms(start, first(PhaseEventName.uiSecondaryVisible))
+    out[PhaseName.secondaryUI] = ms(start, first(.uiSecondaryVisible))
     let deviceIntervals = [
-      (PhaseName.deviceOpen, PhaseEventName.deviceOpen),
-      (PhaseName.deviceFormat, PhaseEventName.deviceFormat),
-      (PhaseName.deviceBuffers, PhaseEventName.deviceBuffers),
-      (PhaseName.deviceStreamOn, PhaseEventName.deviceStreamOn),
+      (PhaseName.deviceOpen, EventName.deviceOpen),
+      (PhaseName.deviceFormat, EventName.deviceFormat),
+      (PhaseName.deviceBuffers, EventName.deviceBuffers),
+      (PhaseName.deviceStreamOn, EventName.deviceStreamOn),
     ]
     for (phase, event) in deviceIntervals {
       if let b = first(event, .begin) { out[phase] = ms(b, first(event, .end, after: b)) }
     }
-    if let on = first(PhaseEventName.deviceStreamOn, .end) {
-      out[PhaseName.deviceFirstBuffer] = ms(on, first(PhaseEventName.deviceFirstBuffer, after: on))
+    if let on = first(.deviceStreamOn, .end) {
+      out[PhaseName.deviceFirstBuffer] = ms(on, first(.deviceFirstBuffer, after: on))
     }
     return out.compactMapValues { $0 }
   }
 
   static func isOutputInitEnd(_ e: PhaseEvent) -> Bool {
-    e.name == PhaseEventName.outputInit && e.kind == .end
+    e.name == EventName.outputInit.rawValue && e.kind == .end
   }
 
   /// Counts of probe events in the run.
@@ -85,8 +87,8 @@ public enum PhaseExtractor {
     var stale = 0
     var dropped = 0
     for e in events where e.ts >= start {
-      if e.name == PhaseEventName.displayStaleFrame { stale += 1 }
-      if e.name == PhaseEventName.displayDroppedFrame { dropped += 1 }
+      if e.name == EventName.displayStaleFrame.rawValue { stale += 1 }
+      if e.name == EventName.displayDroppedFrame.rawValue { dropped += 1 }
     }
     return ["stale_frames": stale, "dropped_frames": dropped]
   }

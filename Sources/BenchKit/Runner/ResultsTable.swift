@@ -1,4 +1,5 @@
 import Foundation
+import LaunchContract
 
 /// The terminal table and `samples.csv`.
 public enum ResultsTable {

@@ -1,3 +1,5 @@
+import LaunchContract
+
 /// What one `bench` invocation runs.
 public struct RunSettings: Sendable {
   /// Counted runs per cell.
@@ -5,13 +7,13 @@ public struct RunSettings: Sendable {
   /// Uncounted runs per configuration before each condition.
   public var warmup = 1
   /// Conditions, in order.
-  public var conditions: [BenchCondition] = BenchCondition.allCases
+  public var conditions: [LaunchCondition] = LaunchCondition.allCases
   /// Configurations, alternated within each condition (A B A B …).
-  public var configs: [String] = ["deferred", "eager"]
+  public var configs: [LaunchConfiguration] = LaunchConfiguration.mainJob
   /// Outputs passed to camera-app.
-  public var outputs: [String] = ["preview", "photo", "movie"]
-  /// `synthetic` or `v4l2:/dev/videoN`.
-  public var camera = "synthetic"
+  public var outputs: [CaptureOutputKind] = CaptureOutputKind.defaultSelection
+  /// The camera the app opens.
+  public var camera: CameraSelection = .synthetic
   /// Synthetic camera cost profile path; nil = built-in default.
   public var profilePath: String?
   /// The profile's name, for results and baseline matching.
@@ -36,4 +38,9 @@ public struct RunSettings: Sendable {
 
   /// Creates the defaults (`swift run bench`).
   public init() {}
+
+  /// What the runner may expect of the app in `configuration`.
+  public func expectations(for configuration: LaunchConfiguration) -> AppExpectations {
+    AppExpectations(configuration: configuration, outputs: outputs, tap: tap, isReferenceApp: appCommand == nil)
+  }
 }

@@ -1,3 +1,4 @@
+import LaunchContract
 /// A camera as the session sees it. Implemented by `SyntheticCamera` and `V4L2Camera`.
 ///
 /// Every method may block (power-up, negotiation, buffer allocation); the session calls them

@@ -1,3 +1,4 @@
+import LaunchContract
 import PhaseTrace
 import Synchronization
 

@@ -40,7 +40,7 @@ public final class PreviewOutput: CaptureOutput, @unchecked Sendable {
     }
     guard isFirst else { return }
     signposter.event(
-      PhaseEventName.previewFirstPresent,
+      .previewFirstPresent,
       fields: ["capture_time_ns": .int(Int64(clamping: frame.captureTime))])
     session?.outputDidPresentFirstFrame(self)
   }

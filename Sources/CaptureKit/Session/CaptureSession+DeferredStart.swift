@@ -111,7 +111,7 @@ extension CaptureSession {
       state.withLock { $0.deferredPhase = .complete }
       return
     }
-    signposter.event(PhaseEventName.deferredStartWill)
+    signposter.event(.deferredStartWill)
     notify(run.delegate, on: run.queue) { $0.sessionWillRunDeferredStart($1) }
     for output in work {
       do {
@@ -121,7 +121,7 @@ extension CaptureSession {
       }
     }
     state.withLock { $0.deferredPhase = .complete }
-    signposter.event(PhaseEventName.deferredStartDid)
+    signposter.event(.deferredStartDid)
     notify(run.delegate, on: run.queue) { $0.sessionDidRunDeferredStart($1) }
   }
 

@@ -173,20 +173,20 @@ extension CaptureSession {
   /// Initialises `output` on `device` inside an `output.init` interval. Session queue.
   func initialize(_ output: CaptureOutput, on device: any CaptureDevice) throws(CaptureError) {
     let fields: [String: PhaseFieldValue] = ["output": .string(output.kind.rawValue)]
-    signposter.begin(PhaseEventName.outputInit, fields: fields)
+    signposter.begin(.outputInit, fields: fields)
     do {
       try device.initializeOutput(output.kind)
     } catch {
       var failed = fields
       failed["error"] = .string(String(describing: error))
-      signposter.end(PhaseEventName.outputInit, fields: failed)
+      signposter.end(.outputInit, fields: failed)
       let captureError = CaptureError(
         .outputInitializationFailed,
         "\(device.localizedName) could not initialise the \(output.kind.rawValue) output", underlying: error)
       output.markInitializationFailed(captureError)
       throw captureError
     }
-    signposter.end(PhaseEventName.outputInit, fields: fields)
+    signposter.end(.outputInit, fields: fields)
     output.markInitialized()
   }
 

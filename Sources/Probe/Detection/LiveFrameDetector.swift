@@ -1,3 +1,4 @@
+import LaunchContract
 import LightBoard
 import PhaseTrace
 
@@ -217,7 +218,7 @@ public struct LiveFrameDetector: Sendable {
     ]
     if let ms = frame.captureTimeMilliseconds { fields["capture_time_ms"] = .int(Int64(bitPattern: ms)) }
     if let g2g = frame.glassToGlassMilliseconds { fields["glass_to_glass_ms"] = .double(g2g) }
-    append(PhaseEventName.displayFirstLiveFrame, at: frame.scanoutTime, fields)
+    append(EventName.displayFirstLiveFrame.rawValue, at: frame.scanoutTime, fields)
   }
 
   private mutating func recordStale(at time: UInt64, reason: String, captureTimeMilliseconds: UInt64?) {
@@ -226,7 +227,7 @@ public struct LiveFrameDetector: Sendable {
       "scanout_ns": .int(Int64(bitPattern: time)), "reason": .string(reason),
     ]
     if let ms = captureTimeMilliseconds { fields["capture_time_ms"] = .int(Int64(bitPattern: ms)) }
-    append(PhaseEventName.displayStaleFrame, at: time, fields)
+    append(EventName.displayStaleFrame.rawValue, at: time, fields)
   }
 
   private mutating func append(_ name: String, at time: UInt64, _ fields: [String: PhaseFieldValue]) {
@@ -272,7 +273,7 @@ public struct LiveFrameDetector: Sendable {
       guard missing > 0 else { continue }
       droppedFrames += missing
       append(
-        PhaseEventName.displayDroppedFrame, at: t,
+        EventName.displayDroppedFrame.rawValue, at: t,
         [
           "scanout_ns": .int(Int64(bitPattern: t)), "count": .int(Int64(missing)),
           "gap_ms": .double(Double(g) / 1e6), "cadence_ms": .double(Double(cadence) / 1e6),

@@ -1,5 +1,6 @@
 import CaptureKit
 import Glibc
+import LaunchContract
 import LightBoard
 import Synchronization
 

@@ -1,4 +1,5 @@
 import CaptureKit
+import LaunchContract
 
 extension CostProfile {
   /// The cost of each step a session takes with the device, in ms.

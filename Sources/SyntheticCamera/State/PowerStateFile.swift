@@ -1,4 +1,5 @@
 import Foundation
+import LaunchContract
 import Glibc
 
 /// The small file that remembers when the synthetic camera was last closed, across processes,
@@ -21,9 +22,7 @@ struct PowerStateFile: Sendable {
 
   /// `$FIRSTFRAME_SYNTHETIC_STATE` if set and not empty, else `/tmp/firstframe-<uid>`.
   static func defaultDirectory() -> String {
-    if let value = ProcessInfo.processInfo.environment["FIRSTFRAME_SYNTHETIC_STATE"], !value.isEmpty {
-      return value
-    }
+    if let value = LaunchEnvironment.value(of: .syntheticState) { return value }
     return "/tmp/firstframe-\(getuid())"
   }
 

@@ -1,4 +1,5 @@
 import CaptureKit
+import LaunchContract
 
 /// What a software cost allocates before it hashes: buffer pools sized from the sensor.
 ///

@@ -20,8 +20,8 @@ extension V4L2Camera {
         throw .invalidState(path, "cannot change the format while streaming; call stopStream() first")
       }
       let handle = try requireHandle(s)
-      signposter.begin(PhaseEventName.deviceFormat, fields: ["device": .string(path)])
-      defer { signposter.end(PhaseEventName.deviceFormat, fields: ["device": .string(path)]) }
+      signposter.begin(.deviceFormat, fields: ["device": .string(path)])
+      defer { signposter.end(.deviceFormat, fields: ["device": .string(path)]) }
       let hadPool = s.pool != nil
       if let pool = s.pool {
         pool.release(on: handle)

@@ -1,6 +1,8 @@
-import CV4L2Shims
 import CaptureKit
+import CV4L2Shims
+import LaunchContract
 import PhaseTrace
+import SystemCalls
 
 #if canImport(Glibc)
   import Glibc

@@ -18,18 +18,18 @@ extension V4L2Camera {
     let active = try ensureActiveFormat(&s, handle: handle)
     if s.pool == nil { try allocatePool(&s, handle: handle) }
     let pool = s.pool!
-    signposter.begin(PhaseEventName.deviceStreamOn, fields: ["device": .string(path)])
+    signposter.begin(.deviceStreamOn, fields: ["device": .string(path)])
     do throws(V4L2Error) {
       try pool.queueAll(on: handle)
       var type = Int32(V4L2Handle.captureType)
       try handle.ioctl(.streamOn, &type)
     } catch {
-      signposter.end(PhaseEventName.deviceStreamOn, fields: ["device": .string(path)])
+      signposter.end(.deviceStreamOn, fields: ["device": .string(path)])
       var type = Int32(V4L2Handle.captureType)
       _ = handle.ioctlStatus(.streamOff, &type)
       throw error
     }
-    signposter.end(PhaseEventName.deviceStreamOn, fields: ["device": .string(path)])
+    signposter.end(.deviceStreamOn, fields: ["device": .string(path)])
     let control = StreamControl()
     lastFailure.withLock { $0 = nil }
     let loop = StreamLoop(
@@ -64,10 +64,10 @@ extension V4L2Camera {
     throws(V4L2Error)
   {
     signposter.begin(
-      PhaseEventName.deviceBuffers, fields: ["device": .string(path), "count": .int(Int64(count))])
+      .deviceBuffers, fields: ["device": .string(path), "count": .int(Int64(count))])
     defer {
       signposter.end(
-        PhaseEventName.deviceBuffers, fields: ["device": .string(path), "count": .int(Int64(count))])
+        .deviceBuffers, fields: ["device": .string(path), "count": .int(Int64(count))])
     }
     s.pool = try BufferPool.allocate(on: handle, count: count)
   }

@@ -1,4 +1,5 @@
 import CaptureKit
+import LaunchContract
 import PhaseTrace
 import Synchronization
 
@@ -119,8 +120,8 @@ public final class V4L2Camera: CaptureDevice {
   public func open() throws(V4L2Error) {
     try state.withLock { (s) throws(V4L2Error) in
       guard s.handle == nil else { return }
-      signposter.begin(PhaseEventName.deviceOpen, fields: ["device": .string(path)])
-      defer { signposter.end(PhaseEventName.deviceOpen, fields: ["device": .string(path)]) }
+      signposter.begin(.deviceOpen, fields: ["device": .string(path)])
+      defer { signposter.end(.deviceOpen, fields: ["device": .string(path)]) }
       let handle = try V4L2Handle.open(path, kernel: kernel)
       do throws(V4L2Error) {
         s.capability = try handle.requireCaptureDevice()

@@ -1,8 +1,9 @@
-import CV4L2Shims
 import CaptureKit
+import CV4L2Shims
 import Foundation
 import PhaseTrace
 import Synchronization
+import SystemCalls
 
 #if canImport(Glibc)
   import Glibc
@@ -39,7 +40,7 @@ struct StreamLoop: Sendable {
         guard let frame = try nextFrame(sequence: sequence) else { continue }
         if sequence == 0 {
           signposter.event(
-            PhaseEventName.deviceFirstBuffer,
+            .deviceFirstBuffer,
             fields: [
               "device": .string(handle.path), "width": .int(Int64(frame.width)),
               "height": .int(Int64(frame.height)),

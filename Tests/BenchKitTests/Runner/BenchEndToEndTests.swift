@@ -1,7 +1,8 @@
 import BenchKit
 import Foundation
-import TestSupport
+import LaunchContract
 import Testing
+import TestSupport
 
 /// Runs the real `bench` executable against the real (debug) camera-app, the way a user does.
 @Suite(.serialized) struct BenchEndToEndTests {

@@ -1,3 +1,4 @@
+import LaunchContract
 import BenchKit
 import Foundation
 import Testing
@@ -47,8 +48,8 @@ import Testing
       try RunCommand.settings(from: ["--out", FileManager.default.temporaryDirectory.path + "/ff-defaults"]))
     #expect(s.runs == 20 && s.warmup == 1)
     #expect(s.conditions.map(\.rawValue) == ["cold", "warm", "relock", "loaded"])
-    #expect(s.configs == ["deferred", "eager"])
-    #expect(s.camera == "synthetic")
+    #expect(s.configs == [.deferred, .eager])
+    #expect(s.camera == .synthetic)
     #expect(format == "table" && !quiet && s.tap)
   }
 }

@@ -1,5 +1,6 @@
-import Foundation
 import BenchKit
+import Foundation
+import LaunchContract
 
 /// Realistic, seeded synthetic results for tests (and for looking at the plot).
 enum SyntheticResults {

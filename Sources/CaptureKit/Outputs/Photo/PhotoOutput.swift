@@ -1,6 +1,7 @@
 import Dispatch
 import PhaseTrace
 import Synchronization
+import SystemCalls
 
 /// Still photos.
 ///

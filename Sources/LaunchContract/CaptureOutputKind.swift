@@ -10,4 +10,11 @@ public enum CaptureOutputKind: String, Sendable, Hashable, CaseIterable, Codable
   case movie
   /// Per-frame analysis at a reduced cadence (a luma histogram).
   case analysis
+
+  /// The outputs `--outputs` accepts (video-data is the manual configuration's preview path,
+  /// chosen by the configuration, not listed).
+  public static let selectable: [CaptureOutputKind] = [.preview, .photo, .movie, .analysis]
+
+  /// The default outputs: preview, photo and movie.
+  public static let defaultSelection: [CaptureOutputKind] = [.preview, .photo, .movie]
 }

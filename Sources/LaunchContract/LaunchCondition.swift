@@ -1,5 +1,5 @@
 /// The seeds' test matrix (DESIGN.md "Conditions"), spelled as on the command line.
-public enum BenchCondition: String, Sendable, CaseIterable, Codable {
+public enum LaunchCondition: String, Sendable, Hashable, CaseIterable, Codable {
   /// Previous app killed and verified gone; executable and libraries evicted from the page
   /// cache; the synthetic device cold.
   case cold
@@ -9,4 +9,7 @@ public enum BenchCondition: String, Sendable, CaseIterable, Codable {
   case relock
   /// As warm, with one CPU-burner process per core for the whole cell.
   case loaded
+
+  /// Whether each run starts a new app process (all but relock, which measures from unlock).
+  public var launchesProcess: Bool { self != .relock }
 }

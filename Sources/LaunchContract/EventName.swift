@@ -1,0 +1,84 @@
+/// Who may write an event into a run's record (DESIGN.md, "Stage two": the trust boundary).
+public enum EventOwner: String, Sendable, Hashable, CaseIterable {
+  /// The runner: `launch.*`, `relock.*`. Taken from the runner's own records only.
+  case runner
+  /// The probe: `display.*`. Taken from the probe's own records only.
+  case probe
+  /// The app under test (or a library preloaded into it): everything else.
+  case app
+
+  /// The owner of the event called `name`: by its prefix, so that an event this table does not
+  /// list (a later `display.something`) still belongs to the right writer.
+  public init(eventName name: String) {
+    if name.hasPrefix("launch.") || name.hasPrefix("relock.") {
+      self = .runner
+    } else if name.hasPrefix("display.") {
+      self = .probe
+    } else {
+      self = .app
+    }
+  }
+}
+
+/// The event names of the trace protocol, spelled once (STYLE.md rule 11), each with its owner.
+public enum EventName: String, Sendable, Hashable, CaseIterable {
+  /// The app's `main` was reached (its first statement).
+  case appMain = "app.main"
+  /// The minimum UI (the preview surface) exists.
+  case uiReady = "ui.ready"
+  /// The session's one configuration commit (begin/end).
+  case sessionConfigure = "session.configure"
+  /// The blocking `startRunning()` (begin/end).
+  case sessionStartRunning = "session.start_running"
+  /// `stopRunning()` (begin/end).
+  case sessionStopRunning = "session.stop_running"
+  /// An output initialising (begin/end, field `output`).
+  case outputInit = "output.init"
+  /// The app handed its first preview frame to the display.
+  case previewFirstPresent = "preview.first_present"
+  /// Deferred start is about to run.
+  case deferredStartWill = "deferred_start.will"
+  /// Deferred start finished: every deferred output is ready.
+  case deferredStartDid = "deferred_start.did"
+  /// The app saw a shutter press.
+  case shutterTap = "shutter.tap"
+  /// The photo output accepted the request (field `readiness`).
+  case shutterAccepted = "shutter.accepted"
+  /// A photo was delivered.
+  case photoDelivered = "photo.delivered"
+  /// A photo request failed (field `error`).
+  case photoFailed = "photo.failed"
+  /// A movie recording could not start (field `error`).
+  case movieFailed = "movie.failed"
+  /// The secondary UI (thumbnail well, mode picker) is visible.
+  case uiSecondaryVisible = "ui.secondary_visible"
+  /// The system-pressure level changed (field `level`).
+  case pressureLevel = "pressure.level"
+  /// Whether the camera's frame thread got real-time priority (field `granted`).
+  case deviceRealtimePriority = "device.realtime_priority"
+  /// Device phases (begin/end): open.
+  case deviceOpen = "device.open"
+  /// Device phases (begin/end): format negotiation.
+  case deviceFormat = "device.format"
+  /// Device phases (begin/end): buffer set-up.
+  case deviceBuffers = "device.buffers"
+  /// Device phases (begin/end): stream-on.
+  case deviceStreamOn = "device.stream_on"
+  /// Device phases: the first buffer came back from the device.
+  case deviceFirstBuffer = "device.first_buffer"
+  /// The runner spawned the app (the start of a launch run).
+  case launchSpawn = "launch.spawn"
+  /// The runner locked the app (relock).
+  case relockLock = "relock.lock"
+  /// The runner unlocked the app (the start of a relock run).
+  case relockUnlock = "relock.unlock"
+  /// The probe saw the first live frame on the display.
+  case displayFirstLiveFrame = "display.first_live_frame"
+  /// The probe saw a frame from before the run (stale) after the start.
+  case displayStaleFrame = "display.stale_frame"
+  /// The probe saw the display repeat a frame when a new one was due.
+  case displayDroppedFrame = "display.dropped_frame"
+
+  /// Who may write this event.
+  public var owner: EventOwner { EventOwner(eventName: rawValue) }
+}
