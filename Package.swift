@@ -66,7 +66,7 @@ let package = Package(
     // The display surface (shared memory) and the compositor that scans it out.
     .target(name: "Display", dependencies: ["CaptureKit"], swiftSettings: strict),
     // The probe: finds the first live frame from scanned-out pixels alone.
-    .target(name: "Probe", dependencies: ["LightBoard", "Display", "PhaseTrace"], swiftSettings: strict),
+    .target(name: "Probe", dependencies: ["LightBoard", "Display", "PhaseTrace", "BenchAnalysis"], swiftSettings: strict),
     // The reference camera app, as a library so that tests can drive it.
     .target(
       name: "CameraApp",
@@ -92,11 +92,13 @@ let package = Package(
 
     .testTarget(name: "PhaseTraceTests", dependencies: ["PhaseTrace", "TestSupport"], swiftSettings: strict),
     .testTarget(name: "CaptureKitTests", dependencies: ["CaptureKit", "TestSupport"], swiftSettings: strict),
-    .testTarget(name: "LightBoardTests", dependencies: ["LightBoard"], swiftSettings: strict),
+    .testTarget(name: "LightBoardTests", dependencies: ["LightBoard", "BenchAnalysis"], swiftSettings: strict),
     .testTarget(name: "SyntheticCameraTests", dependencies: ["SyntheticCamera", "CaptureKit", "LightBoard", "TestSupport"], swiftSettings: strict),
     .testTarget(name: "V4L2CameraTests", dependencies: ["V4L2Camera", "CaptureKit", "PhaseTrace", "CV4L2Shims"], swiftSettings: strict),
     .testTarget(name: "DisplayTests", dependencies: ["Display", "CaptureKit", "TestSupport"], swiftSettings: strict),
-    .testTarget(name: "ProbeTests", dependencies: ["Probe", "LightBoard", "Display", "CaptureKit", "TestSupport"], swiftSettings: strict),
+    .testTarget(
+      name: "ProbeTests", dependencies: ["Probe", "LightBoard", "Display", "CaptureKit", "BenchAnalysis", "TestSupport"],
+      swiftSettings: strict),
     .testTarget(name: "CameraAppTests", dependencies: ["CameraApp", "PhaseTrace", "TestSupport"], swiftSettings: strict),
     .testTarget(
       name: "BenchAnalysisTests", dependencies: ["BenchAnalysis", "PhaseTrace", "LaunchContract", "TestSupport"],
