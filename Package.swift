@@ -1,9 +1,12 @@
 // swift-tools-version:6.0
 //
 // FirstFrame: camera launch-latency benchmarking for Linux.
-// Layers (STYLE.md rule 1): bench → BenchKit → {Display, Probe, CameraApp} → CaptureKit ← devices.
-// CaptureKit, LightBoard and PhaseTrace are portable (no C module imports); platform code
-// (V4L2, shared memory, process spawning) lives in its own modules.
+// Layers (STYLE.md rule 1): bench → BenchKit → {BenchAnalysis, Display, Probe, CameraApp} →
+// CaptureKit ← devices. BenchKit is the runner (conditions, processes, display, probe) and the
+// CLI commands; BenchAnalysis is the analysis it hands results to (statistics, comparisons,
+// gates, reports, the results schema), testable without processes.
+// CaptureKit, LightBoard, PhaseTrace and BenchAnalysis are portable (no C module imports);
+// platform code (V4L2, shared memory, process spawning) lives in its own modules.
 import PackageDescription
 
 // Warnings are errors in CI (STYLE.md rule 12): `.ci/run` builds with `-Xswiftc -warnings-as-errors`.
@@ -25,6 +28,7 @@ let package = Package(
     .library(name: "V4L2Camera", targets: ["V4L2Camera"]),
     .library(name: "Display", targets: ["Display"]),
     .library(name: "Probe", targets: ["Probe"]),
+    .library(name: "BenchAnalysis", targets: ["BenchAnalysis"]),
     .library(name: "BenchKit", targets: ["BenchKit"]),
     .executable(name: "camera-app", targets: ["camera-app"]),
     .executable(name: "bench", targets: ["bench"]),
@@ -54,10 +58,15 @@ let package = Package(
       providers: [.apt(["libv4l-dev"])]),
     .target(name: "CV4L2Shims", dependencies: ["CLibV4L2"]),
     .target(name: "V4L2Camera", dependencies: ["CaptureKit", "PhaseTrace", "CV4L2Shims"], swiftSettings: strict),
+    // The analysis of results: statistics, comparisons, gates, reports, the results schema and
+    // the one seeded generator (SplitMix64). Portable: no processes, no C module imports.
+    .target(
+      name: "BenchAnalysis", dependencies: ["PhaseTrace", "LaunchContract", "CommandLineKit"],
+      swiftSettings: strict),
     // The display surface (shared memory) and the compositor that scans it out.
     .target(name: "Display", dependencies: ["CaptureKit"], swiftSettings: strict),
     // The probe: finds the first live frame from scanned-out pixels alone.
-    .target(name: "Probe", dependencies: ["LightBoard", "Display", "PhaseTrace"], swiftSettings: strict),
+    .target(name: "Probe", dependencies: ["LightBoard", "Display", "PhaseTrace", "BenchAnalysis"], swiftSettings: strict),
     // The reference camera app, as a library so that tests can drive it.
     .target(
       name: "CameraApp",
@@ -67,27 +76,37 @@ let package = Package(
       ],
       swiftSettings: strict),
     .executableTarget(name: "camera-app", dependencies: ["CameraApp"], swiftSettings: strict),
-    // The runner, statistics, results, gates and reports.
+    // The runner (conditions, processes, display, probe) and the CLI commands.
     .target(
       name: "BenchKit",
       dependencies: [
-        "PhaseTrace", "Display", "Probe", "LightBoard", "V4L2Camera", "CaptureKit", "SyntheticCamera",
+        "BenchAnalysis", "PhaseTrace", "Display", "Probe", "LightBoard", "V4L2Camera", "CaptureKit", "SyntheticCamera",
         "CommandLineKit", "CPlatformShims", "LaunchContract", "SystemCalls",
       ],
       swiftSettings: strict),
     .executableTarget(name: "bench", dependencies: ["BenchKit"], swiftSettings: strict),
     // Shared test helpers.
-    .target(name: "TestSupport", dependencies: ["CaptureKit", "PhaseTrace"], path: "Sources/TestSupport", swiftSettings: strict),
+    .target(
+      name: "TestSupport", dependencies: ["CaptureKit", "PhaseTrace", "BenchAnalysis", "LaunchContract"],
+      path: "Sources/TestSupport", swiftSettings: strict),
 
     .testTarget(name: "PhaseTraceTests", dependencies: ["PhaseTrace", "TestSupport"], swiftSettings: strict),
     .testTarget(name: "CaptureKitTests", dependencies: ["CaptureKit", "TestSupport"], swiftSettings: strict),
-    .testTarget(name: "LightBoardTests", dependencies: ["LightBoard"], swiftSettings: strict),
+    .testTarget(name: "LightBoardTests", dependencies: ["LightBoard", "BenchAnalysis"], swiftSettings: strict),
     .testTarget(name: "SyntheticCameraTests", dependencies: ["SyntheticCamera", "CaptureKit", "LightBoard", "TestSupport"], swiftSettings: strict),
     .testTarget(name: "V4L2CameraTests", dependencies: ["V4L2Camera", "CaptureKit", "PhaseTrace", "CV4L2Shims"], swiftSettings: strict),
     .testTarget(name: "DisplayTests", dependencies: ["Display", "CaptureKit", "TestSupport"], swiftSettings: strict),
-    .testTarget(name: "ProbeTests", dependencies: ["Probe", "LightBoard", "Display", "CaptureKit", "TestSupport"], swiftSettings: strict),
+    .testTarget(
+      name: "ProbeTests", dependencies: ["Probe", "LightBoard", "Display", "CaptureKit", "BenchAnalysis", "TestSupport"],
+      swiftSettings: strict),
     .testTarget(name: "CameraAppTests", dependencies: ["CameraApp", "PhaseTrace", "TestSupport"], swiftSettings: strict),
-    .testTarget(name: "BenchKitTests", dependencies: ["BenchKit", "PhaseTrace", "TestSupport"], resources: [.copy("Fixtures")], swiftSettings: strict),
+    .testTarget(
+      name: "BenchAnalysisTests", dependencies: ["BenchAnalysis", "PhaseTrace", "LaunchContract", "TestSupport"],
+      resources: [.copy("Fixtures")], swiftSettings: strict),
+    .testTarget(
+      name: "BenchKitTests",
+      dependencies: ["BenchKit", "BenchAnalysis", "CommandLineKit", "PhaseTrace", "LaunchContract", "TestSupport"],
+      swiftSettings: strict),
   ],
   swiftLanguageModes: [.v6]
 )

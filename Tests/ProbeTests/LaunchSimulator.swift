@@ -1,3 +1,4 @@
+import BenchAnalysis
 import LightBoard
 @testable import Probe
 

@@ -1,3 +1,4 @@
+import BenchAnalysis
 import LaunchContract
 import LightBoard
 import PhaseTrace

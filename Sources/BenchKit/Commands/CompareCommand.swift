@@ -1,3 +1,4 @@
+import BenchAnalysis
 import LaunchContract
 /// `bench compare A.json B.json`: every phase of every cell present in both files, as "B vs A".
 public enum CompareCommand: BenchSubcommand {

@@ -1,3 +1,4 @@
+import BenchAnalysis
 import Foundation
 import LaunchContract
 

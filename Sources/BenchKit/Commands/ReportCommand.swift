@@ -1,3 +1,4 @@
+import BenchAnalysis
 import Foundation
 
 /// `bench report RESULTS.json`: plots, traces and summaries for people and for tools.

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
   import Glibc
 #endif
+import BenchAnalysis
 import Display
 import Foundation
 import LaunchContract

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
   import Glibc
 #endif
+import BenchAnalysis
 import Foundation
 import LaunchContract
 import PhaseTrace

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
   import Glibc
 #endif
+import BenchAnalysis
 import Foundation
 
 /// What the results record about the machine.

@@ -1,3 +1,4 @@
+import BenchAnalysis
 import CaptureKit
 import Display
 import Foundation

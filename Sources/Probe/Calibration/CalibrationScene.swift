@@ -1,3 +1,4 @@
+import BenchAnalysis
 import LightBoard
 
 /// Known frames for calibration and tests: the light board, or a board-less moving pattern
@@ -106,18 +107,5 @@ struct CalibrationScene: Sendable {
         for x in 0..<16 { row[x] = UInt8(clamping: Int(row[x]) + contrast) }
       }
     }
-  }
-}
-
-/// A small, fast, seedable generator (SplitMix64) so calibration and tests are reproducible.
-struct SplitMix64: RandomNumberGenerator, Sendable {
-  private var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

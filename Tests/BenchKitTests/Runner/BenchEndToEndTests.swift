@@ -1,3 +1,4 @@
+import BenchAnalysis
 import BenchKit
 import Foundation
 import LaunchContract

@@ -1,11 +1,15 @@
+import BenchAnalysis
+import BenchKit
+import CommandLineKit
 import Foundation
+import Testing
+import TestSupport
+
 #if canImport(FoundationXML)
   import FoundationXML
 #endif
-import Testing
-@testable import BenchKit
 
-@Suite struct GateTests {
+@Suite struct GateCommandTests {
   let dir = temporaryFolder("gate")
 
   func save(_ r: BenchResults, _ name: String) throws -> String {
@@ -23,7 +27,8 @@ import Testing
 
   var gatesFile: String {
     URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().appendingPathComponent("Benchmarks/gates.json").path
+      .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Benchmarks/gates.json")
+      .path
   }
 
   @Test(

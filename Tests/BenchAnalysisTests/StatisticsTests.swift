@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import BenchKit
+import TestSupport
+import BenchAnalysis
 
 @Suite struct StatisticsTests {
   @Test("percentiles interpolate linearly between closest ranks, like NumPy's default")

@@ -1,12 +1,15 @@
-import BenchKit
+import BenchAnalysis
 import Foundation
 import LaunchContract
 
-/// Realistic, seeded synthetic results for tests (and for looking at the plot).
-enum SyntheticResults {
+/// Realistic, seeded synthetic results for tests of the analysis and the `bench` subcommands (and
+/// for looking at the plot). The same seed always gives the same results.
+public enum SyntheticResults {
   /// A skewed launch-time sample: median·exp(N(0, sigma)) plus, in 10 % of runs, an exponential
   /// tail spike (page faults, scheduler hiccups), ms.
-  static func launchTimes(_ n: Int, median: Double, sigma: Double = 0.07, rng: inout SplitMix64) -> [Double] {
+  public static func launchTimes(_ n: Int, median: Double, sigma: Double = 0.07, rng: inout SplitMix64)
+    -> [Double]
+  {
     (0..<n).map { _ in
       var v = median * exp(sigma * rng.nextGaussian())
       if rng.nextUnit() < 0.1 { v += -log(1 - rng.nextUnit()) * median * 0.12 }
@@ -15,14 +18,16 @@ enum SyntheticResults {
   }
 
   /// Medians of first_frame_observed by config and condition, ms.
-  static let medians: [String: [String: Double]] = [
+  public static let medians: [String: [String: Double]] = [
     "deferred": ["cold": 250, "warm": 150, "relock": 95, "loaded": 330],
     "eager": ["cold": 520, "warm": 330, "relock": 210, "loaded": 690],
     "preview-only": ["cold": 240, "warm": 145, "relock": 92, "loaded": 320],
   ]
 
   /// 8 cells (deferred, eager × cold, warm, relock, loaded) × `runs` runs, with timelines.
-  static func make(
+  /// `scale` multiplies every median; `failEvery: k` makes every k-th run fail; `comparisons` fills
+  /// in the within-run comparisons.
+  public static func make(
     configs: [String] = ["deferred", "eager"], conditions: [String] = ["cold", "warm", "relock", "loaded"],
     seed: UInt64 = 42, runs: Int = 20, scale: Double = 1, camera: String = "synthetic",
     version: String = "0.1.0",
@@ -71,8 +76,10 @@ enum SyntheticResults {
     return results
   }
 
-  /// One run: phases that add up to `firstFrame`, and the events that produced them.
-  static func record(run: Int, config: String, condition: String, firstFrame: Double, rng: inout SplitMix64)
+  /// One run: phases that add up to `firstFrame` (ms), and the events that produced them.
+  public static func record(
+    run: Int, config: String, condition: String, firstFrame: Double, rng: inout SplitMix64
+  )
     -> BenchResults.RunRecord
   {
     let relock = condition == "relock"

@@ -1,3 +1,4 @@
+import CommandLineKit
 import Foundation
 
 /// Reading and writing `results.json` (and baselines, which are results files).

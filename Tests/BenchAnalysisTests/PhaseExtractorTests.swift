@@ -1,4 +1,4 @@
-import BenchKit
+import BenchAnalysis
 import PhaseTrace
 import Testing
 

@@ -41,7 +41,7 @@ struct StatsReference: Decodable {
   }
 }
 
-/// A file in Tests/BenchKitTests/Fixtures (from the bundle, or beside this source file).
+/// A file in Tests/BenchAnalysisTests/Fixtures (from the bundle, or beside this source file).
 func fixtureURL(_ name: String) -> URL {
   if let base = Bundle.module.resourceURL {
     let url = base.appendingPathComponent("Fixtures").appendingPathComponent(name)
@@ -49,11 +49,4 @@ func fixtureURL(_ name: String) -> URL {
   }
   return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("Fixtures").appendingPathComponent(name)
-}
-
-/// A fresh temporary folder.
-func temporaryFolder(_ label: String = "benchkit") -> String {
-  let path = NSTemporaryDirectory() + "\(label)-\(UUID().uuidString)"
-  try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-  return path
 }

@@ -1,6 +1,5 @@
 import LaunchContract
 import PhaseTrace
-import SystemCalls
 
 /// Turns one run's merged events (runner, app and probe, one clock) into phase durations (ms).
 ///
@@ -33,7 +32,7 @@ public enum PhaseExtractor {
     }
     func ms(_ a: UInt64?, _ b: UInt64?) -> Double? {
       guard let a, let b, b >= a else { return nil }
-      return MonotonicClock.milliseconds(from: a, to: b)
+      return Double(b - a) / 1_000_000  // CLOCK_MONOTONIC ns → ms
     }
     var out: [String: Double] = [:]
     let appMain = relock ? nil : first(.appMain)

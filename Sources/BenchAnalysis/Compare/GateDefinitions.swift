@@ -1,3 +1,4 @@
+import CommandLineKit
 import Foundation
 
 /// `Benchmarks/gates.json` (schema `firstframe.gates/1`): which phases the baseline gate checks

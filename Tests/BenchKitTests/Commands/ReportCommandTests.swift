@@ -1,0 +1,48 @@
+import BenchAnalysis
+import BenchKit
+import Foundation
+import Testing
+import TestSupport
+
+#if canImport(FoundationXML)
+  import FoundationXML
+#endif
+
+@Suite struct ReportCommandTests {
+  @Test("the report command writes every requested format, and defaults to the results folder")
+  func reportCommand() throws {
+    let dir = temporaryFolder("report")
+    try ResultsFile.save(SyntheticResults.make(seed: 5, runs: 6, failEvery: 5), to: dir + "/results.json")
+    var out = ""
+    var err = ""
+    let code = ReportCommand.run(
+      [
+        dir + "/results.json", "--markdown", dir + "/s.md", "--junit", dir + "/j.xml", "--json-bench",
+        dir + "/b.json",
+      ],
+      output: &out, errors: &err)
+    #expect(code == 0, "\(err)")
+    let md = try String(contentsOfFile: dir + "/s.md", encoding: .utf8)
+    #expect(md.contains("## Headline") && md.contains("deferred reaches the first frame"))
+    #expect(md.contains("| deferred/cold |") && md.contains("## Failed runs"))
+    let junit = try String(contentsOfFile: dir + "/j.xml", encoding: .utf8)
+    #expect(XMLParser(data: Data(junit.utf8)).parse())
+    #expect(
+      junit.contains("<testcase classname=\"gate.runs\" name=\"deferred/cold\"") && junit.contains("<failure")
+    )
+    let bench = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/b.json")))
+        as? [[String: Any]])
+    #expect(!bench.isEmpty)
+    for item in bench {
+      #expect(item["name"] is String && item["unit"] as? String == "ms" && item["value"] is Double)
+      #expect(item["range"] is String && item["extra"] is String)
+    }
+    #expect(bench.contains { $0["name"] as? String == "first_frame_observed deferred/cold" })
+    out = ""
+    #expect(ReportCommand.run([dir + "/results.json"], output: &out, errors: &err) == 0)
+    for name in ["plot.svg", "trace.json", "summary.md"] {
+      #expect(FileManager.default.fileExists(atPath: dir + "/" + name))
+    }
+  }
+}
