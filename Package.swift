@@ -40,24 +40,32 @@ let package = Package(
     .target(name: "CPlatformShims"),
     // The POSIX seam: errno as a typed value, EINTR retried in one place, write-all, the
     // CLOCK_MONOTONIC clock and the absolute-deadline sleep.
-    .target(name: "SystemCalls", dependencies: ["CPlatformShims"], swiftSettings: strict),
+    .target(
+      name: "SystemCalls",
+      dependencies: ["CPlatformShims", "LaunchContract", "SystemCalls", "CaptureKit", "LaunchContract"],
+      swiftSettings: strict),
     // The launch contract between bench and any app under test: environment keys, endpoints,
     // control commands, configurations, camera selection, event names and their owners.
     .target(name: "LaunchContract", dependencies: ["SystemCalls"], swiftSettings: strict),
     // Phase events: the trace protocol's writer (any app) and reader (bench).
     .target(name: "PhaseTrace", dependencies: ["LaunchContract", "SystemCalls"], swiftSettings: strict),
     // The capture core: session graph, outputs, deferred start, hardware cost. Portable.
-    .target(name: "CaptureKit", dependencies: ["PhaseTrace", "LaunchContract", "SystemCalls"], swiftSettings: strict),
+    .target(
+      name: "CaptureKit", dependencies: ["PhaseTrace", "LaunchContract", "SystemCalls"], swiftSettings: strict
+    ),
     // The light board: a moving bar plus blocks that encode capture time; renderer and decoder.
     .target(name: "LightBoard", swiftSettings: strict),
     // The embedded default camera: a simulated sensor with a cost profile.
-    .target(name: "SyntheticCamera", dependencies: ["CaptureKit", "LightBoard", "LaunchContract", "SystemCalls"], swiftSettings: strict),
+    .target(
+      name: "SyntheticCamera", dependencies: ["CaptureKit", "LightBoard", "LaunchContract", "SystemCalls"],
+      swiftSettings: strict),
     // Real cameras through libv4l2.
     .systemLibrary(
       name: "CLibV4L2", pkgConfig: "libv4l2",
       providers: [.apt(["libv4l-dev"])]),
     .target(name: "CV4L2Shims", dependencies: ["CLibV4L2"]),
-    .target(name: "V4L2Camera", dependencies: ["CaptureKit", "PhaseTrace", "CV4L2Shims"], swiftSettings: strict),
+    .target(
+      name: "V4L2Camera", dependencies: ["CaptureKit", "PhaseTrace", "CV4L2Shims"], swiftSettings: strict),
     // The analysis of results: statistics, comparisons, gates, reports, the results schema and
     // the one seeded generator (SplitMix64). Portable: no processes, no C module imports.
     .target(
@@ -66,12 +74,15 @@ let package = Package(
     // The display surface (shared memory) and the compositor that scans it out.
     .target(name: "Display", dependencies: ["CaptureKit"], swiftSettings: strict),
     // The probe: finds the first live frame from scanned-out pixels alone.
-    .target(name: "Probe", dependencies: ["LightBoard", "Display", "PhaseTrace", "BenchAnalysis"], swiftSettings: strict),
+    .target(
+      name: "Probe", dependencies: ["LightBoard", "Display", "PhaseTrace", "BenchAnalysis"],
+      swiftSettings: strict),
     // The reference camera app, as a library so that tests can drive it.
     .target(
       name: "CameraApp",
       dependencies: [
-        "CaptureKit", "PhaseTrace", "SyntheticCamera", "V4L2Camera", "Display", "CommandLineKit", "LaunchContract",
+        "CaptureKit", "PhaseTrace", "SyntheticCamera", "V4L2Camera", "Display", "CommandLineKit",
+        "LaunchContract",
         "SystemCalls",
       ],
       swiftSettings: strict),
@@ -80,32 +91,57 @@ let package = Package(
     .target(
       name: "BenchKit",
       dependencies: [
-        "BenchAnalysis", "PhaseTrace", "Display", "Probe", "LightBoard", "V4L2Camera", "CaptureKit", "SyntheticCamera",
+        "BenchAnalysis", "PhaseTrace", "Display", "Probe", "LightBoard", "V4L2Camera", "CaptureKit",
+        "SyntheticCamera",
         "CommandLineKit", "CPlatformShims", "LaunchContract", "SystemCalls",
       ],
       swiftSettings: strict),
     .executableTarget(name: "bench", dependencies: ["BenchKit"], swiftSettings: strict),
     // Shared test helpers.
     .target(
-      name: "TestSupport", dependencies: ["CaptureKit", "PhaseTrace", "BenchAnalysis", "LaunchContract"],
+      name: "TestSupport",
+      dependencies: ["CaptureKit", "PhaseTrace", "BenchAnalysis", "LaunchContract", "SystemCalls"],
       path: "Sources/TestSupport", swiftSettings: strict),
 
     .testTarget(name: "PhaseTraceTests", dependencies: ["PhaseTrace", "TestSupport"], swiftSettings: strict),
-    .testTarget(name: "CaptureKitTests", dependencies: ["CaptureKit", "TestSupport"], swiftSettings: strict),
-    .testTarget(name: "LightBoardTests", dependencies: ["LightBoard", "BenchAnalysis"], swiftSettings: strict),
-    .testTarget(name: "SyntheticCameraTests", dependencies: ["SyntheticCamera", "CaptureKit", "LightBoard", "TestSupport"], swiftSettings: strict),
-    .testTarget(name: "V4L2CameraTests", dependencies: ["V4L2Camera", "CaptureKit", "PhaseTrace", "CV4L2Shims"], swiftSettings: strict),
-    .testTarget(name: "DisplayTests", dependencies: ["Display", "CaptureKit", "TestSupport"], swiftSettings: strict),
     .testTarget(
-      name: "ProbeTests", dependencies: ["Probe", "LightBoard", "Display", "CaptureKit", "BenchAnalysis", "TestSupport"],
+      name: "CaptureKitTests",
+      dependencies: ["CaptureKit", "TestSupport", "LaunchContract", "PhaseTrace", "SystemCalls"],
       swiftSettings: strict),
-    .testTarget(name: "CameraAppTests", dependencies: ["CameraApp", "PhaseTrace", "TestSupport"], swiftSettings: strict),
     .testTarget(
-      name: "BenchAnalysisTests", dependencies: ["BenchAnalysis", "PhaseTrace", "LaunchContract", "TestSupport"],
+      name: "LightBoardTests", dependencies: ["LightBoard", "BenchAnalysis"], swiftSettings: strict),
+    .testTarget(
+      name: "SyntheticCameraTests",
+      dependencies: ["SyntheticCamera", "CaptureKit", "LightBoard", "TestSupport", "LaunchContract"],
+      swiftSettings: strict),
+    .testTarget(
+      name: "V4L2CameraTests",
+      dependencies: [
+        "V4L2Camera", "CaptureKit", "PhaseTrace", "CV4L2Shims", "LaunchContract", "SystemCalls",
+      ], swiftSettings: strict),
+    .testTarget(
+      name: "DisplayTests", dependencies: ["Display", "CaptureKit", "TestSupport"], swiftSettings: strict),
+    .testTarget(
+      name: "ProbeTests",
+      dependencies: [
+        "Probe", "LightBoard", "Display", "CaptureKit", "BenchAnalysis", "TestSupport", "LaunchContract",
+        "PhaseTrace", "SystemCalls",
+      ],
+      swiftSettings: strict),
+    .testTarget(
+      name: "CameraAppTests",
+      dependencies: [
+        "CameraApp", "PhaseTrace", "TestSupport", "CaptureKit", "CommandLineKit", "LaunchContract",
+      ], swiftSettings: strict),
+    .testTarget(
+      name: "BenchAnalysisTests",
+      dependencies: ["BenchAnalysis", "PhaseTrace", "LaunchContract", "TestSupport"],
       resources: [.copy("Fixtures")], swiftSettings: strict),
     .testTarget(
       name: "BenchKitTests",
-      dependencies: ["BenchKit", "BenchAnalysis", "CommandLineKit", "PhaseTrace", "LaunchContract", "TestSupport"],
+      dependencies: [
+        "BenchKit", "BenchAnalysis", "CommandLineKit", "PhaseTrace", "LaunchContract", "TestSupport",
+      ],
       swiftSettings: strict),
   ],
   swiftLanguageModes: [.v6]

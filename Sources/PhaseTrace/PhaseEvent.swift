@@ -15,16 +15,28 @@ public enum PhaseFieldValue: Codable, Sendable, Hashable, CustomStringConvertibl
   ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
   ExpressibleByBooleanLiteral
 {
+  /// A JSON string.
   case string(String)
+  /// A whole number.
   case int(Int64)
+  /// A floating-point number. Decoding gives `.double` only for a number that is not whole or does
+  /// not fit in `Int64`: a whole double written to a trace reads back as `.int` (`doubleValue`
+  /// reads either).
   case double(Double)
+  /// A JSON `true` or `false`.
   case bool(Bool)
 
+  /// A string value: `["output": "photo"]`.
   public init(stringLiteral value: String) { self = .string(value) }
+  /// An integer value: `["capture_time_ns": 123]`.
   public init(integerLiteral value: Int64) { self = .int(value) }
+  /// A floating-point value: `["seconds": 0.3]`.
   public init(floatLiteral value: Double) { self = .double(value) }
+  /// A boolean value: `["granted": true]`.
   public init(booleanLiteral value: Bool) { self = .bool(value) }
 
+  /// Decodes one JSON scalar, trying in order a boolean, a 64-bit integer, a double and a string;
+  /// throws for anything else (an array, an object or `null`).
   public init(from decoder: any Decoder) throws {
     let c = try decoder.singleValueContainer()
     if let b = try? c.decode(Bool.self) {
@@ -38,6 +50,7 @@ public enum PhaseFieldValue: Codable, Sendable, Hashable, CustomStringConvertibl
     }
   }
 
+  /// Encodes the value as the JSON scalar it holds.
   public func encode(to encoder: any Encoder) throws {
     var c = encoder.singleValueContainer()
     switch self {
@@ -109,6 +122,8 @@ public struct PhaseEvent: Codable, Sendable, Hashable {
 
   enum CodingKeys: String, CodingKey { case ts, name, kind, pid, fields }
 
+  /// Decodes one trace line. `ts`, `name` and `kind` are required; a missing `pid` reads as 0
+  /// and missing `fields` as none.
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     ts = try c.decode(UInt64.self, forKey: .ts)

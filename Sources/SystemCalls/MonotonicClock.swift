@@ -34,8 +34,8 @@ public enum MonotonicClock {
   /// Sleeps for `nanoseconds` from now, as an absolute deadline (see ``sleep(until:)``).
   public static func sleep(nanoseconds: UInt64) { sleep(until: now() &+ nanoseconds) }
 
-  /// Sleeps until `deadline` (ns) in slices of at most `slice` ns, returning early (false) as
-  /// soon as `shouldStop()` is true; true when the deadline was reached.
+  /// Sleeps until `deadline` (`CLOCK_MONOTONIC`, ns) in slices of at most `slice` ns, returning
+  /// early (false) as soon as `shouldStop()` is true; true when the deadline was reached.
   public static func sleep(
     until deadline: UInt64, slice: UInt64 = 5_000_000, shouldStop: () -> Bool
   ) -> Bool {

@@ -14,12 +14,19 @@ import SystemCalls
 public final class FakeCaptureDevice: CaptureDevice {
   /// A recorded call, with its arguments.
   public enum Call: Sendable, Hashable, CustomStringConvertible {
+    /// `open()`.
     case open
+    /// `setActiveFormat(_:frameRate:)`, with the format and the rate in frames per second.
     case setActiveFormat(CaptureFormat, frameRate: Double)
+    /// `initializeOutput(_:)` for one output kind.
     case initializeOutput(CaptureOutputKind)
+    /// `startStream(_:)`.
     case startStream
+    /// `stopStream()`.
     case stopStream
+    /// `captureStill()`.
     case captureStill
+    /// `close()`.
     case close
 
     /// The call's step (its name without arguments).
@@ -47,6 +54,8 @@ public final class FakeCaptureDevice: CaptureDevice {
 
   /// A call without arguments: what gates, delays and failures attach to.
   public enum Step: Sendable, Hashable {
+    /// One per `CaptureDevice` method; `initializeOutput` per output kind, so that a test can hold
+    /// or fail one output's set-up and let the others through.
     case open, setActiveFormat, initializeOutput(CaptureOutputKind), startStream, stopStream, captureStill,
       close
   }

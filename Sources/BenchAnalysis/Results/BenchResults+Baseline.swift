@@ -1,9 +1,9 @@
 extension BenchResults {
   /// What `bench baseline save` records about a baseline.
   public struct BaselineInfo: Codable, Sendable, Hashable {
-    /// When it was saved, UTC, ISO 8601.
+    /// When it was saved: wall clock, UTC, ISO 8601 to the second (`2026-12-01T10:06:53Z`).
     public var savedAt: String
-    /// The results file it was saved from.
+    /// The path of the results file it was saved from, as given to `bench baseline save`.
     public var source: String
     /// The tool version that measured it.
     public var toolVersion: String

@@ -7,10 +7,10 @@ extension BenchResults {
     public var name: String
     /// `begin`, `end` or `event`.
     public var kind: String
-    /// When, in ms since the run's origin (`launch.spawn`, or `relock.unlock`); may be negative
-    /// for events before the origin (e.g. `relock.lock`).
+    /// When, in ms since the run's origin (`launch.spawn`, or `relock.unlock`), both on
+    /// `CLOCK_MONOTONIC`; negative for events before the origin (e.g. `relock.lock`).
     public var t_ms: Double
-    /// The process that wrote it.
+    /// The process id of the writer (the runner's own for runner and probe events).
     public var pid: Int32
     /// Who wrote it: `bench`, `app` or `probe` (the track the trace viewer shows it on).
     public var process: String?

@@ -1,5 +1,8 @@
 /// `results.json`, schema `firstframe.results/1` (DESIGN.md "Results", a contract).
-/// Durations are milliseconds (floating point).
+///
+/// Durations are milliseconds (floating point), differences of `CLOCK_MONOTONIC` readings: the
+/// one clock the runner, the app and the probe stamp phase events with. The only wall-clock
+/// values are `settings.startedAt` and `baseline.savedAt` (UTC, ISO 8601).
 public struct BenchResults: Codable, Sendable {
   /// The schema this file follows.
   public static let schemaIdentifier = "firstframe.results/1"
@@ -45,17 +48,18 @@ public struct BenchResults: Codable, Sendable {
 
   /// The machine, and what it allowed.
   public struct HostInfo: Codable, Sendable, Hashable {
-    /// The machine's host name.
+    /// The machine's host name (`ProcessInfo.hostName`).
     public var hostname: String
-    /// The kernel release (`uname -r`), e.g. `6.1.0-18-amd64`.
+    /// The kernel release, as `uname -r` prints it (`uname(2)`'s `release`).
     public var kernel: String
-    /// Online CPUs when the benchmark started.
+    /// CPUs online when the benchmark started (`sysconf(_SC_NPROCESSORS_ONLN)`).
     public var cpus: Int
-    /// Whether the compositor thread got SCHED_FIFO.
+    /// Whether the compositor thread got SCHED_FIFO in at least one run.
     public var realtimeCompositor: Bool
     /// How cold runs evicted caches: `fadvise` or `fadvise+drop_caches`.
     public var cacheEviction: String
-    /// The CPU frequency governor, when known.
+    /// The CPU frequency governor of cpu0 (`scaling_governor` in sysfs, e.g. `performance`), when
+    /// the kernel exposes it.
     public var governor: String?
     /// Creates the record.
     public init(
@@ -75,39 +79,43 @@ public struct BenchResults: Codable, Sendable {
   public struct BenchSettings: Codable, Sendable, Hashable {
     /// Counted runs per cell (`--runs`).
     public var runs: Int
-    /// Uncounted warm-up runs per configuration before each condition (`--warmup`).
+    /// Uncounted runs per configuration before each condition (`--warmup`); they are not recorded.
     public var warmup: Int
-    /// The launch conditions, in run order: `cold`, `warm`, `relock`, `loaded`.
+    /// The conditions, in the order they ran: `cold`, `warm`, `relock`, `loaded`.
     public var conditions: [String]
-    /// The app configurations, alternated within each condition: `deferred`, `eager`, `manual`,
-    /// `preview-only`.
+    /// The configurations, alternated within each condition (A B A B …): `deferred`, `eager`,
+    /// `manual`, `preview-only`.
     public var configs: [String]
-    /// The capture outputs the app was asked for: `preview`, `video-data`, `photo`, `movie`,
-    /// `analysis`.
+    /// The capture outputs the app was asked to enable: `preview`, `photo`, `movie`, `analysis`.
     public var outputs: [String]
-    /// The camera: `synthetic`, or `v4l2:` and the device path.
+    /// The camera the app opened: `synthetic` or `v4l2:/dev/videoN`.
     public var camera: String
-    /// The cost profile's path, for the synthetic camera.
+    /// The cost profile's absolute path (`--profile`), for the synthetic camera; absent with the
+    /// built-in default.
     public var profile: String?
     /// The profile's name (from the file), used to refuse foreign baselines.
     public var profileName: String?
-    /// The app command (`--app`) when it was not the reference camera-app, else nil.
+    /// The app command (`--app`): its executable resolved to a path, then its arguments, joined by
+    /// spaces. Absent when bench ran camera-app.
     public var app: String?
-    /// The compositor's refresh rate, Hz.
+    /// The compositor's refresh rate, Hz (scanouts per second).
     public var refreshHz: Double
-    /// Whether bench sent `tap` as soon as the first live frame was seen (for `shutter_to_photo`).
+    /// Whether the runner sent `tap` as soon as the first live frame was seen (off with `--no-tap`).
     public var tap: Bool
-    /// Relock: how long the device stayed locked, seconds.
+    /// Relock: how long the app stayed locked before each unlock, seconds (`CLOCK_MONOTONIC`).
     public var lockSeconds: Double
-    /// A run with no live frame after this many seconds failed, seconds.
+    /// A run with no live frame this many seconds after its start failed, seconds
+    /// (`CLOCK_MONOTONIC`); so did one whose awaited app events were still missing at twice this.
     public var runTimeoutSeconds: Double
-    /// Started, UTC, ISO 8601.
+    /// When the benchmark started: wall clock, UTC, ISO 8601 to the second
+    /// (`2026-12-01T10:06:53Z`).
     public var startedAt: String
-    /// Wall time of the whole invocation, seconds.
+    /// How long the runs took, seconds (`CLOCK_MONOTONIC`, not the wall clock): from the start of
+    /// the first condition to the end of the last run. Absent until the benchmark has finished.
     public var wallSeconds: Double?
     /// True when Ctrl-C or a fault stopped the benchmark early.
     public var interrupted: Bool
-    /// Creates the settings record.
+    /// Creates the record (`wallSeconds` and `interrupted` are filled in at the end).
     public init(
       runs: Int, warmup: Int, conditions: [String], configs: [String], outputs: [String],
       camera: String, profile: String?, profileName: String?, app: String?, refreshHz: Double,
@@ -135,21 +143,22 @@ public struct BenchResults: Codable, Sendable {
 
   /// One configuration under one condition.
   public struct Cell: Codable, Sendable {
-    /// The app configuration, e.g. `deferred`.
+    /// The configuration: `deferred`, `eager`, `manual` or `preview-only`.
     public var config: String
-    /// The launch condition, e.g. `cold`.
+    /// The condition: `cold`, `warm`, `relock` or `loaded`.
     public var condition: String
-    /// The camera, as in `BenchSettings.camera`.
+    /// The camera: `synthetic` or `v4l2:/dev/videoN`.
     public var camera: String
     /// Counted runs attempted (warm-up runs excluded).
     public var runs: Int
-    /// How many of `runs` failed (timeout, crash, no live frame).
+    /// How many of `runs` failed (`ok` false): they are in `records`, not in `phases`.
     public var failed: Int
-    /// CPU burners that ran (loaded condition), else 0.
+    /// Loaded condition only: the CPU burner processes that ran (0 when they could not be
+    /// started). Absent in the other conditions.
     public var burners: Int?
-    /// Per phase name: the distribution over the ok runs.
+    /// Per phase name: the distribution over the ok runs, ms.
     public var phases: [String: PhaseSummary]
-    /// Every counted run, ok or failed, in run order.
+    /// Every counted run, in run order, failed ones included.
     public var records: [RunRecord]
     /// Phases of DESIGN.md that cannot occur in this cell, with the reason (for example
     /// `process_launch` in relock, where the app is not relaunched). Every phase is either in
@@ -178,31 +187,34 @@ public struct BenchResults: Codable, Sendable {
     }
   }
 
-  /// A distribution of one phase in one cell. Milliseconds.
+  /// A distribution of one phase in one cell. Milliseconds, from `CLOCK_MONOTONIC` event stamps.
+  ///
+  /// Percentiles are type 7 (linear interpolation between closest ranks; see `Statistics`). With
+  /// no samples every value is 0 and `n` is 0 (JSON cannot hold NaN).
   public struct PhaseSummary: Codable, Sendable, Hashable {
-    /// The unit of every value below: always `ms`.
+    /// Always `ms`: the unit of `min` … `stddev` and `samples`.
     public var unit: String = "ms"
-    /// How many ok runs have the phase (the number of samples).
+    /// How many samples: the ok runs in which the phase occurred.
     public var n: Int
     /// The shortest sample, ms.
     public var min: Double
-    /// The median (type-7 percentile, see `Statistics`), ms.
+    /// The median, ms.
     public var p50: Double
     /// The 90th percentile, ms.
     public var p90: Double
-    /// The 99th percentile, ms; with few runs close to the maximum.
+    /// The 99th percentile, ms; with few runs, close to `max` (read it as the worst run).
     public var p99: Double
     /// The longest sample, ms.
     public var max: Double
     /// The arithmetic mean, ms.
     public var mean: Double
-    /// The sample standard deviation (n − 1), ms.
+    /// The sample standard deviation (n − 1 in the denominator), ms; 0 for fewer than two samples.
     public var stddev: Double
     /// Samples further than 3.5 robust z-scores (MAD-based) from the median.
     public var outliers: Int
-    /// Every sample, in run order.
+    /// Every sample, in run order, ms.
     public var samples: [Double]
-    /// Creates a summary; `Statistics.summarize` computes one from samples.
+    /// Creates a summary (`Statistics.summarize(_:)` computes one from samples).
     public init(
       n: Int, min: Double, p50: Double, p90: Double, p99: Double, max: Double, mean: Double,
       stddev: Double, outliers: Int, samples: [Double]
@@ -224,21 +236,23 @@ public struct BenchResults: Codable, Sendable {
   public struct RunRecord: Codable, Sendable {
     /// 1-based run number within the cell.
     public var run: Int
-    /// Whether the run reached its first live frame and finished without a fault.
+    /// Whether the run counts: nothing failed and the probe saw a live frame. Only ok runs feed
+    /// the cell's `phases`.
     public var ok: Bool
     /// Why it failed (signal, exit status, timeout, last event), else nil.
     public var error: String?
-    /// Phase name → duration, ms. Phases that did not happen are absent.
+    /// Phase name → duration, ms (`CLOCK_MONOTONIC`). Phases that did not happen are absent.
     public var phases: [String: Double]
-    /// `stale_frames`, `dropped_frames`, `malformed_trace_lines`, …
+    /// Event counts of the run: `stale_frames`, `dropped_frames`, `malformed_trace_lines`, …
     public var counts: [String: Int]
     /// The trace file of this run, relative to the results folder, when kept.
     public var trace: String?
-    /// Wall time of this run as the runner measured it (spawn → app reaped or unlock → measured), ms.
+    /// Elapsed time of this run as the runner measured it, ms, on `CLOCK_MONOTONIC` ("wall" as in
+    /// elapsed, not the wall clock): spawn → app shut down, or unlock → measurement done (relock).
     public var wallMs: Double?
     /// Every phase event of the run, times in ms since the run's origin (`launch.spawn`, or
-    /// `relock.unlock` for relock). Optional: when present, `trace.json` and the SVG timeline
-    /// show the run's real events; without it they fall back to phase durations.
+    /// `relock.unlock` for relock) on `CLOCK_MONOTONIC`. Optional: when present, `trace.json` and
+    /// the SVG timeline show the run's real events; without it they fall back to phase durations.
     public var timeline: [TimelineEvent]?
     /// Creates a record.
     public init(
@@ -260,19 +274,20 @@ public struct BenchResults: Codable, Sendable {
   public struct Comparison: Codable, Sendable, Hashable {
     /// The phase compared, e.g. `first_frame_observed`.
     public var phase: String
-    /// The condition both cells ran in, e.g. `cold`.
+    /// The condition both cells ran under.
     public var condition: String
-    /// The first configuration (the ratio's numerator), e.g. `deferred`.
+    /// The first configuration, e.g. `deferred`.
     public var a: String
-    /// The second configuration (the ratio's denominator), e.g. `eager`.
+    /// The configuration `a` is measured against, e.g. `eager`.
     public var b: String
-    /// median(a) / median(b).
+    /// median(a) / median(b) of the phase's samples: a ratio of milliseconds, so unitless; below 1
+    /// means `a` is faster.
     public var ratio_p50: Double
-    /// Bootstrap 95 % confidence interval of the ratio.
+    /// Bootstrap 95 % confidence interval of the ratio: `[lower, upper]`, unitless.
     public var ci95: [Double]
     /// Mann–Whitney U two-sided p-value.
     public var p_value: Double
-    /// `faster`, `slower` or `no significant difference` (a relative to b).
+    /// `faster`, `slower`, `no significant difference` or `not enough data` (a relative to b).
     public var verdict: String?
     /// Creates a comparison.
     public init(

@@ -7,8 +7,9 @@ import Synchronization
 /// the first present after each `startRunning()` it emits `preview.first_present` (field
 /// `capture_time_ns`, the frame's capture time in ns) and, in automatic mode, lets the session run
 /// deferred start.
-// @unchecked Sendable: state is behind the base class's `base` mutex and this class's own mutexes.
 public final class PreviewOutput: CaptureOutput, @unchecked Sendable {
+  // @unchecked Sendable: state is behind the base class's `base` mutex and this class's own mutexes.
+
   /// Where frames go.
   public let display: any DisplaySink
   // Guards the per-start first-present flag and the present count.

@@ -10,8 +10,9 @@ import Synchronization
 ///
 /// Late frames are dropped: while the handler is still busy with one frame, newer frames are
 /// discarded and counted in `droppedFrames`.
-// @unchecked Sendable: state is behind the base class's `base` mutex and this class's own mutexes.
 public final class VideoDataOutput: CaptureOutput, @unchecked Sendable {
+  // @unchecked Sendable: state is behind the base class's `base` mutex and this class's own mutexes.
+
   private struct Delivery {
     var handler: (@Sendable (VideoFrame) -> Void)?
     var queue: DispatchQueue?

@@ -15,7 +15,7 @@ import Synchronization
 /// - `startStream` queues the buffers, `VIDIOC_STREAMON`, and runs a dedicated thread that polls
 ///   and dequeues.
 ///
-/// Phase events (`PhaseEventName`): `device.open`, `device.format`, `device.buffers`,
+/// Phase events (`EventName`): `device.open`, `device.format`, `device.buffers`,
 /// `device.stream_on` (begin/end) and `device.first_buffer` (event).
 ///
 /// All device state sits behind one `Mutex`; calls are serialised, the stream thread owns only an

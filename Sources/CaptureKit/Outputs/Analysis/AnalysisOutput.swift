@@ -7,8 +7,9 @@ import Synchronization
 ///
 /// Deferred start is supported and enabled by default. When more than `maxPendingAnalyses`
 /// histograms wait for the analysis queue, further sampled frames are skipped and counted.
-// @unchecked Sendable: state is behind the base class's `base` mutex and this class's own mutexes.
 public final class AnalysisOutput: CaptureOutput, @unchecked Sendable {
+  // @unchecked Sendable: state is behind the base class's `base` mutex and this class's own mutexes.
+
   /// Sampled frames that may wait for the analysis queue before newer ones are skipped.
   public static let maxPendingAnalyses = 8
 

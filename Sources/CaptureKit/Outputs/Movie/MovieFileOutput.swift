@@ -8,8 +8,9 @@ import Synchronization
 /// output is still deferred triggers deferred start. All file work happens on the output's own serial
 /// queue; when that queue falls more than `maxPendingFrames` behind, frames are dropped and counted.
 /// `stopRunning()` on the session finishes the file; a later `stopRecording(completion:)` reports it.
-// @unchecked Sendable: state is behind the base class's `base` mutex and this class's own mutexes.
 public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
+  // @unchecked Sendable: state is behind the base class's `base` mutex and this class's own mutexes.
+
   /// Frames that may wait for the file queue before newer ones are dropped.
   public static let maxPendingFrames = 8
 

@@ -15,8 +15,9 @@ import SystemCalls
 ///   and the request is served after initialisation with a still taken then (`device.captureStill()`).
 ///
 /// Completions run on this output's own serial delivery queue, in request order.
-// @unchecked Sendable: state is behind the base class's `base` mutex and this class's own mutexes.
 public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
+  // @unchecked Sendable: state is behind the base class's `base` mutex and this class's own mutexes.
+
   private struct Request {
     var settings: PhotoSettings
     var requestedAt: UInt64
