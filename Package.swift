@@ -86,7 +86,7 @@ let package = Package(
     .testTarget(name: "V4L2CameraTests", dependencies: ["V4L2Camera", "CaptureKit", "PhaseTrace", "CV4L2Shims"], swiftSettings: strict),
     .testTarget(name: "DisplayTests", dependencies: ["Display", "CaptureKit", "TestSupport"], swiftSettings: strict),
     .testTarget(name: "ProbeTests", dependencies: ["Probe", "LightBoard", "Display", "CaptureKit", "TestSupport"], swiftSettings: strict),
-    .testTarget(name: "CameraAppTests", dependencies: ["CameraApp", "PhaseTrace", "TestSupport"], swiftSettings: strict),
+    .testTarget(name: "CameraAppTests", dependencies: ["CameraApp", "CaptureKit", "LaunchContract", "PhaseTrace", "TestSupport"], swiftSettings: strict),
     .testTarget(name: "BenchKitTests", dependencies: ["BenchKit", "PhaseTrace", "TestSupport"], resources: [.copy("Fixtures")], swiftSettings: strict),
   ],
   swiftLanguageModes: [.v6]
