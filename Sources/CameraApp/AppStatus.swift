@@ -3,9 +3,10 @@
 /// ``next(after:)``, so every transition the app can make is listed in one place.
 ///
 /// ```
-/// starting ──sessionStarted──▶ running ──lock──▶ locked ──unlock──▶ starting
-///    └──────────────lock────────────────────────▲
-/// any but quitting/failed ──quit──▶ quitting     any but failed ──fail──▶ failed
+/// starting ── sessionStarted ──▶ running
+/// starting, running ── lock ──▶ locked ── unlock ──▶ starting
+/// starting, running, locked ── quit ──▶ quitting
+/// every status but failed ── fail ──▶ failed
 /// ```
 enum AppStatus: Sendable, Equatable {
   /// The session is being configured and started: at launch, and again after an unlock.
