@@ -42,7 +42,7 @@ let package = Package(
     // CLOCK_MONOTONIC clock and the absolute-deadline sleep.
     .target(
       name: "SystemCalls",
-      dependencies: ["CPlatformShims", "LaunchContract", "SystemCalls", "CaptureKit", "LaunchContract"],
+      dependencies: ["CPlatformShims"],
       swiftSettings: strict),
     // The launch contract between bench and any app under test: environment keys, endpoints,
     // control commands, configurations, camera selection, event names and their owners.
@@ -65,7 +65,9 @@ let package = Package(
       providers: [.apt(["libv4l-dev"])]),
     .target(name: "CV4L2Shims", dependencies: ["CLibV4L2"]),
     .target(
-      name: "V4L2Camera", dependencies: ["CaptureKit", "PhaseTrace", "CV4L2Shims"], swiftSettings: strict),
+      name: "V4L2Camera",
+      dependencies: ["CaptureKit", "PhaseTrace", "CV4L2Shims", "LaunchContract", "SystemCalls"],
+      swiftSettings: strict),
     // The analysis of results: statistics, comparisons, gates, reports, the results schema and
     // the one seeded generator (SplitMix64). Portable: no processes, no C module imports.
     .target(
@@ -75,7 +77,8 @@ let package = Package(
     .target(name: "Display", dependencies: ["CaptureKit"], swiftSettings: strict),
     // The probe: finds the first live frame from scanned-out pixels alone.
     .target(
-      name: "Probe", dependencies: ["LightBoard", "Display", "PhaseTrace", "BenchAnalysis"],
+      name: "Probe",
+      dependencies: ["LightBoard", "Display", "PhaseTrace", "BenchAnalysis", "CaptureKit", "LaunchContract"],
       swiftSettings: strict),
     // The reference camera app, as a library so that tests can drive it.
     .target(

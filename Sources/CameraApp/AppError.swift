@@ -1,5 +1,5 @@
 /// Why the app stopped: one line for stderr and the exit status that goes with it.
-public struct AppError: Error, CustomStringConvertible {
+public struct AppError: Error, CustomStringConvertible, Equatable {
   /// What went wrong.
   public enum Code: Sendable {
     /// Bad command line, profile or environment: exit status 2.
@@ -13,6 +13,7 @@ public struct AppError: Error, CustomStringConvertible {
   public var message: String
   /// The exit status that goes with `code`.
   public var exitStatus: Int32 { code == .usage ? 2 : 1 }
+  /// The message.
   public var description: String { message }
 
   /// A usage error.

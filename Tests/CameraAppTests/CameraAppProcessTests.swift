@@ -92,6 +92,32 @@ import Testing
     }
   }
 
+  @Test("control: a second lock, a second unlock and the quit at end of input change nothing")
+  func controlCommands() throws {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "camera-app-control-\(UUID().uuidString)")
+    // All commands are there at once: the lock may come before the launch's start has finished,
+    // but the capture queue runs the starts and stops in the order the commands came.
+    try Data("lock\nlock\nunlock\nunlock\nbogus\nquit\n".utf8).write(to: file)
+    defer { try? FileManager.default.removeItem(at: file) }
+    let r = try Self.run(
+      ["--config", "deferred", "--outputs", "preview,photo"], environment: ["FIRSTFRAME_CONTROL": file.path])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stderr == "camera-app: ignoring unknown command 'bogus'\n")
+    let sessionIntervals = r.events.filter {
+      $0.name.hasPrefix("session.start_running") || $0.name.hasPrefix("session.stop_running")
+    }.map { "\($0.name):\($0.kind)" }
+    #expect(
+      sessionIntervals == [
+        "session.start_running:begin", "session.start_running:end",
+        "session.stop_running:begin", "session.stop_running:end",
+        "session.start_running:begin", "session.start_running:end",
+        "session.stop_running:begin", "session.stop_running:end",
+      ])
+    #expect(
+      r.events.filter { $0.name == "ui.ready" && $0.fields["after"]?.stringValue == "unlock" }.count == 1)
+  }
+
   @Test("bad input: one line on stderr and exit status 2")
   func badInput() throws {
     for args in [["--bogus"], ["--config", "turbo"], ["--outputs", "preview,x"]] {

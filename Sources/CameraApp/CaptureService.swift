@@ -1,0 +1,148 @@
+import CaptureKit
+import Dispatch
+import PhaseTrace
+import Synchronization
+import SyntheticCamera
+import SystemCalls
+
+/// Owns the capture session, its camera and its outputs (AVCam's `CaptureService`).
+///
+/// All session work runs on one serial queue, `camera-app.capture`, never on the main thread:
+/// configuring, the blocking `startRunning()` and `stopRunning()`, releasing the camera, and
+/// starting a movie once deferred start is done (the session's deferred-start callbacks arrive on
+/// this queue too). Callers get their work queued in call order and return at once.
+///
+/// A dispatch queue rather than an actor with a custom executor (AVCam's choice): the callers are
+/// plain threads (the control reader, signal handlers, the render thread, CaptureKit's callbacks),
+/// which could reach an actor only through unstructured tasks, and those do not keep the order
+/// they were created in (a lock then an unlock could restart before they stop), whereas
+/// `queue.async` is FIFO. CaptureKit's API is synchronous and blocking by design, which is what a
+/// serial queue is for; and Linux's Dispatch has no `DispatchSerialQueue` to back an actor.
+///
+/// The references the service hands out between threads (the photo output for a tap, manual
+/// mode's first-present flag) are behind a mutex, so the type is Sendable without `@unchecked`.
+final class CaptureService: CaptureServing, CaptureSessionDeferredStartDelegate {
+  /// The serial queue all capture work runs on.
+  let queue = DispatchQueue(label: "camera-app.capture", qos: .userInitiated)
+  let options: AppOptions
+  /// `FIRSTFRAME_INJECT_DELAY_MS`: a documented regression hook for checking CI gates.
+  let injectedDelayMilliseconds: Int?
+  let signposter: Signposter
+  /// Where preview frames go (through the lock cover).
+  let preview: CoverableDisplay
+  let state = Mutex(State())
+
+  /// What the service holds once the session is configured.
+  struct State {
+    var session: CaptureSession?
+    var device: (any CaptureDevice)?
+    var photoOutput: PhotoOutput?
+    var movieOutput: MovieFileOutput?
+    /// Manual mode: whether this run's first frame has been presented (reset at each start).
+    var manualFirstPresentDone = false
+    /// The exposure meter's newest mean luma (analysis output), 0–255.
+    var meteredLuma: Double?
+    /// The system-pressure poll, from the first start on.
+    var pressurePoll: SystemPressurePoll?
+  }
+
+  /// Creates the service; nothing is configured until the first ``startRunning(then:)``.
+  init(
+    options: AppOptions, injectedDelayMilliseconds: Int?, signposter: Signposter, preview: CoverableDisplay
+  ) {
+    self.options = options
+    self.injectedDelayMilliseconds = injectedDelayMilliseconds
+    self.signposter = signposter
+    self.preview = preview
+  }
+
+  // MARK: - CaptureServing
+
+  func startRunning(then done: @escaping @Sendable (Result<Void, AppError>) -> Void) {
+    queue.async { @Sendable [self] in
+      let isLaunch = state.withLock { $0.session == nil }
+      do {
+        if isLaunch {
+          try configureSession()
+          if let delay = injectedDelayMilliseconds {
+            MonotonicClock.sleep(nanoseconds: UInt64(min(delay, 60_000)) * 1_000_000)
+          }
+        }
+        try startSession()
+      } catch {
+        done(.failure((error as? AppError) ?? .camera("\(error)")))
+        return
+      }
+      done(.success(()))
+      if isLaunch { startPressureMonitor() }
+    }
+  }
+
+  func stopRunning() {
+    queue.async { @Sendable [self] in stopSession() }
+  }
+
+  func shutDown(then done: @escaping @Sendable () -> Void) {
+    queue.async { @Sendable [self] in
+      stopSession()
+      state.withLock { $0.device }?.close()
+      done()
+    }
+  }
+
+  func capturePhoto(delivered: @escaping @Sendable (Result<CapturedPhoto, CaptureError>) -> Void)
+    -> PhotoCaptureReadiness?
+  {
+    guard let photo = state.withLock({ $0.photoOutput }) else { return nil }
+    let readiness = photo.captureReadiness
+    photo.capturePhoto(with: PhotoSettings(), completion: delivered)
+    return readiness
+  }
+
+  // MARK: - Deferred start (callbacks on `queue`)
+
+  func sessionWillRunDeferredStart(_ session: CaptureSession) {}
+
+  /// Starts the movie asked for with `--record`, now that the movie output is ready.
+  func sessionDidRunDeferredStart(_ session: CaptureSession) {
+    guard let path = options.recordPath, let movie = state.withLock({ $0.movieOutput }) else { return }
+    do {
+      try movie.startRecording(toPath: path)
+    } catch {
+      signposter.event(.movieFailed, fields: ["error": .string("\(error)")])
+    }
+  }
+
+  // MARK: - On the queue
+
+  /// Starts the configured session (blocking, on `queue`).
+  func startSession() throws(AppError) {
+    guard let session = state.withLock({ $0.session }) else { return }
+    state.withLock { $0.manualFirstPresentDone = false }
+    do {
+      try signposter.interval(.sessionStartRunning) { try session.startRunning() }
+    } catch {
+      throw .camera("\(error)")
+    }
+    if let synthetic = state.withLock({ $0.device }) as? SyntheticCamera,
+      let granted = synthetic.realtimePriorityGranted
+    {
+      signposter.event(.deviceRealtimePriority, fields: ["granted": .bool(granted)])
+    }
+  }
+
+  /// Stops the session (blocking, on `queue`); the interval is written even when it was stopped.
+  func stopSession() {
+    guard let session = state.withLock({ $0.session }) else { return }
+    signposter.interval(.sessionStopRunning) { session.stopRunning() }
+  }
+
+  private func startPressureMonitor() {
+    let monitor = SystemPressureMonitor()
+    let poll = monitor.poll(interval: .milliseconds(500), queue: DispatchQueue.global(qos: .utility)) {
+      @Sendable [signposter] reading in
+      signposter.event(.pressureLevel, fields: ["level": .string(reading.level.rawValue)])
+    }
+    state.withLock { $0.pressurePoll = poll }
+  }
+}
