@@ -53,11 +53,11 @@ let package = Package(
       name: "CLibV4L2", pkgConfig: "libv4l2",
       providers: [.apt(["libv4l-dev"])]),
     .target(name: "CV4L2Shims", dependencies: ["CLibV4L2"]),
-    .target(name: "V4L2Camera", dependencies: ["CaptureKit", "PhaseTrace", "CV4L2Shims"], swiftSettings: strict),
+    .target(name: "V4L2Camera", dependencies: ["CaptureKit", "PhaseTrace", "LaunchContract", "CV4L2Shims", "SystemCalls"], swiftSettings: strict),
     // The display surface (shared memory) and the compositor that scans it out.
-    .target(name: "Display", dependencies: ["CaptureKit"], swiftSettings: strict),
+    .target(name: "Display", dependencies: ["CaptureKit", "SystemCalls"], swiftSettings: strict),
     // The probe: finds the first live frame from scanned-out pixels alone.
-    .target(name: "Probe", dependencies: ["LightBoard", "Display", "PhaseTrace"], swiftSettings: strict),
+    .target(name: "Probe", dependencies: ["LightBoard", "Display", "CaptureKit", "PhaseTrace", "LaunchContract", "SystemCalls"], swiftSettings: strict),
     // The reference camera app, as a library so that tests can drive it.
     .target(
       name: "CameraApp",
@@ -77,15 +77,16 @@ let package = Package(
       swiftSettings: strict),
     .executableTarget(name: "bench", dependencies: ["BenchKit"], swiftSettings: strict),
     // Shared test helpers.
-    .target(name: "TestSupport", dependencies: ["CaptureKit", "PhaseTrace"], path: "Sources/TestSupport", swiftSettings: strict),
+    .target(name: "TestSupport", dependencies: ["CaptureKit", "PhaseTrace", "LaunchContract", "SystemCalls"], path: "Sources/TestSupport", swiftSettings: strict),
 
     .testTarget(name: "PhaseTraceTests", dependencies: ["PhaseTrace", "TestSupport"], swiftSettings: strict),
     .testTarget(name: "CaptureKitTests", dependencies: ["CaptureKit", "TestSupport"], swiftSettings: strict),
     .testTarget(name: "LightBoardTests", dependencies: ["LightBoard"], swiftSettings: strict),
-    .testTarget(name: "SyntheticCameraTests", dependencies: ["SyntheticCamera", "CaptureKit", "LightBoard", "TestSupport"], swiftSettings: strict),
-    .testTarget(name: "V4L2CameraTests", dependencies: ["V4L2Camera", "CaptureKit", "PhaseTrace", "CV4L2Shims"], swiftSettings: strict),
-    .testTarget(name: "DisplayTests", dependencies: ["Display", "CaptureKit", "TestSupport"], swiftSettings: strict),
-    .testTarget(name: "ProbeTests", dependencies: ["Probe", "LightBoard", "Display", "CaptureKit", "TestSupport"], swiftSettings: strict),
+    .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"], swiftSettings: strict),
+    .testTarget(name: "SyntheticCameraTests", dependencies: ["SyntheticCamera", "CaptureKit", "LightBoard", "LaunchContract", "SystemCalls", "TestSupport"], swiftSettings: strict),
+    .testTarget(name: "V4L2CameraTests", dependencies: ["V4L2Camera", "CaptureKit", "PhaseTrace", "CV4L2Shims", "LaunchContract", "SystemCalls", "TestSupport"], swiftSettings: strict),
+    .testTarget(name: "DisplayTests", dependencies: ["Display", "CaptureKit", "SystemCalls", "TestSupport"], swiftSettings: strict),
+    .testTarget(name: "ProbeTests", dependencies: ["Probe", "LightBoard", "Display", "CaptureKit", "PhaseTrace", "LaunchContract", "SystemCalls", "TestSupport"], swiftSettings: strict),
     .testTarget(name: "CameraAppTests", dependencies: ["CameraApp", "PhaseTrace", "TestSupport"], swiftSettings: strict),
     .testTarget(name: "BenchKitTests", dependencies: ["BenchKit", "PhaseTrace", "TestSupport"], resources: [.copy("Fixtures")], swiftSettings: strict),
   ],
