@@ -74,11 +74,13 @@ let package = Package(
       name: "BenchAnalysis", dependencies: ["PhaseTrace", "LaunchContract", "CommandLineKit"],
       swiftSettings: strict),
     // The display surface (shared memory) and the compositor that scans it out.
-    .target(name: "Display", dependencies: ["CaptureKit"], swiftSettings: strict),
+    .target(name: "Display", dependencies: ["CaptureKit", "SystemCalls"], swiftSettings: strict),
     // The probe: finds the first live frame from scanned-out pixels alone.
     .target(
       name: "Probe",
-      dependencies: ["LightBoard", "Display", "PhaseTrace", "BenchAnalysis", "CaptureKit", "LaunchContract"],
+      dependencies: [
+        "LightBoard", "Display", "PhaseTrace", "BenchAnalysis", "CaptureKit", "LaunchContract", "SystemCalls",
+      ],
       swiftSettings: strict),
     // The reference camera app, as a library so that tests can drive it.
     .target(
@@ -94,9 +96,8 @@ let package = Package(
     .target(
       name: "BenchKit",
       dependencies: [
-        "BenchAnalysis", "PhaseTrace", "Display", "Probe", "LightBoard", "V4L2Camera", "CaptureKit",
-        "SyntheticCamera",
-        "CommandLineKit", "CPlatformShims", "LaunchContract", "SystemCalls",
+        "BenchAnalysis", "PhaseTrace", "Display", "Probe", "V4L2Camera", "SyntheticCamera", "CommandLineKit",
+        "LaunchContract", "SystemCalls",
       ],
       swiftSettings: strict),
     .executableTarget(name: "bench", dependencies: ["BenchKit"], swiftSettings: strict),
@@ -106,6 +107,7 @@ let package = Package(
       dependencies: ["CaptureKit", "PhaseTrace", "BenchAnalysis", "LaunchContract", "SystemCalls"],
       path: "Sources/TestSupport", swiftSettings: strict),
 
+    .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"], swiftSettings: strict),
     .testTarget(name: "PhaseTraceTests", dependencies: ["PhaseTrace", "TestSupport"], swiftSettings: strict),
     .testTarget(
       name: "CaptureKitTests",
@@ -115,15 +117,19 @@ let package = Package(
       name: "LightBoardTests", dependencies: ["LightBoard", "BenchAnalysis"], swiftSettings: strict),
     .testTarget(
       name: "SyntheticCameraTests",
-      dependencies: ["SyntheticCamera", "CaptureKit", "LightBoard", "TestSupport", "LaunchContract"],
+      dependencies: [
+        "SyntheticCamera", "CaptureKit", "LightBoard", "TestSupport", "LaunchContract", "SystemCalls",
+      ],
       swiftSettings: strict),
     .testTarget(
       name: "V4L2CameraTests",
       dependencies: [
         "V4L2Camera", "CaptureKit", "PhaseTrace", "CV4L2Shims", "LaunchContract", "SystemCalls",
+        "TestSupport",
       ], swiftSettings: strict),
     .testTarget(
-      name: "DisplayTests", dependencies: ["Display", "CaptureKit", "TestSupport"], swiftSettings: strict),
+      name: "DisplayTests", dependencies: ["Display", "CaptureKit", "TestSupport", "SystemCalls"],
+      swiftSettings: strict),
     .testTarget(
       name: "ProbeTests",
       dependencies: [

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import SystemCalls
 
 /// Something went wrong with a display surface: a code to branch on, a message a person can act
 /// on, and the cause (the system call and its `errno`, where there is one).
@@ -34,10 +32,10 @@ public struct DisplayError: Error, CustomStringConvertible, Equatable, Sendable 
   /// The failing system call (`shm_open`, `mmap`, …), if any.
   public var systemCall: String?
   /// The `errno` it set, if any.
-  public var errno: Int32?
+  public var errno: Errno?
 
   /// Creates an error.
-  public init(_ code: Code, _ message: String, systemCall: String? = nil, errno: Int32? = nil) {
+  public init(_ code: Code, _ message: String, systemCall: String? = nil, errno: Errno? = nil) {
     self.code = code
     self.message = message
     self.systemCall = systemCall
@@ -48,7 +46,7 @@ public struct DisplayError: Error, CustomStringConvertible, Equatable, Sendable 
   public var description: String {
     var s = message
     if let systemCall, let errno {
-      s += " (\(systemCall): \(String(cString: strerror(errno))), errno \(errno))"
+      s += " (\(systemCall): \(errno.message), errno \(errno.rawValue))"
     } else if let systemCall {
       s += " (\(systemCall))"
     }

@@ -31,6 +31,8 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
   public static let badFileDescriptor = Errno(rawValue: EBADF)
   /// `ENOENT`: no such file or directory.
   public static let noSuchFile = Errno(rawValue: ENOENT)
+  /// `EEXIST`: the file (or shared-memory object) already exists.
+  public static let fileExists = Errno(rawValue: EEXIST)
   /// `EPIPE`: the reading end of a pipe is closed.
   public static let brokenPipe = Errno(rawValue: EPIPE)
 

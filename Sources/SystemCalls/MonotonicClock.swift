@@ -28,7 +28,8 @@ public enum MonotonicClock {
   /// repeated sleeps do not drift and a signal does not lengthen the wait.
   public static func sleep(until deadline: UInt64) {
     var ts = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
-    while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
+    // The only other failure is EINVAL, which a timespec built from a UInt64 cannot cause.
+    try? SystemCall.retryingReturnedError { clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) }
   }
 
   /// Sleeps for `nanoseconds` from now, as an absolute deadline (see ``sleep(until:)``).

@@ -1,6 +1,7 @@
 import Synchronization
 
-/// A thread-safe list that callbacks append to (photos, histograms, running states).
+/// A thread-safe list that callbacks append to (frames, photos, histograms, running states).
+/// Pass `collector.append` as the callback.
 public final class Collector<Element: Sendable>: Sendable {
   private let storage = Mutex<[Element]>([])
 
@@ -21,5 +22,11 @@ public final class Collector<Element: Sendable>: Sendable {
   /// Waits until at least `count` elements are there. False after `timeout`.
   public func waitForCount(_ count: Int, timeout: Duration = .seconds(30)) async -> Bool {
     await waitUntil(timeout: timeout) { self.count >= count }
+  }
+
+  /// Blocks the calling thread until at least `count` elements are there (for synchronous
+  /// tests; see ``blockUntil(timeout:_:)``). False after `timeout`.
+  public func blockUntilCount(_ count: Int, timeout: Duration = .seconds(30)) -> Bool {
+    blockUntil(timeout: timeout) { self.count >= count }
   }
 }

@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// Polls `condition` every millisecond until it holds (true) or `timeout` passes (false).
 /// For waiting on work other threads do; the timeout is a safety net, not a timing assertion.
 public func waitUntil(timeout: Duration = .seconds(30), _ condition: @Sendable () -> Bool) async -> Bool {
@@ -8,4 +10,23 @@ public func waitUntil(timeout: Duration = .seconds(30), _ condition: @Sendable (
     try? await Task.sleep(for: .milliseconds(1))
   }
   return true
+}
+
+/// The blocking form of ``waitUntil(timeout:_:)``, for synchronous tests: checks `condition`
+/// every `interval` (1 ms unless said) on the calling thread until it holds (true) or `timeout`
+/// passes (false). The timeout is a safety net, not a timing assertion.
+public func blockUntil(
+  timeout: Duration = .seconds(30), every interval: Duration = .milliseconds(1), _ condition: () -> Bool
+) -> Bool {
+  let deadline = MonotonicClock.now() &+ nanoseconds(timeout)
+  let reachedDeadline = MonotonicClock.sleep(
+    until: deadline, slice: max(1, nanoseconds(interval)), shouldStop: condition)
+  return !reachedDeadline || condition()
+}
+
+/// `duration` in whole nanoseconds (0 for a negative one).
+func nanoseconds(_ duration: Duration) -> UInt64 {
+  let (seconds, attoseconds) = duration.components
+  guard seconds >= 0 else { return 0 }
+  return UInt64(seconds) &* 1_000_000_000 &+ UInt64(attoseconds / 1_000_000_000)
 }

@@ -1,7 +1,8 @@
 import CaptureKit
 import Glibc
-import Synchronization
+import SystemCalls
 import Testing
+import TestSupport
 
 @testable import Display
 
@@ -18,12 +19,13 @@ import Testing
     surface.close()
   }
 
-  @Test("opening a surface that does not exist says so")
+  @Test("opening a surface that does not exist says so, with shm_open's errno as a value")
   func missingSurface() {
     #expect {
       _ = try SharedMemoryDisplay.open(name: "/firstframe-does-not-exist-\(getpid())")
     } throws: { error in
-      (error as? DisplayError)?.code == .surfaceNotFound
+      let e = error as? DisplayError
+      return e?.code == .surfaceNotFound && e?.errno == .noSuchFile && e?.systemCall == "shm_open"
     }
   }
 
@@ -172,9 +174,9 @@ import Testing
     defer { surface.close() }
     let display = try SharedMemoryDisplay.open(name: surface.name)
     defer { display.close() }
-    let seen = Mutex<[(UInt64, UInt8, UInt64?)]>([])
+    let seen = Collector<(UInt64, UInt8, UInt64?)>()
     let compositor = try Compositor(surface: surface, refreshHz: 100) { s in
-      seen.withLock { $0.append((s.time, s.pixels[0], s.presented?.presentTime)) }
+      seen.append((s.time, s.pixels[0], s.presented?.presentTime))
     }
     compositor.start()
     usleep(60_000)
@@ -183,7 +185,7 @@ import Testing
         width: 32, height: 16, pixels: [UInt8](repeating: 90, count: 512), sequence: 1, captureTime: 0))!
     usleep(60_000)
     compositor.stop()
-    let scans = seen.withLock { $0 }
+    let scans = seen.values
     #expect(scans.count >= 4)
     for (t, v, p) in scans {
       if t < present { #expect(v == 0 && p == nil) }

@@ -3,9 +3,9 @@ import Display
 import Glibc
 import LaunchContract
 import PhaseTrace
-import Synchronization
 import SystemCalls
 import Testing
+import TestSupport
 
 @testable import Probe
 
@@ -17,11 +17,11 @@ import Testing
     let display = try SharedMemoryDisplay.open(name: monitor.surfaceName)
     defer { display.close() }
     var scene = CalibrationScene(width: 160, height: 120, kind: .pattern, noiseSigma: 8, seed: 1)
-    let calls = Mutex<[FirstLiveFrame]>([])
+    let calls = Collector<FirstLiveFrame>()
     display.presentBlack()
     usleep(40_000)
     let armTime = MonotonicClock.now()
-    monitor.arm(.launch(since: armTime)) { first in calls.withLock { $0.append(first) } }
+    monitor.arm(.launch(since: armTime)) { first in calls.append(first) }
     usleep(40_000)
     var firstPresent: UInt64 = 0
     for k in 0..<6 {
@@ -35,14 +35,15 @@ import Testing
       if k == 0 { firstPresent = p }
       usleep(33_000)
     }
-    usleep(30_000)
+    #expect(calls.blockUntilCount(1, timeout: .seconds(10)))
     let report = monitor.snapshot()
     let first = try #require(report.firstLiveFrame)
     #expect(first.scanoutTime >= firstPresent)
-    #expect(calls.withLock { $0.count } == 1)
-    #expect(calls.withLock { $0.first } == first)
+    #expect(calls.count == 1)
+    #expect(calls.values.first == first)
     #expect(report.staleFrames == 0)
-    #expect(report.events.contains { $0.name == EventName.displayFirstLiveFrame.rawValue && $0.pid == getpid() })
+    #expect(
+      report.events.contains { $0.name == EventName.displayFirstLiveFrame.rawValue && $0.pid == getpid() })
     #expect(report.refreshIntervalNanoseconds == 10_000_000)
     #expect(report.analysisMicrosecondsPerScanout > 0)
     #expect(monitor.firstLiveGroundTruth.map { !$0.isBlack } == true)

@@ -1,6 +1,5 @@
 import CaptureKit
 import Foundation
-import Synchronization
 @testable import SyntheticCamera
 
 /// Paths and profiles shared by the synthetic camera tests.
@@ -45,20 +44,5 @@ enum Fixtures {
       dictionary[name] = edit(dictionary[name] as Any, path.dropFirst(), value)
     }
     return dictionary
-  }
-}
-
-/// Collects delivered frames across threads.
-final class FrameCollector: Sendable {
-  private let frames = Mutex<[VideoFrame]>([])
-
-  var deliver: @Sendable (VideoFrame) -> Void { { frame in self.frames.withLock { $0.append(frame) } } }
-  var all: [VideoFrame] { frames.withLock { $0 } }
-  var count: Int { frames.withLock { $0.count } }
-
-  /// Waits (polling every 5 ms) until `n` frames have arrived or `seconds` passed.
-  func wait(for n: Int, seconds: Double = 10) {
-    let deadline = Date().addingTimeInterval(seconds)
-    while count < n && Date() < deadline { usleep(5_000) }
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 import Testing
 @testable import SyntheticCamera
 
@@ -37,7 +38,7 @@ import Testing
   func coldCases() throws {
     let directory = Fixtures.stateDirectory()
     let file = PowerStateFile(directory: directory)
-    let now = Clocks.monotonicNow()
+    let now = MonotonicClock.now()
     let window = 10_000.0
 
     try file.write(closeNs: now - 1_000_000_000)
@@ -63,13 +64,13 @@ import Testing
     profile.costs.powerUpWarm = .init(.hardware, ms: 10)
     let directory = Fixtures.stateDirectory()
     let camera = SyntheticCamera(profile: profile, stateDirectory: directory)
-    let t0 = Clocks.monotonicNow()
+    let t0 = MonotonicClock.now()
     try camera.open()
-    let cold = Clocks.monotonicNow() - t0
+    let cold = MonotonicClock.now() - t0
     camera.close()
-    let t1 = Clocks.monotonicNow()
+    let t1 = MonotonicClock.now()
     try camera.open()
-    let warm = Clocks.monotonicNow() - t1
+    let warm = MonotonicClock.now() - t1
     camera.close()
     #expect(cold >= 200_000_000)
     #expect(warm * 2 < cold)

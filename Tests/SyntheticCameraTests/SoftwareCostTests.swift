@@ -2,7 +2,9 @@ import CaptureKit
 import Foundation
 import Glibc
 import LaunchContract
+import SystemCalls
 import Testing
+import TestSupport
 @testable import SyntheticCamera
 
 @Suite struct SoftwareCostTests {
@@ -12,9 +14,9 @@ import Testing
     profile.costs.photoInit = .init(.software, ms: 150)
     let camera = SyntheticCamera(profile: profile, stateDirectory: Fixtures.stateDirectory())
     try camera.open()
-    let before = Clocks.threadCPUNow()
+    let before = MonotonicClock.threadCPUTime()
     try camera.initializeOutput(.photo)
-    let used = Clocks.threadCPUNow() - before
+    let used = MonotonicClock.threadCPUTime() - before
     camera.close()
     #expect(Double(used) >= 0.8 * 150_000_000, "used \(Double(used) / 1e6) ms of CPU")
   }
@@ -25,11 +27,11 @@ import Testing
     profile.costs.movieInit = .init(.hardware, ms: 150)
     let camera = SyntheticCamera(profile: profile, stateDirectory: Fixtures.stateDirectory())
     try camera.open()
-    let wallBefore = Clocks.monotonicNow()
-    let before = Clocks.threadCPUNow()
+    let wallBefore = MonotonicClock.now()
+    let before = MonotonicClock.threadCPUTime()
     try camera.initializeOutput(.movie)
-    let used = Clocks.threadCPUNow() - before
-    let wall = Clocks.monotonicNow() - wallBefore
+    let used = MonotonicClock.threadCPUTime() - before
+    let wall = MonotonicClock.now() - wallBefore
     camera.close()
     #expect(wall >= 150_000_000)
     #expect(Double(used) < 0.33 * 150_000_000)
@@ -49,14 +51,14 @@ import Testing
     func openToFirstFrame(_ outputs: [CaptureOutputKind]) throws -> UInt64 {
       try SyntheticCamera.markCold(stateDirectory: directory)
       let camera = SyntheticCamera(profile: .default, stateDirectory: directory)
-      let collector = FrameCollector()
-      let start = Clocks.monotonicNow()
+      let collector = Collector<VideoFrame>()
+      let start = MonotonicClock.now()
       try camera.open()
       try camera.setActiveFormat(camera.formats[0], frameRate: 30)
       for kind in outputs { try camera.initializeOutput(kind) }
-      try camera.startStream(collector.deliver)
-      collector.wait(for: 1)
-      let first = try #require(collector.all.first)
+      try camera.startStream(collector.append)
+      #expect(collector.blockUntilCount(1, timeout: .seconds(10)))
+      let first = try #require(collector.values.first)
       camera.close()
       return first.captureTime - start
     }

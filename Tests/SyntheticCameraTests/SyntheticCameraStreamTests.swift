@@ -1,7 +1,9 @@
 import CaptureKit
 import Foundation
 import LightBoard
+import SystemCalls
 import Testing
+import TestSupport
 @testable import SyntheticCamera
 
 @Suite struct SyntheticCameraStreamTests {
@@ -32,14 +34,14 @@ import Testing
   func framesInOrder() throws {
     let camera = SyntheticCamera(profile: try Fixtures.fast, stateDirectory: Fixtures.stateDirectory())
     try camera.open()
-    let collector = FrameCollector()
-    let before = Clocks.monotonicNow()
-    try camera.startStream(collector.deliver)
+    let collector = Collector<VideoFrame>()
+    let before = MonotonicClock.now()
+    try camera.startStream(collector.append)
     #expect(camera.realtimePriorityGranted != nil)
-    collector.wait(for: 10)
+    #expect(collector.blockUntilCount(10, timeout: .seconds(10)))
     camera.stopStream()
     camera.close()
-    let frames = collector.all
+    let frames = collector.values
     try #require(frames.count >= 10)
     #expect(frames[0].sequence == 0)
     #expect(frames[0].captureTime >= before + 2_000_000)  // after the first-frame latency (2 ms)
@@ -50,17 +52,17 @@ import Testing
   func stopStopsDelivery() throws {
     let camera = SyntheticCamera(profile: try Fixtures.fast, stateDirectory: Fixtures.stateDirectory())
     try camera.open()
-    let collector = FrameCollector()
-    try camera.startStream(collector.deliver)
-    collector.wait(for: 3)
+    let collector = Collector<VideoFrame>()
+    try camera.startStream(collector.append)
+    #expect(collector.blockUntilCount(3, timeout: .seconds(10)))
     camera.stopStream()
     let stopped = collector.count
     usleep(150_000)  // about 9 frame intervals at 60 fps
     #expect(collector.count == stopped)
 
-    let again = FrameCollector()
-    try camera.startStream(again.deliver)
-    again.wait(for: 2)
+    let again = Collector<VideoFrame>()
+    try camera.startStream(again.append)
+    #expect(again.blockUntilCount(2, timeout: .seconds(10)))
     camera.close()
     let count = again.count
     usleep(100_000)
@@ -73,21 +75,21 @@ import Testing
     try fast.open()
     let binned = try #require(fast.formats.first { $0.isBinned })
     try fast.setActiveFormat(binned, frameRate: binned.maxFrameRate)
-    let a = FrameCollector()
-    try fast.startStream(a.deliver)
-    a.wait(for: 4)
+    let a = Collector<VideoFrame>()
+    try fast.startStream(a.append)
+    #expect(a.blockUntilCount(4, timeout: .seconds(10)))
     fast.close()
-    Self.checkFrames(a.all, width: binned.width, height: binned.height)
+    Self.checkFrames(a.values, width: binned.width, height: binned.height)
 
     let noisyProfile = try CostProfile.load(path: Fixtures.profilePath("noisy.json"))
     let noisy = SyntheticCamera(profile: noisyProfile, stateDirectory: Fixtures.stateDirectory())
     try noisy.open()
-    let b = FrameCollector()
-    try noisy.startStream(b.deliver)
-    b.wait(for: 4)
+    let b = Collector<VideoFrame>()
+    try noisy.startStream(b.append)
+    #expect(b.blockUntilCount(4, timeout: .seconds(10)))
     noisy.close()
-    #expect(b.all.count >= 4)
-    Self.checkFrames(b.all, width: 640, height: 480)
+    #expect(b.values.count >= 4)
+    Self.checkFrames(b.values, width: 640, height: 480)
   }
 
   @Test("captureStill requires the photo output, then returns a full-resolution frame with the current time")
@@ -97,9 +99,9 @@ import Testing
     let error = #expect(throws: SyntheticCameraError.self) { try camera.captureStill() }
     #expect(error?.code == .photoOutputNotInitialized)
     try camera.initializeOutput(.photo)
-    let before = Clocks.monotonicNow()
+    let before = MonotonicClock.now()
     let still = try camera.captureStill()
-    let after = Clocks.monotonicNow()
+    let after = MonotonicClock.now()
     #expect(still.width == 320 && still.height == 240)
     #expect(still.captureTime >= before && still.captureTime <= after)
     #expect(Self.decode(still) == .board(captureTimeMilliseconds: still.captureTime / 1_000_000, barStep: 0))

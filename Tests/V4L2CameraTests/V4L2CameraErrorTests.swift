@@ -1,6 +1,8 @@
-import CV4L2Shims
 import CaptureKit
+import CV4L2Shims
+import SystemCalls
 import Testing
+import TestSupport
 
 @testable import V4L2Camera
 
@@ -42,7 +44,7 @@ import Testing
     let camera = try V4L2Camera(path: FakeV4L2Kernel.path, kernel: fake.kernel)
     let error = #expect(throws: V4L2Error.self) { try camera.open() }
     #expect(error?.code == .permissionDenied)
-    #expect(error?.errno == EACCES)
+    #expect(error?.errno == Errno(rawValue: EACCES))
     #expect(error?.operation == "open")
     #expect(error?.message.contains("group 'video'") == true)
     #expect(error?.message.contains("usermod -aG video") == true)
@@ -107,13 +109,13 @@ import Testing
     let fake = FakeV4L2Kernel(config)
     let camera = try V4L2Camera(path: FakeV4L2Kernel.path, kernel: fake.kernel)
     try camera.open()
-    let collector = FrameCollector()
-    try camera.startStream(collector.deliver)
-    #expect(eventually { camera.streamFailure != nil })
+    let collector = Collector<VideoFrame>()
+    try camera.startStream(collector.append)
+    #expect(blockUntil(timeout: .seconds(10)) { camera.streamFailure != nil })
     camera.stopStream()
     let failure = try #require(camera.streamFailure)
     #expect(failure.code == .deviceGone)
-    #expect(failure.errno == ENODEV)
+    #expect(failure.errno == Errno(rawValue: ENODEV))
     #expect(failure.operation == "VIDIOC_DQBUF")
     #expect(collector.count == 3)
     camera.close()
@@ -126,10 +128,10 @@ import Testing
     let camera = try V4L2Camera(path: FakeV4L2Kernel.path, kernel: FakeV4L2Kernel(config).kernel)
     try camera.open()
     try camera.startStream { _ in }
-    #expect(eventually { camera.streamFailure != nil })
+    #expect(blockUntil(timeout: .seconds(10)) { camera.streamFailure != nil })
     camera.stopStream()
     #expect(camera.streamFailure?.code == .deviceGone)
-    #expect(camera.streamFailure?.errno == EIO)
+    #expect(camera.streamFailure?.errno == Errno(rawValue: EIO))
   }
 
   @Test("EINTR is retried: QUERYCAP interrupted twice still opens, after three calls")

@@ -4,6 +4,7 @@ import LaunchContract
 import PhaseTrace
 import SystemCalls
 import Testing
+import TestSupport
 
 @testable import V4L2Camera
 
@@ -32,15 +33,16 @@ import Testing
     try camera.initializeOutput(.preview)
     try camera.initializeOutput(.photo)
 
-    let collector = FrameCollector()
-    try camera.startStream(collector.deliver)
-    #expect(collector.wait(for: 30, seconds: 60), "30 frames within 60 s")
+    let collector = Collector<VideoFrame>()
+    try camera.startStream(collector.append)
+    #expect(collector.blockUntilCount(30, timeout: .seconds(60)), "30 frames within 60 s")
     let still = try camera.captureStill()
     let resumed = collector.count
-    #expect(collector.wait(for: resumed + 5, seconds: 30), "streaming resumes after the still")
+    #expect(
+      collector.blockUntilCount(resumed + 5, timeout: .seconds(30)), "streaming resumes after the still")
     camera.stopStream()
 
-    let frames = collector.frames.withLock { $0 }
+    let frames = collector.values
     #expect(frames.allSatisfy { $0.width == 640 && $0.height == 480 })
     let distinct = Set(frames.prefix(30).map(\.pixels)).count
     #expect(distinct >= 20, "the pattern moves: \(distinct) distinct images among the first 30")
@@ -58,7 +60,8 @@ import Testing
     let streamOnEnd = events.first { $0.name == EventName.deviceStreamOn.rawValue && $0.kind == .end }
     let firstBuffer = events.first { $0.name == EventName.deviceFirstBuffer.rawValue }
     let phases: [(String, Double?)] = [
-      ("open", duration(EventName.deviceOpen.rawValue)), ("format", duration(EventName.deviceFormat.rawValue)),
+      ("open", duration(EventName.deviceOpen.rawValue)),
+      ("format", duration(EventName.deviceFormat.rawValue)),
       ("buffers", duration(EventName.deviceBuffers.rawValue)),
       ("stream_on", duration(EventName.deviceStreamOn.rawValue)),
       (

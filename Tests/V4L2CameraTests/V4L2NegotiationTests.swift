@@ -1,5 +1,6 @@
 import CaptureKit
 import Testing
+import TestSupport
 
 @testable import V4L2Camera
 
@@ -70,11 +71,11 @@ import Testing
     try camera.setActiveFormat(
       CaptureFormat(width: 640, height: 480, maxFrameRate: 30, fourCC: "MJPG"), frameRate: 30)
     #expect(camera.activeFormatDescription == "640x480@30 YU12")
-    let collector = FrameCollector()
-    try camera.startStream(collector.deliver)
-    #expect(collector.wait(for: 2, seconds: 10))
+    let collector = Collector<VideoFrame>()
+    try camera.startStream(collector.append)
+    #expect(collector.blockUntilCount(2, timeout: .seconds(10)))
     camera.stopStream()
-    let first = try #require(collector.frames.withLock { $0.first })
+    let first = try #require(collector.values.first)
     #expect(first.pixels.allSatisfy { $0 == FakeV4L2Kernel.luma(ofFrame: 0) })
   }
 

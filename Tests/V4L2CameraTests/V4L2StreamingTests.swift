@@ -1,7 +1,8 @@
 import CaptureKit
-import PhaseTrace
 import Foundation
+import PhaseTrace
 import Testing
+import TestSupport
 
 @testable import V4L2Camera
 
@@ -15,12 +16,12 @@ import Testing
     try camera.open()
     try camera.setActiveFormat(CaptureFormat(width: 640, height: 480, maxFrameRate: 30), frameRate: 30)
     try camera.initializeOutput(.preview)
-    let collector = FrameCollector()
-    try camera.startStream(collector.deliver)
-    #expect(collector.wait(for: 10, seconds: 10))
+    let collector = Collector<VideoFrame>()
+    try camera.startStream(collector.append)
+    #expect(collector.blockUntilCount(10, timeout: .seconds(10)))
     camera.stopStream()
     let after = collector.count
-    let frames = collector.frames.withLock { $0 }
+    let frames = collector.values
     #expect(frames.map(\.sequence) == (0..<UInt64(frames.count)).map { $0 })
     for (n, frame) in frames.enumerated() {
       #expect(frame.width == 640 && frame.height == 480 && frame.bytesPerRow == 640)
@@ -47,15 +48,15 @@ import Testing
     let fake = FakeV4L2Kernel()
     let camera = try V4L2Camera(path: FakeV4L2Kernel.path, kernel: fake.kernel)
     try camera.open()
-    let first = FrameCollector()
-    try camera.startStream(first.deliver)
-    #expect(first.wait(for: 3, seconds: 10))
+    let first = Collector<VideoFrame>()
+    try camera.startStream(first.append)
+    #expect(first.blockUntilCount(3, timeout: .seconds(10)))
     camera.stopStream()
-    let second = FrameCollector()
-    try camera.startStream(second.deliver)
-    #expect(second.wait(for: 3, seconds: 10))
+    let second = Collector<VideoFrame>()
+    try camera.startStream(second.append)
+    #expect(second.blockUntilCount(3, timeout: .seconds(10)))
     camera.stopStream()
-    #expect(second.frames.withLock { $0.first?.sequence } == 0)
+    #expect(second.values.first?.sequence == 0)
     #expect(fake.count(.requestBuffers) == 1)
     #expect(fake.count(.streamOn) == 2 && fake.count(.streamOff) == 2)
   }
@@ -69,16 +70,16 @@ import Testing
     try camera.initializeOutput(.preview)
     try camera.initializeOutput(.photo)
     #expect(camera.stillSize?.width == 1280)
-    let collector = FrameCollector()
-    try camera.startStream(collector.deliver)
-    #expect(collector.wait(for: 2, seconds: 10))
+    let collector = Collector<VideoFrame>()
+    try camera.startStream(collector.append)
+    #expect(collector.blockUntilCount(2, timeout: .seconds(10)))
     let still = try camera.captureStill()
     #expect(still.width == 1280 && still.height == 720)
     #expect(still.pixels.count == 1280 * 720)
     let before = collector.count
-    #expect(collector.wait(for: before + 3, seconds: 10))
+    #expect(collector.blockUntilCount(before + 3, timeout: .seconds(10)))
     camera.stopStream()
-    #expect(collector.frames.withLock { $0.last?.width } == 640)
+    #expect(collector.values.last?.width == 640)
     #expect(camera.activeFormatDescription == "640x480@30 YUYV")
     #expect(fake.framesPerSecond == 30)
   }

@@ -1,4 +1,4 @@
-import Foundation
+import SystemCalls
 
 /// Standard output or standard error as a `TextOutputStream`, so commands can take any stream
 /// (tests pass a `String`).
@@ -11,17 +11,8 @@ public struct ConsoleStream: TextOutputStream, Sendable {
 
   /// Writes `string` unbuffered. The corresponding call is `write(2)`.
   public mutating func write(_ string: String) {
-    var bytes = Array(string.utf8)
-    var offset = 0
-    while offset < bytes.count {
-      let n = bytes.withUnsafeMutableBytes {
-        Foundation.write(fd, $0.baseAddress! + offset, $0.count - offset)
-      }
-      if n < 0 {
-        if errno == EINTR { continue }
-        return
-      }
-      offset += n
-    }
+    // A closed or full stream (`EPIPE`, `ENOSPC`) is not the command's failure: its exit status
+    // says how the command went, so the rest of the text is dropped.
+    try? FileDescriptorIO.writeAll(fd, string)
   }
 }

@@ -131,7 +131,7 @@ public final class BenchRunner: Sendable {
       monitor = try DisplayMonitor(
         width: settings.displayWidth, height: settings.displayHeight, refreshHz: settings.refreshHz, slots: 3)
     } catch {
-      throw RunnerError(.displayFailed, "cannot create the display surface: \(error)")
+      throw RunnerError(.displayFailed, "cannot create the display surface: \(error)", errno: error.errno)
     }
     let readEnd: Int32
     let writeEnd: Int32
@@ -139,7 +139,7 @@ public final class BenchRunner: Sendable {
       (readEnd, writeEnd) = try ProcessControl.pipe()
     } catch {
       monitor.stop()
-      throw RunnerError(.spawnFailed, "cannot create the control pipe: \(error.message)")
+      throw RunnerError(.spawnFailed, "cannot create the control pipe: \(error.message)", errno: error)
     }
     let control = ControlSender(fd: writeEnd)
     let env = environment(trace: tracePath, display: monitor.surfaceName, runID: runID, config: config)
@@ -213,7 +213,7 @@ public final class BenchRunner: Sendable {
           }
         }
       }
-      usleep(2000)
+      MonotonicClock.sleep(nanoseconds: 2_000_000)
     }
   }
 

@@ -1,8 +1,8 @@
 #if canImport(Glibc)
   import Glibc
 #endif
-import CPlatformShims
 import Foundation
+import SystemCalls
 
 /// The loaded condition's CPU load: one burner process per core, spinning for the whole cell.
 ///
@@ -41,18 +41,12 @@ public final class CPUBurners: Sendable {
   }
 
   /// The body of a burner process: spin until the parent is gone. Never returns.
+  /// The spin is `CPUSpin`, the same loop as calibration's burner threads; the parent check
+  /// (a system call) comes every 2^24 rounds, about 25 ms.
   public static func burn(parent: pid_t) -> Never {
-    _ = CPlatformShims_setParentDeathSignal(SIGKILL)
+    try? ProcessControl.setParentDeathSignal(SIGKILL)
     if getppid() != parent { exit(0) }
-    var x: UInt64 = 0x9E37_79B9_7F4A_7C15
-    var i: UInt64 = 0
-    while true {
-      x ^= x << 13
-      x ^= x >> 7
-      x ^= x << 17
-      i &+= 1
-      if i & 0xFF_FFFF == 0 && getppid() != parent { exit(0) }
-      if x == 0 { print("") }  // keeps the loop observable
-    }
+    CPUSpin.spin(checkEvery: 1 << 24) { getppid() != parent }
+    exit(0)
   }
 }

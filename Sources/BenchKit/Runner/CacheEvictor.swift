@@ -2,6 +2,7 @@
   import Glibc
 #endif
 import Foundation
+import SystemCalls
 
 /// Makes a launch cold: evicts the app's executable and the libraries it mapped from the page
 /// cache with `posix_fadvise(POSIX_FADV_DONTNEED)`, and drops all clean caches through
@@ -40,16 +41,21 @@ public struct CacheEvictor: Sendable {
   @discardableResult
   public func evict() -> String {
     for path in files {
-      let fd = open(path, O_RDONLY | O_CLOEXEC)
-      guard fd >= 0 else { continue }
+      guard let fd = try? SystemCall.retrying({ open(path, O_RDONLY | O_CLOEXEC) }) else { continue }
       _ = posix_fadvise(fd, 0, 0, Int32(POSIX_FADV_DONTNEED))
-      close(fd)
+      FileDescriptorIO.close(fd)
     }
     guard Self.canDropCaches else { return "fadvise" }
     sync()
-    let fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC)
-    guard fd >= 0 else { return "fadvise" }
-    defer { close(fd) }
-    return write(fd, "1\n", 2) == 2 ? "fadvise+drop_caches" : "fadvise"
+    guard let fd = try? SystemCall.retrying({ open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC) }) else {
+      return "fadvise"
+    }
+    defer { FileDescriptorIO.close(fd) }
+    do {
+      try FileDescriptorIO.writeAll(fd, "1\n")
+      return "fadvise+drop_caches"
+    } catch {
+      return "fadvise"
+    }
   }
 }

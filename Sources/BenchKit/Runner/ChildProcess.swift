@@ -2,6 +2,7 @@
   import Glibc
 #endif
 import Foundation
+import SystemCalls
 
 /// A process the runner started with `posix_spawn`, reaped with `waitpid`.
 ///
@@ -25,7 +26,7 @@ public final class ChildProcess: Sendable {
     public var description: String {
       switch self {
       case .exited(let s): return "exited with status \(s)"
-      case .signaled(let sig): return "killed by signal \(ChildProcess.signalName(sig))"
+      case .signaled(let sig): return "killed by signal \(ProcessControl.signalName(sig))"
       }
     }
   }
@@ -72,7 +73,8 @@ public final class ChildProcess: Sendable {
     var pid: pid_t = 0
     let rc = posix_spawn(&pid, argv[0], &actions, &attr, cArgs, cEnv)
     guard rc == 0 else {
-      throw RunnerError(.spawnFailed, "cannot start \(argv[0]): \(String(cString: strerror(rc)))")
+      let error = Errno(rawValue: rc)
+      throw RunnerError(.spawnFailed, "cannot start \(argv[0]): \(error.message)", errno: error)
     }
     return ChildProcess(pid: pid)
   }
@@ -80,25 +82,23 @@ public final class ChildProcess: Sendable {
   /// Reaps the child if it has ended; nil while it runs.
   public func poll() -> Termination? {
     var status: Int32 = 0
-    while true {
-      let r = waitpid(pid, &status, WNOHANG)
-      if r == 0 { return nil }
-      if r < 0 {
-        if errno == EINTR { continue }
-        return .exited(-1)  // already reaped (ECHILD)
-      }
-      return Self.decode(status)
+    do {
+      if try SystemCall.retrying({ waitpid(pid, &status, WNOHANG) }) == 0 { return nil }
+    } catch {
+      return .exited(-1)  // already reaped (ECHILD)
     }
+    return Self.decode(status)
   }
 
-  /// Waits up to `timeout` seconds for the child to end; nil if it is still running.
+  /// Waits up to `timeout` seconds for the child to end, checking every millisecond; nil if it
+  /// is still running.
   public func wait(timeout: Double) -> Termination? {
-    let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeout * 1e9)
-    while true {
-      if let t = poll() { return t }
-      if DispatchTime.now().uptimeNanoseconds >= deadline { return nil }
-      usleep(1000)
+    var ended: Termination?
+    _ = MonotonicClock.sleep(until: MonotonicClock.now() &+ UInt64(timeout * 1e9), slice: 1_000_000) {
+      ended = poll()
+      return ended != nil
     }
+    return ended
   }
 
   /// Sends `signal` to the child's whole process group.
@@ -128,14 +128,5 @@ public final class ChildProcess: Sendable {
     let sig = status & 0x7f
     if sig == 0 { return .exited((status >> 8) & 0xff) }
     return .signaled(sig)
-  }
-
-  static func signalName(_ sig: Int32) -> String {
-    let names: [Int32: String] = [
-      SIGSEGV: "SIGSEGV", SIGABRT: "SIGABRT", SIGKILL: "SIGKILL", SIGTERM: "SIGTERM", SIGINT: "SIGINT",
-      SIGBUS: "SIGBUS", SIGILL: "SIGILL", SIGFPE: "SIGFPE", SIGTRAP: "SIGTRAP", SIGPIPE: "SIGPIPE",
-      SIGHUP: "SIGHUP",
-    ]
-    return names[sig] ?? "\(sig)"
   }
 }

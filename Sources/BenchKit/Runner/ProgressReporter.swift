@@ -2,6 +2,7 @@
   import Glibc
 #endif
 import Foundation
+import SystemCalls
 
 /// Progress on stderr: a bar with runs done/total and time left on a terminal, one plain line
 /// per run otherwise, nothing with `--quiet`.
@@ -23,8 +24,9 @@ public final class ProgressReporter: Sendable {
     style = quiet ? .quiet : (isatty(2) == 1 ? .bar : .lines)
   }
 
+  /// Writes `text` to stderr whole; a closed or full stderr is not worth stopping the run for.
   func emit(_ text: String) {
-    FileHandle.standardError.write(Data(text.utf8))
+    try? FileDescriptorIO.writeAll(2, text)
   }
 
   /// Reports that run `done` of `total` finished with `summary`.

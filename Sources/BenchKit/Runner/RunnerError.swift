@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// A failure of the runner itself (not of one run): a struct with a code, a message a person
 /// can act on, and the cause (STYLE.md rule 4).
 public struct RunnerError: Error, CustomStringConvertible {
@@ -14,10 +16,13 @@ public struct RunnerError: Error, CustomStringConvertible {
   public var code: Code
   /// One line.
   public var message: String
+  /// The `errno` of the system call that failed (`posix_spawn`, `pipe2`, `shm_open`), if one did.
+  public var errno: Errno?
   /// Creates the error.
-  public init(_ code: Code, _ message: String) {
+  public init(_ code: Code, _ message: String, errno: Errno? = nil) {
     self.code = code
     self.message = message
+    self.errno = errno
   }
   public var description: String { message }
 }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+import SystemCalls
 
 #if canImport(Glibc)
   import Glibc
@@ -92,11 +93,11 @@ public final class Compositor: Sendable {
     var pixels = [UInt8](repeating: 0, count: g.width * g.height)
     var presented: PresentedFrameInfo?
     let period = refreshIntervalNanoseconds
-    var deadline = Syscalls.monotonicNow() &+ period
+    var deadline = MonotonicClock.now() &+ period
     var index: UInt64 = 0
     while !stopRequested.load(ordering: .acquiring) {
-      Self.sleep(until: deadline)
-      let t = Syscalls.monotonicNow()
+      MonotonicClock.sleep(until: deadline)
+      let t = MonotonicClock.now()
       let outcome = pixels.withUnsafeMutableBufferPointer { buffer in
         surface.withMemory { m in latch.latch(m, into: buffer.baseAddress!) }
       }
@@ -113,16 +114,10 @@ public final class Compositor: Sendable {
       index &+= 1
       scanouts.store(index, ordering: .relaxed)
       deadline &+= period
-      let now = Syscalls.monotonicNow()
+      let now = MonotonicClock.now()
       if deadline <= now {  // fell behind: skip to the next tick on the grid
         deadline &+= ((now &- deadline) / period &+ 1) &* period
       }
     }
-  }
-
-  /// `clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME)` to `deadline` (ns), retried on `EINTR`.
-  static func sleep(until deadline: UInt64) {
-    var ts = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
-    while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
   }
 }

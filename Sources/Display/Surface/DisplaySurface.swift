@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import SystemCalls
 
 #if canImport(Glibc)
   import Glibc
@@ -69,33 +70,35 @@ public final class DisplaySurface: @unchecked Sendable {
       name = "/\(namePrefix)\(getpid())-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
       do {
         fd = try Syscalls.check("shm_open", "could not create the display surface \(name)") {
-          Syscalls.shmOpen(name, flags: O_CREAT | O_EXCL | O_RDWR, mode: 0o600)
+          () throws(Errno) in try Syscalls.shmOpen(name, flags: O_CREAT | O_EXCL | O_RDWR, mode: 0o600)
         }
         break
-      } catch  where error.errno == EEXIST && attempt < 8 {
+      } catch  where error.errno == .fileExists && attempt < 8 {
         continue
       }
     }
     do {
       _ = try Syscalls.check("fchmod", "could not make the display surface \(name) private") {
-        Syscalls.chmod(fd, 0o600)
+        () throws(Errno) in try Syscalls.chmod(fd, 0o600)
       }
       _ = try Syscalls.check(
         "ftruncate", "could not size the display surface \(name) to \(g.totalBytes) bytes"
       ) {
-        Syscalls.truncate(fd, g.totalBytes)
+        () throws(Errno) in try Syscalls.truncate(fd, g.totalBytes)
       }
     } catch {
       Syscalls.closeDescriptor(fd)
       Syscalls.shmUnlink(name)
       throw error
     }
-    guard let base = Syscalls.map(fd, g.totalBytes) else {
-      let e = Glibc.errno
+    let base: UnsafeMutableRawPointer
+    do {
+      base = try Syscalls.map(fd, g.totalBytes)
+    } catch {
       Syscalls.closeDescriptor(fd)
       Syscalls.shmUnlink(name)
       throw DisplayError(
-        .systemCallFailed, "could not map the display surface \(name)", systemCall: "mmap", errno: e)
+        .systemCallFailed, "could not map the display surface \(name)", systemCall: "mmap", errno: error)
     }
     SurfaceMemory(base: base).writeHeader(g)
     return DisplaySurface(

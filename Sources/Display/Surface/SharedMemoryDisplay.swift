@@ -1,5 +1,6 @@
 import CaptureKit
 import Synchronization
+import SystemCalls
 
 #if canImport(Glibc)
   import Glibc
@@ -66,20 +67,22 @@ public final class SharedMemoryDisplay: DisplaySink, @unchecked Sendable {
     let fd: Int32
     do {
       fd = try Syscalls.check("shm_open", "could not open the display surface \(name)") {
-        Syscalls.shmOpen(name, flags: O_RDWR, mode: 0)
+        () throws(Errno) in try Syscalls.shmOpen(name, flags: O_RDWR, mode: 0)
       }
-    } catch  where error.errno == ENOENT {
+    } catch  where error.errno == .noSuchFile {
       throw DisplayError(
         .surfaceNotFound,
         "there is no display surface called \(name); check FIRSTFRAME_DISPLAY, or run without it to present into a private surface",
-        systemCall: "shm_open", errno: ENOENT)
+        systemCall: "shm_open", errno: .noSuchFile)
     }
-    guard let st = Syscalls.stat(fd) else {
-      let e = Glibc.errno
+    let st: (size: Int, mode: mode_t)
+    do {
+      st = try Syscalls.stat(fd)
+    } catch {
       Syscalls.closeDescriptor(fd)
       throw DisplayError(
         .systemCallFailed, "could not read the size of the display surface \(name)", systemCall: "fstat",
-        errno: e)
+        errno: error)
     }
     guard st.size >= SurfaceLayout.headerBytes else {
       Syscalls.closeDescriptor(fd)
@@ -88,11 +91,13 @@ public final class SharedMemoryDisplay: DisplaySink, @unchecked Sendable {
         "\(name) holds \(st.size) bytes, less than a FirstFrame surface header (\(SurfaceLayout.headerBytes)); check FIRSTFRAME_DISPLAY"
       )
     }
-    guard let base = Syscalls.map(fd, st.size) else {
-      let e = Glibc.errno
+    let base: UnsafeMutableRawPointer
+    do {
+      base = try Syscalls.map(fd, st.size)
+    } catch {
       Syscalls.closeDescriptor(fd)
       throw DisplayError(
-        .systemCallFailed, "could not map the display surface \(name)", systemCall: "mmap", errno: e)
+        .systemCallFailed, "could not map the display surface \(name)", systemCall: "mmap", errno: error)
     }
     let geometry: SurfaceLayout.Geometry
     do {
@@ -150,7 +155,7 @@ public final class SharedMemoryDisplay: DisplaySink, @unchecked Sendable {
       m.setU64(record + SurfaceLayout.slotOffFrameSequence, sequence)
       m.setU64(record + SurfaceLayout.slotOffCaptureTime, captureTime)
       m.setU32(record + SurfaceLayout.slotOffFlags, black ? SurfaceLayout.flagBlack : 0)
-      let presentTime = Syscalls.monotonicNow()
+      let presentTime = MonotonicClock.now()
       m.setU64(record + SurfaceLayout.slotOffPresentTime, presentTime)
       seq.pointee.store(even &+ 2, ordering: .releasing)
       m.atomic32(SurfaceLayout.offNewestSlot).pointee.store(UInt32(slot), ordering: .releasing)

@@ -1,4 +1,5 @@
 import Synchronization
+import SystemCalls
 
 /// The byte layout of a display surface (version 1). All integers are native-endian (the
 /// runner and the app run on one machine).
@@ -157,8 +158,7 @@ struct SurfaceMemory {
             "the display surface's header is being rewritten and never settled; the runner that owns it may have crashed mid-write — start the run again"
           )
         }
-        var ts = timespec(tv_sec: 0, tv_nsec: 500_000)
-        nanosleep(&ts, nil)
+        MonotonicClock.sleep(nanoseconds: 500_000)
         continue
       }
       guard magic == SurfaceLayout.magic else {
@@ -194,7 +194,3 @@ struct SurfaceMemory {
     }
   }
 }
-
-#if canImport(Glibc)
-  import Glibc
-#endif

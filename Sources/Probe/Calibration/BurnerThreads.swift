@@ -1,8 +1,10 @@
 import Dispatch
 import Foundation
 import Synchronization
+import SystemCalls
 
-/// Threads that spin until `stop()`; the owner stops them with `defer`, so they always stop.
+/// Threads that spin (`CPUSpin`, the same loop as the loaded condition's burner processes) until
+/// `stop()`; the owner stops them with `defer`, so they always stop.
 final class BurnerThreads: Sendable {
   let count: Int
   private let stopFlag = Atomic<Bool>(false)
@@ -12,11 +14,7 @@ final class BurnerThreads: Sendable {
     count = max(1, threads)
     for i in 0..<count {
       let thread = Thread { [self] in
-        var x: UInt64 = UInt64(i) &+ 1
-        while !stopFlag.load(ordering: .relaxed) {
-          for _ in 0..<10_000 { x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407 }
-        }
-        if x == 42 { print("") }  // keep the loop from being optimised away
+        CPUSpin.spin { stopFlag.load(ordering: .relaxed) }
         done.signal()
       }
       thread.name = "firstframe.burner.\(i)"

@@ -3,10 +3,7 @@ import CaptureKit
 import Display
 import Foundation
 import Synchronization
-
-#if canImport(Glibc)
-  import Glibc
-#endif
+import SystemCalls
 
 /// Settings for `Calibration.run`.
 public struct CalibrationSettings: Sendable, Hashable {
@@ -74,7 +71,7 @@ public enum Calibration {
         width: settings.width, height: settings.height, kind: kind, noiseSigma: trial % 2 == 1 ? 8 : 0,
         seed: rng.next())
       func frame() -> VideoFrame {
-        let now = MonotonicClockReading.now()
+        let now = MonotonicClock.now()
         pixels.withUnsafeMutableBufferPointer {
           scene.render(captureTime: now, sequence: sequence, into: $0.baseAddress!)
         }
@@ -87,23 +84,23 @@ public enum Calibration {
       // Before: black for a launch, live frames then the lock for a relock.
       if scenario == .launch {
         display.publishBlack()
-        sleep(nanoseconds: 4 * refresh)
+        MonotonicClock.sleep(nanoseconds: 4 * refresh)
       } else {
         for _ in 0..<4 {
           display.publish(frame())
-          sleep(nanoseconds: cameraInterval)
+          MonotonicClock.sleep(nanoseconds: cameraInterval)
         }
         if scenario == .relockWithCover { display.publishBlack() }
-        sleep(nanoseconds: UInt64.random(in: 20_000_000...60_000_000, using: &rng))
+        MonotonicClock.sleep(nanoseconds: UInt64.random(in: 20_000_000...60_000_000, using: &rng))
       }
 
       // Arm, wait, then present fresh frames at the camera's cadence.
       let detected = Mutex<FirstLiveFrame?>(nil)
-      let armTime = MonotonicClockReading.now()
+      let armTime = MonotonicClock.now()
       monitor.arm(scenario == .launch ? .launch(since: armTime) : .unlock(since: armTime)) { first in
         detected.withLock { $0 = first }
       }
-      sleep(nanoseconds: UInt64.random(in: 20_000_000...80_000_000, using: &rng))
+      MonotonicClock.sleep(nanoseconds: UInt64.random(in: 20_000_000...80_000_000, using: &rng))
       let firstFreshSequence = sequence
       var firstPresent: UInt64 = 0
       var k: UInt64 = 0
@@ -113,9 +110,9 @@ public enum Calibration {
         k += 1
         let found = detected.withLock { $0 } != nil
         if (found && k >= 3) || k * cameraInterval > 500_000_000 { break }
-        sleepUntil(firstPresent &+ k &* cameraInterval)
+        MonotonicClock.sleep(until: firstPresent &+ k &* cameraInterval)
       }
-      sleep(nanoseconds: 2 * refresh)
+      MonotonicClock.sleep(nanoseconds: 2 * refresh)
 
       let report = monitor.snapshot()
       if let first = detected.withLock({ $0 }) {
@@ -154,21 +151,5 @@ public enum Calibration {
       lagMaxMilliseconds: lags.last ?? .nan,
       methods: methods, staleReportedWithoutCover: staleWithout, trialsWithoutCover: trialsWithout,
       staleReportedWithCover: staleWith, analysisMicrosecondsPerScanout: final.analysisMicrosecondsPerScanout)
-  }
-
-  static func sleep(nanoseconds: UInt64) { sleepUntil(MonotonicClockReading.now() &+ nanoseconds) }
-
-  static func sleepUntil(_ deadline: UInt64) {
-    var ts = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
-    while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
-  }
-}
-
-/// `CLOCK_MONOTONIC` in ns (the same clock as `MonotonicClock`).
-enum MonotonicClockReading {
-  static func now() -> UInt64 {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
   }
 }

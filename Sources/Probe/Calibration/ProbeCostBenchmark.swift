@@ -1,8 +1,5 @@
 import LightBoard
-
-#if canImport(Glibc)
-  import Glibc
-#endif
+import SystemCalls
 
 /// The probe's analysis cost at one image size.
 public struct ProbeCostReport: Sendable, Codable, Hashable {
@@ -36,7 +33,7 @@ public enum ProbeCostBenchmark {
       configuration: DetectorConfiguration(
         cameraFrameIntervalNanoseconds: 33_333_333, refreshIntervalNanoseconds: 8_333_333))
     detector.arm(.launch(since: t0))
-    let start = threadCPUTime()
+    let start = MonotonicClock.threadCPUTime()
     for s in 0..<scanouts {
       let frame = (s / 4) % frameCount
       frames[frame].withUnsafeBufferPointer { p in
@@ -44,16 +41,10 @@ public enum ProbeCostBenchmark {
         detector.observe(image, at: t0 + UInt64(s) * 8_333_333)
       }
     }
-    let cpu = Double(threadCPUTime() - start)
+    let cpu = Double(MonotonicClock.threadCPUTime() - start)
     let perScanout = cpu / Double(max(scanouts, 1)) / 1000
     return ProbeCostReport(
       width: width, height: height, scanouts: scanouts, microsecondsPerScanout: perScanout,
       percentOfCoreAt120Hz: perScanout * 120 / 1e6 * 100)
-  }
-
-  static func threadCPUTime() -> UInt64 {
-    var ts = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-    return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
   }
 }

@@ -2,6 +2,7 @@ import Display
 import LightBoard
 import PhaseTrace
 import Synchronization
+import SystemCalls
 
 #if canImport(Glibc)
   import Glibc
@@ -71,13 +72,13 @@ public final class DisplayMonitor: Sendable {
   private static func analyse(_ scanout: Scanout, box: Box) {
     let notify = box.state.withLock { s -> (FirstLiveFrame, @Sendable (FirstLiveFrame) -> Void)? in
       let hadFirst = s.detector.firstLiveFrame != nil
-      let cpu0 = threadCPUTime()
+      let cpu0 = MonotonicClock.threadCPUTime()
       scanout.pixels.withUnsafeBufferPointer { p in
         let image = LumaImage(
           base: p.baseAddress!, width: scanout.width, height: scanout.height, bytesPerRow: scanout.width)
         s.detector.observe(image, at: scanout.time)
       }
-      s.analysisNanoseconds &+= threadCPUTime() &- cpu0
+      s.analysisNanoseconds &+= MonotonicClock.threadCPUTime() &- cpu0
       s.scanouts &+= 1
       guard !hadFirst, let first = s.detector.firstLiveFrame else { return nil }
       s.firstLivePresented = scanout.presented
@@ -122,11 +123,4 @@ public final class DisplayMonitor: Sendable {
   }
 
   deinit { stop() }
-
-  /// `clock_gettime(CLOCK_THREAD_CPUTIME_ID)` in ns.
-  static func threadCPUTime() -> UInt64 {
-    var ts = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-    return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
-  }
 }

@@ -3,6 +3,7 @@ import Glibc
 import LaunchContract
 import LightBoard
 import Synchronization
+import SystemCalls
 
 /// The embedded default camera: a simulated sensor with a ``CostProfile``, usable anywhere.
 ///
@@ -87,7 +88,7 @@ public final class SyntheticCamera: CaptureDevice {
       guard !s.isOpen else { throw SyntheticCameraError(.alreadyOpen, "\(uniqueID) is already open") }
       s.isOpen = true
     }
-    let powerUp = stateFile.powerUp(now: Clocks.monotonicNow(), warmWindowMs: profile.warmWindowMs)
+    let powerUp = stateFile.powerUp(now: MonotonicClock.now(), warmWindowMs: profile.warmWindowMs)
     let cost = powerUp == .warm ? profile.costs.powerUpWarm : profile.costs.powerUpCold
     let product = CostSpender.spend(
       cost, plan: .device(width: profile.sensor.width, height: profile.sensor.height))
@@ -203,7 +204,7 @@ public final class SyntheticCamera: CaptureDevice {
       return s.stillSequence
     }
     return FrameRenderer.frame(
-      width: profile.sensor.width, height: profile.sensor.height, captureTime: Clocks.monotonicNow(),
+      width: profile.sensor.width, height: profile.sensor.height, captureTime: MonotonicClock.now(),
       sequence: sequence, noise: noise)
   }
 
@@ -223,7 +224,7 @@ public final class SyntheticCamera: CaptureDevice {
     }
     guard wasOpen else { return }
     var failure: SyntheticCameraError?
-    do { try stateFile.write(closeNs: Clocks.monotonicNow()) } catch { failure = error }
+    do { try stateFile.write(closeNs: MonotonicClock.now()) } catch { failure = error }
     state.withLock { $0.lastStateFileError = failure }
   }
 

@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// Why a synthetic camera call failed: a code, a message a person can act on, and the cause.
 public struct SyntheticCameraError: Error, Sendable, Hashable, CustomStringConvertible {
   /// What went wrong.
@@ -26,12 +28,20 @@ public struct SyntheticCameraError: Error, Sendable, Hashable, CustomStringConve
   public var message: String
   /// The underlying cause (errno text, path), if any.
   public var cause: String?
+  /// The `errno` of the system call that failed, if one did (its text is the ``cause``).
+  public var errno: Errno?
 
   /// Creates an error.
   public init(_ code: Code, _ message: String, cause: String? = nil) {
     self.code = code
     self.message = message
     self.cause = cause
+  }
+
+  /// Creates an error caused by a failed system call: `errno` is kept, its text is the cause.
+  public init(_ code: Code, _ message: String, errno: Errno) {
+    self.init(code, message, cause: errno.message)
+    self.errno = errno
   }
 
   /// The message, with the cause in parentheses when there is one.

@@ -1,6 +1,7 @@
 import Foundation
-import LaunchContract
 import Glibc
+import LaunchContract
+import SystemCalls
 
 /// The small file that remembers when the synthetic camera was last closed, across processes,
 /// so that `open()` knows whether the device is still warm.
@@ -68,22 +69,24 @@ struct PowerStateFile: Sendable {
     let temporary = path + ".tmp.\(getpid())"
     let text = "\(Self.header)\nboot_id \(bootID)\nlast_close_ns \(closeNs)\n"
     guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8)) else {
-      throw SyntheticCameraError(
-        .stateFile, "cannot write \(temporary)", cause: String(cString: strerror(errno)))
+      throw SyntheticCameraError(.stateFile, "cannot write \(temporary)", errno: .current)
     }
-    guard rename(temporary, path) == 0 else {
-      let cause = String(cString: strerror(errno))
+    do {
+      _ = try SystemCall.retrying { rename(temporary, path) }
+    } catch {
       unlink(temporary)
-      throw SyntheticCameraError(.stateFile, "cannot rename \(temporary) to \(path)", cause: cause)
+      throw SyntheticCameraError(.stateFile, "cannot rename \(temporary) to \(path)", errno: error)
     }
   }
 
   /// Forgets the last close, so the next open is cold. A missing file is fine.
   func remove() throws(SyntheticCameraError) {
-    guard unlink(path) == 0 || errno == ENOENT else {
+    do {
+      _ = try SystemCall.retrying { unlink(path) }
+    } catch {
+      guard error != .noSuchFile else { return }
       throw SyntheticCameraError(
-        .stateFile, "cannot remove \(path) to make the synthetic camera cold",
-        cause: String(cString: strerror(errno)))
+        .stateFile, "cannot remove \(path) to make the synthetic camera cold", errno: error)
     }
   }
 }

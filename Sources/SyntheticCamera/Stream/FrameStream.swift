@@ -2,6 +2,7 @@ import CaptureKit
 import Dispatch
 import Glibc
 import Synchronization
+import SystemCalls
 
 /// The frame thread of one stream: a dedicated pthread that tries `SCHED_FIFO` and sleeps on an
 /// absolute `CLOCK_MONOTONIC` schedule.
@@ -52,8 +53,7 @@ final class FrameStream: Sendable {
     guard rc == 0 else {
       Unmanaged<FrameStream>.fromOpaque(context).release()
       throw SyntheticCameraError(
-        .threadCreationFailed, "cannot start the synthetic camera's frame thread",
-        cause: String(cString: strerror(rc)))
+        .threadCreationFailed, "cannot start the synthetic camera's frame thread", errno: Errno(rawValue: rc))
     }
     started.wait()
     return thread
@@ -79,7 +79,7 @@ final class FrameStream: Sendable {
     priority.store(granted ? 1 : 0, ordering: .releasing)
     started.signal()
 
-    let begin = Clocks.monotonicNow()
+    let begin = MonotonicClock.now()
     let t0: UInt64
     switch firstFrameLatency.kind {
     case .hardware:
@@ -87,27 +87,19 @@ final class FrameStream: Sendable {
     case .software:
       SoftwareWork.run(milliseconds: firstFrameLatency.ms, plan: .device(width: width, height: height))
         .digestSink()
-      t0 = Clocks.monotonicNow()
+      t0 = MonotonicClock.now()
     }
     var slot: UInt64 = 0
     while true {
       let due = t0 + slot * intervalNs
-      guard Clocks.sleep(until: due, shouldStop: { shouldStop }) else { return }
-      let now = Clocks.monotonicNow()
+      guard MonotonicClock.sleep(until: due, shouldStop: { shouldStop }) else { return }
+      let now = MonotonicClock.now()
       if now >= due + intervalNs { slot = (now - t0) / intervalNs }
       let frame = FrameRenderer.frame(
-        width: width, height: height, captureTime: Clocks.monotonicNow(), sequence: slot, noise: noise)
+        width: width, height: height, captureTime: MonotonicClock.now(), sequence: slot, noise: noise)
       if shouldStop { return }
       deliver(frame)
       slot += 1
     }
   }
-}
-
-extension WorkProduct {
-  /// Publishes the digest so a discarded product's work is not optimised away.
-  func digestSink() { WorkProduct.sink.store(digest, ordering: .relaxed) }
-
-  /// Where discarded products' digests go.
-  static let sink = Atomic<UInt64>(0)
 }

@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// Spends a software cost as real work on the calling thread.
 ///
 /// The work runs in chunks, each followed by a look at the thread's CPU time
@@ -14,8 +16,8 @@
 enum SoftwareWork {
   static func run(milliseconds: Double, plan: WorkPlan) -> WorkProduct {
     let budget = UInt64(max(0, milliseconds) * 1_000_000)
-    let start = Clocks.threadCPUNow()
-    @inline(__always) func spent() -> Bool { Clocks.threadCPUNow() &- start >= budget }
+    let start = MonotonicClock.threadCPUTime()
+    @inline(__always) func spent() -> Bool { MonotonicClock.threadCPUTime() &- start >= budget }
 
     let crcTable = makeCRC32Table()
     let toneCurve = makeToneCurve()
@@ -87,4 +89,7 @@ final class WorkProduct: Sendable {
 
   /// Bytes held by the pool.
   var footprint: Int { buffers.reduce(0) { $0 + $1.count } }
+
+  /// Hands the digest to `CPUSpin.blackHole`, so a discarded product's work is not optimised away.
+  func digestSink() { CPUSpin.blackHole(digest) }
 }

@@ -1,6 +1,7 @@
-import CV4L2Shims
 import CaptureKit
+import CV4L2Shims
 import PhaseTrace
+import SystemCalls
 
 #if canImport(Glibc)
   import Glibc
@@ -96,9 +97,9 @@ extension V4L2Camera {
     format.fmt.pix.field = UInt32(V4L2_FIELD_ANY.rawValue)
     do {
       try handle.ioctl(.setFormat, &format)
-    } catch  where error.errno == EINVAL {
+    } catch  where error.errno == Errno(rawValue: EINVAL) {
       throw .formatUnsupported(
-        path, wanted: request.description, available: available, errno: EINVAL,
+        path, wanted: request.description, available: available, errno: Errno(rawValue: EINVAL),
         operation: V4L2Request.setFormat.rawValue)
     }
     let pix = format.fmt.pix

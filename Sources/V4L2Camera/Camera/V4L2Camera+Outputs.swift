@@ -1,12 +1,7 @@
 import CaptureKit
-import CV4L2Shims
 import LaunchContract
 import PhaseTrace
 import SystemCalls
-
-#if canImport(Glibc)
-  import Glibc
-#endif
 
 extension V4L2Camera {
   /// Does the device-side set-up of an output — the work a session defers when it can:
@@ -84,10 +79,12 @@ extension V4L2Camera {
   /// The next streamed frame (waits up to 2 s), for stills at the streaming size.
   func newestStreamedFrame() throws(V4L2Error) -> VideoFrame {
     let before = latestFrame.withLock { $0?.sequence }
-    for _ in 0..<400 {
-      if let frame = latestFrame.withLock({ $0 }), frame.sequence != before { return frame }
-      usleep(5_000)
+    var newer: VideoFrame?
+    _ = MonotonicClock.sleep(until: MonotonicClock.now() &+ 2_000_000_000, slice: 5_000_000) {
+      newer = latestFrame.withLock { $0.flatMap { $0.sequence != before ? $0 : nil } }
+      return newer != nil
     }
+    if let newer { return newer }
     throw V4L2Error(code: .timedOut, message: "no frame arrived within 2 s for the still", devicePath: path)
   }
 
@@ -138,29 +135,18 @@ extension V4L2Camera {
     }
     let deadline = MonotonicClock.now() + 5_000_000_000
     while MonotonicClock.now() < deadline {
-      guard try handle.poll(timeoutMilliseconds: 100) else { continue }
-      var buffer = v4l2_buffer()
-      buffer.type = V4L2Handle.captureType
-      buffer.memory = UInt32(V4L2_MEMORY_MMAP.rawValue)
-      do {
-        try handle.ioctl(.dequeueBuffer, &buffer, streaming: true)
-      } catch  where error.errno == EAGAIN {
-        continue
-      }
-      let index = Int(buffer.index)
-      guard pool.buffers.indices.contains(index) else { continue }
+      guard let filled = try pool.dequeue(on: handle, timeoutMilliseconds: 100) else { continue }
       if luma.count < format.width * format.height {
         luma = [UInt8](repeating: 0, count: format.width * format.height)
       }
       format.layout.extract(
-        from: pool.buffers[index].bytes(count: Int(buffer.bytesused)), width: format.width,
-        height: format.height,
-        bytesPerLine: format.bytesPerLine, into: &luma)
+        from: filled.bytes, width: format.width, height: format.height, bytesPerLine: format.bytesPerLine,
+        into: &luma)
       return VideoFrame(
         width: format.width, height: format.height,
         pixels: luma.count == format.width * format.height
           ? luma : Array(luma.prefix(format.width * format.height)),
-        sequence: 0, captureTime: StreamLoop.captureTime(of: buffer))
+        sequence: 0, captureTime: filled.captureTime)
     }
     throw V4L2Error(
       code: .timedOut,

@@ -1,10 +1,14 @@
+import SystemCalls
+
 #if canImport(Glibc)
   import Glibc
 #endif
 
 extension V4L2Error {
   /// The path does not exist.
-  static func noSuchDevice(_ path: String, errno: Int32? = ENOENT, operation: String? = "open") -> V4L2Error {
+  static func noSuchDevice(_ path: String, errno: Errno? = .noSuchFile, operation: String? = "open")
+    -> V4L2Error
+  {
     V4L2Error(
       code: .noSuchDevice,
       message: "no such device; list the cameras with `bench doctor` (is the camera plugged in?)",
@@ -20,7 +24,7 @@ extension V4L2Error {
   }
 
   /// `EACCES`/`EPERM` opening `path`; names the owning group and says how to join it.
-  static func permissionDenied(_ path: String, errno: Int32, node: V4L2NodeInfo?, groupName: String?)
+  static func permissionDenied(_ path: String, errno: Errno, node: V4L2NodeInfo?, groupName: String?)
     -> V4L2Error
   {
     var message = "permission denied"
@@ -42,11 +46,11 @@ extension V4L2Error {
     V4L2Error(
       code: .busy,
       message: "device busy: another process is using it; close it (find it with `fuser \(path)`) and retry",
-      errno: EBUSY, operation: operation, devicePath: path)
+      errno: Errno(rawValue: EBUSY), operation: operation, devicePath: path)
   }
 
   /// The device vanished while streaming.
-  static func deviceGone(_ path: String, errno: Int32, operation: String) -> V4L2Error {
+  static func deviceGone(_ path: String, errno: Errno, operation: String) -> V4L2Error {
     V4L2Error(
       code: .deviceGone,
       message: "device disappeared while streaming (unplugged or driver reset); reconnect it and restart",
@@ -55,7 +59,7 @@ extension V4L2Error {
 
   /// The device offers nothing this backend can turn into luma; lists what it has.
   static func formatUnsupported(
-    _ path: String, wanted: String, available: [String], errno: Int32? = nil,
+    _ path: String, wanted: String, available: [String], errno: Errno? = nil,
     operation: String? = nil
   ) -> V4L2Error {
     let list = available.isEmpty ? "none" : available.joined(separator: ", ")
@@ -72,13 +76,13 @@ extension V4L2Error {
 
   /// Maps a failed call's errno to an error, by what the errno means for V4L2 (`streaming` says
   /// whether buffers were flowing: `ENODEV`/`EIO` then mean the device is gone).
-  static func from(errno: Int32, operation: String, path: String, streaming: Bool) -> V4L2Error {
-    switch errno {
+  static func from(errno: Errno, operation: String, path: String, streaming: Bool) -> V4L2Error {
+    switch errno.rawValue {
     case EBUSY:
       return .busy(path, operation: operation)
     case ENODEV, EIO, ENXIO:
       if streaming { return .deviceGone(path, errno: errno, operation: operation) }
-      if errno != EIO { return .noSuchDevice(path, errno: errno, operation: operation) }
+      if errno.rawValue != EIO { return .noSuchDevice(path, errno: errno, operation: operation) }
       return V4L2Error(
         code: .systemCallFailed, message: "\(operation) failed: input/output error", errno: errno,
         operation: operation, devicePath: path)

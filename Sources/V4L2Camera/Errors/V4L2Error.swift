@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import SystemCalls
 
 /// A V4L2 failure: what went wrong (``code``), one line a person can act on (``message``), and
 /// the cause — errno, the ioctl and the device path (STYLE.md rule 4).
@@ -36,14 +34,14 @@ public struct V4L2Error: Error, Sendable, Equatable, CustomStringConvertible {
   /// One line a person can act on, without the device path.
   public var message: String
   /// The errno value, when a system call failed.
-  public var errno: Int32?
+  public var errno: Errno?
   /// The call that failed: an ioctl (`VIDIOC_S_FMT`) or `open`, `mmap`, `poll`.
   public var operation: String?
   /// The device node, e.g. `/dev/video0`.
   public var devicePath: String
 
   /// Creates an error.
-  public init(code: Code, message: String, errno: Int32? = nil, operation: String? = nil, devicePath: String)
+  public init(code: Code, message: String, errno: Errno? = nil, operation: String? = nil, devicePath: String)
   {
     self.code = code
     self.message = message
@@ -56,20 +54,10 @@ public struct V4L2Error: Error, Sendable, Equatable, CustomStringConvertible {
   public var description: String {
     var cause = ""
     if let operation, let errno {
-      cause = " (\(operation): \(Self.errnoName(errno)) \(String(cString: strerror(errno))))"
+      cause = " (\(operation): \(errno.name) \(errno.message))"
     } else if let operation {
       cause = " (\(operation))"
     }
     return "\(devicePath): \(message)\(cause)"
-  }
-
-  /// `EBUSY` for 16; the number for unknown values.
-  public static func errnoName(_ value: Int32) -> String {
-    let names: [Int32: String] = [
-      EPERM: "EPERM", ENOENT: "ENOENT", EINTR: "EINTR", EIO: "EIO", ENXIO: "ENXIO", EBADF: "EBADF",
-      EAGAIN: "EAGAIN", ENOMEM: "ENOMEM", EACCES: "EACCES", EBUSY: "EBUSY", ENODEV: "ENODEV",
-      EINVAL: "EINVAL", ENOTTY: "ENOTTY", ENOSPC: "ENOSPC", EPIPE: "EPIPE", ETIMEDOUT: "ETIMEDOUT",
-    ]
-    return names[value] ?? "errno \(value)"
   }
 }

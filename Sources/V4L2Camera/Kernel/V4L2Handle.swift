@@ -1,4 +1,5 @@
 import CV4L2Shims
+import SystemCalls
 
 #if canImport(Glibc)
   import Glibc
@@ -22,8 +23,8 @@ struct V4L2Handle: Sendable {
     guard node.isCharacterDevice else { throw .notACaptureDevice(path, why: "not a character device") }
     let result = V4L2Syscall.retryingInterrupts { kernel.open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC) }
     if result < 0 {
-      let code = -result
-      switch code {
+      let code = Errno(rawValue: -result)
+      switch code.rawValue {
       case EACCES, EPERM:
         throw .permissionDenied(path, errno: code, node: node, groupName: kernel.groupName(node.groupID))
       case ENOENT:

@@ -1,3 +1,5 @@
+import SystemCalls
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -22,7 +24,8 @@ enum V4L2Syscall {
     let result = retryingInterrupts(call)
     if result < 0 {
       throw V4L2Error.from(
-        errno: Int32(truncatingIfNeeded: 0 - result), operation: operation, path: path, streaming: streaming)
+        errno: Errno(rawValue: Int32(truncatingIfNeeded: 0 - result)), operation: operation, path: path,
+        streaming: streaming)
     }
     return result
   }

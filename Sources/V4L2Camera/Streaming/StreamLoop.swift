@@ -1,9 +1,7 @@
 import CaptureKit
-import CV4L2Shims
 import Foundation
 import PhaseTrace
 import Synchronization
-import SystemCalls
 
 #if canImport(Glibc)
   import Glibc
@@ -61,39 +59,14 @@ struct StreamLoop: Sendable {
 
   /// Waits for one buffer and turns it into a frame; `nil` when none was ready yet.
   func nextFrame(sequence: UInt64) throws(V4L2Error) -> VideoFrame? {
-    guard try handle.poll(timeoutMilliseconds: Self.pollTimeoutMilliseconds) else { return nil }
-    var buffer = v4l2_buffer()
-    buffer.type = V4L2Handle.captureType
-    buffer.memory = UInt32(V4L2_MEMORY_MMAP.rawValue)
-    do {
-      try handle.ioctl(.dequeueBuffer, &buffer, streaming: true)
-    } catch  where error.errno == EAGAIN {
+    guard let filled = try pool.dequeue(on: handle, timeoutMilliseconds: Self.pollTimeoutMilliseconds) else {
       return nil
     }
-    let index = Int(buffer.index)
-    guard pool.buffers.indices.contains(index) else {
-      throw V4L2Error(
-        code: .systemCallFailed, message: "the driver returned buffer \(index), which was never mapped",
-        operation: V4L2Request.dequeueBuffer.rawValue, devicePath: handle.path)
-    }
     let luma = format.layout.extract(
-      from: pool.buffers[index].bytes(count: Int(buffer.bytesused)), width: format.width,
-      height: format.height,
-      bytesPerLine: format.bytesPerLine)
-    let captured = Self.captureTime(of: buffer)
-    try BufferPool.queue(index: index, on: handle, streaming: true)
+      from: filled.bytes, width: format.width, height: format.height, bytesPerLine: format.bytesPerLine)
+    try BufferPool.queue(index: filled.index, on: handle, streaming: true)
     return VideoFrame(
-      width: format.width, height: format.height, pixels: luma, sequence: sequence, captureTime: captured)
-  }
-
-  /// The driver's timestamp when it is `CLOCK_MONOTONIC` (as V4L2 stamps by default), else now; ns.
-  static func captureTime(of buffer: v4l2_buffer) -> UInt64 {
-    let kind = buffer.flags & UInt32(V4L2_BUF_FLAG_TIMESTAMP_MASK)
-    let sec = Int64(buffer.timestamp.tv_sec)
-    let usec = Int64(buffer.timestamp.tv_usec)
-    if kind == UInt32(V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC), sec > 0 || usec > 0 {
-      return UInt64(sec) * 1_000_000_000 + UInt64(usec) * 1000
-    }
-    return MonotonicClock.now()
+      width: format.width, height: format.height, pixels: luma, sequence: sequence,
+      captureTime: filled.captureTime)
   }
 }

@@ -135,10 +135,10 @@ import TestSupport
       out: out)
     // Wait for the first finished run, then interrupt in the middle of the next.
     var finished = 0
-    for _ in 0..<600 where finished == 0 {
-      usleep(50_000)
+    _ = blockUntil(timeout: .seconds(30), every: .milliseconds(50)) {
       finished =
         (try? ResultsFile.load(path: out + "/results.json"))?.cells.reduce(0) { $0 + $1.records.count } ?? 0
+      return finished > 0
     }
     #expect(finished > 0)
     usleep(300_000)
@@ -148,10 +148,10 @@ import TestSupport
     let results = try ResultsFile.load(path: out + "/results.json")
     #expect(results.settings.interrupted)
     #expect(results.cells.reduce(0) { $0 + $1.records.count } >= finished)
-    var left = Self.leftovers(mentioning: out)
-    for _ in 0..<40 where !left.isEmpty {
-      usleep(50_000)
+    var left: [Int32] = []
+    _ = blockUntil(timeout: .seconds(2), every: .milliseconds(50)) {
       left = Self.leftovers(mentioning: out)
+      return left.isEmpty
     }
     #expect(left.isEmpty, "processes left behind: \(left)")
     let burners = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).filter { entry in

@@ -1,6 +1,7 @@
 import BenchKit
 import Foundation
 import Testing
+import TestSupport
 
 @Suite struct ChildProcessTests {
   @Test("exit statuses and signals are reported as they happened")
@@ -20,27 +21,25 @@ import Testing
     let child = try ChildProcess.spawn(
       argv: ["/bin/sh", "-c", "sleep 60 & echo $! > \(pidFile); wait"], environment: [:])
     var grandchild: Int32?
-    for _ in 0..<500 where grandchild == nil {
+    _ = blockUntil(timeout: .seconds(5), every: .milliseconds(10)) {
       grandchild = (try? String(contentsOfFile: pidFile, encoding: .utf8)).flatMap {
         Int32($0.trimmingCharacters(in: .whitespacesAndNewlines))
       }
-      usleep(10_000)
+      return grandchild != nil
     }
     let gc = try #require(grandchild)
     child.terminate(grace: 1)
-    var gone = false
-    for _ in 0..<500 where !gone {
-      gone = kill(gc, 0) != 0
-      usleep(10_000)
-    }
+    let gone = blockUntil(timeout: .seconds(5), every: .milliseconds(10)) { kill(gc, 0) != 0 }
     #expect(gone, "the grandchild \(gc) outlived terminate()")
   }
 
-  @Test("a missing executable is a spawn error with its name")
+  @Test("a missing executable is a spawn error with its name and posix_spawn's errno")
   func missing() {
-    #expect(throws: RunnerError.self) {
+    let error = #expect(throws: RunnerError.self) {
       try ChildProcess.spawn(argv: ["/nonexistent/app"], environment: [:])
     }
+    #expect(error?.code == .spawnFailed && error?.message.contains("/nonexistent/app") == true)
+    #expect(error?.errno?.rawValue == ENOENT)
   }
 
   @Test("inherited descriptors arrive at the requested numbers")

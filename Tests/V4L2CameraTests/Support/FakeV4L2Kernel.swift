@@ -1,6 +1,7 @@
 import CV4L2Shims
 import Foundation
 import Synchronization
+import SystemCalls
 import V4L2Camera
 
 #if canImport(Glibc)
@@ -104,7 +105,7 @@ final class FakeV4L2Kernel: Sendable {
       munmap: { _, _ in 0 },
       poll: { _, timeout in
         let ready = self.state.withLock { $0.streaming && !$0.queued.isEmpty }
-        usleep(ready ? 1_000 : UInt32(min(timeout, 5)) * 1000)
+        MonotonicClock.sleep(nanoseconds: ready ? 1_000_000 : UInt64(max(0, min(timeout, 5))) * 1_000_000)
         return ready ? 1 : 0
       },
       nodeInfo: { path in path == Self.path ? self.state.withLock { $0.config.node } : nil },
@@ -233,10 +234,9 @@ final class FakeV4L2Kernel: Sendable {
       b.pointee.bytesused = UInt32(s.sizeImage)
       b.pointee.sequence = UInt32(s.frames)
       b.pointee.flags = UInt32(V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC)
-      var now = timespec()
-      clock_gettime(CLOCK_MONOTONIC, &now)
-      b.pointee.timestamp.tv_sec = now.tv_sec
-      b.pointee.timestamp.tv_usec = now.tv_nsec / 1000
+      let now = MonotonicClock.now()
+      b.pointee.timestamp.tv_sec = Int(now / 1_000_000_000)
+      b.pointee.timestamp.tv_usec = Int(now % 1_000_000_000 / 1000)
       s.frames += 1
       return 0
     case .streamOn:

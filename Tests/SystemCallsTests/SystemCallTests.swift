@@ -1,0 +1,75 @@
+import Glibc
+import Synchronization
+import SystemCalls
+import Testing
+
+@Suite struct SystemCallTests {
+  @Test("a call interrupted by a signal is retried, and -1 becomes the thread's errno as a value")
+  func retrying() throws {
+    var calls = 0
+    let result = try SystemCall.retrying { () -> Int32 in
+      calls += 1
+      if calls < 3 {
+        errno = EINTR
+        return -1
+      }
+      return 7
+    }
+    #expect(result == 7 && calls == 3)
+    #expect(throws: Errno.noSuchFile) {
+      try SystemCall.retrying { () -> Int32 in
+        errno = ENOENT
+        return -1
+      }
+    }
+  }
+
+  @Test("a call that returns its error number is retried on EINTR and throws anything else")
+  func retryingReturnedError() throws {
+    var codes: [Int32] = [EINTR, EINTR, 0]
+    try SystemCall.retryingReturnedError { codes.removeFirst() }
+    #expect(codes.isEmpty)
+    #expect(throws: Errno(rawValue: EAGAIN)) { try SystemCall.retryingReturnedError { EAGAIN } }
+  }
+
+  @Test("an errno value knows its C name and the C library's text")
+  func errnoNames() {
+    #expect(Errno.noSuchFile.name == "ENOENT")
+    #expect(Errno.noSuchFile.description == "No such file or directory")
+    #expect(Errno(rawValue: 4095).name == "errno 4095")
+  }
+
+  @Test("writeAll delivers a buffer larger than the pipe holds, whole and in order")
+  func writeAllPipe() throws {
+    let (readEnd, writeEnd) = try ProcessControl.pipe()
+    defer { FileDescriptorIO.close(readEnd) }
+    let bytes = (0..<(1 << 18)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+    let received = Mutex<[UInt8]>([])
+    let done = Atomic<Bool>(false)
+    try SystemThread.start(name: "test.reader") {
+      var chunk = [UInt8](repeating: 0, count: 4096)
+      while true {
+        let n = (try? chunk.withUnsafeMutableBytes { try FileDescriptorIO.read(readEnd, into: $0) }) ?? 0
+        if n == 0 { break }
+        received.withLock { $0 += chunk.prefix(n) }
+      }
+      done.store(true, ordering: .releasing)
+    }
+    try FileDescriptorIO.writeAll(writeEnd, bytes)
+    FileDescriptorIO.close(writeEnd)
+    let finished = MonotonicClock.sleep(until: MonotonicClock.now() + 30_000_000_000, slice: 1_000_000) {
+      done.load(ordering: .acquiring)
+    }
+    #expect(!finished, "the reader did not see the end of the pipe")
+    #expect(received.withLock { $0 } == bytes)
+  }
+
+  @Test("writeAll to a pipe nobody reads throws EPIPE as a value")
+  func writeAllBrokenPipe() throws {
+    signal(SIGPIPE, SIG_IGN)
+    let (readEnd, writeEnd) = try ProcessControl.pipe()
+    defer { FileDescriptorIO.close(writeEnd) }
+    FileDescriptorIO.close(readEnd)
+    #expect(throws: Errno.brokenPipe) { try FileDescriptorIO.writeAll(writeEnd, "lost\n") }
+  }
+}
