@@ -1,0 +1,129 @@
+import BenchAnalysis
+import Foundation
+import LaunchContract
+import TestSupport
+import Testing
+
+/// Issue 9 was a refactoring with behaviour unchanged: results.json, samples.csv and the trace
+/// protocol must not change. These tests hold today's output against fixtures made by the code
+/// before the refactoring (`Fixtures/*-before.*`: a `bench --runs 2` over every condition and
+/// configuration with the fast profile, trimmed to a few samples per field).
+@Suite(.serialized, .timeLimit(.minutes(3))) struct ContractUnchangedTests {
+  static func fixture(_ name: String) throws -> Data {
+    let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Fixtures/" + name).path
+    return try #require(FileManager.default.contents(atPath: path), "missing fixture \(name)")
+  }
+
+  static func json(_ data: Data) throws -> Any { try JSONSerialization.jsonObject(with: data) }
+
+  /// Every path of a JSON value with the kind of value found there (`cells[].runs: number`).
+  /// Array elements collapse to `[]`; the keys of a timeline event's free-form `fields` collapse
+  /// to `*`, since which fields an event carries is the trace's business, not the schema's.
+  static func signature(_ value: Any, path: String = "", into out: inout Set<String>) {
+    switch value {
+    case let dict as [String: Any]:
+      out.insert(path + ": object")
+      for (key, child) in dict {
+        let isFreeForm = path.hasSuffix("timeline[].fields")
+        signature(child, path: path + "." + (isFreeForm ? "*" : key), into: &out)
+      }
+    case let array as [Any]:
+      out.insert(path + ": array")
+      for child in array { signature(child, path: path + "[]", into: &out) }
+    case is String: out.insert(path + ": string")
+    case let n as NSNumber:
+      out.insert(path + (String(cString: n.objCType) == "c" ? ": bool" : ": number"))
+    case is NSNull: out.insert(path + ": null")
+    default: out.insert(path + ": ?")
+    }
+  }
+
+  @Test("results.json from before the refactoring decodes and encodes back to the same fields and values")
+  func roundTrip() throws {
+    let before = try Self.fixture("results-before.json")
+    let results = try ResultsFile.decode(before, name: "results-before.json")
+    let again = try ResultsFile.encode(results)
+    let a = try #require(try Self.json(before) as? NSDictionary)
+    let b = try #require(try Self.json(again) as? NSDictionary)
+    for key in Set(a.allKeys.map { "\($0)" }).union(b.allKeys.map { "\($0)" }) {
+      #expect(a[key] as? NSObject == b[key] as? NSObject, "results.json field '\(key)' changed")
+    }
+  }
+
+  @Test(
+    "a run today writes results.json and samples.csv with the same fields, and traces in the same vocabulary")
+  func freshRunHasTheSameFields() throws {
+    let out = temporaryFolder("contract-unchanged")
+    defer { try? FileManager.default.removeItem(atPath: out) }
+    let conditions = ["warm", "relock", "loaded"]
+    let bench = Process()
+    bench.executableURL = URL(fileURLWithPath: BuiltProducts.path("bench"))
+    bench.arguments = [
+      "--runs", "1", "--warmup", "0", "--conditions", conditions.joined(separator: ","),
+      "--configs", "deferred,eager,manual,preview-only", "--outputs", "preview,photo,movie,analysis",
+      "--lock-seconds", "0.3", "--profile", "Benchmarks/profiles/fast.json", "--out", out, "--quiet",
+    ]
+    bench.currentDirectoryURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    var env = ProcessInfo.processInfo.environment
+    env[LaunchEnvironment.Key.cameraApp.rawValue] = BuiltProducts.path("camera-app")
+    bench.environment = env
+    bench.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+    bench.standardError = FileHandle(forWritingAtPath: "/dev/null")
+    try bench.run()
+    defer { if bench.isRunning { bench.terminate() } }
+    #expect(blockUntil(timeout: .seconds(150)) { !bench.isRunning }, "bench did not finish")
+    #expect(bench.terminationStatus == 0)
+
+    // results.json: the same paths with the same kinds of value, over the same conditions.
+    var before = try #require(try Self.json(Self.fixture("results-before.json")) as? [String: Any])
+    before["cells"] = (before["cells"] as? [[String: Any]])?.filter {
+      conditions.contains($0["condition"] as? String ?? "")
+    }
+    let now = try Self.json(try #require(FileManager.default.contents(atPath: out + "/results.json")))
+    var expected = Set<String>()
+    var actual = Set<String>()
+    Self.signature(before, into: &expected)
+    Self.signature(now, into: &actual)
+    #expect(expected.subtracting(actual).sorted() == [], "fields results.json no longer has")
+    #expect(actual.subtracting(expected).sorted() == [], "fields results.json did not have before")
+
+    // samples.csv: the same header.
+    let header = try String(contentsOfFile: out + "/samples.csv", encoding: .utf8).split(separator: "\n")
+      .first
+    let headerBefore = String(decoding: try Self.fixture("samples-header-before.csv"), as: UTF8.self)
+    #expect(header.map(String.init) == headerBefore.trimmingCharacters(in: .newlines))
+
+    // Traces: every line in the protocol's exact shape, every (name, kind, field keys) one the
+    // app wrote before.
+    struct Word: Codable, Hashable {
+      var name: String
+      var kind: String
+      var fields: [String]
+    }
+    let vocabulary = Set(
+      try JSONDecoder().decode([Word].self, from: Self.fixture("trace-vocabulary-before.json")))
+    let shape = try Regex(
+      #"^\{"ts":\d+,"name":"[^"]+","kind":"(begin|end|event)","pid":\d+,"fields":\{.*\}\}$"#)
+    var seen = Set<String>()
+    for file in try FileManager.default.contentsOfDirectory(atPath: out + "/traces")
+    where file.hasSuffix(".jsonl") {
+      let text = try String(contentsOfFile: out + "/traces/" + file, encoding: .utf8)
+      for line in text.split(separator: "\n") {
+        #expect(line.wholeMatch(of: shape) != nil, "\(file): line not in the protocol's shape: \(line)")
+        let object = try #require(try Self.json(Data(line.utf8)) as? [String: Any])
+        let word = Word(
+          name: object["name"] as? String ?? "", kind: object["kind"] as? String ?? "",
+          fields: ((object["fields"] as? [String: Any]) ?? [:]).keys.sorted())
+        #expect(vocabulary.contains(word), "\(file): an event the app did not write before: \(word)")
+        seen.insert(word.name)
+      }
+    }
+    for name in EventName.allCases
+    where name.owner == .app && vocabulary.contains(where: { $0.name == name.rawValue }) {
+      if [.pressureLevel, .deviceRealtimePriority].contains(name) { continue }  // timing-dependent
+      #expect(seen.contains(name.rawValue), "no run wrote \(name.rawValue)")
+    }
+  }
+}
