@@ -31,7 +31,7 @@ let package = Package(
   ],
   targets: [
     // The command-line option table and parser shared by camera-app and bench.
-    .target(name: "CommandLineKit", swiftSettings: strict),
+    .target(name: "CommandLineKit", dependencies: ["SystemCalls"], swiftSettings: strict),
     // Process-control calls Swift cannot import (prctl), prefixed CPlatformShims_.
     .target(name: "CPlatformShims"),
     // The POSIX seam: errno as a typed value, EINTR retried in one place, write-all, the
@@ -87,6 +87,9 @@ let package = Package(
     .testTarget(name: "DisplayTests", dependencies: ["Display", "CaptureKit", "TestSupport"], swiftSettings: strict),
     .testTarget(name: "ProbeTests", dependencies: ["Probe", "LightBoard", "Display", "CaptureKit", "TestSupport"], swiftSettings: strict),
     .testTarget(name: "CameraAppTests", dependencies: ["CameraApp", "PhaseTrace", "TestSupport"], swiftSettings: strict),
+    .testTarget(
+      name: "CommandLineKitTests", dependencies: ["CommandLineKit", "BenchKit", "CameraApp"],
+      resources: [.copy("Fixtures")], swiftSettings: strict),
     .testTarget(name: "BenchKitTests", dependencies: ["BenchKit", "PhaseTrace", "TestSupport"], resources: [.copy("Fixtures")], swiftSettings: strict),
   ],
   swiftLanguageModes: [.v6]

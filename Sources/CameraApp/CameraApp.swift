@@ -65,8 +65,15 @@ public final class CameraApp: Sendable {
 
   // MARK: - Entry point
 
-  /// Runs the app with `arguments` (without the program name). Never returns.
+  /// Runs the app with `arguments` (without the program name): `CameraAppCommand` answers
+  /// `--help` and turns a bad command line into one line and exit status 2, then launches. Never
+  /// returns.
   public static func main(arguments: [String]) -> Never {
+    exit(CameraAppCommand.main(arguments))
+  }
+
+  /// Launches the app with its parsed command line. Never returns.
+  static func launch(_ options: AppOptions) -> Never {
     let launchedAt = MonotonicClock.now()
     let environment: LaunchEnvironment
     let writer: TraceWriter?
@@ -82,17 +89,6 @@ public final class CameraApp: Sendable {
     }
     let signposter = writer.map { Signposter(sink: $0) } ?? .disabled
     signposter.event(.appMain, fields: ["run": .string(environment.runID ?? "")], at: launchedAt)
-
-    let options: AppOptions
-    do {
-      options = try AppOptions.parse(arguments)
-    } catch {
-      fail(.usage(error.message))
-    }
-    if options.showHelp {
-      print(AppOptions.spec.help, terminator: "")
-      exit(0)
-    }
 
     // The minimum UI: the surface preview presents into. Nothing else happens before the
     // capture queue is started.
