@@ -232,7 +232,7 @@ public enum RunCommand: Command {
     if settings.appCommand == nil {
       do {
         appBinary = try CameraAppLocator.locate { line in
-          if !quiet { FileHandle.standardError.write(Data("bench: \(line)\n".utf8)) }
+          if !quiet { errors.write("bench: \(line)\n") }
         }
       } catch {
         errors.write("bench: \(error.message)\n")
