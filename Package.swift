@@ -35,7 +35,7 @@ let package = Package(
   ],
   targets: [
     // The command-line option table and parser shared by camera-app and bench.
-    .target(name: "CommandLineKit", swiftSettings: strict),
+    .target(name: "CommandLineKit", dependencies: ["SystemCalls"], swiftSettings: strict),
     // Process-control calls Swift cannot import (prctl), prefixed CPlatformShims_.
     .target(name: "CPlatformShims"),
     // The POSIX seam: errno as a typed value, EINTR retried in one place, write-all, the
@@ -107,6 +107,9 @@ let package = Package(
       dependencies: ["CaptureKit", "PhaseTrace", "BenchAnalysis", "LaunchContract", "SystemCalls"],
       path: "Sources/TestSupport", swiftSettings: strict),
 
+    .testTarget(
+      name: "CommandLineKitTests", dependencies: ["CommandLineKit", "BenchKit", "CameraApp"],
+      resources: [.copy("Fixtures")], swiftSettings: strict),
     .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"], swiftSettings: strict),
     .testTarget(name: "PhaseTraceTests", dependencies: ["PhaseTrace", "TestSupport"], swiftSettings: strict),
     .testTarget(
@@ -151,7 +154,7 @@ let package = Package(
       dependencies: [
         "BenchKit", "BenchAnalysis", "CommandLineKit", "PhaseTrace", "LaunchContract", "TestSupport",
       ],
-      swiftSettings: strict),
+      exclude: ["Fixtures"], swiftSettings: strict),
   ],
   swiftLanguageModes: [.v6]
 )

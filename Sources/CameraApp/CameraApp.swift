@@ -7,6 +7,7 @@ import Dispatch
 import Display
 import LaunchContract
 import PhaseTrace
+import Synchronization
 import SystemCalls
 
 /// The reference camera app (issue 2): the program `bench` launches again and again.
@@ -24,9 +25,20 @@ import SystemCalls
 ///    `ui.secondary_visible`.
 /// The main thread only runs the main queue; it never waits on the camera.
 public enum CameraApp {
-  /// Runs the app with `arguments` (without the program name). Never returns.
+  /// When `main` was reached (CLOCK_MONOTONIC ns): `app.main`'s time, taken before anything else.
+  static let mainReachedAt = Atomic<UInt64>(0)
+
+  /// Runs the app with `arguments` (without the program name): `CameraAppCommand` answers
+  /// `--help` and turns a bad command line into one line and exit status 2, then launches. Never
+  /// returns.
   public static func main(arguments: [String]) -> Never {
-    let launchedAt = MonotonicClock.now()
+    mainReachedAt.store(MonotonicClock.now(), ordering: .relaxed)
+    exit(CameraAppCommand.main(arguments))
+  }
+
+  /// Launches the app with its parsed command line. Never returns.
+  static func launch(_ options: AppOptions) -> Never {
+    let launchedAt = mainReachedAt.load(ordering: .relaxed)
     let environment: LaunchEnvironment
     let writer: TraceWriter?
     do {
@@ -41,17 +53,6 @@ public enum CameraApp {
     }
     let signposter = writer.map { Signposter(sink: $0) } ?? .disabled
     signposter.event(.appMain, fields: ["run": .string(environment.runID ?? "")], at: launchedAt)
-
-    let options: AppOptions
-    do {
-      options = try AppOptions.parse(arguments)
-    } catch {
-      terminate(.usage(error.message))
-    }
-    if options.showHelp {
-      print(AppOptions.spec.help, terminator: "")
-      exit(0)
-    }
 
     // The minimum UI: the surface preview presents into. Nothing else happens before the
     // capture queue is started.

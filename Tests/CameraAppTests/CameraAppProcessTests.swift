@@ -120,10 +120,15 @@ import Testing
 
   @Test("bad input: one line on stderr and exit status 2")
   func badInput() throws {
-    for args in [["--bogus"], ["--config", "turbo"], ["--outputs", "preview,x"]] {
+    for args in [
+      ["--bogus"], ["--config", "turbo"], ["--outputs", "preview,x"], ["--duration", "1e12"],
+      ["--camera", "usb"],
+      ["extra"],
+    ] {
       let r = try Self.run(args)
       #expect(r.status == 2)
       #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+      #expect(r.stderr.hasPrefix("camera-app: "), "\(r.stderr)")
     }
   }
 

@@ -3,7 +3,19 @@ import Foundation
 import LaunchContract
 
 /// `bench baseline save RESULTS.json BASE.json`: validates a results file and stores it as a baseline.
-public enum BaselineCommand: BenchSubcommand {
+public enum BaselineCommand: Command {
+  /// The command line, checked.
+  public struct Options: Sendable {
+    /// The results file to keep.
+    public var source: String
+    /// Where the baseline goes.
+    public var destination: String
+    /// Save even interrupted or partly failed results.
+    public var force: Bool
+  }
+
+  static let force = Flag("--force", "save even interrupted or partly failed results")
+
   /// The option table (parser and `--help`).
   public static let spec = CommandLineSpec(
     command: "bench baseline", synopsis: "save RESULTS.json BASE.json [--force]",
@@ -13,25 +25,31 @@ public enum BaselineCommand: BenchSubcommand {
       measured with (bench gate refuses a baseline that differs in those). Refuses results that were
       interrupted or have a cell without successful first_frame_observed runs, unless --force.
       """,
-    options: [.flag("--force", "save even interrupted or partly failed results")],
+    options: [force],
     epilogue: "exit status: 0 saved, 2 bad usage, unreadable or unsuitable results")
 
-  public static func execute(_ o: ParsedOptions, output: inout some TextOutputStream) throws(UsageError)
-    -> Int32
-  {
+  /// Checks the command line: `save`, a results file and a baseline path.
+  public static func options(from o: ParsedOptions) throws(UsageError) -> Options {
     guard o.positional.first == "save" else {
       throw UsageError("the only action is 'save': bench baseline save RESULTS.json BASE.json")
     }
     guard o.positional.count == 3 else {
       throw UsageError("wants a results file and a baseline path: bench baseline save RESULTS.json BASE.json")
     }
-    let source = o.positional[1]
-    let destination = o.positional[2]
+    return Options(source: o.positional[1], destination: o.positional[2], force: o.isSet(force))
+  }
+
+  /// Validates the results and saves them as the baseline; says what it saved on `output`.
+  /// - Throws: `UsageError` for unreadable or unsuitable results, or a baseline that cannot be written.
+  public static func execute(
+    _ o: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
+  ) throws(UsageError) -> Int32 {
+    let (source, destination) = (o.source, o.destination)
     var results = try ResultsFile.load(path: source)
     guard !results.cells.isEmpty else {
       throw UsageError("\(source) has no cells; nothing to keep as a baseline")
     }
-    if !o.has("--force") {
+    if !o.force {
       if results.settings.interrupted {
         throw UsageError(
           "\(source) was interrupted; a baseline should be a complete run (--force to save anyway)")

@@ -5,82 +5,92 @@ import Probe
 /// `bench calibrate`: the probe against ground truth through the real display path (a presenter
 /// writing known frames into a real shared-memory surface, the real compositor and detector),
 /// with and without CPU load, plus the probe's per-scanout cost.
-public enum CalibrateCommand {
+public enum CalibrateCommand: Command {
+  /// The command line, checked.
+  public struct Options: Sendable {
+    /// Refresh rate and trials (load is set per run).
+    public var settings: CalibrationSettings
+    /// Also run with CPU burners on every core.
+    public var load: Bool
+    /// What goes to stdout.
+    public var format: Format
+  }
+
+  /// `--format`.
+  public enum Format: String, Sendable, CaseIterable {
+    /// A table for people.
+    case table
+    /// JSON for tools.
+    case json
+  }
+
+  private static let defaults = CalibrationSettings()
+
+  static let refreshHz = Option(
+    "--refresh-hz", "N", "the display's refresh rate in Hz", default: defaults.refreshHz, parser: .refreshRate
+  )
+  // A trial is a few refresh intervals: ten thousand take minutes at 60 Hz.
+  static let trials = Option(
+    "--trials", "N", "trials per load condition", default: defaults.trials, parser: .integer(in: 1...10_000))
+  static let noLoad = Flag("--no-load", "skip the run with CPU burners on every core")
+  static let format = Option("--format", "FORMAT", "table or json", default: Format.table, parser: .choice())
+
   /// The option table (parser and `--help`).
   public static let spec = CommandLineSpec(
     command: "bench calibrate",
     synopsis: "[--refresh-hz N] [--trials N] [--no-load] [--format table|json]",
     summary:
       "Presents known frames at known times through the real display path and reports the probe's detection error: early detections (must be 0), misses (must be 0) and lag p50/p99/max in ms, without and with CPU burners on every core, plus the probe's CPU cost per scanout.",
-    options: [
-      .value("--refresh-hz", "N", "the display's refresh rate in Hz", default: "60"),
-      .value("--trials", "N", "trials per load condition", default: "60"),
-      .flag("--no-load", "skip the run with CPU burners on every core"),
-      .value("--format", "FORMAT", "table or json", default: "table"),
-    ],
+    options: [refreshHz, trials, noLoad, format],
     epilogue: "Exit status: 0 no early detections and no misses, 1 otherwise, 2 usage error.")
 
-  /// Runs the command with `arguments` (after `calibrate`); returns the exit status.
-  public static func main(_ arguments: [String]) -> Int32 {
-    let refreshHz: Double
-    let trials: Int
-    let format: String
-    let parsed: ParsedOptions
-    do throws(UsageError) {
-      parsed = try spec.parse(arguments)
-      if parsed.has("--help") {
-        print(spec.help, terminator: "")
-        return 0
-      }
-      guard parsed.positional.isEmpty else {
-        throw UsageError("bench calibrate takes no arguments, not '\(parsed.positional[0])'")
-      }
-      refreshHz = try parsed.double("--refresh-hz", default: 60)
-      guard refreshHz >= 1 && refreshHz <= 1000 else {
-        throw UsageError("--refresh-hz must be 1…1000, not \(refreshHz)")
-      }
-      trials = try parsed.int("--trials", default: 60, minimum: 1)
-      format = parsed.value("--format") ?? "table"
-      guard format == "table" || format == "json" else {
-        throw UsageError("--format wants table or json, not '\(format)'")
-      }
-    } catch {
-      FileHandle.standardError.write(Data("bench calibrate: \(error.message)\n".utf8))
-      return 2
-    }
+  /// Checks the command line (no arguments, the numbers in their bounds).
+  public static func options(from o: ParsedOptions) throws(UsageError) -> Options {
+    try o.expectNoArguments()
+    var settings = CalibrationSettings()
+    settings.refreshHz = try o.value(refreshHz)
+    settings.trials = try o.value(trials)
+    return Options(settings: settings, load: !o.isSet(noLoad), format: try o.value(format))
+  }
 
+  /// Runs the trials without and (unless `--no-load`) with load, then the probe-cost benchmark,
+  /// and writes the report to `output`. Returns 0 with no early detections and no misses, 1 otherwise.
+  public static func execute(
+    _ options: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
+  ) -> Int32 {
     var reports: [CalibrationReport] = []
-    for load in parsed.has("--no-load") ? [false] : [false, true] {
-      var settings = CalibrationSettings()
-      settings.refreshHz = refreshHz
-      settings.trials = trials
+    for load in options.load ? [false, true] : [false] {
+      var settings = options.settings
       settings.load = load
       do {
         reports.append(try Calibration.run(settings))
       } catch {
-        FileHandle.standardError.write(Data("bench calibrate: \(error)\n".utf8))
+        errors.write("bench calibrate: \(error)\n")
         return 1
       }
     }
     let costs = [
       ProbeCostBenchmark.run(width: 640, height: 480), ProbeCostBenchmark.run(width: 1280, height: 720),
     ]
-    if format == "json" {
-      struct Output: Encodable {
-        var calibration: [CalibrationReport]
-        var probeCost: [ProbeCostReport]
-      }
+    switch options.format {
+    case .json:
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
       encoder.nonConformingFloatEncodingStrategy = .convertToString(
         positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-      if let data = try? encoder.encode(Output(calibration: reports, probeCost: costs)) {
-        print(String(decoding: data, as: UTF8.self))
+      if let data = try? encoder.encode(JSONReport(calibration: reports, probeCost: costs)) {
+        output.write(String(decoding: data, as: UTF8.self) + "\n")
       }
-    } else {
-      print(table(reports, costs), terminator: "")
+    case .table:
+      output.write(table(reports, costs))
     }
     return reports.allSatisfy { $0.early == 0 && $0.misses == 0 } ? 0 : 1
+  }
+
+  /// `--format json`: the reports and the probe's costs.
+  struct JSONReport: Encodable {
+    var calibration: [CalibrationReport]
+    var probeCost: [ProbeCostReport]
   }
 
   static func table(_ reports: [CalibrationReport], _ costs: [ProbeCostReport]) -> String {

@@ -1,7 +1,56 @@
 import BenchAnalysis
 import LaunchContract
 /// `bench compare A.json B.json`: every phase of every cell present in both files, as "B vs A".
-public enum CompareCommand: BenchSubcommand {
+public enum CompareCommand: Command {
+  /// The command line, checked.
+  public struct Options: Sendable {
+    /// The reference results file.
+    public var pathA: String
+    /// The new results file.
+    public var pathB: String
+    /// Threshold, alpha, resamples, seed and phases.
+    public var comparison: ComparisonOptions
+    /// What goes to stdout.
+    public var format: Format
+  }
+
+  /// `--format`.
+  public enum Format: String, Sendable, CaseIterable {
+    /// A table for people.
+    case table
+    /// JSON for tools.
+    case json
+    /// Markdown (fit for `$GITHUB_STEP_SUMMARY`).
+    case markdown
+  }
+
+  private static let defaults = ComparisonOptions()
+
+  static let threshold = Option(
+    "--threshold", "PCT", "noise threshold in percent: smaller changes are no significant difference",
+    default: 2.0, parser: .number(in: NumberRange(atLeast: 0)))
+  static let alpha = Option(
+    "--alpha", "P", "significance level of the two-sided rank test", default: defaults.alpha,
+    parser: .number(in: NumberRange(greaterThan: 0, below: 1)))
+  static let format = Option(
+    "--format", "FORMAT", "table, json or markdown", default: Format.table, parser: .choice())
+  static let phases = Option<[String]?>(
+    "--phases", "LIST", "only these phases (comma-separated)", shownAs: "all",
+    parser: .list(of: PhaseName.all))
+  // Each resample costs a copy and a sort of both samples: a million keeps a compare within minutes.
+  static let resamples = Option(
+    "--resamples", "N", "bootstrap resamples (at least 2000)", default: defaults.resamples,
+    parser: .integer(in: 2000...1_000_000))
+  static let seed = Option<UInt64?>(
+    "--seed", "N", "bootstrap seed (same seed, same intervals)", shownAs: "fixed",
+    parser: ValueParser(
+      parse: { (text, name) throws(UsageError) -> UInt64 in
+        guard let seed = UInt64(text) else {
+          throw UsageError("\(name) wants a whole number ≥ 0, not '\(text)'")
+        }
+        return seed
+      }, describe: { String($0) }))
+
   /// The option table (parser and `--help`).
   public static let spec = CommandLineSpec(
     command: "bench compare", synopsis: "A.json B.json [options]",
@@ -12,48 +61,37 @@ public enum CompareCommand: BenchSubcommand {
       two-sided Mann–Whitney p-value, and a verdict: faster, slower or no significant difference
       (p < alpha and a change beyond the noise threshold).
       """,
-    options: [
-      .value(
-        "--threshold", "PCT", "noise threshold in percent: smaller changes are no significant difference",
-        default: "2"),
-      .value("--alpha", "P", "significance level of the two-sided rank test", default: "0.05"),
-      .value("--format", "FORMAT", "table, json or markdown", default: "table"),
-      .value("--phases", "LIST", "only these phases (comma-separated)", default: "all"),
-      .value(
-        "--resamples", "N", "bootstrap resamples (at least 2000)", default: "\(Bootstrap.defaultResamples)"),
-      .value("--seed", "N", "bootstrap seed (same seed, same intervals)", default: "fixed"),
-    ],
+    options: [threshold, alpha, format, phases, resamples, seed],
     epilogue: "exit status: 0 compared, 2 bad usage or an unreadable results file")
 
-  public static func execute(_ o: ParsedOptions, output: inout some TextOutputStream) throws(UsageError)
-    -> Int32
-  {
+  /// Checks the command line: two results files and the comparison's settings.
+  public static func options(from o: ParsedOptions) throws(UsageError) -> Options {
     guard o.positional.count == 2 else {
       throw UsageError("wants two results files, A.json and B.json (got \(o.positional.count) arguments)")
     }
-    var options = ComparisonOptions()
-    options.threshold = try o.double("--threshold", default: 2, allowZero: true) / 100
-    options.alpha = try o.double("--alpha", default: 0.05)
-    guard options.alpha < 1 else { throw UsageError("--alpha must be below 1") }
-    options.resamples = try o.int("--resamples", default: Bootstrap.defaultResamples, minimum: 2000)
-    if let raw = o.value("--seed") {
-      guard let s = UInt64(raw) else { throw UsageError("--seed wants a whole number ≥ 0, not '\(raw)'") }
-      options.seed = s
-    }
-    if o.value("--phases") != nil {
-      options.phases = try o.list("--phases", allowed: PhaseName.all, default: PhaseName.all)
-    }
-    let format = try o.list("--format", allowed: ["table", "json", "markdown"], default: ["table"])
-    guard format.count == 1 else { throw UsageError("--format takes one of table, json, markdown") }
-    let pathA = o.positional[0]
-    let pathB = o.positional[1]
+    var comparison = ComparisonOptions()
+    comparison.threshold = try o.value(threshold) / 100
+    comparison.alpha = try o.value(alpha)
+    comparison.resamples = try o.value(resamples)
+    if let s = try o.value(seed) { comparison.seed = s }
+    if let p = try o.value(phases) { comparison.phases = p }
+    return Options(
+      pathA: o.positional[0], pathB: o.positional[1], comparison: comparison, format: try o.value(format))
+  }
+
+  /// Compares the two files and writes the comparison to `output`.
+  /// - Throws: `UsageError` for an unreadable results file.
+  public static func execute(
+    _ o: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
+  ) throws(UsageError) -> Int32 {
+    let (pathA, pathB, options) = (o.pathA, o.pathB, o.comparison)
     let a = try ResultsFile.load(path: pathA)
     let b = try ResultsFile.load(path: pathB)
     let comparisons = Comparator.compare(a, b, options: options)
-    switch format[0] {
-    case "json": output.write(ComparisonTable.json(comparisons, a: pathA, b: pathB, options: options))
-    case "markdown": output.write(ComparisonTable.markdown(comparisons, a: pathA, b: pathB, options: options))
-    default:
+    switch o.format {
+    case .json: output.write(ComparisonTable.json(comparisons, a: pathA, b: pathB, options: options))
+    case .markdown: output.write(ComparisonTable.markdown(comparisons, a: pathA, b: pathB, options: options))
+    case .table:
       output.write(ComparisonTable.text(comparisons, a: pathA, b: pathB, options: options))
       let unmatched = Comparator.unmatchedCells(a, b)
       if !unmatched.onlyA.isEmpty {

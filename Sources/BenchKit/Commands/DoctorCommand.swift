@@ -9,7 +9,10 @@ import V4L2Camera
 /// `bench doctor`: what this machine offers a launch benchmark — cameras (V4L2 devices with
 /// formats, sizes and rates, and whether this user may open them), page-cache dropping,
 /// real-time priority, PSI, the CPU governor and thermal zones. Always exits 0.
-public enum DoctorCommand {
+public enum DoctorCommand: Command {
+  /// Doctor takes no options.
+  public typealias Options = Void
+
   /// The option table (only `--help`).
   public static let spec = CommandLineSpec(
     command: "bench doctor", synopsis: "",
@@ -17,22 +20,16 @@ public enum DoctorCommand {
       + " access), page-cache dropping (cold runs), real-time priority, PSI, CPU governor, thermal zones.",
     options: [], epilogue: "exit status: 0 (findings are reported, not judged); 2 for a usage error")
 
-  /// Runs the command with `arguments` (after `doctor`); prints the report to stdout.
-  public static func main(_ arguments: [String]) -> Int32 {
-    do {
-      let parsed = try spec.parse(arguments)
-      if parsed.has("--help") {
-        print(spec.help, terminator: "")
-        return 0
-      }
-      if let extra = parsed.positional.first {
-        throw UsageError("bench doctor takes no arguments, not '\(extra)'")
-      }
-    } catch {
-      FileHandle.standardError.write(Data("bench doctor: \(error)\n".utf8))
-      return 2
-    }
-    print(report(), terminator: "")
+  /// Checks the command line: no arguments.
+  public static func options(from o: ParsedOptions) throws(UsageError) {
+    try o.expectNoArguments()
+  }
+
+  /// Writes the report to `output`; always 0.
+  public static func execute(
+    _ options: Void, output: inout some TextOutputStream, errors: inout some TextOutputStream
+  ) -> Int32 {
+    output.write(report())
     return 0
   }
 

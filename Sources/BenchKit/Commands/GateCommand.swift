@@ -3,7 +3,81 @@ import Foundation
 import LaunchContract
 
 /// `bench gate`: the CI gate. Exit 0 pass, 1 regression, 2 bad input.
-public enum GateCommand: BenchSubcommand {
+public enum GateCommand: Command {
+  /// The command line, checked.
+  public struct Options: Sendable {
+    /// The results file to check.
+    public var resultsPath: String
+    /// The baseline to compare against, if any.
+    public var baselinePath: String?
+    /// The gate definitions file, if any.
+    public var gatesPath: String?
+    /// `--threshold`, as fractions.
+    public var thresholds: Thresholds
+    /// `--alpha`, when given (otherwise the gates file's or the default).
+    public var alpha: Double?
+    /// Compare against a foreign baseline.
+    public var force: Bool
+    /// Where to write JUnit XML, if anywhere.
+    public var junitPath: String?
+    /// Where to write a Markdown summary, if anywhere.
+    public var markdownPath: String?
+    /// Print only failures and the verdict.
+    public var quiet: Bool
+  }
+
+  /// `--threshold`: `5`, or `first_frame_observed=5,start_running=10` (percent), as fractions.
+  public struct Thresholds: Sendable, Equatable {
+    /// The threshold of every gated phase without its own, when given.
+    public var fallback: Double?
+    /// Thresholds by phase.
+    public var perPhase: [String: Double] = [:]
+
+    /// Parses `5` or `PHASE=PCT[,PHASE=PCT…]` (percent).
+    static func parse(_ raw: String) throws(UsageError) -> Thresholds {
+      var thresholds = Thresholds()
+      for item in raw.split(separator: ",").map(String.init) {
+        let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
+        let pctText = parts.count == 2 ? parts[1] : parts[0]
+        guard let pct = Double(pctText), pct.isFinite, pct >= 0 else {
+          throw UsageError("--threshold wants PCT or PHASE=PCT with PCT a number ≥ 0, not '\(item)'")
+        }
+        if parts.count == 2 {
+          guard PhaseName.all.contains(parts[0]) else {
+            throw UsageError(
+              "unknown phase '\(parts[0])' in --threshold (choose from \(PhaseName.all.joined(separator: ", ")))"
+            )
+          }
+          thresholds.perPhase[parts[0]] = pct / 100
+        } else {
+          thresholds.fallback = pct / 100
+        }
+      }
+      return thresholds
+    }
+  }
+
+  static let baseline = Option<String?>(
+    "--baseline", "FILE", "the baseline results file to compare against", parser: .text)
+  static let gates = Option<String?>(
+    "--gates", "FILE", "gate definitions (firstframe.gates/1), e.g. Benchmarks/gates.json", parser: .text)
+  static let threshold = Option(
+    "--threshold", "SPEC", "PCT, or PHASE=PCT[,PHASE=PCT…]: allowed slowdown in percent",
+    default: Thresholds(),
+    shownAs: "5",
+    parser: ValueParser(
+      parse: { (text, _) throws(UsageError) in try Thresholds.parse(text) }, describe: { _ in nil }))
+  static let alpha = Option<Double?>(
+    "--alpha", "P", "significance level a regression must reach", shownAs: "0.01",
+    parser: .number(in: NumberRange(greaterThan: 0, below: 1)))
+  static let force = Flag(
+    "--force", "compare against a baseline from another camera, profile or tool version")
+  static let junit = Option<String?>(
+    "--junit", "FILE", "also write JUnit XML (each check a test case)", parser: .text)
+  static let markdown = Option<String?>(
+    "--markdown", "FILE", "also write a Markdown summary of the checks", parser: .text)
+  static let quiet = Flag("--quiet", "print only failures and the verdict")
+
   /// The option table (parser and `--help`).
   public static let spec = CommandLineSpec(
     command: "bench gate", synopsis: "[--baseline BASE.json] [--gates FILE] RESULTS.json [options]",
@@ -15,62 +89,36 @@ public enum GateCommand: BenchSubcommand {
       relative gates of that file (ratios between configurations of the same run), which hold on any
       machine. A baseline from another camera, profile or tool version is refused unless --force.
       """,
-    options: [
-      .value("--baseline", "FILE", "the baseline results file to compare against"),
-      .value("--gates", "FILE", "gate definitions (firstframe.gates/1), e.g. Benchmarks/gates.json"),
-      .value(
-        "--threshold", "SPEC", "PCT, or PHASE=PCT[,PHASE=PCT…]: allowed slowdown in percent", default: "5"),
-      .value("--alpha", "P", "significance level a regression must reach", default: "0.01"),
-      .flag("--force", "compare against a baseline from another camera, profile or tool version"),
-      .value("--junit", "FILE", "also write JUnit XML (each check a test case)"),
-      .value("--markdown", "FILE", "also write a Markdown summary of the checks"),
-      .flag("--quiet", "print only failures and the verdict"),
-    ],
+    options: [baseline, gates, threshold, alpha, force, junit, markdown, quiet],
     epilogue:
       "exit status: 0 every gate passed, 1 a regression (or a gated cell without successful runs), 2 bad usage or input"
   )
 
-  /// Parses `--threshold`: `5`, or `first_frame_observed=5,start_running=10` (percent).
-  /// Returns the default (nil when not given) and per-phase values, as fractions.
-  static func parseThresholds(_ raw: String?) throws(UsageError) -> (Double?, [String: Double]) {
-    guard let raw else { return (nil, [:]) }
-    var fallback: Double?
-    var perPhase: [String: Double] = [:]
-    for item in raw.split(separator: ",").map(String.init) {
-      let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
-      let pctText = parts.count == 2 ? parts[1] : parts[0]
-      guard let pct = Double(pctText), pct.isFinite, pct >= 0 else {
-        throw UsageError("--threshold wants PCT or PHASE=PCT with PCT a number ≥ 0, not '\(item)'")
-      }
-      if parts.count == 2 {
-        guard PhaseName.all.contains(parts[0]) else {
-          throw UsageError(
-            "unknown phase '\(parts[0])' in --threshold (choose from \(PhaseName.all.joined(separator: ", ")))"
-          )
-        }
-        perPhase[parts[0]] = pct / 100
-      } else {
-        fallback = pct / 100
-      }
-    }
-    return (fallback, perPhase)
-  }
-
-  public static func execute(_ o: ParsedOptions, output: inout some TextOutputStream) throws(UsageError)
-    -> Int32
-  {
+  /// Checks the command line: one results file, and a baseline or a gates file to check it with.
+  public static func options(from o: ParsedOptions) throws(UsageError) -> Options {
     guard o.positional.count == 1 else {
       throw UsageError("wants one results file after the options (got \(o.positional.count))")
     }
-    let baselinePath = o.value("--baseline")
-    let gatesPath = o.value("--gates")
+    let baselinePath = try o.value(baseline)
+    let gatesPath = try o.value(gates)
     guard baselinePath != nil || gatesPath != nil else {
       throw UsageError("nothing to check: give --baseline BASE.json and/or --gates FILE")
     }
-    let (defaultThreshold, phaseThresholds) = try parseThresholds(o.value("--threshold"))
-    let alphaOverride: Double? = o.value("--alpha") == nil ? nil : try o.double("--alpha", default: 0.01)
-    if let a = alphaOverride, a >= 1 { throw UsageError("--alpha must be below 1") }
-    let results = try ResultsFile.load(path: o.positional[0])
+    return Options(
+      resultsPath: o.positional[0], baselinePath: baselinePath, gatesPath: gatesPath,
+      thresholds: try o.value(threshold), alpha: try o.value(alpha), force: o.isSet(force),
+      junitPath: try o.value(junit), markdownPath: try o.value(markdown), quiet: o.isSet(quiet))
+  }
+
+  /// Checks the results and writes one line per check and the verdict to `output`. Returns 0
+  /// when every gate passed, 1 on a regression.
+  /// - Throws: `UsageError` for an unreadable file, a foreign baseline without `--force`, or a
+  ///   report that cannot be written.
+  public static func execute(
+    _ o: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
+  ) throws(UsageError) -> Int32 {
+    let (baselinePath, gatesPath, alphaOverride) = (o.baselinePath, o.gatesPath, o.alpha)
+    let results = try ResultsFile.load(path: o.resultsPath)
     let definitions = try gatesPath.map { (p: String) throws(UsageError) in try GateDefinitions.load(path: p)
     }
 
@@ -79,7 +127,7 @@ public enum GateCommand: BenchSubcommand {
       let baseline = try ResultsFile.load(path: baselinePath)
       let reasons = Gate.incompatibilities(baseline: baseline, results: results)
       if !reasons.isEmpty {
-        guard o.has("--force") else {
+        guard o.force else {
           throw UsageError(
             "baseline \(baselinePath) was measured differently (\(reasons.joined(separator: "; "))); record a new baseline with 'bench baseline save', or pass --force to compare anyway"
           )
@@ -89,8 +137,8 @@ public enum GateCommand: BenchSubcommand {
       }
       var options = Gate.BaselineOptions()
       if let section = definitions?.baseline { options.apply(section) }
-      if let d = defaultThreshold { options.defaultThreshold = d }
-      for (phase, t) in phaseThresholds.sorted(by: { $0.key < $1.key }) {
+      if let d = o.thresholds.fallback { options.defaultThreshold = d }
+      for (phase, t) in o.thresholds.perPhase.sorted(by: { $0.key < $1.key }) {
         options.thresholds[phase] = t
         if !options.phases.contains(phase) { options.phases.append(phase) }
       }
@@ -101,7 +149,7 @@ public enum GateCommand: BenchSubcommand {
       report.outcomes += Gate.checkRelative(definitions.relative ?? [], results: results)
     }
 
-    let quiet = o.has("--quiet")
+    let quiet = o.quiet
     for outcome in report.outcomes where !quiet || outcome.status == .fail {
       output.write(outcome.line + "\n")
     }
@@ -118,8 +166,8 @@ public enum GateCommand: BenchSubcommand {
         "gate: FAILED, \(failed.count) regression\(failed.count == 1 ? "" : "s"): \(failed.map(\.name).joined(separator: ", "))\n"
       )
     }
-    if let path = o.value("--junit") { try write(JUnitReport.xml(gate: report), to: path) }
-    if let path = o.value("--markdown") { try write(MarkdownReport.gateSection(report), to: path) }
+    if let path = o.junitPath { try write(JUnitReport.xml(gate: report), to: path) }
+    if let path = o.markdownPath { try write(MarkdownReport.gateSection(report), to: path) }
     return failed.isEmpty ? 0 : 1
   }
 

@@ -2,7 +2,37 @@ import BenchAnalysis
 import Foundation
 
 /// `bench report RESULTS.json`: plots, traces and summaries for people and for tools.
-public enum ReportCommand: BenchSubcommand {
+public enum ReportCommand: Command {
+  /// The command line, checked: the results file and the reports asked for (none: the defaults).
+  public struct Options: Sendable {
+    /// The results file.
+    public var path: String
+    /// The plot.
+    public var svg: String?
+    /// The Chrome/Perfetto trace.
+    public var trace: String?
+    /// The Markdown summary.
+    public var markdown: String?
+    /// The JUnit XML.
+    public var junit: String?
+    /// The customSmallerIsBetter JSON.
+    public var jsonBench: String?
+    /// Relative gates to include in the Markdown and JUnit reports.
+    public var gates: String?
+  }
+
+  static let svg = Option<String?>("--svg", "FILE", "the plot", parser: .text)
+  static let trace = Option<String?>(
+    "--trace", "FILE", "Chrome/Perfetto trace-event JSON of one median run per cell", parser: .text)
+  static let markdown = Option<String?>(
+    "--markdown", "FILE", "a Markdown summary (fit for $GITHUB_STEP_SUMMARY)", parser: .text)
+  static let junit = Option<String?>(
+    "--junit", "FILE", "JUnit XML: one test case per cell (or per gate check with --gates)", parser: .text)
+  static let jsonBench = Option<String?>(
+    "--json-bench", "FILE", "customSmallerIsBetter JSON: [{name, unit, value, range, extra}]", parser: .text)
+  static let gates = Option<String?>(
+    "--gates", "FILE", "include these relative gates in the Markdown and JUnit reports", parser: .text)
+
   /// The option table (parser and `--help`).
   public static let spec = CommandLineSpec(
     command: "bench report",
@@ -14,39 +44,42 @@ public enum ReportCommand: BenchSubcommand {
       ui.perfetto.dev; the JSON bench file is the customSmallerIsBetter format of benchmark-tracking
       CI actions.
       """,
-    options: [
-      .value("--svg", "FILE", "the plot"),
-      .value("--trace", "FILE", "Chrome/Perfetto trace-event JSON of one median run per cell"),
-      .value("--markdown", "FILE", "a Markdown summary (fit for $GITHUB_STEP_SUMMARY)"),
-      .value("--junit", "FILE", "JUnit XML: one test case per cell (or per gate check with --gates)"),
-      .value("--json-bench", "FILE", "customSmallerIsBetter JSON: [{name, unit, value, range, extra}]"),
-      .value("--gates", "FILE", "include these relative gates in the Markdown and JUnit reports"),
-    ],
+    options: [svg, trace, markdown, junit, jsonBench, gates],
     epilogue: "exit status: 0 written, 2 bad usage, unreadable results or a file that cannot be written")
 
-  public static func execute(_ o: ParsedOptions, output: inout some TextOutputStream) throws(UsageError)
-    -> Int32
-  {
+  /// Checks the command line: one results file.
+  public static func options(from o: ParsedOptions) throws(UsageError) -> Options {
     guard o.positional.count == 1 else {
       throw UsageError("wants one results file (got \(o.positional.count) arguments)")
     }
-    let path = o.positional[0]
+    return Options(
+      path: o.positional[0], svg: try o.value(svg), trace: try o.value(trace),
+      markdown: try o.value(markdown),
+      junit: try o.value(junit), jsonBench: try o.value(jsonBench), gates: try o.value(gates))
+  }
+
+  /// Writes the reports and names each file written on `output`.
+  /// - Throws: `UsageError` for unreadable results or gates, or a file that cannot be written.
+  public static func execute(
+    _ o: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
+  ) throws(UsageError) -> Int32 {
+    let path = o.path
     let results = try ResultsFile.load(path: path)
     var gate: GateReport?
-    if let gatesPath = o.value("--gates") {
+    if let gatesPath = o.gates {
       let defs = try GateDefinitions.load(path: gatesPath)
       gate = GateReport(outcomes: Gate.checkRelative(defs.relative ?? [], results: results))
     }
     var targets: [(String, () -> String)] = []
-    if let f = o.value("--svg") { targets.append((f, { SVGPlot.svg(results: results) })) }
-    if let f = o.value("--trace") { targets.append((f, { TraceExport.json(results: results) })) }
-    if let f = o.value("--markdown") {
+    if let f = o.svg { targets.append((f, { SVGPlot.svg(results: results) })) }
+    if let f = o.trace { targets.append((f, { TraceExport.json(results: results) })) }
+    if let f = o.markdown {
       targets.append((f, { MarkdownReport.summary(results: results, gate: gate) }))
     }
-    if let f = o.value("--junit") {
+    if let f = o.junit {
       targets.append((f, { gate.map { JUnitReport.xml(gate: $0) } ?? JUnitReport.xml(results: results) }))
     }
-    if let f = o.value("--json-bench") {
+    if let f = o.jsonBench {
       targets.append((f, { BenchmarkActionReport.json(results: results) }))
     }
     if targets.isEmpty {

@@ -17,7 +17,78 @@ public enum FirstFrameVersion {
 
 /// `bench` (the main job): launches the camera app under each condition and configuration and
 /// reports per-phase distributions.
-public enum RunCommand {
+public enum RunCommand: Command {
+  /// The command line, checked: the settings, the format on stdout and whether to show progress.
+  public struct Options: Sendable {
+    /// What to run.
+    public var settings: RunSettings
+    /// What goes to stdout at the end.
+    public var format: Format
+    /// No progress output.
+    public var quiet: Bool
+  }
+
+  /// `--format`: what goes to stdout when the benchmark ends.
+  public enum Format: String, Sendable, CaseIterable {
+    /// The per-cell table and the headlines.
+    case table
+    /// results.json.
+    case json
+    /// The Markdown summary.
+    case markdown
+    /// samples.csv.
+    case csv
+  }
+
+  /// The defaults, stated once (in `RunSettings`).
+  private static let defaults = RunSettings()
+
+  // The bounds are ones the runner can carry out: 4 conditions × 4 configurations ×
+  // (runs + warmup) runs stays a small Int, and a timeout or lock time in ns (seconds × 1e9,
+  // added to the monotonic clock) stays far inside UInt64.
+  static let runs = Option(
+    "--runs", "N", "counted runs per cell", default: defaults.runs, parser: .integer(in: 1...100_000))
+  static let warmup = Option(
+    "--warmup", "N", "uncounted runs per configuration before each condition", default: defaults.warmup,
+    parser: .integer(in: 0...100_000))
+  static let conditions = Option(
+    "--conditions", "LIST", "cold,warm,relock,loaded", default: defaults.conditions, shownAs: "all four",
+    parser: .list())
+  static let configs = Option(
+    "--configs", "LIST", "deferred,eager,manual,preview-only (alternated A B A B …)",
+    default: defaults.configs,
+    parser: .list())
+  static let outputs = Option(
+    "--outputs", "LIST", "preview,photo,movie,analysis", default: defaults.outputs,
+    parser: .list(of: CaptureOutputKind.selectable))
+  static let camera = Option(
+    "--camera", "CAMERA", "synthetic or v4l2:/dev/videoN", default: defaults.camera,
+    parser: .converting(CameraSelection.init(parsing:)))
+  static let profile = Option<String?>(
+    "--profile", "FILE", "synthetic camera cost profile",
+    shownAs: "Benchmarks/profiles/default.json (built in)",
+    parser: .text)
+  static let app = Option<String?>(
+    "--app", "\"COMMAND ARGS\"",
+    "benchmark another app (split into argv without a shell; {config}, {outputs}, {camera} are replaced)",
+    parser: .text)
+  static let refreshHz = Option(
+    "--refresh-hz", "N", "display refresh rate", default: defaults.refreshHz, parser: .refreshRate)
+  static let lockSeconds = Option(
+    "--lock-seconds", "S", "relock: how long the device stays locked", default: defaults.lockSeconds,
+    parser: .number(in: NumberRange(atLeast: 0, atMost: 3600)))
+  static let runTimeout = Option(
+    "--run-timeout", "S", "a run with no live frame after S seconds fails",
+    default: defaults.runTimeoutSeconds,
+    parser: .number(in: NumberRange(greaterThan: 0, atMost: 3600)))
+  static let noTap = Flag("--no-tap", "do not press the shutter when the first live frame appears")
+  static let out = Option<String?>(
+    "--out", "DIR", "results folder", shownAs: "Results/<UTC timestamp>, linked from Results/latest",
+    parser: .text)
+  static let format = Option(
+    "--format", "FORMAT", "table, json, markdown or csv on stdout", default: Format.table, parser: .choice())
+  static let quiet = Flag("--quiet", "no progress output")
+
   /// The option table (DESIGN.md "Command line", a contract).
   public static let spec = CommandLineSpec(
     command: "bench",
@@ -28,28 +99,9 @@ public enum RunCommand {
       phase's distribution per configuration, with a deferred-vs-eager verdict per condition.
       """,
     options: [
-      .value("--runs", "N", "counted runs per cell", default: "20"),
-      .value("--warmup", "N", "uncounted runs per configuration before each condition", default: "1"),
-      .value("--conditions", "LIST", "cold,warm,relock,loaded", default: "all four"),
-      .value(
-        "--configs", "LIST", "deferred,eager,manual,preview-only (alternated A B A B …)",
-        default: "deferred,eager"),
-      .value("--outputs", "LIST", "preview,photo,movie,analysis", default: "preview,photo,movie"),
-      .value("--camera", "CAMERA", "synthetic or v4l2:/dev/videoN", default: "synthetic"),
-      .value(
-        "--profile", "FILE", "synthetic camera cost profile",
-        default: "Benchmarks/profiles/default.json (built in)"),
-      .value(
-        "--app", "\"COMMAND ARGS\"",
-        "benchmark another app (split into argv without a shell; {config}, {outputs}, {camera} are replaced)"),
-      .value("--refresh-hz", "N", "display refresh rate", default: "60"),
-      .value("--lock-seconds", "S", "relock: how long the device stays locked", default: "1"),
-      .value("--run-timeout", "S", "a run with no live frame after S seconds fails", default: "10"),
-      .flag("--no-tap", "do not press the shutter when the first live frame appears"),
-      .value(
-        "--out", "DIR", "results folder", default: "Results/<UTC timestamp>, linked from Results/latest"),
-      .value("--format", "FORMAT", "table, json, markdown or csv on stdout", default: "table"),
-      .flag("--quiet", "no progress output"),
+      runs, warmup, conditions, configs, outputs, camera, profile, app, refreshHz, lockSeconds, runTimeout,
+      noTap,
+      out, format, quiet,
     ],
     epilogue: """
       commands:
@@ -63,47 +115,34 @@ public enum RunCommand {
       exit status: 0 ok, 1 runs failed (or a gate failed), 2 bad usage or input, 130 interrupted
       """)
 
-
-  /// Parses and validates the command line into settings and the output format.
-  public static func settings(from arguments: [String]) throws(UsageError) -> (RunSettings, String, Bool)? {
-    let o = try spec.parse(arguments)
-    if o.has("--help") { return nil }
+  /// Checks the command line and prepares what it names: the camera, the profile, the app and
+  /// the results folder (created here, so that an unwritable one is a usage error).
+  public static func options(from o: ParsedOptions) throws(UsageError) -> Options {
     if let extra = o.positional.first {
       throw UsageError("unknown command or argument '\(extra)' (see bench --help)")
     }
     var s = RunSettings()
-    s.runs = try o.int("--runs", default: 20, minimum: 1)
-    s.warmup = try o.int("--warmup", default: 1, minimum: 0)
-    s.conditions = try o.list(LaunchCondition.self, "--conditions", default: LaunchCondition.allCases)
-    s.configs = try o.list(LaunchConfiguration.self, "--configs", default: LaunchConfiguration.mainJob)
-    s.outputs = try o.list(
-      CaptureOutputKind.self, "--outputs", allowed: CaptureOutputKind.selectable,
-      default: CaptureOutputKind.defaultSelection)
+    s.runs = try o.value(runs)
+    s.warmup = try o.value(warmup)
+    s.conditions = try o.value(conditions)
+    s.configs = try o.value(configs)
+    s.outputs = try o.value(outputs)
     if !s.outputs.contains(.preview) { s.outputs.insert(.preview, at: 0) }
-    s.refreshHz = try o.double("--refresh-hz", default: 60)
-    guard s.refreshHz <= 1000 else { throw UsageError("--refresh-hz must be at most 1000") }
-    s.lockSeconds = try o.double("--lock-seconds", default: 1, allowZero: true)
-    s.runTimeoutSeconds = try o.double("--run-timeout", default: 10)
-    s.tap = !o.has("--no-tap")
-    let format = o.value("--format") ?? "table"
-    guard ["table", "json", "markdown", "csv"].contains(format) else {
-      throw UsageError("unknown format '\(format)' for --format (choose from table, json, markdown, csv)")
-    }
+    s.refreshHz = try o.value(refreshHz)
+    s.lockSeconds = try o.value(lockSeconds)
+    s.runTimeoutSeconds = try o.value(runTimeout)
+    s.tap = !o.isSet(noTap)
+    let outputFormat = try o.value(format)
 
-    if let camera = o.value("--camera") {
-      guard let selection = try? CameraSelection(parsing: camera) else {
-        throw UsageError("unknown camera '\(camera)' for --camera (use synthetic or v4l2:/dev/videoN)")
+    s.camera = try o.value(camera)
+    if let path = s.camera.devicePath {
+      do {
+        try V4L2Camera.validate(path: path)
+      } catch {
+        throw UsageError("--camera \(s.camera): \(error)")
       }
-      if let path = selection.devicePath {
-        do {
-          try V4L2Camera.validate(path: path)
-        } catch {
-          throw UsageError("--camera \(camera): \(error)")
-        }
-      }
-      s.camera = selection
     }
-    if let profile = o.value("--profile") {
+    if let profile = try o.value(profile) {
       guard s.camera == .synthetic else {
         throw UsageError("--profile applies to the synthetic camera only")
       }
@@ -119,7 +158,7 @@ public enum RunCommand {
     } else if s.camera == .synthetic {
       s.profileName = CostProfile.default.name
     }
-    if let app = o.value("--app") {
+    if let app = try o.value(app) {
       var argv = try CommandSplitter.split(app)
       guard let resolved = resolveExecutable(argv[0]) else {
         throw UsageError("--app: cannot find an executable named '\(argv[0])'")
@@ -127,8 +166,8 @@ public enum RunCommand {
       argv[0] = resolved
       s.appCommand = argv
     }
-    s.outDir = try prepareOutDir(o.value("--out"))
-    return (s, format, o.has("--quiet"))
+    s.outDir = try prepareOutDir(o.value(out))
+    return Options(settings: s, format: outputFormat, quiet: o.isSet(quiet))
   }
 
   static func resolveExecutable(_ name: String) -> String? {
@@ -181,18 +220,12 @@ public enum RunCommand {
     return ns.localizedDescription
   }
 
-  /// Runs the benchmark. Returns the exit status.
-  public static func main(_ arguments: [String]) -> Int32 {
-    let parsed: (RunSettings, String, Bool)?
-    do {
-      parsed = try settings(from: arguments)
-    } catch {
-      return usage(error)
-    }
-    guard let (settings, format, quiet) = parsed else {
-      print(spec.help, terminator: "")
-      return 0
-    }
+  /// Runs the benchmark: progress on stderr, the results in `settings.outDir`, the chosen format
+  /// on `output`. Returns the exit status (0 ok, 1 runs failed, 130 interrupted).
+  public static func execute(
+    _ options: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
+  ) -> Int32 {
+    let (settings, format, quiet) = (options.settings, options.format, options.quiet)
     let interrupted = InterruptFlag.install()
     // Surfaces left by a bench that was killed with SIGKILL (nothing else can leak them).
     _ = DisplaySurface.removeStale()
@@ -200,10 +233,10 @@ public enum RunCommand {
     if settings.appCommand == nil {
       do {
         appBinary = try CameraAppLocator.locate { line in
-          if !quiet { FileHandle.standardError.write(Data("bench: \(line)\n".utf8)) }
+          if !quiet { errors.write("bench: \(line)\n") }
         }
       } catch {
-        FileHandle.standardError.write(Data("bench: \(error.message)\n".utf8))
+        errors.write("bench: \(error.message)\n")
         return 1
       }
     } else {
@@ -229,11 +262,13 @@ public enum RunCommand {
       settings: settings, runner: runner, progress: progress, base: base, interrupted: { interrupted.isSet })
     let results = session.run()
     return finish(
-      results, settings: settings, format: format, quiet: quiet, problem: session.lastWriteProblem)
+      results, settings: settings, format: format, quiet: quiet, problem: session.lastWriteProblem,
+      output: &output, errors: &errors)
   }
 
   static func finish(
-    _ results: BenchResults, settings: RunSettings, format: String, quiet: Bool, problem: String?
+    _ results: BenchResults, settings: RunSettings, format: Format, quiet: Bool, problem: String?,
+    output: inout some TextOutputStream, errors: inout some TextOutputStream
   )
     -> Int32
   {
@@ -250,29 +285,28 @@ public enum RunCommand {
     }
     linkLatest(dir)
     switch format {
-    case "json": print(String(decoding: (try? ResultsFile.encode(results)) ?? Data(), as: UTF8.self))
-    case "csv": print(ResultsTable.csv(results), terminator: "")
-    case "markdown": print(MarkdownReport.summary(results: results), terminator: "")
-    default:
-      print(ResultsTable.text(results), terminator: "")
-      print("")
-      for line in Comparator.headlines(results) { print(line) }
+    case .json:
+      output.write(String(decoding: (try? ResultsFile.encode(results)) ?? Data(), as: UTF8.self) + "\n")
+    case .csv: output.write(ResultsTable.csv(results))
+    case .markdown: output.write(MarkdownReport.summary(results: results))
+    case .table:
+      output.write(ResultsTable.text(results))
+      output.write("\n")
+      for line in Comparator.headlines(results) { output.write(line + "\n") }
     }
     let failed = results.cells.reduce(0) { $0 + $1.failed }
     let finished = results.cells.reduce(0) { $0 + $1.records.count }
     if let problem = problem ?? reportProblem {
-      FileHandle.standardError.write(Data("bench: results could not be written to \(dir): \(problem)\n".utf8))
+      errors.write("bench: results could not be written to \(dir): \(problem)\n")
       return 1
     }
     if results.settings.interrupted {
-      FileHandle.standardError.write(
-        Data("bench: interrupted; \(finished) finished runs kept in \(dir)\n".utf8))
+      errors.write("bench: interrupted; \(finished) finished runs kept in \(dir)\n")
       return 130
     }
-    if !quiet { FileHandle.standardError.write(Data("bench: results in \(dir)\n".utf8)) }
+    if !quiet { errors.write("bench: results in \(dir)\n") }
     if failed > 0 {
-      FileHandle.standardError.write(
-        Data("bench: \(failed) of \(finished) runs failed (see results.json records)\n".utf8))
+      errors.write("bench: \(failed) of \(finished) runs failed (see results.json records)\n")
       return 1
     }
     return 0
@@ -289,10 +323,6 @@ public enum RunCommand {
     rename(tmp, link)
   }
 
-  static func usage(_ error: UsageError) -> Int32 {
-    FileHandle.standardError.write(Data("bench: \(error.message)\n".utf8))
-    return 2
-  }
 }
 
 /// Ctrl-C, SIGTERM and SIGHUP set a flag that the runner polls; it then stops the app and the
