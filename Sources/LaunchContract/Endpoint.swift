@@ -47,25 +47,22 @@ public enum Endpoint: Sendable, Hashable, CustomStringConvertible {
   /// `O_APPEND`, so lines from several processes never interleave; a descriptor must be open.
   /// - Throws: the ``Errno`` of `open(2)`, or `EBADF` for a descriptor that is not open.
   public func openForAppending() throws(Errno) -> Opened {
-    switch self {
-    case .descriptor(let n):
-      guard fcntl(n, F_GETFD) != -1 else { throw .badFileDescriptor }
-      return Opened(fd: n, ownsDescriptor: false)
-    case .path(let p):
-      let fd = try SystemCall.retrying { open(p, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600) }
-      return Opened(fd: fd, ownsDescriptor: true)
-    }
+    try open(pathFlags: O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC)
   }
 
   /// Opens the endpoint to read from. A descriptor must be open.
   /// - Throws: the ``Errno`` of `open(2)`, or `EBADF` for a descriptor that is not open.
   public func openForReading() throws(Errno) -> Opened {
+    try open(pathFlags: O_RDONLY | O_CLOEXEC)
+  }
+
+  private func open(pathFlags: Int32) throws(Errno) -> Opened {
     switch self {
     case .descriptor(let n):
       guard fcntl(n, F_GETFD) != -1 else { throw .badFileDescriptor }
       return Opened(fd: n, ownsDescriptor: false)
     case .path(let p):
-      let fd = try SystemCall.retrying { open(p, O_RDONLY | O_CLOEXEC) }
+      let fd = try SystemCall.retrying { Glibc.open(p, pathFlags, 0o600) }
       return Opened(fd: fd, ownsDescriptor: true)
     }
   }

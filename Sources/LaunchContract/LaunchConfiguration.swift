@@ -16,7 +16,8 @@ public enum LaunchConfiguration: String, Sendable, Hashable, CaseIterable, Codab
   public init(parsing name: String) throws(LaunchContractError) {
     guard let c = LaunchConfiguration(rawValue: name) else {
       throw LaunchContractError(
-        "unknown configuration '\(name)' (choose from \(Self.allCases.map(\.rawValue).joined(separator: ", ")))")
+        "unknown configuration '\(name)' (choose from \(Self.allCases.map(\.rawValue).joined(separator: ", ")))"
+      )
     }
     self = c
   }

@@ -1,3 +1,4 @@
+import LaunchContract
 /// What identifies a cell across results files: configuration, condition and camera.
 public struct CellKey: Sendable, Hashable, Codable, Comparable {
   /// e.g. `deferred`.
@@ -21,7 +22,8 @@ public struct CellKey: Sendable, Hashable, Codable, Comparable {
 
   /// `deferred/cold`, with `@camera` appended unless the camera is `synthetic`.
   public var name: String {
-    camera == "synthetic" ? "\(config)/\(condition)" : "\(config)/\(condition)@\(camera)"
+    camera == CameraSelection.synthetic.description
+      ? "\(config)/\(condition)" : "\(config)/\(condition)@\(camera)"
   }
 
   /// The order people expect: conditions cold, warm, relock, loaded; configs deferred, eager,
@@ -39,9 +41,9 @@ public struct CellKey: Sendable, Hashable, Codable, Comparable {
   }
 
   /// The canonical condition order.
-  public static let conditionOrder = ["cold", "warm", "relock", "loaded"]
+  public static let conditionOrder = LaunchCondition.allCases.map(\.rawValue)
   /// The canonical configuration order.
-  public static let configOrder = ["deferred", "eager", "manual", "preview-only"]
+  public static let configOrder = LaunchConfiguration.allCases.map(\.rawValue)
 
   static func rank(_ name: String, in order: [String]) -> Int { order.firstIndex(of: name) ?? order.count }
 }

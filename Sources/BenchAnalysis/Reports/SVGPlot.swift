@@ -10,7 +10,8 @@ import LaunchContract
 public enum SVGPlot {
   /// Colours per configuration (colour-blind safe, Okabe–Ito).
   static let configColors = [
-    "deferred": "#0072B2", "eager": "#D55E00", "manual": "#009E73", "preview-only": "#CC79A7",
+    LaunchConfiguration.deferred.rawValue: "#0072B2", LaunchConfiguration.eager.rawValue: "#D55E00",
+    LaunchConfiguration.manual.rawValue: "#009E73", LaunchConfiguration.previewOnly.rawValue: "#CC79A7",
   ]
   static let fallbackColors = ["#E69F00", "#56B4E9", "#F0E442", "#000000"]
 
@@ -194,7 +195,8 @@ public enum SVGPlot {
     let condition = rows.first?.0.condition ?? ""
     let fromEvents = rows.allSatisfy(\.2.fromEvents)
     c.text(
-      "Timeline of the median run, \(condition) (ms since " + (condition == "relock" ? "unlock" : "spawn")
+      "Timeline of the median run, \(condition) (ms since "
+        + (condition == LaunchCondition.relock.rawValue ? "unlock" : "spawn")
         + ")"
         + (fromEvents ? "" : " — durations only: the results carry no per-run timeline"),
       x: 30, y: top + 16, size: 16, weight: "bold")

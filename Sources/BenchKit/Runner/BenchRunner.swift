@@ -95,8 +95,10 @@ public final class BenchRunner: Sendable {
     let control: ControlSender
     let tracePath: String
     let spawnedAt: UInt64
-    init(child: ChildProcess, monitor: DisplayMonitor, control: ControlSender, tracePath: String, spawnedAt: UInt64)
-    {
+    init(
+      child: ChildProcess, monitor: DisplayMonitor, control: ControlSender, tracePath: String,
+      spawnedAt: UInt64
+    ) {
       self.child = child
       self.monitor = monitor
       self.control = control
@@ -243,9 +245,11 @@ public final class BenchRunner: Sendable {
         record: .init(run: number, ok: false, error: error.message, phases: [:], counts: [:]), realtime: false
       )
     }
-    let spawnEvent = PhaseEvent(ts: app.spawnedAt, name: EventName.launchSpawn.rawValue, kind: .event, pid: pid)
+    let spawnEvent = PhaseEvent(
+      ts: app.spawnedAt, name: EventName.launchSpawn.rawValue, kind: .event, pid: pid)
     let failure = settle(
-      app, since: app.spawnedAt, firstLive: firstLive, awaited: settings.expectations(for: config).awaitedEvents(in: condition),
+      app, since: app.spawnedAt, firstLive: firstLive,
+      awaited: settings.expectations(for: config).awaitedEvents(in: condition),
       interrupted: interrupted)
     let report = app.monitor.snapshot()
     let realtime = app.monitor.realtimeGranted

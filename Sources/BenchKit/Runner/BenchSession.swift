@@ -59,7 +59,8 @@ public final class BenchSession: Sendable {
         defer { sessions.values.forEach { $0.close() } }
         for config in settings.configs {
           switch runner.startRelockSession(
-            config: config, tracePath: "\(tracesDir)/relock-\(config.rawValue).jsonl", interrupted: interruptFlag)
+            config: config, tracePath: "\(tracesDir)/relock-\(config.rawValue).jsonl",
+            interrupted: interruptFlag)
           {
           case .success(let s): sessions[config] = s
           case .failure(let e): progress.note("bench: relock/\(config): \(e.message)")
@@ -121,7 +122,8 @@ public final class BenchSession: Sendable {
         let notApplicable = settings.expectations(for: config).inapplicablePhases(in: condition)
         cells.append(
           .init(
-            config: config.rawValue, condition: condition.rawValue, camera: settings.camera.description, runs: 0,
+            config: config.rawValue, condition: condition.rawValue, camera: settings.camera.description,
+            runs: 0,
             failed: 0, burners: condition == .loaded ? (burners ?? 0) : nil, phases: [:], records: [],
             notApplicable: notApplicable.isEmpty ? nil : notApplicable))
       }
@@ -134,7 +136,8 @@ public final class BenchSession: Sendable {
     warmup: Bool
   ) {
     if outcome.realtime { realtimeSeen.withLock { $0 = true } }
-    let label = "\(condition.rawValue)/\(config.rawValue)" + (warmup ? " warm-up" : " run \(outcome.record.run)")
+    let label =
+      "\(condition.rawValue)/\(config.rawValue)" + (warmup ? " warm-up" : " run \(outcome.record.run)")
     let summary: String
     if outcome.record.ok {
       let observed =
@@ -148,7 +151,8 @@ public final class BenchSession: Sendable {
     guard counted else { return }
     cells.withLock { cells in
       guard
-        let i = cells.firstIndex(where: { $0.config == config.rawValue && $0.condition == condition.rawValue })
+        let i = cells.firstIndex(where: { $0.config == config.rawValue && $0.condition == condition.rawValue }
+        )
       else {
         return
       }

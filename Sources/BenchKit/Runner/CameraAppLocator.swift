@@ -2,6 +2,7 @@
   import Glibc
 #endif
 import Foundation
+import LaunchContract
 
 /// Finds the `camera-app` executable, building it when needed, so `swift run bench` works on a
 /// fresh clone with no other step.
@@ -36,10 +37,10 @@ public enum CameraAppLocator {
 
   /// The path of an up-to-date camera-app. `log` receives progress lines (building…).
   public static func locate(log: (String) -> Void) throws(RunnerError) -> String {
-    let env = ProcessInfo.processInfo.environment
-    if let given = env["FIRSTFRAME_CAMERA_APP"], !given.isEmpty {
+    if let given = LaunchEnvironment.value(of: .cameraApp) {
       guard access(given, X_OK) == 0 else {
-        throw RunnerError(.appNotFound, "FIRSTFRAME_CAMERA_APP=\(given) is not an executable file")
+        throw RunnerError(
+          .appNotFound, "\(LaunchEnvironment.Key.cameraApp.rawValue)=\(given) is not an executable file")
       }
       return given
     }
@@ -68,7 +69,7 @@ public enum CameraAppLocator {
         swift, "build", "--package-path", root, "-c", "release", "--product", "camera-app",
         "--scratch-path", scratch, "--static-swift-stdlib",
       ],
-      environment: env, logPath: logPath)
+      environment: ProcessInfo.processInfo.environment, logPath: logPath)
     var status: ChildProcess.Termination?
     while status == nil { status = child.wait(timeout: 3600) }
     guard status == .exited(0), access(binary, X_OK) == 0 else {

@@ -23,6 +23,7 @@ public final class ChildProcess: Sendable {
     /// Killed by a signal.
     case signaled(Int32)
 
+    /// "exited with status N" or "killed by signal SIGNAME".
     public var description: String {
       switch self {
       case .exited(let s): return "exited with status \(s)"

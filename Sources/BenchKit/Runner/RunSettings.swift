@@ -41,6 +41,7 @@ public struct RunSettings: Sendable {
 
   /// What the runner may expect of the app in `configuration`.
   public func expectations(for configuration: LaunchConfiguration) -> AppExpectations {
-    AppExpectations(configuration: configuration, outputs: outputs, tap: tap, isReferenceApp: appCommand == nil)
+    AppExpectations(
+      configuration: configuration, outputs: outputs, tap: tap, isReferenceApp: appCommand == nil)
   }
 }

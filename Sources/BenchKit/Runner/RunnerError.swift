@@ -24,5 +24,6 @@ public struct RunnerError: Error, CustomStringConvertible {
     self.message = message
     self.errno = errno
   }
+  /// The one line.
   public var description: String { message }
 }

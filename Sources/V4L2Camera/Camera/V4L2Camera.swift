@@ -65,7 +65,7 @@ public final class V4L2Camera: CaptureDevice {
     guard let node = kernel.nodeInfo(path) else { throw .noSuchDevice(path, operation: "stat") }
     guard node.isCharacterDevice else { throw .notACaptureDevice(path, why: "not a character device") }
     self.path = path
-    self.uniqueID = "v4l2:" + path
+    self.uniqueID = CameraSelection.v4l2(path: path).description
     self.signposter = signposter
     self.kernel = kernel
   }
