@@ -89,10 +89,12 @@ public enum CameraApp {
 
   /// The display surface: `FIRSTFRAME_DISPLAY`'s, or a private one (640×360) without it.
   static func openSurface(_ environment: LaunchEnvironment) throws -> SharedMemoryDisplay {
-    if let name = environment.display {
-      return try SharedMemoryDisplay.open(name: name)
+    switch environment.display {
+    case .sharedMemory(let name): return try SharedMemoryDisplay.open(name: name)
+    case .surfaceDescriptor, .x11:
+      throw AppError.usage("this camera-app cannot present to \(environment.display!)")
+    case nil: return try SharedMemoryDisplay.createPrivate(width: 640, height: 360)
     }
-    return try SharedMemoryDisplay.createPrivate(width: 640, height: 360)
   }
 
   /// Ends the process: exit status 0 after a quit (`failure` nil); otherwise the failure's line on

@@ -35,8 +35,8 @@ public struct LaunchEnvironment: Sendable, Hashable {
 
   /// `FIRSTFRAME_TRACE`: where to append phase events.
   public var trace: Endpoint?
-  /// `FIRSTFRAME_DISPLAY`: the display to present into (a shared-memory surface name).
-  public var display: String?
+  /// `FIRSTFRAME_DISPLAY`: the display to present into.
+  public var display: DisplayTarget?
   /// `FIRSTFRAME_CONTROL`: where to read control commands.
   public var control: Endpoint?
   /// `FIRSTFRAME_RUN`: the run id.
@@ -86,7 +86,13 @@ public struct LaunchEnvironment: Sendable, Hashable {
     }
     trace = try endpoint(.trace)
     control = try endpoint(.control)
-    display = text(.display)
+    if let raw = text(.display) {
+      do {
+        display = try DisplayTarget(parsing: raw)
+      } catch {
+        throw LaunchContractError("\(Key.display.rawValue): \(error.message)")
+      }
+    }
     runID = text(.run)
     configuration = text(.config)
     syntheticState = text(.syntheticState)
@@ -99,7 +105,7 @@ public struct LaunchEnvironment: Sendable, Hashable {
   public var variables: [String: String] {
     var out: [Key: String?] = [:]
     out[.trace] = trace?.description
-    out[.display] = display
+    out[.display] = display?.description
     out[.control] = control?.description
     out[.run] = runID
     out[.config] = configuration

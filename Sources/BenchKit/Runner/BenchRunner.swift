@@ -77,7 +77,7 @@ public final class BenchRunner: Sendable {
   {
     var launch = LaunchEnvironment()
     launch.trace = .path(trace)
-    launch.display = display
+    launch.display = .sharedMemory(name: display)
     launch.control = .descriptor(Self.controlDescriptor)
     launch.runID = runID
     launch.configuration = config.rawValue
