@@ -85,7 +85,8 @@ public enum Comparator {
 
   /// One line for people about a first-frame comparison, e.g.
   /// "deferred reaches the first frame 2.1× sooner than eager (cold)"; for other phases,
-  /// "deferred is 1.4× faster than eager at start_running (cold)". Nil when the ratio is unusable.
+  /// "deferred is 1.6× faster than eager at start_running (cold)". Below 1.5× the difference is
+  /// a share of the slower median ("4 % sooner"), never "1.0×". Nil when the ratio is unusable.
   public static func headline(for c: BenchResults.Comparison) -> String? {
     guard c.ratio_p50.isFinite, c.ratio_p50 > 0 else { return nil }
     let firstFrame = c.phase == PhaseName.firstFrameObserved
@@ -93,10 +94,10 @@ public enum Comparator {
     switch verdict {
     case .faster, .slower:
       let (winner, loser, factor) = c.ratio_p50 < 1 ? (c.a, c.b, 1 / c.ratio_p50) : (c.b, c.a, c.ratio_p50)
-      let f = Fmt.factor(factor)
+      let f = Fmt.sooner(factor: factor)
       return firstFrame
-        ? "\(winner) reaches the first frame \(f)× sooner than \(loser) (\(c.condition))"
-        : "\(winner) is \(f)× faster than \(loser) at \(c.phase) (\(c.condition))"
+        ? "\(winner) reaches the first frame \(f) sooner than \(loser) (\(c.condition))"
+        : "\(winner) is \(f) faster than \(loser) at \(c.phase) (\(c.condition))"
     case .notEnoughData:
       return "\(c.a) vs \(c.b) (\(c.condition)): too few runs to compare \(c.phase)"
     case .noSignificantDifference, nil:
@@ -105,10 +106,10 @@ public enum Comparator {
       if factor >= 1.1 {
         // A large difference the test cannot confirm: say both, instead of "equal".
         let (winner, loser) = c.ratio_p50 < 1 ? (c.a, c.b) : (c.b, c.a)
-        let f = Fmt.factor(factor)
+        let f = Fmt.sooner(factor: factor)
         return firstFrame
-          ? "\(winner) reaches the first frame \(f)× sooner than \(loser), not significant with these runs (\(detail))"
-          : "\(winner) is \(f)× faster than \(loser) at \(c.phase), not significant with these runs (\(detail))"
+          ? "\(winner) reaches the first frame \(f) sooner than \(loser), not significant with these runs (\(detail))"
+          : "\(winner) is \(f) faster than \(loser) at \(c.phase), not significant with these runs (\(detail))"
       }
       return firstFrame
         ? "\(c.a) and \(c.b) reach the first frame equally soon within noise (\(detail))"

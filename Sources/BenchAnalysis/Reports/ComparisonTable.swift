@@ -64,6 +64,7 @@ public enum ComparisonTable {
         "a_median_ms": Fmt.json(r.referenceMedian) as Any, "b_median_ms": Fmt.json(r.newMedian) as Any,
         "a_n": r.referenceCount, "b_n": r.newCount, "ratio_b_over_a": Fmt.json(r.ratio) as Any,
         "ci95": [Fmt.json(r.ci95.lower) as Any, Fmt.json(r.ci95.upper) as Any],
+        "bootstrap_dropped": r.ci95.droppedResamples ?? 0,
         "p_value": Fmt.json(r.pValue) as Any, "u": Fmt.json(r.u) as Any, "test": r.method.rawValue,
         "cliffs_delta": Fmt.json(r.cliffsDelta) as Any, "hodges_lehmann_shift_ms": Fmt.json(r.shiftMs) as Any,
         "verdict": r.verdict.rawValue,

@@ -14,6 +14,16 @@ enum Fmt {
   /// `2.1` for a "2.1×" factor.
   static func factor(_ v: Double) -> String { v.isFinite ? String(format: v < 10 ? "%.1f" : "%.0f", v) : "–" }
 
+  /// How much sooner (or faster) the quicker of two medians is, from `factor` = slower / quicker
+  /// (≥ 1): `2.1×` from 1.5 up, below that the time saved as a share of the slower median
+  /// (`4 %` for 1.042, `0.4 %` under 1 %), so that no difference reads "1.0×".
+  static func sooner(factor: Double) -> String {
+    guard factor.isFinite, factor >= 1 else { return "–" }
+    if factor >= 1.5 { return "\(self.factor(factor))×" }
+    let saved = (1 - 1 / factor) * 100
+    return String(format: saved >= 1 ? "%.0f %%" : "%.1f %%", saved)
+  }
+
   /// `+4.2 %` from a ratio 1.042.
   static func change(_ ratio: Double) -> String {
     guard ratio.isFinite else { return "–" }
@@ -34,9 +44,14 @@ enum Fmt {
     return String(format: "p = %.4f", v)
   }
 
-  /// `[0.95, 1.02]`.
+  /// `[0.95, 1.02]`; with dropped bootstrap resamples `[0.95, 1.02] (3 of 4000 resamples
+  /// dropped)`, and `refused (120 of 4000 resamples dropped)` when the bootstrap refused.
   static func ci(_ c: ConfidenceInterval) -> String {
-    "[\(ratio(c.lower)), \(ratio(c.upper))]"
+    let dropped = c.droppedResamples ?? 0
+    let count = "\(dropped) of \(c.resamples ?? 0) resamples dropped"
+    if c.isRefused { return "refused (\(count))" }
+    let interval = "[\(ratio(c.lower)), \(ratio(c.upper))]"
+    return dropped > 0 ? "\(interval) (\(count))" : interval
   }
 
   /// A JSON-safe number (NaN and infinities become nil).

@@ -6,6 +6,12 @@
 /// interval is the (1 − level)/2 and 1 − (1 − level)/2 type-7 percentiles of the B statistics.
 /// The generator is `SplitMix64(seed:)`, so a seed always gives the same interval.
 ///
+/// A resample whose ratio is not finite (its denominator's median is 0) is dropped; the interval
+/// says how many (`droppedResamples`). Dropped resamples are not a random loss — they are the
+/// resamples with the largest ratios — so when more than `maximumDroppedFraction` (1 %) of them
+/// are dropped the bootstrap refuses: both bounds are NaN, and comparisons and gates treat the
+/// interval as missing.
+///
 /// The interval carries Monte-Carlo error: with B = 4000 an endpoint moves by roughly
 /// ±1–2 % of the ratio between seeds for 10–20 runs (see `stats-reference.json`, whose tolerance is
 /// measured that way). With few runs the bootstrap distribution of a median is lumpy (it can take
@@ -15,22 +21,35 @@ public enum Bootstrap {
   public static let defaultResamples = 4000
   /// The default seed, so reports are reproducible without one.
   public static let defaultSeed: UInt64 = 0x5EED_F1F5_7F4A_3E11
+  /// The largest share of resamples that may be dropped before the bootstrap refuses (0.01 = 1 %).
+  public static let maximumDroppedFraction = 0.01
 
   /// The percentile-bootstrap interval of median(numerator) / median(denominator).
-  /// Returns a degenerate interval at the point estimate when either sample has one value.
+  /// Returns a degenerate interval at the point estimate when either sample has one value, and
+  /// NaN bounds (refused) when more than `maximumDroppedFraction` of the resamples were dropped.
   /// - Precondition: both samples non-empty.
   public static func ratioOfMediansInterval(
     numerator: [Double], denominator: [Double], level: Double = 0.95,
     resamples: Int = defaultResamples, seed: UInt64 = defaultSeed
   ) -> ConfidenceInterval {
     precondition(!numerator.isEmpty && !denominator.isEmpty, "the bootstrap needs two non-empty samples")
+    let drawn = Swift.max(1, resamples)
     let replicates = ratioOfMediansReplicates(
-      numerator: numerator, denominator: denominator, resamples: resamples, seed: seed)
-    return percentileInterval(sortedReplicates: replicates, level: level)
+      numerator: numerator, denominator: denominator, resamples: drawn, seed: seed)
+    let dropped = drawn - replicates.count
+    if Double(dropped) > maximumDroppedFraction * Double(drawn) {
+      return ConfidenceInterval(
+        lower: .nan, upper: .nan, level: level, resamples: drawn, droppedResamples: dropped)
+    }
+    var interval = percentileInterval(sortedReplicates: replicates, level: level)
+    interval.resamples = drawn
+    interval.droppedResamples = dropped
+    return interval
   }
 
-  /// The B bootstrap replicates of median(numerator*) / median(denominator*), sorted ascending,
-  /// non-finite ratios (a zero denominator median) dropped.
+  /// The bootstrap replicates of median(numerator*) / median(denominator*), sorted ascending:
+  /// B resamples drawn, non-finite ratios (a zero denominator median) dropped, so there may be
+  /// fewer than B (`ratioOfMediansInterval` counts them).
   public static func ratioOfMediansReplicates(
     numerator: [Double], denominator: [Double], resamples: Int = defaultResamples,
     seed: UInt64 = defaultSeed
