@@ -9,9 +9,10 @@ import LaunchContract
 /// test measures it. A cell whose gated phase has no successful runs fails.
 ///
 /// **Relative gate.** r = median(numerator)/median(denominator) in one condition. With a
-/// `min_ratio`: pass when r ≥ min; fail when the whole bootstrap 95 % CI lies below min; otherwise
-/// `inconclusive` (reported, not failed). `max_ratio` mirrors it. Skipped, with the reason, when a
-/// cell is missing (e.g. "skipped: no preview-only cell in cold").
+/// `min_ratio`: pass when r ≥ min; fail when the whole bootstrap 95 % CI lies below min (or the
+/// bootstrap refused); otherwise `inconclusive` (reported, not failed). `max_ratio` mirrors it. A
+/// NaN or infinite r fails. A missing cell fails ("no preview-only cell in cold") unless the gate
+/// is `optional`, when it is skipped with that reason. The full rule is on `GateDefinitions`.
 public enum Gate {
   /// Settings of the baseline gate.
   public struct BaselineOptions: Sendable, Hashable {
@@ -165,10 +166,15 @@ public enum Gate {
         let missing = [(gate.numerator, num), (gate.denominator, den)].filter { $0.1 == nil }.map(\.0)
         guard missing.isEmpty, let num, let den else {
           let what = missing.map { "no \($0) cell" }.joined(separator: " and ")
+          let optional = gate.optional == true
           out.append(
             GateOutcome(
-              kind: "relative", name: name, status: .skipped,
-              message: "skipped: \(what) in \(gate.condition)",
+              kind: "relative", name: name, status: optional ? .skipped : .fail,
+              message: optional
+                ? "skipped: \(what) in \(gate.condition) (the gate is optional)"
+                : "\(what) in \(gate.condition): the gate's cells were not run (run bench with"
+                  + " --configs \(gate.numerator),\(gate.denominator) --conditions \(gate.condition), or mark"
+                  + " the gate \"optional\": true)",
               phase: gate.phase, limit: gate.min_ratio ?? gate.max_ratio))
           continue
         }
@@ -189,19 +195,29 @@ public enum Gate {
           seed: seed ^ SplitMix64.stableHash("\(gate.name)|\(camera)"))
         var status = GateOutcome.Status.pass
         var bounds: [String] = []
+        // A violated bound fails when the whole CI is beyond it, or when there is no CI (the
+        // bootstrap refused); otherwise it is inconclusive.
         if let lo = gate.min_ratio {
           bounds.append("≥ \(Fmt.ratio(lo))")
-          if r.ratio < lo { status = r.ci95.upper < lo ? .fail : .inconclusive }
+          if r.ratio < lo { status = r.ci95.isRefused || r.ci95.upper < lo ? .fail : .inconclusive }
         }
         if let hi = gate.max_ratio {
           bounds.append("≤ \(Fmt.ratio(hi))")
-          if r.ratio > hi { status = r.ci95.lower > hi ? .fail : (status == .fail ? .fail : .inconclusive) }
+          if r.ratio > hi {
+            status = r.ci95.isRefused || r.ci95.lower > hi ? .fail : (status == .fail ? .fail : .inconclusive)
+          }
         }
+        if !r.ratio.isFinite { status = .fail }
         var message =
           "\(gate.numerator)/\(gate.denominator) \(gate.phase) in \(gate.condition) = \(Fmt.ratio(r.ratio))"
           + " (95 % CI \(Fmt.ci(r.ci95))), required \(bounds.joined(separator: " and "));"
           + " medians \(Fmt.ms(r.newMedian)) ms / \(Fmt.ms(r.referenceMedian)) ms, \(Fmt.p(r.pValue)),"
           + " n = \(r.newCount) / \(r.referenceCount)"
+        if !r.ratio.isFinite {
+          message += "; no finite ratio (a 0 ms median): the bound cannot be shown to hold"
+        } else if status == .fail && r.ci95.isRefused {
+          message += "; the bootstrap refused, so nothing shows the bound might still hold"
+        }
         if status == .inconclusive { message += "; the CI still includes the bound: more runs would decide" }
         out.append(
           GateOutcome(

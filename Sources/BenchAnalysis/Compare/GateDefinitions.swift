@@ -9,9 +9,22 @@ import Foundation
 ///   "baseline": { "alpha": 0.01, "default_threshold_pct": 5,
 ///                 "phases": { "first_frame_observed": { "threshold_pct": 5 } } },
 ///   "relative": [ { "name": "…", "phase": "first_frame_observed", "condition": "cold",
-///                   "numerator": "eager", "denominator": "deferred", "min_ratio": 1.8 } ] }
+///                   "numerator": "eager", "denominator": "deferred", "min_ratio": 1.8,
+///                   "optional": false } ] }
 /// ```
 /// Every field but `schema` is optional. Command-line options override the `baseline` section.
+///
+/// **Decision rule of a relative gate** (`Gate.checkRelative`). r = median(numerator) /
+/// median(denominator) of `phase` over the ok runs of the two cells of `condition`:
+/// 1. a cell that was not run (not in the results) **fails** the gate — "not run" is not
+///    "holds" — unless the gate says `"optional": true`, when it is `skipped` with the reason;
+/// 2. a cell without one successful run of the phase fails;
+/// 3. r not a finite number (0 ms over 0 ms, or over a 0 ms median) fails;
+/// 4. r inside the bounds (`min_ratio` ≤ r, r ≤ `max_ratio`) passes;
+/// 5. r outside: fails when the bootstrap 95 % CI of r lies entirely outside the bound, or when the
+///    bootstrap refused (more than 1 % of its resamples had no finite ratio, so the CI is
+///    unknown); otherwise `inconclusive` (reported, not failed: more runs would decide).
+/// Only `fail` makes `bench gate` exit 1.
 public struct GateDefinitions: Codable, Sendable, Hashable {
   /// The schema identifier this file must carry.
   public static let schemaIdentifier = "firstframe.gates/1"
@@ -80,11 +93,15 @@ public struct GateDefinitions: Codable, Sendable, Hashable {
     public var max_ratio: Double?
     /// Why the bound holds, for people.
     public var rationale: String?
+    /// When true, a results file without the gate's cells skips the gate instead of failing it
+    /// (default false: a gate whose cells were not run fails).
+    public var optional: Bool?
     /// Creates a gate.
     public init(
       name: String, phase: String, condition: String, numerator: String, denominator: String,
-      min_ratio: Double? = nil, max_ratio: Double? = nil, rationale: String? = nil
+      min_ratio: Double? = nil, max_ratio: Double? = nil, rationale: String? = nil, optional: Bool? = nil
     ) {
+      self.optional = optional
       self.name = name
       self.phase = phase
       self.condition = condition

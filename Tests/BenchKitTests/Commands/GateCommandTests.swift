@@ -135,12 +135,13 @@ import TestSupport
       out.contains("PASS deferred start reaches the first frame at least 1.8x sooner than eager (cold)"))
   }
 
-  @Test("a relative gate is skipped, with the reason, when its cell is missing")
-  func relativeGateSkipped() throws {
+  @Test("a relative gate whose cell was not run fails, with the reason (gates.json marks none optional)")
+  func relativeGateMissingCellFails() throws {
     let res = try save(SyntheticResults.make(), "r.json")
     let (code, out, _) = gate(["--gates", gatesFile, res])
-    #expect(code == 0)
-    #expect(out.contains("skipped: no preview-only cell in cold"))
+    #expect(code == 1)
+    #expect(out.contains("FAIL deferred start is within 10 % of preview-only"))
+    #expect(out.contains("no preview-only cell in cold"))
   }
 
   @Test("a relative gate fails when deferral stops working")
