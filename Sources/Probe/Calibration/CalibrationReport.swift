@@ -34,4 +34,23 @@ public struct CalibrationReport: Sendable, Codable, Hashable {
   public var staleReportedWithCover: Int
   /// The probe's mean analysis CPU per scanout during the trials, microseconds.
   public var analysisMicrosecondsPerScanout: Double
+
+  /// The probe's error bound on `lagP99Milliseconds`: one refresh interval + 2 ms.
+  public var lagBoundMilliseconds: Double { refreshIntervalMilliseconds + 2 }
+
+  /// What breaks the probe's error bound, one line each; empty when it holds: no early detection,
+  /// no miss, and a lag p99 of at most one refresh interval + 2 ms.
+  public var violations: [String] {
+    var out: [String] = []
+    if early > 0 { out.append("\(early) early detection\(early == 1 ? "" : "s") (must be 0)") }
+    if misses > 0 { out.append("\(misses) miss\(misses == 1 ? "" : "es") (must be 0)") }
+    let bound = (lagBoundMilliseconds * 100).rounded() / 100
+    if lagP99Milliseconds.isNaN {
+      out.append("no trial measured a lag (the bound p99 ≤ \(bound) ms cannot be shown)")
+    } else if lagP99Milliseconds > lagBoundMilliseconds {
+      let p99 = (lagP99Milliseconds * 100).rounded() / 100
+      out.append("lag p99 \(p99) ms is above one refresh + 2 ms = \(bound) ms")
+    }
+    return out
+  }
 }

@@ -1,5 +1,6 @@
 import BenchAnalysis
 import LightBoard
+import Synchronization
 
 /// Known frames for calibration and tests: the light board, or a board-less moving pattern
 /// (a vertical bar moving sideways, a horizontal bar moving down, and a row of 16×16 blocks
@@ -45,13 +46,27 @@ struct CalibrationScene: Sendable {
     self.noiseSigma = noiseSigma
     self.rng = SplitMix64(seed: seed)
     if noiseSigma > 0 {
-      // A noise field twice the image; each frame adds it from a random offset.
-      noise = (0..<(2 * width * height)).map { _ in
-        var s = 0.0
-        for _ in 0..<3 { s += Double.random(in: -1...1, using: &rng) }
-        return Int8(clamping: Int((s * noiseSigma).rounded()))
-      }
+      noise = Self.noiseField(count: 2 * width * height, sigma: noiseSigma)
     }
+  }
+
+  /// Noise fields already made, by size and sigma: one is made once per process, so that a
+  /// calibration's trials (and a debug build) do not spend their time drawing random numbers.
+  private static let noiseFields = Mutex<[String: [Int8]]>([:])
+
+  /// A noise field of `count` values (twice the image; each frame adds it from a random offset):
+  /// the sum of three uniform values in −1…1 times `sigma`, from a fixed seed.
+  static func noiseField(count: Int, sigma: Double) -> [Int8] {
+    let key = "\(count)/\(sigma)"
+    if let field = noiseFields.withLock({ $0[key] }) { return field }
+    var rng = SplitMix64(seed: 0x4E01_5E)
+    let field = (0..<count).map { _ in
+      var s = 0.0
+      for _ in 0..<3 { s += Double.random(in: -1...1, using: &rng) }
+      return Int8(clamping: Int((s * sigma).rounded()))
+    }
+    noiseFields.withLock { $0[key] = field }
+    return field
   }
 
   /// Draws the frame captured at `captureTime` (ns) with number `sequence` into `pixels`

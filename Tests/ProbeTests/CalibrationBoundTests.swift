@@ -1,0 +1,29 @@
+import Testing
+
+@testable import Probe
+
+/// `bench calibrate` exits 1 when any load level's report has a violation (CalibrateCommand.status).
+@Suite struct CalibrationBoundTests {
+  static func report(load: Bool, early: Int = 0, misses: Int = 0, p99: Double = 12) -> CalibrationReport {
+    CalibrationReport(
+      load: load, loadThreads: load ? 2 : 0, refreshHz: 60, refreshIntervalMilliseconds: 1000 / 60,
+      realtimeGranted: false, boardDecodes: true, trials: 60, early: early, misses: misses,
+      lagP50Milliseconds: 8, lagP99Milliseconds: p99, lagMaxMilliseconds: 20, methods: ["board": 60],
+      staleReportedWithoutCover: 20, trialsWithoutCover: 20, staleReportedWithCover: 0,
+      analysisMicrosecondsPerScanout: 40)
+  }
+
+  @Test("the bound holds only with no early detection, no miss and a p99 lag of at most one refresh + 2 ms")
+  func bound() {
+    #expect(Self.report(load: false).violations.isEmpty)
+    #expect(Self.report(load: true, p99: 18.6).violations.isEmpty)
+    #expect(Self.report(load: true, early: 1).violations.count == 1)
+    #expect(Self.report(load: false, misses: 2).violations.count == 1)
+    // Under load the p99 lag is 19 ms at 60 Hz: above 16.67 + 2 ms.
+    let slow = Self.report(load: true, p99: 19)
+    #expect(slow.violations.count == 1)
+    #expect(slow.violations.first?.contains("18.67") == true, "\(slow.violations)")
+    // No lag at all (every trial early or missed) is no evidence that the bound holds.
+    #expect(!Self.report(load: false, p99: .nan).violations.isEmpty)
+  }
+}
