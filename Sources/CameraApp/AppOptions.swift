@@ -16,6 +16,8 @@ public struct AppOptions: Sendable, Equatable {
   public var durationSeconds: Double?
   /// Skip covering the preview with black on `lock`.
   public var noCover = false
+  /// Show a static launch image (`SplashImage`) until the camera's first frame replaces it.
+  public var splash = false
   /// Record a movie to this file (Y4M) once the movie output is ready.
   public var recordPath: String?
   /// Whether photos get responsive capture (default on, as the seeds recommend).

@@ -62,6 +62,7 @@ public enum CameraApp {
     } catch {
       terminate(.usage("cannot open the display surface: \(error)"))
     }
+    if options.splash { preview.present(SplashImage.frame(width: 640, height: 360)) }
     let library = PhotoLibrary.standard(environment: environment)
     let model = CameraModel(
       capture: CaptureService(

@@ -23,6 +23,7 @@ public enum CameraAppCommand: Command {
     "--duration", "S", "quit after S seconds", shownAs: "run until quit",
     parser: .number(in: NumberRange(greaterThan: 0, atMost: 86_400)))
   static let noCover = Flag("--no-cover", "do not cover the preview with black on lock")
+  static let splash = Flag("--splash", "show a static launch image until the camera's first frame")
   static let noResponsiveCapture = Flag(
     "--no-responsive-capture", "disable responsive capture on the photo output")
   static let record = Option<String?>(
@@ -38,7 +39,7 @@ public enum CameraAppCommand: Command {
       phase through the trace protocol (FIRSTFRAME_TRACE, FIRSTFRAME_DISPLAY, FIRSTFRAME_CONTROL,
       FIRSTFRAME_RUN; see README.md).
       """,
-    options: [config, outputs, camera, profile, duration, noCover, noResponsiveCapture, record],
+    options: [config, outputs, camera, profile, duration, noCover, splash, noResponsiveCapture, record],
     epilogue: """
       environment:
         FIRSTFRAME_TRACE          append phase events to this path, or fd:N
@@ -60,6 +61,7 @@ public enum CameraAppCommand: Command {
     o.profilePath = try parsed.value(profile)
     o.durationSeconds = try parsed.value(duration)
     o.noCover = parsed.isSet(noCover)
+    o.splash = parsed.isSet(splash)
     o.responsiveCapture = !parsed.isSet(noResponsiveCapture)
     o.recordPath = try parsed.value(record)
     return o

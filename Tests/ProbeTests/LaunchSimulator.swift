@@ -1,4 +1,5 @@
 import BenchAnalysis
+import Display
 import LightBoard
 @testable import Probe
 
@@ -6,6 +7,22 @@ import LightBoard
 /// phase, a 30 fps camera with random present times and jitter, no threads and no clocks.
 struct LaunchSimulator {
   enum Scenario: CaseIterable { case launch, relockWithCover, relockWithoutCover }
+
+  /// What the app shows between the arm time and its first fresh frame, meant to fool change
+  /// detection (each stays on screen until the first fresh frame, at least 150 ms later).
+  enum Trick: CaseIterable {
+    /// Nothing: black after a launch, the cover or the frozen frame after a relock.
+    case none
+    /// A launch: a static, non-black splash image right after the spawn.
+    case splash
+    /// A launch: one garbage buffer (half noise, half black) right after the spawn.
+    case garbageBuffer
+    /// A relock: a frame captured before the lock, presented once after the unlock.
+    case frameInFlight
+    /// A relock: a non-black lock cover (the last frame, dimmed), lifted at unlock to show the
+    /// last pre-lock frame again.
+    case liftedCover
+  }
 
   struct Outcome {
     var scenario: Scenario
@@ -26,7 +43,7 @@ struct LaunchSimulator {
   /// Runs one trial. `dropFreshFrame` skips presenting that fresh frame (a dropped frame).
   func run(
     scenario: Scenario, kind: CalibrationScene.Kind, noise: Double, rng: inout SplitMix64,
-    freshFrames: Int = 8, dropFreshFrame: Int? = nil,
+    freshFrames: Int = 8, dropFreshFrame: Int? = nil, trick: Trick = .none,
     configuration: DetectorConfiguration = DetectorConfiguration()
   ) -> Outcome {
     let ms: UInt64 = 1_000_000
@@ -44,22 +61,48 @@ struct LaunchSimulator {
       images.append(px)
       return images.count - 1
     }
+    func add(_ px: [UInt8]) -> Int {
+      images.append(px)
+      return images.count - 1
+    }
     let base: UInt64 = 10_000 * ms + UInt64.random(in: 0..<1000, using: &rng) * ms
     var armTime: UInt64
+    var lastPreLock = 0
     if scenario == .launch {
       armTime = base + UInt64.random(in: 20...100, using: &rng) * ms
     } else {
       for k in 0..<6 {
         let t = base + UInt64(k) * Self.camera + UInt64.random(in: 0...2 * ms, using: &rng)
-        presents.append((t, render(capture: t - 5 * ms)))
+        lastPreLock = render(capture: t - 5 * ms)
+        presents.append((t, lastPreLock))
       }
       let lock = base + 6 * Self.camera
-      if scenario == .relockWithCover {
+      if trick == .liftedCover {
+        let dimmed = images[lastPreLock].map { UInt8(Int($0) * 2 / 5) }
+        presents.append((lock + UInt64.random(in: 0...5 * ms, using: &rng), add(dimmed)))
+      } else if scenario == .relockWithCover {
         presents.append((lock + UInt64.random(in: 0...5 * ms, using: &rng), 0))
       }
       armTime = lock + UInt64.random(in: 50...200, using: &rng) * ms
     }
-    let firstPresent = armTime + UInt64.random(in: 30_000...250_000, using: &rng) * 1000
+    var firstPresent = armTime + UInt64.random(in: 30_000...250_000, using: &rng) * 1000
+    if trick != .none {
+      // The trick appears just after the arm time and stays at least 150 ms.
+      let shown = armTime + UInt64.random(in: 2...20, using: &rng) * ms
+      let image: Int
+      switch trick {
+      case .none: image = 0
+      case .splash: image = add(SplashImage.frame(width: width, height: height).pixels)
+      case .garbageBuffer:
+        var px = [UInt8](repeating: 0, count: width * height)
+        for i in 0..<(width * height / 2) { px[i] = UInt8(truncatingIfNeeded: rng.next()) }
+        image = add(px)
+      case .frameInFlight: image = render(capture: armTime - 120 * ms)
+      case .liftedCover: image = lastPreLock
+      }
+      presents.append((shown, image))
+      firstPresent = max(firstPresent, shown + UInt64.random(in: 150...250, using: &rng) * ms)
+    }
     for k in 0..<freshFrames where k != dropFreshFrame {
       let t =
         firstPresent + UInt64(k) * Self.camera + (k == 0 ? 0 : UInt64.random(in: 0...2 * ms, using: &rng))

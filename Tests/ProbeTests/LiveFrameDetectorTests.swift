@@ -40,6 +40,37 @@ import Testing
     #expect(failures.isEmpty, "\(failures.count) of 100: \(failures.prefix(5))")
   }
 
+  @Test(
+    "a splash screen, a garbage buffer, a frame in flight from before the unlock and a lifted non-black cover never count as the first live frame",
+    arguments: LaunchSimulator.Trick.allCases.filter { $0 != .none })
+  func tricksDoNotFoolChangeDetection(trick: LaunchSimulator.Trick) {
+    var rng = SplitMix64(seed: 4242 + UInt64(LaunchSimulator.Trick.allCases.firstIndex(of: trick)!))
+    let scenarios: [LaunchSimulator.Scenario] =
+      [.splash, .garbageBuffer].contains(trick) ? [.launch] : [.relockWithCover, .relockWithoutCover]
+    var failures: [String] = []
+    for trial in 0..<40 {
+      let scenario = scenarios[trial % scenarios.count]
+      let kind: CalibrationScene.Kind = trial % 4 < 2 ? .pattern : .lowContrast
+      let noise: Double = trial % 2 == 0 ? 0 : 8
+      let o = simulator.run(scenario: scenario, kind: kind, noise: noise, rng: &rng, trick: trick)
+      guard let first = o.first else {
+        failures.append("miss: \(scenario) \(kind) noise \(noise)")
+        continue
+      }
+      if first.scanoutTime < o.firstPresent {
+        failures.append(
+          "early by \((o.firstPresent - first.scanoutTime) / 1_000_000) ms: \(scenario) \(kind) noise \(noise)"
+        )
+      } else if first.scanoutTime - o.firstPresent > LaunchSimulator.refresh {
+        failures.append(
+          "late by \((first.scanoutTime - o.firstPresent) / 1_000_000) ms: \(scenario) \(kind) noise \(noise)"
+        )
+      }
+      if first.method != .change { failures.append("method \(first.method): \(scenario) \(kind)") }
+    }
+    #expect(failures.isEmpty, "\(trick): \(failures.count) of 40: \(failures.prefix(4))")
+  }
+
   @Test("a relock without a cover shows stale frames; with the black cover it shows none")
   func staleFramesAfterRelock() {
     var rng = SplitMix64(seed: 77)
@@ -109,7 +140,8 @@ import Testing
     black.withUnsafeMutableBufferPointer {
       low.render(captureTime: 1_000_000_000, sequence: 1, into: $0.baseAddress!)
     }
-    #expect(observe(black, 3) == .firstLive)
+    // Not blank: the first image of what may become a run of changing scanouts.
+    #expect(observe(black, 3) == .waiting)
   }
 
   @Test("the first live frame event carries scanout time, method and the probe's pid")
@@ -140,8 +172,9 @@ import Testing
     }
     let r = LaunchSimulator.refresh
     let s = frame(1_000_000_000, 1)
-    let l = frame(1_500_000_000, 40)
-    let schedule: [(UInt64, [UInt8])] = [(1, s), (2, s), (3, s), (4, s), (5, l)]
+    let schedule: [(UInt64, [UInt8])] =
+      [(1, s), (2, s), (3, s), (4, s)]
+      + (5...9).map { ($0, frame(1_500_000_000 + UInt64($0) * 33_000_000, 40 + UInt64($0))) }
     detector.arm(.unlock(since: 2 * r + 1))
     for (i, px) in schedule {
       px.withUnsafeBufferPointer {
@@ -157,6 +190,8 @@ import Testing
     #expect(e.ts == 5 * r)
     #expect(e.fields["method"] == "change")
     #expect(e.fields["scanout_ns"]?.intValue == Int64(5 * r))
+    #expect(e.fields["confirmed_ns"]?.intValue == Int64(7 * r))
+    #expect(e.fields["changes"]?.intValue == 3)
     #expect(e.fields["capture_time_ms"] == nil)
     #expect(detector.staleFrames == 2)
   }
@@ -196,7 +231,11 @@ import Testing
       detector.arm(.unlock(since: t + 1))
       #expect(show(last) == .stale, "round \(round)")
       #expect(show(last) == .stale, "round \(round)")
+      #expect(show(fresh()) == .waiting, "round \(round)")
+      let firstFresh = t
+      #expect(show(fresh()) == .waiting, "round \(round)")
       #expect(show(fresh()) == .firstLive, "round \(round)")
+      #expect(detector.firstLiveFrame?.scanoutTime == firstFresh, "round \(round)")
       #expect(detector.staleFrames == 2)
     }
   }

@@ -19,6 +19,7 @@ public enum MarkdownReport {
     if !headlines.isEmpty {
       s += "\n## Headline\n\n" + headlines.map { "- \($0)" }.joined(separator: "\n") + "\n"
     }
+    for note in results.detectionNotes { s += "\n> **Note:** \(escape(note))\n" }
     if let gate { s += "\n" + gateSection(gate) }
     s += "\n## First frame observed (ms)\n\n"
     s += "| cell | n | failed | min | p50 | p90 | max | mean ± sd | outliers |\n"

@@ -25,6 +25,14 @@ public enum ResultsTable {
     rows.append(
       ["dropped frames"]
         + cells.map { c in String(c.records.reduce(0) { $0 + ($1.counts["dropped_frames"] ?? 0) }) })
+    if cells.contains(where: { $0.changeDetected.change > 0 }) {
+      rows.append(
+        ["first frame found by"]
+          + cells.map { c in
+            (c.detection ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+              .joined(separator: ", ")
+          })
+    }
     let malformed = cells.map { c in c.records.reduce(0) { $0 + ($1.counts["malformed_trace_lines"] ?? 0) } }
     if malformed.contains(where: { $0 > 0 }) {
       rows.append(["malformed trace lines"] + malformed.map(String.init))
@@ -50,6 +58,7 @@ public enum ResultsTable {
     for (note, where_) in notes.sorted(by: { $0.key < $1.key }) {
       out += "- not applicable in \(where_.joined(separator: ", ")): \(note)\n"
     }
+    for note in results.detectionNotes { out += "- \(note)\n" }
     return out
   }
 

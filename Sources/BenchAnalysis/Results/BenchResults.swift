@@ -107,6 +107,9 @@ public struct BenchResults: Codable, Sendable {
     /// A run with no live frame this many seconds after its start failed, seconds
     /// (`CLOCK_MONOTONIC`); so did one whose awaited app events were still missing at twice this.
     public var runTimeoutSeconds: Double
+    /// False when the probe was told to ignore the light board (`--no-board`): every first frame
+    /// comes from change detection. Absent when the probe read the board wherever it decoded.
+    public var lightBoard: Bool?
     /// When the benchmark started: wall clock, UTC, ISO 8601 to the second
     /// (`2026-12-01T10:06:53Z`).
     public var startedAt: String
@@ -164,9 +167,14 @@ public struct BenchResults: Codable, Sendable {
     /// `process_launch` in relock, where the app is not relaunched). Every phase is either in
     /// `phases` or here; one missing from both did not happen when it should have.
     public var notApplicable: [String: String]?
+    /// How the probe found the first live frame of the cell's ok runs: a count per method
+    /// (`board`: the light board's capture time; `change`: a run of changing scanouts at the
+    /// camera's cadence, see `LiveFrameDetector`). A headline that rests on `change` alone is
+    /// noted under the table.
+    public var detection: [String: Int]?
 
     enum CodingKeys: String, CodingKey {
-      case config, condition, camera, runs, failed, burners, phases, records
+      case config, condition, camera, runs, failed, burners, phases, records, detection
       case notApplicable = "not_applicable"
     }
 
@@ -254,11 +262,16 @@ public struct BenchResults: Codable, Sendable {
     /// `relock.unlock` for relock) on `CLOCK_MONOTONIC`. Optional: when present, `trace.json` and
     /// the SVG timeline show the run's real events; without it they fall back to phase durations.
     public var timeline: [TimelineEvent]?
+    /// How the probe found the run's first live frame: `board` or `change` (absent when it found
+    /// none).
+    public var detection: String?
     /// Creates a record.
     public init(
       run: Int, ok: Bool, error: String?, phases: [String: Double], counts: [String: Int],
-      trace: String? = nil, wallMs: Double? = nil, timeline: [TimelineEvent]? = nil
+      trace: String? = nil, wallMs: Double? = nil, timeline: [TimelineEvent]? = nil,
+      detection: String? = nil
     ) {
+      self.detection = detection
       self.timeline = timeline
       self.run = run
       self.ok = ok

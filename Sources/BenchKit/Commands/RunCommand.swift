@@ -82,6 +82,8 @@ public enum RunCommand: Command {
     default: defaults.runTimeoutSeconds,
     parser: .number(in: NumberRange(greaterThan: 0, atMost: 3600)))
   static let noTap = Flag("--no-tap", "do not press the shutter when the first live frame appears")
+  static let noBoard = Flag(
+    "--no-board", "the probe ignores the light board: change detection only (to check it with camera-app)")
   static let out = Option<String?>(
     "--out", "DIR", "results folder", shownAs: "Results/<UTC timestamp>, linked from Results/latest",
     parser: .text)
@@ -100,7 +102,7 @@ public enum RunCommand: Command {
       """,
     options: [
       runs, warmup, conditions, configs, outputs, camera, profile, app, refreshHz, lockSeconds, runTimeout,
-      noTap,
+      noTap, noBoard,
       out, format, quiet,
     ],
     epilogue: """
@@ -132,6 +134,7 @@ public enum RunCommand: Command {
     s.lockSeconds = try o.value(lockSeconds)
     s.runTimeoutSeconds = try o.value(runTimeout)
     s.tap = !o.isSet(noTap)
+    s.readsLightBoard = !o.isSet(noBoard)
     let outputFormat = try o.value(format)
 
     s.camera = try o.value(camera)
@@ -246,7 +249,7 @@ public enum RunCommand: Command {
 
     let total = settings.conditions.count * settings.configs.count * (settings.runs + settings.warmup)
     let progress = ProgressReporter(total: total, quiet: quiet)
-    let base = BenchResults(
+    var base = BenchResults(
       tool: .init(version: FirstFrameVersion.current), host: HostProbe.current(),
       settings: .init(
         runs: settings.runs, warmup: settings.warmup, conditions: settings.conditions.map(\.rawValue),
@@ -257,6 +260,7 @@ public enum RunCommand: Command {
         refreshHz: settings.refreshHz, tap: settings.tap, lockSeconds: settings.lockSeconds,
         runTimeoutSeconds: settings.runTimeoutSeconds, startedAt: ISO8601DateFormatter().string(from: Date())),
       cells: [])
+    if !settings.readsLightBoard { base.settings.lightBoard = false }
     let runner = BenchRunner(settings: settings, appBinary: appBinary)
     let session = BenchSession(
       settings: settings, runner: runner, progress: progress, base: base, interrupted: { interrupted.isSet })

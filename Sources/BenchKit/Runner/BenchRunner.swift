@@ -130,8 +130,11 @@ public final class BenchRunner: Sendable {
   {
     let monitor: DisplayMonitor
     do {
+      var detector = DetectorConfiguration()
+      detector.decodesLightBoard = settings.readsLightBoard
       monitor = try DisplayMonitor(
-        width: settings.displayWidth, height: settings.displayHeight, refreshHz: settings.refreshHz, slots: 3)
+        width: settings.displayWidth, height: settings.displayHeight, refreshHz: settings.refreshHz, slots: 3,
+        configuration: detector)
     } catch {
       throw RunnerError(.displayFailed, "cannot create the display surface: \(error)", errno: error.errno)
     }
@@ -287,7 +290,8 @@ public final class BenchRunner: Sendable {
     return BenchResults.RunRecord(
       run: number, ok: error == nil, error: error, phases: phases, counts: counts,
       trace: "traces/" + (tracePath as NSString).lastPathComponent, wallMs: wallMs,
-      timeline: all.map { BenchResults.TimelineEvent($0, originNs: start) })
+      timeline: all.map { BenchResults.TimelineEvent($0, originNs: start) },
+      detection: report.firstLiveFrame?.method.rawValue)
   }
 
   // MARK: - Relock

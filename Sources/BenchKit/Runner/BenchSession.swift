@@ -160,6 +160,7 @@ public final class BenchSession: Sendable {
       cells[i].runs = cells[i].records.count
       cells[i].failed = cells[i].records.filter { !$0.ok }.count
       cells[i].phases = Self.summaries(cells[i].records)
+      cells[i].detection = BenchResults.Cell.detectionCounts(cells[i].records)
     }
     save(snapshot())
   }

@@ -25,6 +25,9 @@ public struct RunSettings: Sendable {
   public var refreshHz = 60.0
   /// Send `tap` as soon as the first live frame is seen.
   public var tap = true
+  /// Whether the probe reads the light board where it decodes; false (`--no-board`) leaves it
+  /// change detection only.
+  public var readsLightBoard = true
   /// Relock: how long the device stays locked, seconds.
   public var lockSeconds = 1.0
   /// A run with no live frame after this many seconds fails.

@@ -31,12 +31,20 @@ public struct CalibrationSettings: Sendable, Hashable {
 /// `SharedMemoryDisplay`; the real compositor and detector (`DisplayMonitor`) look for the first
 /// live frame; the report compares what they found with what was presented.
 ///
-/// Trials rotate through three scenarios — a launch (black until the first frame), a relock with
+/// Trials rotate through six scenarios — a launch (black until the first frame), a relock with
 /// the black cover, a relock without a cover (the frozen pre-lock frame stays on screen after the
-/// unlock) — and three scenes (light board, moving pattern, low-contrast pattern), with noise
-/// sigma 8 on every other trial.
+/// unlock), and three meant to fool change detection: a launch that shows a static splash image
+/// first, a relock that shows a frame captured before the unlock first, and a relock whose
+/// non-black cover (the last frame, dimmed) is lifted at unlock to show the last pre-lock frame
+/// again (each trick stays on screen 150–250 ms) — and three scenes (light board, moving
+/// pattern, low-contrast pattern), with noise sigma 8 on every other trial.
 public enum Calibration {
-  enum Scenario: Int, CaseIterable { case launch, relockWithCover, relockWithoutCover }
+  enum Scenario: Int, CaseIterable {
+    case launch, relockWithCover, relockWithoutCover, launchWithSplash, relockWithFrameInFlight
+    case relockWithLiftedCover
+
+    var isLaunch: Bool { self == .launch || self == .launchWithSplash }
+  }
 
   /// Runs the trials; with `settings.load`, burner threads spin on every core until it returns.
   public static func run(_ settings: CalibrationSettings) throws(DisplayError) -> CalibrationReport {
@@ -64,9 +72,10 @@ public enum Calibration {
     var staleWith = 0
     var pixels = [UInt8](repeating: 0, count: settings.width * settings.height)
 
+    let scenarios = Scenario.allCases.count
     for trial in 0..<settings.trials {
-      let scenario = Scenario(rawValue: trial % 3)!
-      let kind = CalibrationScene.Kind.allCases[(trial / 3) % 3]
+      let scenario = Scenario(rawValue: trial % scenarios)!
+      let kind = CalibrationScene.Kind.allCases[(trial / scenarios) % 3]
       var scene = CalibrationScene(
         width: settings.width, height: settings.height, kind: kind, noiseSigma: trial % 2 == 1 ? 8 : 0,
         seed: rng.next())
@@ -82,25 +91,48 @@ public enum Calibration {
       }
 
       // Before: black for a launch, live frames then the lock for a relock.
-      if scenario == .launch {
+      var trick: VideoFrame?
+      if scenario.isLaunch {
         display.publishBlack()
         MonotonicClock.sleep(nanoseconds: 4 * refresh)
+        if scenario == .launchWithSplash {
+          trick = SplashImage.frame(width: settings.width, height: settings.height)
+        }
       } else {
-        for _ in 0..<4 {
-          display.publish(frame())
+        var last = frame()
+        for k in 0..<4 {
+          if k > 0 { last = frame() }
+          display.publish(last)
           MonotonicClock.sleep(nanoseconds: cameraInterval)
         }
-        if scenario == .relockWithCover { display.publishBlack() }
+        switch scenario {
+        case .relockWithCover: display.publishBlack()
+        case .relockWithFrameInFlight: trick = frame()  // captured now, shown after the unlock
+        case .relockWithLiftedCover:
+          display.publish(
+            VideoFrame(
+              width: last.width, height: last.height, pixels: last.pixels.map { UInt8(Int($0) * 2 / 5) },
+              sequence: last.sequence, captureTime: last.captureTime))
+          trick = last
+        default: break
+        }
         MonotonicClock.sleep(nanoseconds: UInt64.random(in: 20_000_000...60_000_000, using: &rng))
       }
 
-      // Arm, wait, then present fresh frames at the camera's cadence.
+      // Arm, wait (showing the trick, if any, for 150–250 ms), then present fresh frames at the
+      // camera's cadence.
       let detected = Mutex<FirstLiveFrame?>(nil)
       let armTime = MonotonicClock.now()
-      monitor.arm(scenario == .launch ? .launch(since: armTime) : .unlock(since: armTime)) { first in
+      monitor.arm(scenario.isLaunch ? .launch(since: armTime) : .unlock(since: armTime)) { first in
         detected.withLock { $0 = first }
       }
-      MonotonicClock.sleep(nanoseconds: UInt64.random(in: 20_000_000...80_000_000, using: &rng))
+      if let trick {
+        MonotonicClock.sleep(nanoseconds: UInt64.random(in: 2_000_000...20_000_000, using: &rng))
+        display.publish(trick)
+        MonotonicClock.sleep(nanoseconds: UInt64.random(in: 150_000_000...250_000_000, using: &rng))
+      } else {
+        MonotonicClock.sleep(nanoseconds: UInt64.random(in: 20_000_000...80_000_000, using: &rng))
+      }
       let firstFreshSequence = sequence
       var firstPresent: UInt64 = 0
       var k: UInt64 = 0
@@ -128,11 +160,11 @@ public enum Calibration {
         misses += 1
       }
       switch scenario {
-      case .launch: break
       case .relockWithCover: if report.staleFrames > 0 { staleWith += 1 }
       case .relockWithoutCover:
         trialsWithout += 1
         if report.staleFrames > 0 { staleWithout += 1 }
+      default: break
       }
     }
 

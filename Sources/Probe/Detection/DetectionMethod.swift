@@ -2,6 +2,7 @@
 public enum DetectionMethod: String, Sendable, Hashable, Codable {
   /// The light board's capture time was at or after the arm time.
   case board
-  /// No board: the image changed significantly and is not the pre-arm content.
+  /// No board: the first of a run of changing scanouts at the camera's cadence, none of them
+  /// similar to the pre-arm content (see `LiveFrameDetector`).
   case change
 }

@@ -17,6 +17,16 @@ public struct DetectorConfiguration: Sendable, Hashable {
   public var refreshIntervalNanoseconds: UInt64?
   /// Whether to decode the light board.
   public var decodesLightBoard = true
+  /// Change detection (no readable board): how many scanouts showing new images, each within
+  /// the cadence's reach of the one before, make the first of them the first live frame.
+  public var changeRunLength = 3
+  /// The slowest camera the change run allows when `cameraFrameIntervalNanoseconds` is unknown:
+  /// new images further apart than this (plus one refresh) do not belong to one run, ns
+  /// (default 100 ms: 10 frames per second).
+  public var slowestFrameIntervalNanoseconds: UInt64 = 100_000_000
+  /// How many distinct non-blank images shown before the arm time make the pre-arm reference
+  /// (the pre-lock frames and a cover): an image after it that is similar to any of them is stale.
+  public var referenceImages = 4
   /// The pid written into events.
   public var pid: Int32 = 0
   /// At most this many events are kept per arm (counts go on).

@@ -10,12 +10,20 @@ public struct FirstLiveFrame: Sendable, Hashable {
   /// (board method only).
   public var captureTimeMilliseconds: UInt64?
 
+  /// When the detector was sure: the scanout that completed the change run (`CLOCK_MONOTONIC`
+  /// ns; change method only — the board method is sure on the frame itself).
+  public var confirmedAt: UInt64?
+
   /// Creates the record.
-  public init(mode: ArmMode, scanoutTime: UInt64, method: DetectionMethod, captureTimeMilliseconds: UInt64?) {
+  public init(
+    mode: ArmMode, scanoutTime: UInt64, method: DetectionMethod, captureTimeMilliseconds: UInt64?,
+    confirmedAt: UInt64? = nil
+  ) {
     self.mode = mode
     self.scanoutTime = scanoutTime
     self.method = method
     self.captureTimeMilliseconds = captureTimeMilliseconds
+    self.confirmedAt = confirmedAt
   }
 
   /// Milliseconds from the arm time to the scanout (`first_frame_observed` when armed at spawn or unlock).

@@ -9,24 +9,38 @@ import PhaseTrace
 /// - *blank*: the ranges of its column-band and row-band means are under `blankBandSpread` and
 ///   of its 32×32-block means under `blankBlockSpread` (a black cover, nothing presented, a
 ///   uniform field — whatever its brightness);
-/// - *same as* another image: no 8×8 cell mean differs by more than `identicalTolerance`;
+/// - *same as* another image (a repeat): no 8×8 cell mean differs by more than `identicalTolerance`;
 /// - *changed* vs another image: some column band, row band or 16×16 block mean differs by more
 ///   than `significance` standard deviations of the difference that `noiseSigma` per pixel
 ///   would give for that many pixels (band means average thousands of pixels, so a 12-level bar
-///   moving two pixels is caught while sigma-8 noise is not).
+///   moving two pixels is caught while sigma-8 noise is not); *similar* is not changed.
 ///
-/// **First live frame.** At the first scanout at or after the arm time, the detector freezes a
-/// *reference*: the last non-blank image shown before it (the pre-lock content, or whatever a
-/// reused surface still shows). The detector watches every scanout, armed or not, so one
-/// detector serves any number of arms in a row. From the first
-/// scanout at or after the arm time, the first live frame is the first scanout that is not blank
-/// and either shows a light board whose capture time (whole ms, + 1 ms for rounding) is at or
-/// after the arm time (method `board`), or, where no board decodes, is not the same as the
-/// reference and has changed vs the previous scanout or vs the reference (method `change`).
-/// Arm before spawning or unlocking, or the first frame may already be the "previous" image.
+/// **Pre-arm reference.** The detector watches every scanout, armed or not, and keeps the last
+/// `referenceImages` distinct non-blank images. At the first scanout at or after the arm time it
+/// freezes them as the arm's reference: the pre-lock frames and a non-black cover in a relock,
+/// whatever a reused surface still shows. One detector serves any number of arms in a row. Arm
+/// before spawning or unlocking, or the first frame may already be part of the reference.
+///
+/// **First live frame** (from the first scanout at or after the arm time), by one of two methods:
+/// - `board`: the first non-blank scanout whose light board reads a capture time (whole ms,
+///   + 1 ms for rounding) at or after the arm time;
+/// - `change`, where no board decodes: the first scanout of a **run of changing scanouts
+///   consistent with the camera's cadence** — `changeRunLength` (3) scanouts that each show a new
+///   image (not the same as the scanout before), are not blank and not similar to any reference
+///   image, each within reach of the one before (two camera frame intervals, or
+///   `slowestFrameIntervalNanoseconds` when the cadence is unknown, plus one refresh), and whose
+///   first gap is at most twice the run's longest later gap plus one refresh. A splash screen or
+///   a non-black cover is a still image, not a run; one garbage buffer, or a frame in flight from
+///   before an unlock, stands alone and is followed by a gap; the frozen pre-lock image is
+///   similar to the reference. The run is confirmed on its last scanout (that is when `observe`
+///   returns `.firstLive` and the event is made), but the first live frame is its first scanout.
+///   A static image shown for less than the reach right before the live frames cannot be told
+///   from a first frame followed by a slow camera, and a still scene after a relock cannot be told
+///   from the frozen pre-lock image: results say when a headline rests on change detection.
 ///
 /// **Stale frames**: after the arm time, every non-blank scanout whose board time is before the
-/// arm time, or (no board) that is the same as the reference.
+/// arm time, or (no board) that is similar to the reference — the same as it, once the first live
+/// frame was found.
 ///
 /// **Dropped frames**: after the first live frame, when a new image (not the same as the previous
 /// scanout) arrives after a gap `g`, the frames the cadence says never reached the screen:
@@ -54,13 +68,14 @@ public struct LiveFrameDetector: Sendable {
   private var current = ImageSignature()
   private var previous = ImageSignature()
   private var hasPrevious = false
-  private var previousBlank = true
   private var previousReading: LightBoardReading?
-  private var lastNonBlank = ImageSignature()
-  private var hasLastNonBlank = false
-  private var reference = ImageSignature()
-  private var hasReference = false
+  /// The last distinct non-blank images seen, oldest first: the next arm's reference.
+  private var recent: [ImageSignature] = []
+  /// This arm's pre-arm reference, frozen at its first scanout at or after the arm time.
+  private var reference: [ImageSignature] = []
   private var referenceFrozen = false
+  /// The scanout times of the new images in the change run under way.
+  private var run: [UInt64] = []
   private var lastScanoutTime: UInt64?
   private var scanoutDeltas: [UInt64] = []
   private var lastNewImageTime: UInt64?
@@ -73,7 +88,7 @@ public struct LiveFrameDetector: Sendable {
   }
 
   /// Arms the detector: a new measurement from `mode.since` (clears the first live frame,
-  /// counts and events; keeps the images seen so far as the pre-arm reference).
+  /// counts and events; keeps the images seen so far for the pre-arm reference).
   public mutating func arm(_ mode: ArmMode) {
     self.mode = mode
     firstLiveFrame = nil
@@ -81,8 +96,9 @@ public struct LiveFrameDetector: Sendable {
     droppedFrames = 0
     scanoutsSinceArm = 0
     events = []
-    hasReference = false
+    reference = []
     referenceFrozen = false
+    run = []
     lastNewImageTime = nil
     gaps = []
     unjudgedGaps = []
@@ -94,8 +110,9 @@ public struct LiveFrameDetector: Sendable {
     current.compute(image)
     if hasPrevious && !previous.matches(width: image.width, height: image.height) {
       hasPrevious = false
-      hasLastNonBlank = false
-      hasReference = false
+      recent = []
+      reference = []
+      run = []
     }
     noteScanoutTime(time)
     let blank = isBlank(current)
@@ -107,19 +124,16 @@ public struct LiveFrameDetector: Sendable {
       scanoutsSinceArm += 1
       if !referenceFrozen {
         referenceFrozen = true
-        if hasLastNonBlank {
-          reference = lastNonBlank
-          hasReference = true
-        }
+        reference = recent
       }
       if blank {
+        run = []
         result = firstLiveFrame == nil ? .blank : .afterFirstLive
       } else {
         if reading == nil && configuration.decodesLightBoard {
           reading = LightBoard.decode(image)
         }
-        result = classifyNonBlank(
-          image, at: time, mode: mode, reading: reading, sameAsPrevious: sameAsPrevious)
+        result = classifyNonBlank(at: time, mode: mode, reading: reading, sameAsPrevious: sameAsPrevious)
       }
       if firstLiveFrame != nil && !sameAsPrevious && result != .firstLive {
         noteNewImage(at: time)
@@ -127,22 +141,22 @@ public struct LiveFrameDetector: Sendable {
     } else {
       result = .beforeArm
     }
-    if !blank {  // the next arm's reference: the last non-blank image before its arm time
-      lastNonBlank = current
-      hasLastNonBlank = true
+    if !blank && (recent.isEmpty || !isSame(current, recent[recent.count - 1])) {
+      if recent.count >= max(1, configuration.referenceImages) { recent.removeFirst() }
+      recent.append(current)
     }
 
     swap(&previous, &current)
     hasPrevious = true
-    previousBlank = blank
     previousReading = reading
     return result
   }
 
   private mutating func classifyNonBlank(
-    _ image: LumaImage, at time: UInt64, mode: ArmMode, reading: LightBoardReading?, sameAsPrevious: Bool
+    at time: UInt64, mode: ArmMode, reading: LightBoardReading?, sameAsPrevious: Bool
   ) -> ScanoutClass {
     if case .board(let ms, _)? = reading {
+      run = []
       let live = ms &* 1_000_000 &+ 1_000_000 > mode.since
       if !live {
         recordStale(at: time, reason: "board_time_before_arm", captureTimeMilliseconds: ms)
@@ -154,18 +168,57 @@ public struct LiveFrameDetector: Sendable {
       }
       return .afterFirstLive
     }
-    let sameAsReference = hasReference && isSame(current, reference)
-    if sameAsReference {
+    if firstLiveFrame != nil {
+      if reference.contains(where: { isSame(current, $0) }) {
+        recordStale(at: time, reason: "pre_arm_content", captureTimeMilliseconds: nil)
+        return .stale
+      }
+      return .afterFirstLive
+    }
+    // Change detection: pre-arm content is stale; live is a run of new images at the cadence.
+    if reference.contains(where: { !hasChanged(current, $0) }) {
+      run = []
       recordStale(at: time, reason: "pre_arm_content", captureTimeMilliseconds: nil)
       return .stale
     }
-    if firstLiveFrame != nil { return .afterFirstLive }
-    let changed =
-      !hasPrevious || (!sameAsPrevious && hasChanged(current, previous))
-      || (hasReference && hasChanged(current, reference))
-    guard changed else { return .waiting }
-    found(FirstLiveFrame(mode: mode, scanoutTime: time, method: .change, captureTimeMilliseconds: nil))
+    if let last = run.last, time &- last > runReachNanoseconds { run = [] }
+    guard !sameAsPrevious else { return .waiting }  // a repeat neither starts nor extends a run
+    run.append(time)
+    trimInconsistentStart()
+    guard run.count >= max(1, configuration.changeRunLength) else { return .waiting }
+    let later = run.dropFirst()
+    found(
+      FirstLiveFrame(
+        mode: mode, scanoutTime: run[0], method: .change, captureTimeMilliseconds: nil, confirmedAt: time),
+      changes: run.count)
+    run = []
+    for t in later { noteNewImage(at: t) }
     return .firstLive
+  }
+
+  /// How far apart two new images of one change run may be, ns: two camera frame intervals (one
+  /// frame may be dropped), or `slowestFrameIntervalNanoseconds` when the cadence is not
+  /// configured, plus one refresh (a frame is latched up to one refresh late).
+  public var runReachNanoseconds: UInt64 {
+    let refresh = refreshIntervalNanoseconds ?? Self.defaultRefreshNanoseconds
+    if let cadence = configuration.cameraFrameIntervalNanoseconds { return 2 &* cadence &+ refresh }
+    return configuration.slowestFrameIntervalNanoseconds &+ refresh
+  }
+
+  /// 60 Hz, until scanout intervals give the real one.
+  static let defaultRefreshNanoseconds: UInt64 = 16_666_667
+
+  /// Drops the run's first image while its gap to the second is more than twice the run's
+  /// longest later gap plus one refresh: a still image (a splash screen) shown just before the
+  /// live frames is not part of their cadence.
+  private mutating func trimInconsistentStart() {
+    let refresh = refreshIntervalNanoseconds ?? Self.defaultRefreshNanoseconds
+    while run.count >= 3 {
+      var longestLater: UInt64 = 0
+      for i in 2..<run.count { longestLater = max(longestLater, run[i] &- run[i - 1]) }
+      guard run[1] &- run[0] > 2 &* longestLater &+ refresh else { return }
+      run.removeFirst()
+    }
   }
 
   // MARK: - Image tests
@@ -207,7 +260,7 @@ public struct LiveFrameDetector: Sendable {
 
   // MARK: - Events and cadence
 
-  private mutating func found(_ frame: FirstLiveFrame) {
+  private mutating func found(_ frame: FirstLiveFrame, changes: Int? = nil) {
     firstLiveFrame = frame
     lastNewImageTime = frame.scanoutTime
     var fields: [String: PhaseFieldValue] = [
@@ -216,6 +269,8 @@ public struct LiveFrameDetector: Sendable {
       "mode": .string(frame.mode.name),
       "since_arm_ms": .double(frame.sinceArmMilliseconds),
     ]
+    if let changes { fields["changes"] = .int(Int64(changes)) }
+    if let confirmed = frame.confirmedAt { fields["confirmed_ns"] = .int(Int64(bitPattern: confirmed)) }
     if let ms = frame.captureTimeMilliseconds { fields["capture_time_ms"] = .int(Int64(bitPattern: ms)) }
     if let g2g = frame.glassToGlassMilliseconds { fields["glass_to_glass_ms"] = .double(g2g) }
     append(EventName.displayFirstLiveFrame.rawValue, at: frame.scanoutTime, fields)

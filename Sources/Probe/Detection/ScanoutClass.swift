@@ -6,9 +6,11 @@ public enum ScanoutClass: Sendable, Hashable {
   case blank
   /// Content from before the arm time: a board time before it, or the pre-arm image again.
   case stale
-  /// Not blank, not stale, but no evidence of a live scene yet (for example a repeat).
+  /// Not blank, not stale, but no evidence of a live scene yet: a repeat, a still image, or an
+  /// image of a change run not yet confirmed.
   case waiting
-  /// The first live frame.
+  /// The first live frame was found on this scanout: this one (board), or the run of changing
+  /// scanouts this one completed, whose first scanout is the first live frame (change).
   case firstLive
   /// After the first live frame.
   case afterFirstLive

@@ -38,6 +38,9 @@ public final class DisplayMonitor: Sendable {
     var scanouts: UInt64 = 0
     /// Ground truth of the scanout the first live frame was found on (calibration only).
     var firstLivePresented: PresentedFrameInfo?
+    /// The last scanouts' times and ground truth, newest last: a change run is confirmed a few
+    /// scanouts after its first one (calibration only).
+    var recentPresented: [(time: UInt64, presented: PresentedFrameInfo?)] = []
   }
 
   /// Creates the surface (`width`×`height`, `slots` slots), starts the compositor at
@@ -80,8 +83,10 @@ public final class DisplayMonitor: Sendable {
       }
       s.analysisNanoseconds &+= MonotonicClock.threadCPUTime() &- cpu0
       s.scanouts &+= 1
+      if s.recentPresented.count >= 32 { s.recentPresented.removeFirst() }
+      s.recentPresented.append((scanout.time, scanout.presented))
       guard !hadFirst, let first = s.detector.firstLiveFrame else { return nil }
-      s.firstLivePresented = scanout.presented
+      s.firstLivePresented = s.recentPresented.last { $0.time == first.scanoutTime }?.presented
       guard let callback = s.onFirstLiveFrame else { return nil }
       s.onFirstLiveFrame = nil
       return (first, callback)

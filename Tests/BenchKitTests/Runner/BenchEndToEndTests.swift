@@ -97,6 +97,37 @@ import TestSupport
     #expect(records.allSatisfy { ($0.counts["stale_frames"] ?? 0) > 0 })
   }
 
+  @Test(
+    "a splash screen does not fool change detection: the first frame observed is never before the app presents it, and the table says the headline rests on change detection",
+    .timeLimit(.minutes(3)))
+  func splashScreen() throws {
+    let out = try Self.tempDir()
+    defer { try? FileManager.default.removeItem(atPath: out) }
+    let app = Self.binDir + "/camera-app"
+    let p = try Self.spawnBench(
+      [
+        // Preview only: nothing deferred keeps the debug app's quit quick on a loaded machine.
+        "--runs", "3", "--warmup", "0", "--conditions", "warm", "--configs", "preview-only", "--outputs",
+        "preview", "--no-board", "--no-tap", "--quiet", "--app",
+        "\(app) --splash --config {config} --outputs {outputs}",
+      ],
+      out: out)
+    p.waitUntilExit()
+    #expect(p.terminationStatus == 0)
+    let results = try ResultsFile.load(path: out + "/results.json")
+    #expect(results.settings.lightBoard == false)
+    let cell = try #require(results.cells.first)
+    #expect(cell.runs == 3 && cell.failed == 0, "\(cell.records.map { $0.error ?? "ok" })")
+    #expect(cell.detection == ["change": 3])
+    for r in cell.records {
+      let observed = try #require(r.phases["first_frame_observed"])
+      let presented = try #require(r.phases["first_frame_presented"])
+      #expect(observed >= presented, "run \(r.run): the splash was taken for the first frame")
+      #expect(r.detection == "change")
+    }
+    #expect(ResultsTable.text(results).contains("change detection only in warm/preview-only"))
+  }
+
   @Test("an app that crashes or shows nothing is a failed run with its reason; the benchmark goes on")
   func failedRuns() throws {
     let out = try Self.tempDir()
