@@ -3,9 +3,10 @@
 /// What the decoder found in an image.
 public enum LightBoardReading: Sendable, Hashable {
   /// A board whose check code matched: the frame's capture time (`CLOCK_MONOTONIC`, whole
-  /// milliseconds, i.e. capture time in ns divided by 1,000,000 and truncated) and the bar's step
+  /// microseconds, i.e. capture time in ns divided by 1,000 and truncated, modulo 2⁴⁸ µs ≈ 8.9
+  /// years) and the bar's step
   /// (sequence mod ``LightBoardLayout/barPeriod``).
-  case board(captureTimeMilliseconds: UInt64, barStep: Int)
+  case board(captureTimeMicroseconds: UInt64, barStep: Int)
   /// No board, or a board whose check code did not match. Never a wrong time.
   case noBoard
 }
@@ -20,7 +21,7 @@ public enum LightBoardReading: Sendable, Hashable {
 public enum LightBoard {
   /// Renders the board for a frame captured at `captureTime` (`CLOCK_MONOTONIC`, ns) with stream
   /// number `sequence` into `pixels` (row-major, `bytesPerRow * height` bytes): a background scene,
-  /// a bar in slot `sequence mod 32`, and a band of blocks encoding the capture time in whole ms
+  /// a bar in slot `sequence mod 32`, and a band of blocks encoding the capture time in whole µs
   /// (48 bits) with a CRC-16. Images smaller than ``LightBoardLayout/minimumWidth`` ×
   /// ``LightBoardLayout/minimumHeight`` get the scene only.
   public static func render(

@@ -1,4 +1,4 @@
-/// The bits a board carries: capture time (ms), marker, bar step and check code.
+/// The bits a board carries: capture time (µs), marker, bar step and check code.
 enum LightBoardCode {
   /// Total data bits: 48 time + 3 marker + 5 step + 16 check.
   static let bitCount = LightBoardLayout.codeRows * LightBoardLayout.dataColumns
@@ -8,14 +8,14 @@ enum LightBoardCode {
 
   /// The 56 payload bits: time (48) · marker (3) · step (5).
   @inline(__always)
-  static func payload(milliseconds: UInt64, step: Int) -> UInt64 {
-    ((milliseconds & timeMask) << 8) | (marker << 5) | UInt64(step & 31)
+  static func payload(microseconds: UInt64, step: Int) -> UInt64 {
+    ((microseconds & timeMask) << 8) | (marker << 5) | UInt64(step & 31)
   }
 
   /// The 72-bit code word as (high 8 bits, low 64 bits), bit 71 first on the board.
   @inline(__always)
-  static func word(milliseconds: UInt64, step: Int) -> (high: UInt64, low: UInt64) {
-    let p = payload(milliseconds: milliseconds, step: step)
+  static func word(microseconds: UInt64, step: Int) -> (high: UInt64, low: UInt64) {
+    let p = payload(microseconds: microseconds, step: step)
     let crc = UInt64(crc16(payload56: p))
     // word = p << 16 | crc, 72 bits.
     return (high: p >> 48, low: (p << 16) | crc)

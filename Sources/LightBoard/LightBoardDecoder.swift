@@ -48,7 +48,7 @@ enum LightBoardDecoder {
     }
     let step = Int(payload & 31)
     guard barIsAt(step, image, layout, contrast4: bandContrast) else { return .noBoard }
-    return .board(captureTimeMilliseconds: payload >> 8, barStep: step)
+    return .board(captureTimeMicroseconds: payload >> 8, barStep: step)
   }
 
   /// Four samples of a block, at ±1/5 of its size around its centre.

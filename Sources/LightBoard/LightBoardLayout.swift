@@ -22,7 +22,7 @@
 /// ```
 ///
 /// The 72 data blocks, row by row, left to right, carry (most significant bit first):
-/// the capture time in whole milliseconds (48 bits, `CLOCK_MONOTONIC`), a 3-bit marker `101`,
+/// the capture time in whole microseconds (48 bits, `CLOCK_MONOTONIC`), a 3-bit marker `101`,
 /// the bar step (5 bits), and a CRC-16/CCITT-FALSE of those 56 bits (16 bits). A white block
 /// (luma ``whiteLevel``) is a 1, a black block (``blackLevel``) a 0. The decoder thresholds each
 /// row halfway between that row's two reference blocks.
@@ -35,7 +35,7 @@ public struct LightBoardLayout: Sendable, Hashable {
   public static let codeColumns = 20
   /// Data blocks per row (``codeColumns`` minus the two reference columns).
   public static let dataColumns = codeColumns - 2
-  /// Bits of capture time (whole milliseconds) the board carries.
+  /// Bits of capture time (whole microseconds) the board carries.
   public static let timeBits = 48
   /// The smallest image the board is drawn into and decoded from, in pixels.
   public static let minimumWidth = 160

@@ -14,7 +14,7 @@ enum LightBoardRenderer {
     canvas.fill(layout.barTrack, LightBoardLayout.trackLevel)
     canvas.fill(layout.barSlot(step), LightBoardLayout.barLevel)
 
-    let word = LightBoardCode.word(milliseconds: captureTime / 1_000_000, step: step)
+    let word = LightBoardCode.word(microseconds: captureTime / 1_000, step: step)
     let last = LightBoardLayout.codeColumns - 1
     for row in 0..<LightBoardLayout.codeRows {
       let leftWhite = LightBoardLayout.leftReferenceIsWhite(row: row)

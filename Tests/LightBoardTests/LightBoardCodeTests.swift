@@ -11,7 +11,7 @@ import Testing
 
   @Test("the code word carries time, marker and step in order, most significant bit first")
   func wordLayout() {
-    let word = LightBoardCode.word(milliseconds: 1, step: 31)
+    let word = LightBoardCode.word(microseconds: 1, step: 31)
     // Time bit 47 is the last time bit (index 47); marker 101 at 48…50; step 11111 at 51…55.
     #expect(LightBoardCode.bit(47, of: word))
     #expect((0..<47).allSatisfy { !LightBoardCode.bit($0, of: word) })

@@ -4,16 +4,16 @@ import Testing
 
 @Suite struct LightBoardRoundTripTests {
   static func expected(_ captureTime: UInt64, _ sequence: UInt64) -> LightBoardReading {
-    .board(captureTimeMilliseconds: captureTime / 1_000_000, barStep: Int(sequence % 32))
+    .board(captureTimeMicroseconds: (captureTime / 1_000) & ((1 << 48) - 1), barStep: Int(sequence % 32))
   }
 
-  @Test("10,000 random timestamps decode to exactly their millisecond at 320×240")
+  @Test("10,000 random timestamps decode to exactly their microsecond (modulo 2⁴⁸ µs) at 320×240")
   func randomTimestamps() {
     var rng = SplitMix64(seed: 1)
     let image = TestImage(width: 320, height: 240)
     var failures = 0
     for _ in 0..<10_000 {
-      let time = rng.next()  // the whole UInt64 ns range: up to 2^44 ms
+      let time = rng.next()  // the whole UInt64 ns range: beyond 2^48 µs, so the wrap is exercised
       let sequence = rng.next() % 100_000
       image.render(captureTime: time, sequence: sequence)
       if image.decode() != Self.expected(time, sequence) { failures += 1 }
@@ -134,6 +134,6 @@ import Testing
     let view = LumaImage(
       base: surface.pixels + 60 * surface.bytesPerRow + 80, width: 640, height: 480,
       bytesPerRow: surface.bytesPerRow)
-    #expect(LightBoard.decode(view) == .board(captureTimeMilliseconds: 123_456_789, barStep: 77 % 32))
+    #expect(LightBoard.decode(view) == .board(captureTimeMicroseconds: 123_456_789_000, barStep: 77 % 32))
   }
 }

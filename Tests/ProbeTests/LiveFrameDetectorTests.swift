@@ -192,7 +192,7 @@ import Testing
     #expect(e.fields["scanout_ns"]?.intValue == Int64(5 * r))
     #expect(e.fields["confirmed_ns"]?.intValue == Int64(7 * r))
     #expect(e.fields["changes"]?.intValue == 3)
-    #expect(e.fields["capture_time_ms"] == nil)
+    #expect(e.fields["capture_time_us"] == nil)
     #expect(detector.staleFrames == 2)
   }
 }

@@ -24,7 +24,7 @@ import TestSupport
       #expect(frame.width == width && frame.height == height)
       #expect(
         decode(frame)
-          == .board(captureTimeMilliseconds: frame.captureTime / 1_000_000, barStep: Int(frame.sequence % 32))
+          == .board(captureTimeMicroseconds: frame.captureTime / 1_000, barStep: Int(frame.sequence % 32))
       )
     }
   }
@@ -104,7 +104,7 @@ import TestSupport
     let after = MonotonicClock.now()
     #expect(still.width == 320 && still.height == 240)
     #expect(still.captureTime >= before && still.captureTime <= after)
-    #expect(Self.decode(still) == .board(captureTimeMilliseconds: still.captureTime / 1_000_000, barStep: 0))
+    #expect(Self.decode(still) == .board(captureTimeMicroseconds: still.captureTime / 1_000, barStep: 0))
     camera.close()
     try camera.open()
     #expect(throws: SyntheticCameraError.self) { try camera.captureStill() }  // outputs do not survive close

@@ -35,7 +35,7 @@ struct CalibrationScene: Sendable {
       return LightBoard.decode(
         LumaImage(base: UnsafePointer(p.baseAddress!), width: w, height: h, bytesPerRow: w))
     }
-    if case .board(let ms, _) = reading { return ms == t / 1_000_000 }
+    if case .board(let us, _) = reading { return us == t / 1_000 }
     return false
   }()
 

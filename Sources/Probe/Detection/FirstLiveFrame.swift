@@ -6,9 +6,9 @@ public struct FirstLiveFrame: Sendable, Hashable {
   public var scanoutTime: UInt64
   /// How it was recognised.
   public var method: DetectionMethod
-  /// The capture time read from the light board, in whole milliseconds of `CLOCK_MONOTONIC`
+  /// The capture time read from the light board, in whole microseconds of `CLOCK_MONOTONIC`
   /// (board method only).
-  public var captureTimeMilliseconds: UInt64?
+  public var captureTimeMicroseconds: UInt64?
 
   /// When the detector was sure: the scanout that completed the change run (`CLOCK_MONOTONIC`
   /// ns; change method only — the board method is sure on the frame itself).
@@ -16,13 +16,13 @@ public struct FirstLiveFrame: Sendable, Hashable {
 
   /// Creates the record.
   public init(
-    mode: ArmMode, scanoutTime: UInt64, method: DetectionMethod, captureTimeMilliseconds: UInt64?,
+    mode: ArmMode, scanoutTime: UInt64, method: DetectionMethod, captureTimeMicroseconds: UInt64?,
     confirmedAt: UInt64? = nil
   ) {
     self.mode = mode
     self.scanoutTime = scanoutTime
     self.method = method
-    self.captureTimeMilliseconds = captureTimeMilliseconds
+    self.captureTimeMicroseconds = captureTimeMicroseconds
     self.confirmedAt = confirmedAt
   }
 
@@ -33,6 +33,6 @@ public struct FirstLiveFrame: Sendable, Hashable {
 
   /// Glass-to-glass latency in milliseconds: scanout time − capture time (board method only).
   public var glassToGlassMilliseconds: Double? {
-    captureTimeMilliseconds.map { (Double(scanoutTime) / 1e6) - Double($0) }
+    captureTimeMicroseconds.map { (Double(scanoutTime) / 1e6) - Double($0) / 1e3 }
   }
 }

@@ -22,8 +22,10 @@ import PhaseTrace
 /// before spawning or unlocking, or the first frame may already be part of the reference.
 ///
 /// **First live frame** (from the first scanout at or after the arm time), by one of two methods:
-/// - `board`: the first non-blank scanout whose light board reads a capture time (whole ms,
-///   + 1 ms for rounding) at or after the arm time;
+/// - `board`: the first non-blank scanout whose light board reads a capture time at or after the
+///   arm time. The board carries whole microseconds (truncated), so "read time × 1000 ≥ arm time"
+///   means the frame was captured at or after the arm; a frame captured before it — even in the
+///   same millisecond — is stale (one captured in the arm's own microsecond, after it, is stale too);
 /// - `change`, where no board decodes: the first scanout of a **run of changing scanouts
 ///   consistent with the camera's cadence** — `changeRunLength` (3) scanouts that each show a new
 ///   image (not the same as the scanout before), are not blank and not similar to any reference
@@ -152,25 +154,37 @@ public struct LiveFrameDetector: Sendable {
     return result
   }
 
+  /// Whether a board time (whole microseconds, truncated, modulo 2⁴⁸) is at or after `since`
+  /// (ns): the read time is at or after the arm time rounded up to a whole microsecond, compared
+  /// as a signed 48-bit difference so a board time that wrapped (after 2⁴⁸ µs ≈ 8.9 years of
+  /// `CLOCK_MONOTONIC`) is still ordered right.
+  static func captured(microseconds us: UInt64, atOrAfter since: UInt64) -> Bool {
+    let width: UInt64 = 48
+    let mask: UInt64 = (1 << width) - 1
+    let sinceUs = since / 1_000 + (since % 1_000 == 0 ? 0 : 1)
+    let difference = (us &- sinceUs) & mask
+    return difference >> (width - 1) == 0  // the 48-bit difference is not negative
+  }
+
   private mutating func classifyNonBlank(
     at time: UInt64, mode: ArmMode, reading: LightBoardReading?, sameAsPrevious: Bool
   ) -> ScanoutClass {
-    if case .board(let ms, _)? = reading {
+    if case .board(let us, _)? = reading {
       run = []
-      let live = ms &* 1_000_000 &+ 1_000_000 > mode.since
+      let live = Self.captured(microseconds: us, atOrAfter: mode.since)
       if !live {
-        recordStale(at: time, reason: "board_time_before_arm", captureTimeMilliseconds: ms)
+        recordStale(at: time, reason: "board_time_before_arm", captureTimeMicroseconds: us)
         return .stale
       }
       if firstLiveFrame == nil {
-        found(FirstLiveFrame(mode: mode, scanoutTime: time, method: .board, captureTimeMilliseconds: ms))
+        found(FirstLiveFrame(mode: mode, scanoutTime: time, method: .board, captureTimeMicroseconds: us))
         return .firstLive
       }
       return .afterFirstLive
     }
     if firstLiveFrame != nil {
       if reference.contains(where: { isSame(current, $0) }) {
-        recordStale(at: time, reason: "pre_arm_content", captureTimeMilliseconds: nil)
+        recordStale(at: time, reason: "pre_arm_content", captureTimeMicroseconds: nil)
         return .stale
       }
       return .afterFirstLive
@@ -178,7 +192,7 @@ public struct LiveFrameDetector: Sendable {
     // Change detection: pre-arm content is stale; live is a run of new images at the cadence.
     if reference.contains(where: { !hasChanged(current, $0) }) {
       run = []
-      recordStale(at: time, reason: "pre_arm_content", captureTimeMilliseconds: nil)
+      recordStale(at: time, reason: "pre_arm_content", captureTimeMicroseconds: nil)
       return .stale
     }
     if let last = run.last, time &- last > runReachNanoseconds { run = [] }
@@ -189,7 +203,7 @@ public struct LiveFrameDetector: Sendable {
     let later = run.dropFirst()
     found(
       FirstLiveFrame(
-        mode: mode, scanoutTime: run[0], method: .change, captureTimeMilliseconds: nil, confirmedAt: time),
+        mode: mode, scanoutTime: run[0], method: .change, captureTimeMicroseconds: nil, confirmedAt: time),
       changes: run.count)
     run = []
     for t in later { noteNewImage(at: t) }
@@ -271,17 +285,17 @@ public struct LiveFrameDetector: Sendable {
     ]
     if let changes { fields["changes"] = .int(Int64(changes)) }
     if let confirmed = frame.confirmedAt { fields["confirmed_ns"] = .int(Int64(bitPattern: confirmed)) }
-    if let ms = frame.captureTimeMilliseconds { fields["capture_time_ms"] = .int(Int64(bitPattern: ms)) }
+    if let us = frame.captureTimeMicroseconds { fields["capture_time_us"] = .int(Int64(bitPattern: us)) }
     if let g2g = frame.glassToGlassMilliseconds { fields["glass_to_glass_ms"] = .double(g2g) }
     append(EventName.displayFirstLiveFrame.rawValue, at: frame.scanoutTime, fields)
   }
 
-  private mutating func recordStale(at time: UInt64, reason: String, captureTimeMilliseconds: UInt64?) {
+  private mutating func recordStale(at time: UInt64, reason: String, captureTimeMicroseconds: UInt64?) {
     staleFrames += 1
     var fields: [String: PhaseFieldValue] = [
       "scanout_ns": .int(Int64(bitPattern: time)), "reason": .string(reason),
     ]
-    if let ms = captureTimeMilliseconds { fields["capture_time_ms"] = .int(Int64(bitPattern: ms)) }
+    if let us = captureTimeMicroseconds { fields["capture_time_us"] = .int(Int64(bitPattern: us)) }
     append(EventName.displayStaleFrame.rawValue, at: time, fields)
   }
 
