@@ -26,4 +26,14 @@ import Testing
     // No lag at all (every trial early or missed) is no evidence that the bound holds.
     #expect(!Self.report(load: false, p99: .nan).violations.isEmpty)
   }
+
+  @Test("bench calibrate's verdict needs the bound under each load level: one bad level fails it")
+  func eachLoadLevel() {
+    #expect(CalibrationReport.boundHolds(under: [Self.report(load: false), Self.report(load: true)]))
+    #expect(
+      !CalibrationReport.boundHolds(under: [Self.report(load: false), Self.report(load: true, p99: 19)]))
+    #expect(
+      !CalibrationReport.boundHolds(under: [Self.report(load: false, early: 1), Self.report(load: true)]))
+    #expect(!CalibrationReport.boundHolds(under: []))
+  }
 }

@@ -99,7 +99,7 @@ public enum CalibrateCommand: Command {
   /// The exit status for `reports`: 0 when the probe's error bound holds under every load level
   /// (`CalibrationReport.violations` empty), 1 otherwise.
   static func status(of reports: [CalibrationReport]) -> Int32 {
-    reports.allSatisfy { $0.violations.isEmpty } ? 0 : 1
+    CalibrationReport.boundHolds(under: reports) ? 0 : 1
   }
 
   /// `--format json`: the reports and the probe's costs.

@@ -35,6 +35,12 @@ public struct CalibrationReport: Sendable, Codable, Hashable {
   /// The probe's mean analysis CPU per scanout during the trials, microseconds.
   public var analysisMicrosecondsPerScanout: Double
 
+  /// Whether the probe's error bound holds under every load level: each report (one per load
+  /// level) has no violation, and there is at least one. `bench calibrate` exits 1 otherwise.
+  public static func boundHolds(under reports: [CalibrationReport]) -> Bool {
+    !reports.isEmpty && reports.allSatisfy { $0.violations.isEmpty }
+  }
+
   /// The probe's error bound on `lagP99Milliseconds`: one refresh interval + 2 ms.
   public var lagBoundMilliseconds: Double { refreshIntervalMilliseconds + 2 }
 
