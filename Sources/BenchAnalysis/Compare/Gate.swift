@@ -74,6 +74,13 @@ public enum Gate {
     return reasons
   }
 
+  /// The baseline gate's decision for one phase of one cell: slower beyond the threshold
+  /// (ratio = median(new)/median(baseline) > 1 + `threshold`) **and** significantly so (two-sided
+  /// Mann–Whitney p < `alpha`). `GatePower` measures this very rule.
+  public static func isRegression(ratio: Double, pValue: Double, threshold: Double, alpha: Double) -> Bool {
+    ratio > 1 + threshold && pValue < alpha
+  }
+
   /// Checks `results` against `baseline` (see the type's documentation).
   public static func checkBaseline(
     _ results: BenchResults, against baseline: BenchResults, options: BaselineOptions
@@ -114,7 +121,8 @@ public enum Gate {
         let r = SampleComparison(
           reference: reference, new: current, threshold: threshold, alpha: options.alpha,
           resamples: options.resamples, seed: options.seed ^ SplitMix64.stableHash("\(key.name)|\(phase)"))
-        let regressed = r.ratio > 1 + threshold && r.pValue < options.alpha
+        let regressed = isRegression(
+          ratio: r.ratio, pValue: r.pValue, threshold: threshold, alpha: options.alpha)
         let numbers =
           "median \(Fmt.ms(r.newMedian)) ms vs baseline \(Fmt.ms(r.referenceMedian)) ms, ratio \(Fmt.ratio(r.ratio))"
           + " (\(Fmt.change(r.ratio)), 95 % CI \(Fmt.ci(r.ci95))), \(Fmt.p(r.pValue)), n = \(r.newCount) vs \(r.referenceCount)"

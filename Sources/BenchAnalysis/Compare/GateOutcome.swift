@@ -66,6 +66,9 @@ public struct GateReport: Sendable, Hashable, Codable {
   public var advice: [PowerAdvice]
   /// Lines for people (too few runs, forced foreign baseline, …).
   public var warnings: [String]
+  /// The baseline gate's false alarms and power as `Benchmarks/gate-power` measured them
+  /// (`GatePower.Report.quote`), or why they are not quoted; nil when no baseline was checked.
+  public var measuredPower: String? = nil
 
   /// Creates a report.
   public init(outcomes: [GateOutcome] = [], advice: [PowerAdvice] = [], warnings: [String] = []) {
@@ -84,5 +87,6 @@ public struct GateReport: Sendable, Hashable, Codable {
     outcomes += other.outcomes
     advice += other.advice
     warnings += other.warnings
+    if let measured = other.measuredPower { measuredPower = measured }
   }
 }

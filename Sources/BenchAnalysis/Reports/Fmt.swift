@@ -30,6 +30,14 @@ enum Fmt {
     return String(format: "%+.1f %%", (ratio - 1) * 100)
   }
 
+  /// A rate as a percentage: one decimal below 10 % unless whole (`0.4 %`, `2 %`, `97 %`); `–`
+  /// for nil or not finite.
+  static func rate(_ fraction: Double?) -> String {
+    guard let fraction, fraction.isFinite else { return "–" }
+    let v = (fraction * 1000).rounded() / 10  // one decimal, so 0.07 × 100 = 7.000…01 reads 7 %
+    return v < 10 && v.rounded() != v ? String(format: "%.1f %%", v) : String(format: "%.0f %%", v)
+  }
+
   /// `5 %` from 0.05.
   static func percent(_ fraction: Double) -> String {
     let v = fraction * 100

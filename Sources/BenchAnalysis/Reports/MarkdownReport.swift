@@ -80,6 +80,9 @@ public enum MarkdownReport {
     if !gate.warnings.isEmpty {
       s += "\n**Warnings**\n\n" + gate.warnings.map { "- \(escape($0))" }.joined(separator: "\n") + "\n"
     }
+    if let measured = gate.measuredPower {
+      s += "\n**The gate's false alarms and power**: \(escape(measured))\n"
+    }
     if !gate.advice.isEmpty {
       s += "\n**Power** (smallest regression caught with 80 % probability at these run counts)\n\n"
       s += gate.advice.map { "- \(escape($0.summary))" }.joined(separator: "\n") + "\n"

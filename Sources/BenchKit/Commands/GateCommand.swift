@@ -24,6 +24,8 @@ public enum GateCommand: Command {
     public var markdownPath: String?
     /// Print only failures and the verdict.
     public var quiet: Bool
+    /// `--power`: the measured false alarms and power to quote, when given.
+    public var powerPath: String? = nil
   }
 
   /// `--threshold`: `5`, or `first_frame_observed=5,start_running=10` (percent), as fractions.
@@ -77,6 +79,9 @@ public enum GateCommand: Command {
   static let markdown = Option<String?>(
     "--markdown", "FILE", "also write a Markdown summary of the checks", parser: .text)
   static let quiet = Flag("--quiet", "print only failures and the verdict")
+  static let power = Option<String?>(
+    "--power", "FILE",
+    "measured false alarms and power to quote (default \(PowerCommand.figuresPath))", parser: .text)
 
   /// The option table (parser and `--help`).
   public static let spec = CommandLineSpec(
@@ -89,7 +94,7 @@ public enum GateCommand: Command {
       relative gates of that file (ratios between configurations of the same run), which hold on any
       machine. A baseline from another camera, profile or tool version is refused unless --force.
       """,
-    options: [baseline, gates, threshold, alpha, force, junit, markdown, quiet],
+    options: [baseline, gates, threshold, alpha, force, junit, markdown, quiet, power],
     epilogue:
       "exit status: 0 every gate passed, 1 a regression (or a gated cell without successful runs), 2 bad usage or input"
   )
@@ -107,7 +112,8 @@ public enum GateCommand: Command {
     return Options(
       resultsPath: o.positional[0], baselinePath: baselinePath, gatesPath: gatesPath,
       thresholds: try o.value(threshold), alpha: try o.value(alpha), force: o.isSet(force),
-      junitPath: try o.value(junit), markdownPath: try o.value(markdown), quiet: o.isSet(quiet))
+      junitPath: try o.value(junit), markdownPath: try o.value(markdown), quiet: o.isSet(quiet),
+      powerPath: try o.value(power))
   }
 
   /// Checks the results and writes one line per check and the verdict to `output`. Returns 0
@@ -144,6 +150,7 @@ public enum GateCommand: Command {
       }
       if let a = alphaOverride { options.alpha = a }
       report.merge(Gate.checkBaseline(results, against: baseline, options: options))
+      report.measuredPower = try PowerCommand.quote(explicitPath: o.powerPath, options: options)
     }
     if let definitions {
       report.outcomes += Gate.checkRelative(definitions.relative ?? [], results: results)
@@ -154,6 +161,7 @@ public enum GateCommand: Command {
       output.write(outcome.line + "\n")
     }
     for warning in report.warnings { output.write("warning: \(warning)\n") }
+    if !quiet, let measured = report.measuredPower { output.write("power: \(measured)\n") }
     if !quiet { for advice in report.advice { output.write("power: \(advice.summary)\n") } }
     let failed = report.failures
     let skipped = report.outcomes.filter { $0.status == .skipped }.count

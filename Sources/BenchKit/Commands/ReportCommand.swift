@@ -49,11 +49,8 @@ public enum ReportCommand: Command {
 
   /// Checks the command line: one results file.
   public static func options(from o: ParsedOptions) throws(UsageError) -> Options {
-    guard o.positional.count == 1 else {
-      throw UsageError("wants one results file (got \(o.positional.count) arguments)")
-    }
-    return Options(
-      path: o.positional[0], svg: try o.value(svg), trace: try o.value(trace),
+    Options(
+      path: try o.onlyResultsFile(), svg: try o.value(svg), trace: try o.value(trace),
       markdown: try o.value(markdown),
       junit: try o.value(junit), jsonBench: try o.value(jsonBench), gates: try o.value(gates))
   }

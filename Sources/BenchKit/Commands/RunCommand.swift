@@ -114,6 +114,7 @@ public enum RunCommand: Command {
         bench report RESULTS.json [--svg F] [--trace F] [--markdown F] [--junit F]
         bench calibrate                          the probe against ground truth
         bench doctor                             devices, cache dropping, real-time priority, PSI
+        bench power RESULTS.json                 the gate's false alarms and power, from 40-run cells
       exit status: 0 ok, 1 runs failed (or a gate failed), 2 bad usage or input, 130 interrupted
       """)
 

@@ -1,0 +1,73 @@
+import BenchAnalysis
+import BenchKit
+import CommandLineKit
+import Foundation
+import Testing
+import TestSupport
+
+@Suite struct PowerCommandTests {
+  let dir = temporaryFolder("power")
+
+  func run(_ command: (some Command).Type, _ args: [String]) -> (Int32, String, String) {
+    var out = ""
+    var err = ""
+    let code = command.run(args, output: &out, errors: &err)
+    return (code, out, err)
+  }
+
+  func save(_ r: BenchResults, _ name: String) throws -> String {
+    let path = dir + "/" + name
+    try ResultsFile.save(r, to: path)
+    return path
+  }
+
+  @Test("bench power measures 40-run cells, and bench gate quotes those figures, naming where they came from")
+  func gateQuotesMeasuredFigures() throws {
+    let forty = try save(
+      SyntheticResults.make(configs: ["deferred"], conditions: ["warm"], seed: 5, runs: 40), "forty.json")
+    let (code, json, err) = run(PowerCommand.self, [forty, "--comparisons", "40", "--format", "json"])
+    #expect(code == 0, "\(err)")
+    let figuresPath = dir + "/power.json"
+    try json.write(toFile: figuresPath, atomically: true, encoding: .utf8)
+    let figures = try PowerCommand.loadFigures(path: figuresPath)
+    #expect(figures.aaComparisons == 40)
+
+    let base = try save(SyntheticResults.make(seed: 1), "base.json")
+    let same = try save(SyntheticResults.make(seed: 2), "same.json")
+    let (ok, out, _) = run(GateCommand.self, ["--baseline", base, same, "--power", figuresPath])
+    #expect(ok == 0, "\(out)")
+    let quoted = try #require(
+      out.split(separator: "\n").first { $0.hasPrefix("power: first_frame_observed, from") })
+    #expect(quoted.contains(figuresPath))
+    #expect(quoted.contains("false alarms in \(figures.aaFalseAlarms) of 40 A/A comparisons"))
+    #expect(quoted.contains("20 runs per side"))
+    #expect(!quoted.contains("not the rule measured"))
+
+    let (_, other, _) = run(
+      GateCommand.self, ["--baseline", base, same, "--power", figuresPath, "--alpha", "0.05"])
+    #expect(other.contains("(this gate uses α = 0.05: not the rule measured)"))
+  }
+
+  @Test("a --power file that is not a power report is bad input (exit 2); without figures the gate says so")
+  func missingOrBadFigures() throws {
+    let base = try save(SyntheticResults.make(seed: 1), "base.json")
+    let same = try save(SyntheticResults.make(seed: 2), "same.json")
+    let (bad, _, err) = run(GateCommand.self, ["--baseline", base, same, "--power", base])
+    #expect(bad == 2)
+    #expect(err.contains("is not a bench power --format json report"))
+    let quote = try PowerCommand.quote(explicitPath: nil, options: Gate.BaselineOptions())
+    if !FileManager.default.fileExists(atPath: PowerCommand.figuresPath) {
+      #expect(quote.contains("were not measured here"))
+    } else {
+      #expect(quote.contains("measured by Benchmarks/gate-power"))
+    }
+  }
+
+  @Test("too few runs per cell is bad input (exit 2) with the run count that would do")
+  func tooFewRuns() throws {
+    let thirty = try save(SyntheticResults.make(runs: 30), "thirty.json")
+    let (code, _, err) = run(PowerCommand.self, [thirty])
+    #expect(code == 2)
+    #expect(err.contains("run bench with --runs 40"))
+  }
+}
