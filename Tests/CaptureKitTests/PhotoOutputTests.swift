@@ -33,6 +33,26 @@ import TestSupport
     await rig.session.stopRunning()
   }
 
+  @Test(
+    "a tap on the first frame, before startRunning has returned, is accepted and delivered",
+    .timeLimit(.minutes(1)))
+  func tapBeforeStartRunningReturns() async throws {
+    let rig = Rig([.preview, .photo])
+    let streamStart = rig.device.gate(.startStream)
+    let started = Task { try await rig.session.startRunning() }
+    #expect(await streamStart.waitUntilReached())
+    // The camera delivers its first frame while startStream has not returned (a real stream
+    // thread can), preview shows it, and the person taps at once.
+    rig.device.emitFrames(1)
+    let results = Collector<PhotoResult>()
+    rig.photo.capturePhoto(with: PhotoSettings()) { results.append($0) }
+    streamStart.open()
+    try await started.value
+    #expect(await results.waitForCount(1))
+    #expect(throws: Never.self) { try results.values[0].get() }
+    await rig.session.stopRunning()
+  }
+
   @Test("with responsive capture, N taps before initialisation are all accepted and delivered in order")
   func responsiveQueue() async throws {
     let rig = Rig([.preview, .photo])
