@@ -113,10 +113,10 @@ import Testing
       var kind: String
       var fields: [String]
     }
-    let vocabulary = Set(
-      try JSONDecoder().decode([Word].self, from: Self.fixture("trace-vocabulary-before.json"))
-    )
-    .union(try JSONDecoder().decode([Word].self, from: Self.fixture("trace-vocabulary-added.json")))
+    let wordsBefore = Set(
+      try JSONDecoder().decode([Word].self, from: Self.fixture("trace-vocabulary-before.json")))
+    let vocabulary = wordsBefore.union(
+      try JSONDecoder().decode([Word].self, from: Self.fixture("trace-vocabulary-added.json")))
     let shape = try Regex(
       #"^\{"ts":\d+,"name":"[^"]+","kind":"(begin|end|event)","pid":\d+,"fields":\{.*\}\}$"#)
     var seen = Set<String>()
@@ -137,7 +137,7 @@ import Testing
       }
     }
     for name in EventName.allCases
-    where name.owner == .app && vocabulary.contains(where: { $0.name == name.rawValue }) {
+    where name.owner == .app && wordsBefore.contains(where: { $0.name == name.rawValue }) {
       if [.pressureLevel, .deviceRealtimePriority].contains(name) { continue }  // timing-dependent
       #expect(seen.contains(name.rawValue), "no run wrote \(name.rawValue)")
     }
