@@ -52,6 +52,8 @@ struct PhotoLibrary: Sendable {
       guard digits > 0 else { return nil }
       fields.append(v)
     }
+    // A header cut short (the file ends inside it) has fewer than three numbers.
+    guard fields.count == 3 else { return nil }
     i += 1
     let (w, h) = (fields[0], fields[1])
     guard w > 0, h > 0, fields[2] == 255, bytes.count - i >= w * h else { return nil }

@@ -21,6 +21,19 @@ import Testing
     #expect(PhotoLibrary.decodeThumbnail(pgm: Array("P5\n99999999 4\n255\n".utf8), side: 1) == nil)
   }
 
+  @Test("every truncation of a photo's header or pixels gives no thumbnail instead of a crash")
+  func truncatedHeaders() {
+    let (w, h) = (6, 4)
+    let pgm = Array("P5\n\(w) \(h)\n255\n".utf8) + [UInt8](repeating: 128, count: w * h)
+    #expect(PhotoLibrary.decodeThumbnail(pgm: pgm, side: 2) == [128, 128, 128, 128])
+    for length in 0..<pgm.count {
+      #expect(PhotoLibrary.decodeThumbnail(pgm: Array(pgm.prefix(length)), side: 2) == nil, "\(length) bytes")
+    }
+    #expect(PhotoLibrary.decodeThumbnail(pgm: Array("P5\n6 4".utf8), side: 2) == nil)
+    #expect(PhotoLibrary.decodeThumbnail(pgm: Array("P5 6".utf8), side: 2) == nil)
+    #expect(PhotoLibrary.decodeThumbnail(pgm: Array("P5    ".utf8), side: 2) == nil)
+  }
+
   @Test("the mode picker draws something for every mode")
   func picker() {
     let strip = SecondaryUI.renderPicker(width: 640, height: 48)
