@@ -142,13 +142,14 @@ public enum RunCommand: Command {
         throw UsageError("--camera \(s.camera): \(error)")
       }
     }
+    var syntheticProfile: CostProfile?
     if let profile = try o.value(profile) {
       guard s.camera == .synthetic else {
         throw UsageError("--profile applies to the synthetic camera only")
       }
       do {
-        let loaded = try CostProfile.load(path: profile)
-        s.profileName = loaded.name
+        syntheticProfile = try CostProfile.load(path: profile)
+        s.profileName = syntheticProfile?.name
       } catch {
         throw UsageError("\(error)")
       }
@@ -156,6 +157,7 @@ public enum RunCommand: Command {
         (profile as NSString).isAbsolutePath
         ? profile : FileManager.default.currentDirectoryPath + "/" + profile
     } else if s.camera == .synthetic {
+      syntheticProfile = .default
       s.profileName = CostProfile.default.name
     }
     if let app = try o.value(app) {
@@ -165,6 +167,8 @@ public enum RunCommand: Command {
       }
       argv[0] = resolved
       s.appCommand = argv
+    } else if let syntheticProfile {
+      try checkReachable(syntheticProfile, settings: s)
     }
     s.outDir = try prepareOutDir(o.value(out))
     return Options(settings: s, format: outputFormat, quiet: o.isSet(quiet))
@@ -177,6 +181,31 @@ public enum RunCommand: Command {
       if access(candidate, X_OK) == 0 && !isDirectory(candidate) { return candidate }
     }
     return nil
+  }
+
+  /// Refuses a synthetic camera profile with which every run of some configuration would time
+  /// out: its nominal time to the first frame (the cheaper power-up, format, the outputs that
+  /// configuration initialises before the stream, first-frame latency) is already beyond
+  /// `--run-timeout`, before the app has even started. A loaded CPU only adds to it.
+  static func checkReachable(_ profile: CostProfile, settings s: RunSettings) throws(UsageError) {
+    for config in s.configs {
+      let beforeStream: [CaptureOutputKind] =
+        switch config {
+        case .eager: config.outputs(from: s.outputs)
+        case .manual: [.videoData]
+        default: [.preview]
+        }
+      let ms = min(
+        profile.nominalOpenToFirstFrameMs(initializing: beforeStream, warm: true),
+        profile.nominalOpenToFirstFrameMs(initializing: beforeStream, warm: false))
+      if ms >= s.runTimeoutSeconds * 1000 {
+        let timeout = s.runTimeoutSeconds
+        let seconds = timeout.rounded() == timeout ? String(Int(timeout)) : String(timeout)
+        throw UsageError(
+          "profile \(profile.name): \(config) needs at least \(Int(ms.rounded(.up))) ms to its first frame (power-up, format, \(beforeStream.map(\.rawValue).joined(separator: ", ")), first-frame latency), not within --run-timeout \(seconds) s: every run would time out; raise --run-timeout or lower the profile's costs"
+        )
+      }
+    }
   }
 
   static func isDirectory(_ path: String) -> Bool {

@@ -61,6 +61,40 @@ import Testing
     }
   }
 
+  /// The shipped default profile (`Benchmarks/profiles/default.json`) with `costs.<cost>.ms`
+  /// set to `ms`, in a file.
+  func profile(_ cost: String, ms: Double) throws -> String {
+    let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+        "Benchmarks/profiles/default.json")
+    var object = try JSONSerialization.jsonObject(with: Data(contentsOf: shipped)) as! [String: Any]
+    var costs = object["costs"] as! [String: Any]
+    costs[cost] = ["kind": "hardware", "ms": ms]
+    object["costs"] = costs
+    let path = temporaryFolder("ff-profile") + "/profile.json"
+    try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: path))
+    return path
+  }
+
+  @Test(
+    "a profile the camera cannot carry out is refused up front with its field and bound, not at every run")
+  func hugeProfile() throws {
+    let error = message(["--profile", try profile("power_up_cold", ms: 1e300)])
+    #expect(
+      error?.contains("field costs.power_up_cold.ms must be a number from 0 to 3600000") == true,
+      "\(error ?? "accepted")")
+  }
+
+  @Test(
+    "a profile whose nominal time to the first frame exceeds --run-timeout is refused: every run would time out"
+  )
+  func profileBeyondTimeout() throws {
+    let path = try profile("first_frame_latency", ms: 20_000)
+    let error = message(["--profile", path])
+    #expect(error?.contains("--run-timeout") == true, "\(error ?? "accepted")")
+    #expect(message(["--profile", path, "--run-timeout", "30"]) == nil)
+  }
+
   @Test("defaults are the documented main job")
   func defaults() throws {
     let options = try #require(
