@@ -286,7 +286,13 @@ public enum RunCommand: Command {
         refreshHz: settings.refreshHz, tap: settings.tap, lockSeconds: settings.lockSeconds,
         runTimeoutSeconds: settings.runTimeoutSeconds, startedAt: ISO8601DateFormatter().string(from: Date())),
       cells: [])
-    let runner = BenchRunner(settings: settings, appBinary: appBinary)
+    let runner: BenchRunner
+    do {
+      runner = try BenchRunner(settings: settings, appBinary: appBinary)
+    } catch {
+      errors.write("bench: \(error.message)\n")
+      return 1
+    }
     let session = BenchSession(
       settings: settings, runner: runner, progress: progress, base: base, interrupted: { interrupted.isSet })
     let results = session.run()

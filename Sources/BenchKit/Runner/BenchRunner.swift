@@ -33,11 +33,21 @@ public final class BenchRunner: Sendable {
   let pid = getpid()
 
   /// Creates a runner. `appBinary` is camera-app, or nil with `settings.appCommand`.
-  public init(settings: RunSettings, appBinary: String?) {
+  ///
+  /// The apps' state (the synthetic camera's power state, the photo library) goes into a folder
+  /// of the runner's own with an unpredictable name (`mkdtemp`, mode 0700, in `$TMPDIR` or
+  /// `/tmp`), removed with the runner: never one at a predictable name that another user could
+  /// have made first.
+  /// - Throws: `RunnerError` when that folder cannot be made.
+  public init(settings: RunSettings, appBinary: String?) throws(RunnerError) {
     self.settings = settings
     self.appBinary = appBinary
-    self.stateDirectory = "/tmp/firstframe-bench-\(getuid())-\(getpid())"
-    try? FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true)
+    do {
+      self.stateDirectory = try PrivateDirectory.makeTemporary(prefix: "firstframe-bench-")
+    } catch {
+      throw RunnerError(
+        .stateFolder, "cannot make the apps' state folder: \(error.message)", errno: error.errno)
+    }
   }
 
   deinit {
