@@ -7,6 +7,7 @@ import Foundation
 import LaunchContract
 import Synchronization
 import SyntheticCamera
+import SystemCalls
 import V4L2Camera
 
 /// FirstFrame's version, recorded in results; baselines from another version are refused.
@@ -67,7 +68,7 @@ public enum RunCommand: Command {
   static let profile = Option<String?>(
     "--profile", "FILE", "synthetic camera cost profile",
     shownAs: "Benchmarks/profiles/default.json (built in)",
-    parser: .text)
+    parser: .fileName)
   static let app = Option<String?>(
     "--app", "\"COMMAND ARGS\"",
     "benchmark another app (split into argv without a shell; {config}, {outputs}, {camera} are replaced)",
@@ -84,7 +85,7 @@ public enum RunCommand: Command {
   static let noTap = Flag("--no-tap", "do not press the shutter when the first live frame appears")
   static let out = Option<String?>(
     "--out", "DIR", "results folder", shownAs: "Results/<UTC timestamp>, linked from Results/latest",
-    parser: .text)
+    parser: .folderName)
   static let format = Option(
     "--format", "FORMAT", "table, json, markdown or csv on stdout", default: Format.table, parser: .choice())
   static let quiet = Flag("--quiet", "no progress output")
@@ -165,6 +166,9 @@ public enum RunCommand: Command {
       guard let resolved = resolveExecutable(argv[0]) else {
         throw UsageError("--app: cannot find an executable named '\(argv[0])'")
       }
+      guard isProgram(resolved) else {
+        throw UsageError("--app: \(resolved) is not a program (neither an ELF executable nor a #! script)")
+      }
       argv[0] = resolved
       s.appCommand = argv
     } else if let syntheticProfile {
@@ -181,6 +185,17 @@ public enum RunCommand: Command {
       if access(candidate, X_OK) == 0 && !isDirectory(candidate) { return candidate }
     }
     return nil
+  }
+
+  /// Whether `path` starts as a program `posix_spawn` can run: an ELF executable (`\u{7F}ELF`) or
+  /// a script naming its interpreter (`#!`). Anything else fails every spawn with `ENOEXEC`.
+  static func isProgram(_ path: String) -> Bool {
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    var magic = [UInt8](repeating: 0, count: 4)
+    let n = magic.withUnsafeMutableBytes { (try? FileDescriptorIO.read(fd, into: $0)) ?? 0 }
+    return (n == 4 && magic == [0x7F, 0x45, 0x4C, 0x46]) || (n >= 2 && magic[0] == 0x23 && magic[1] == 0x21)
   }
 
   /// Refuses a synthetic camera profile with which every run of some configuration would time
