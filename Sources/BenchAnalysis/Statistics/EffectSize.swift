@@ -41,16 +41,26 @@ struct DifferenceMatrix {
 
   func value(_ i: Int, _ j: Int) -> Double { b[j] - a[i] }
 
-  /// For each row, how many entries are below `pivot` (`orEqual`: at most `pivot`). O(n_a + n_b).
-  func rowCounts(below pivot: Double, orEqual: Bool) -> [Int] {
-    var counts = [Int](repeating: 0, count: a.count)
-    var j = 0
-    for i in a.indices {
-      // Row i's entries are smaller than row i−1's, so its count is at least the last one.
-      while j < b.count && (orEqual ? value(i, j) <= pivot : value(i, j) < pivot) { j += 1 }
-      counts[i] = j
+  /// For each row, how many entries are below `pivot` and how many are at most `pivot`.
+  /// One pass, O(n_a + n_b): row i's entries are smaller than row i−1's, so its counts are at
+  /// least the last ones.
+  func rowCounts(around pivot: Double) -> (below: [Int], atMost: [Int]) {
+    var below = [Int](repeating: 0, count: a.count)
+    var atMost = [Int](repeating: 0, count: a.count)
+    a.withUnsafeBufferPointer { a in
+      b.withUnsafeBufferPointer { b in
+        var j = 0
+        var k = 0
+        for i in 0..<a.count {
+          while j < b.count && b[j] - a[i] < pivot { j += 1 }
+          if k < j { k = j }
+          while k < b.count && b[k] - a[i] <= pivot { k += 1 }
+          below[i] = j
+          atMost[i] = k
+        }
+      }
     }
-    return counts
+    return (below, atMost)
   }
 
   /// The `k`-th smallest entry (from 0) of the matrix, exactly as the differences compute.
@@ -80,12 +90,11 @@ struct DifferenceMatrix {
         row += 1
       }
       let pivot = value(row, low[row] + r)
-      let below = rowCounts(below: pivot, orEqual: false)
+      let (below, atMost) = rowCounts(around: pivot)
       if k < below.reduce(0, +) {
         for i in a.indices { high[i] = Swift.max(low[i], Swift.min(high[i], below[i])) }
         continue
       }
-      let atMost = rowCounts(below: pivot, orEqual: true)
       if k < atMost.reduce(0, +) { return pivot }
       for i in a.indices { low[i] = Swift.min(high[i], Swift.max(low[i], atMost[i])) }
     }
