@@ -91,7 +91,11 @@ public enum CameraApp {
   static func openSurface(_ environment: LaunchEnvironment) throws -> SharedMemoryDisplay {
     switch environment.display {
     case .sharedMemory(let name): return try SharedMemoryDisplay.open(name: name)
-    case .surfaceDescriptor, .x11:
+    case .surfaceDescriptor(let fd):
+      // The mapping keeps the surface; the descriptor is closed so nothing the app starts inherits it.
+      defer { FileDescriptorIO.close(fd) }
+      return try SharedMemoryDisplay.open(descriptor: fd)
+    case .x11:
       throw AppError.usage("this camera-app cannot present to \(environment.display!)")
     case nil: return try SharedMemoryDisplay.createPrivate(width: 640, height: 360)
     }

@@ -36,6 +36,10 @@ public enum BaselineCommand: Command {
     guard o.positional.count == 3 else {
       throw UsageError("wants a results file and a baseline path: bench baseline save RESULTS.json BASE.json")
     }
+    guard !o.positional[1].isEmpty else {
+      throw UsageError("wants a results file to save, not an empty name")
+    }
+    guard !o.positional[2].isEmpty else { throw UsageError("wants a file name to save to, not an empty one") }
     return Options(source: o.positional[1], destination: o.positional[2], force: o.isSet(force))
   }
 

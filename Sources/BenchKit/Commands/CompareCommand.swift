@@ -69,6 +69,7 @@ public enum CompareCommand: Command {
     guard o.positional.count == 2 else {
       throw UsageError("wants two results files, A.json and B.json (got \(o.positional.count) arguments)")
     }
+    guard !o.positional.contains("") else { throw UsageError("wants two results files, not an empty name") }
     var comparison = ComparisonOptions()
     comparison.threshold = try o.value(threshold) / 100
     comparison.alpha = try o.value(alpha)

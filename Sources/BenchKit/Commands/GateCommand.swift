@@ -58,9 +58,9 @@ public enum GateCommand: Command {
   }
 
   static let baseline = Option<String?>(
-    "--baseline", "FILE", "the baseline results file to compare against", parser: .text)
+    "--baseline", "FILE", "the baseline results file to compare against", parser: .fileName)
   static let gates = Option<String?>(
-    "--gates", "FILE", "gate definitions (firstframe.gates/1), e.g. Benchmarks/gates.json", parser: .text)
+    "--gates", "FILE", "gate definitions (firstframe.gates/1), e.g. Benchmarks/gates.json", parser: .fileName)
   static let threshold = Option(
     "--threshold", "SPEC", "PCT, or PHASE=PCT[,PHASE=PCT…]: allowed slowdown in percent",
     default: Thresholds(),
@@ -73,9 +73,9 @@ public enum GateCommand: Command {
   static let force = Flag(
     "--force", "compare against a baseline from another camera, profile or tool version")
   static let junit = Option<String?>(
-    "--junit", "FILE", "also write JUnit XML (each check a test case)", parser: .text)
+    "--junit", "FILE", "also write JUnit XML (each check a test case)", parser: .fileName)
   static let markdown = Option<String?>(
-    "--markdown", "FILE", "also write a Markdown summary of the checks", parser: .text)
+    "--markdown", "FILE", "also write a Markdown summary of the checks", parser: .fileName)
   static let quiet = Flag("--quiet", "print only failures and the verdict")
 
   /// The option table (parser and `--help`).
@@ -99,6 +99,7 @@ public enum GateCommand: Command {
     guard o.positional.count == 1 else {
       throw UsageError("wants one results file after the options (got \(o.positional.count))")
     }
+    guard !o.positional[0].isEmpty else { throw UsageError("wants one results file, not an empty name") }
     let baselinePath = try o.value(baseline)
     let gatesPath = try o.value(gates)
     guard baselinePath != nil || gatesPath != nil else {

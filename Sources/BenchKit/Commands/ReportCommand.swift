@@ -21,17 +21,19 @@ public enum ReportCommand: Command {
     public var gates: String?
   }
 
-  static let svg = Option<String?>("--svg", "FILE", "the plot", parser: .text)
+  static let svg = Option<String?>("--svg", "FILE", "the plot", parser: .fileName)
   static let trace = Option<String?>(
-    "--trace", "FILE", "Chrome/Perfetto trace-event JSON of one median run per cell", parser: .text)
+    "--trace", "FILE", "Chrome/Perfetto trace-event JSON of one median run per cell", parser: .fileName)
   static let markdown = Option<String?>(
-    "--markdown", "FILE", "a Markdown summary (fit for $GITHUB_STEP_SUMMARY)", parser: .text)
+    "--markdown", "FILE", "a Markdown summary (fit for $GITHUB_STEP_SUMMARY)", parser: .fileName)
   static let junit = Option<String?>(
-    "--junit", "FILE", "JUnit XML: one test case per cell (or per gate check with --gates)", parser: .text)
+    "--junit", "FILE", "JUnit XML: one test case per cell (or per gate check with --gates)", parser: .fileName
+  )
   static let jsonBench = Option<String?>(
-    "--json-bench", "FILE", "customSmallerIsBetter JSON: [{name, unit, value, range, extra}]", parser: .text)
+    "--json-bench", "FILE", "customSmallerIsBetter JSON: [{name, unit, value, range, extra}]",
+    parser: .fileName)
   static let gates = Option<String?>(
-    "--gates", "FILE", "include these relative gates in the Markdown and JUnit reports", parser: .text)
+    "--gates", "FILE", "include these relative gates in the Markdown and JUnit reports", parser: .fileName)
 
   /// The option table (parser and `--help`).
   public static let spec = CommandLineSpec(
@@ -52,6 +54,7 @@ public enum ReportCommand: Command {
     guard o.positional.count == 1 else {
       throw UsageError("wants one results file (got \(o.positional.count) arguments)")
     }
+    guard !o.positional[0].isEmpty else { throw UsageError("wants one results file, not an empty name") }
     return Options(
       path: o.positional[0], svg: try o.value(svg), trace: try o.value(trace),
       markdown: try o.value(markdown),

@@ -7,6 +7,7 @@ import Foundation
 import LaunchContract
 import Synchronization
 import SyntheticCamera
+import SystemCalls
 import V4L2Camera
 
 /// FirstFrame's version, recorded in results; baselines from another version are refused.
@@ -67,7 +68,7 @@ public enum RunCommand: Command {
   static let profile = Option<String?>(
     "--profile", "FILE", "synthetic camera cost profile",
     shownAs: "Benchmarks/profiles/default.json (built in)",
-    parser: .text)
+    parser: .fileName)
   static let app = Option<String?>(
     "--app", "\"COMMAND ARGS\"",
     "benchmark another app (split into argv without a shell; {config}, {outputs}, {camera} are replaced)",
@@ -84,7 +85,7 @@ public enum RunCommand: Command {
   static let noTap = Flag("--no-tap", "do not press the shutter when the first live frame appears")
   static let out = Option<String?>(
     "--out", "DIR", "results folder", shownAs: "Results/<UTC timestamp>, linked from Results/latest",
-    parser: .text)
+    parser: .folderName)
   static let format = Option(
     "--format", "FORMAT", "table, json, markdown or csv on stdout", default: Format.table, parser: .choice())
   static let quiet = Flag("--quiet", "no progress output")
@@ -142,13 +143,14 @@ public enum RunCommand: Command {
         throw UsageError("--camera \(s.camera): \(error)")
       }
     }
+    var syntheticProfile: CostProfile?
     if let profile = try o.value(profile) {
       guard s.camera == .synthetic else {
         throw UsageError("--profile applies to the synthetic camera only")
       }
       do {
-        let loaded = try CostProfile.load(path: profile)
-        s.profileName = loaded.name
+        syntheticProfile = try CostProfile.load(path: profile)
+        s.profileName = syntheticProfile?.name
       } catch {
         throw UsageError("\(error)")
       }
@@ -156,6 +158,7 @@ public enum RunCommand: Command {
         (profile as NSString).isAbsolutePath
         ? profile : FileManager.default.currentDirectoryPath + "/" + profile
     } else if s.camera == .synthetic {
+      syntheticProfile = .default
       s.profileName = CostProfile.default.name
     }
     if let app = try o.value(app) {
@@ -163,8 +166,13 @@ public enum RunCommand: Command {
       guard let resolved = resolveExecutable(argv[0]) else {
         throw UsageError("--app: cannot find an executable named '\(argv[0])'")
       }
+      guard isProgram(resolved) else {
+        throw UsageError("--app: \(resolved) is not a program (neither an ELF executable nor a #! script)")
+      }
       argv[0] = resolved
       s.appCommand = argv
+    } else if let syntheticProfile {
+      try checkReachable(syntheticProfile, settings: s)
     }
     s.outDir = try prepareOutDir(o.value(out))
     return Options(settings: s, format: outputFormat, quiet: o.isSet(quiet))
@@ -177,6 +185,42 @@ public enum RunCommand: Command {
       if access(candidate, X_OK) == 0 && !isDirectory(candidate) { return candidate }
     }
     return nil
+  }
+
+  /// Whether `path` starts as a program `posix_spawn` can run: an ELF executable (`\u{7F}ELF`) or
+  /// a script naming its interpreter (`#!`). Anything else fails every spawn with `ENOEXEC`.
+  static func isProgram(_ path: String) -> Bool {
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    var magic = [UInt8](repeating: 0, count: 4)
+    let n = magic.withUnsafeMutableBytes { (try? FileDescriptorIO.read(fd, into: $0)) ?? 0 }
+    return (n == 4 && magic == [0x7F, 0x45, 0x4C, 0x46]) || (n >= 2 && magic[0] == 0x23 && magic[1] == 0x21)
+  }
+
+  /// Refuses a synthetic camera profile with which every run of some configuration would time
+  /// out: its nominal time to the first frame (the cheaper power-up, format, the outputs that
+  /// configuration initialises before the stream, first-frame latency) is already beyond
+  /// `--run-timeout`, before the app has even started. A loaded CPU only adds to it.
+  static func checkReachable(_ profile: CostProfile, settings s: RunSettings) throws(UsageError) {
+    for config in s.configs {
+      let beforeStream: [CaptureOutputKind] =
+        switch config {
+        case .eager: config.outputs(from: s.outputs)
+        case .manual: [.videoData]
+        default: [.preview]
+        }
+      let ms = min(
+        profile.nominalOpenToFirstFrameMs(initializing: beforeStream, warm: true),
+        profile.nominalOpenToFirstFrameMs(initializing: beforeStream, warm: false))
+      if ms >= s.runTimeoutSeconds * 1000 {
+        let timeout = s.runTimeoutSeconds
+        let seconds = timeout.rounded() == timeout ? String(Int(timeout)) : String(timeout)
+        throw UsageError(
+          "profile \(profile.name): \(config) needs at least \(Int(ms.rounded(.up))) ms to its first frame (power-up, format, \(beforeStream.map(\.rawValue).joined(separator: ", ")), first-frame latency), not within --run-timeout \(seconds) s: every run would time out; raise --run-timeout or lower the profile's costs"
+        )
+      }
+    }
   }
 
   static func isDirectory(_ path: String) -> Bool {
@@ -257,7 +301,13 @@ public enum RunCommand: Command {
         refreshHz: settings.refreshHz, tap: settings.tap, lockSeconds: settings.lockSeconds,
         runTimeoutSeconds: settings.runTimeoutSeconds, startedAt: ISO8601DateFormatter().string(from: Date())),
       cells: [])
-    let runner = BenchRunner(settings: settings, appBinary: appBinary)
+    let runner: BenchRunner
+    do {
+      runner = try BenchRunner(settings: settings, appBinary: appBinary)
+    } catch {
+      errors.write("bench: \(error.message)\n")
+      return 1
+    }
     let session = BenchSession(
       settings: settings, runner: runner, progress: progress, base: base, interrupted: { interrupted.isSet })
     let results = session.run()

@@ -14,7 +14,8 @@ import SystemCalls
 /// runner, the app and the probe recorded into per-run phase records.
 ///
 /// One run, for a launch condition (cold, warm, loaded):
-/// 1. a fresh display surface and compositor+probe; a control pipe (`FIRSTFRAME_CONTROL=fd:3`);
+/// 1. a fresh display surface (a size-sealed memory file the app inherits,
+///    `FIRSTFRAME_DISPLAY=fd:4`) and compositor+probe; a control pipe (`FIRSTFRAME_CONTROL=fd:3`);
 /// 2. cold: `SyntheticCamera.markCold` and page-cache eviction of the app's files;
 /// 3. `launch.spawn`, then `posix_spawn`; the probe is armed from the spawn time;
 /// 4. as soon as the probe sees the first live frame, `tap` goes down the pipe (from the
@@ -32,11 +33,21 @@ public final class BenchRunner: Sendable {
   let pid = getpid()
 
   /// Creates a runner. `appBinary` is camera-app, or nil with `settings.appCommand`.
-  public init(settings: RunSettings, appBinary: String?) {
+  ///
+  /// The apps' state (the synthetic camera's power state, the photo library) goes into a folder
+  /// of the runner's own with an unpredictable name (`mkdtemp`, mode 0700, in `$TMPDIR` or
+  /// `/tmp`), removed with the runner: never one at a predictable name that another user could
+  /// have made first.
+  /// - Throws: `RunnerError` when that folder cannot be made.
+  public init(settings: RunSettings, appBinary: String?) throws(RunnerError) {
     self.settings = settings
     self.appBinary = appBinary
-    self.stateDirectory = "/tmp/firstframe-bench-\(getuid())-\(getpid())"
-    try? FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true)
+    do {
+      self.stateDirectory = try PrivateDirectory.makeTemporary(prefix: "firstframe-bench-")
+    } catch {
+      throw RunnerError(
+        .stateFolder, "cannot make the apps' state folder: \(error.message)", errno: error.errno)
+    }
   }
 
   deinit {
@@ -71,13 +82,13 @@ public final class BenchRunner: Sendable {
 
   /// The descriptor number the app reads control commands from.
   static let controlDescriptor: Int32 = 3
+  /// The descriptor number the app finds its display surface at (`FIRSTFRAME_DISPLAY=fd:4`).
+  static let surfaceDescriptor: Int32 = 4
 
-  func environment(trace: String, display: String, runID: String, config: LaunchConfiguration) -> [String:
-    String]
-  {
+  func environment(trace: String, runID: String, config: LaunchConfiguration) -> [String: String] {
     var launch = LaunchEnvironment()
     launch.trace = .path(trace)
-    launch.display = .sharedMemory(name: display)
+    launch.display = .surfaceDescriptor(Self.surfaceDescriptor)
     launch.control = .descriptor(Self.controlDescriptor)
     launch.runID = runID
     launch.configuration = config.rawValue
@@ -144,7 +155,7 @@ public final class BenchRunner: Sendable {
       throw RunnerError(.spawnFailed, "cannot create the control pipe: \(error.message)", errno: error)
     }
     let control = ControlSender(fd: writeEnd)
-    let env = environment(trace: tracePath, display: monitor.surfaceName, runID: runID, config: config)
+    let env = environment(trace: tracePath, runID: runID, config: config)
     randomRefreshPhase()
     let spawnedAt = MonotonicClock.now()
     monitor.arm(.launch(since: spawnedAt)) { @Sendable observation in
@@ -154,7 +165,8 @@ public final class BenchRunner: Sendable {
     let child: ChildProcess
     do {
       child = try ChildProcess.spawn(
-        argv: argv(config: config), environment: env, inheritedFDs: [Self.controlDescriptor: readEnd],
+        argv: argv(config: config), environment: env,
+        inheritedFDs: [Self.controlDescriptor: readEnd, Self.surfaceDescriptor: monitor.surfaceDescriptor],
         logPath: tracePath.replacingOccurrences(of: ".jsonl", with: ".log"))
     } catch {
       FileDescriptorIO.close(readEnd)

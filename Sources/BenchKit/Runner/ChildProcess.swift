@@ -46,8 +46,23 @@ public final class ChildProcess: Sendable {
     let log = logPath ?? "/dev/null"
     posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0o644)
     posix_spawn_file_actions_adddup2(&actions, 1, 2)
+    // A parent descriptor numbered like another one's target would be replaced by that `dup2`
+    // before its own: such a one is copied above every target first (closed again after the spawn).
+    let targets = Set(inheritedFDs.keys)
+    var copies: [Int32] = []
+    defer { copies.forEach { FileDescriptorIO.close($0) } }
     for (child, parent) in inheritedFDs.sorted(by: { $0.key < $1.key }) {
-      posix_spawn_file_actions_adddup2(&actions, parent, child)
+      var source = parent
+      if parent != child && targets.contains(parent) {
+        source = fcntl(parent, F_DUPFD_CLOEXEC, (targets.max() ?? 0) + 1)
+        guard source >= 0 else {
+          let error = Errno.current
+          throw RunnerError(
+            .spawnFailed, "cannot pass descriptor \(parent) on: \(error.message)", errno: error)
+        }
+        copies.append(source)
+      }
+      posix_spawn_file_actions_adddup2(&actions, source, child)
     }
 
     var attr = posix_spawnattr_t()

@@ -46,7 +46,7 @@ public enum Calibration {
         cameraFrameIntervalNanoseconds: UInt64(1e9 / settings.cameraFrameRate),
         refreshIntervalNanoseconds: nil))
     defer { monitor.stop() }
-    let display = try SharedMemoryDisplay.open(name: monitor.surfaceName)
+    let display = try SharedMemoryDisplay.open(descriptor: monitor.surfaceDescriptor)
     defer { display.close() }
     let burners = settings.load ? BurnerThreads(threads: ProcessInfo.processInfo.activeProcessorCount) : nil
     defer { burners?.stop() }

@@ -11,8 +11,9 @@ import SystemCalls
 /// The runner's display: a `DisplaySurface` for the app to present into, a `Compositor` that
 /// scans it out, and a `LiveFrameDetector` that watches every scanout on the compositor thread.
 public final class DisplayMonitor: Sendable {
-  /// The surface's shared-memory name: pass it to the app as `FIRSTFRAME_DISPLAY`.
-  public var surfaceName: String { surface.name }
+  /// The surface's descriptor (a size-sealed memory file, close-on-exec): the app inherits it
+  /// as descriptor N and is told `FIRSTFRAME_DISPLAY=fd:N`; -1 once stopped.
+  public var surfaceDescriptor: Int32 { surface.descriptor ?? -1 }
   /// Whether the compositor thread got `SCHED_FIFO`.
   public var realtimeGranted: Bool { compositor.realtimeGranted }
   /// The refresh interval, ns.
@@ -40,13 +41,14 @@ public final class DisplayMonitor: Sendable {
     var firstLivePresented: PresentedFrameInfo?
   }
 
-  /// Creates the surface (`width`×`height`, `slots` slots), starts the compositor at
+  /// Creates the surface (`width`×`height`, `slots` slots; sealed, so that the app cannot shrink
+  /// it under the compositor), starts the compositor at
   /// `refreshHz` and the detector (with `configuration`; its pid and refresh interval are filled in).
   public init(
     width: Int = 640, height: Int = 480, refreshHz: Double = 60, slots: Int = 3,
     configuration: DetectorConfiguration = DetectorConfiguration(), realtime: Bool = true
   ) throws(DisplayError) {
-    let surface = try DisplaySurface.create(width: width, height: height, slots: slots)
+    let surface = try DisplaySurface.createSealed(width: width, height: height, slots: slots)
     var config = configuration
     config.pid = getpid()
     let box = Box(State(detector: LiveFrameDetector(configuration: config)))

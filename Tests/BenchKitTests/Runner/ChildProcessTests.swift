@@ -55,4 +55,32 @@ import TestSupport
     close(fds[0])
     #expect(String(decoding: buf.prefix(max(0, n)), as: UTF8.self) == "hello\n")
   }
+
+  @Test("descriptors whose numbers cross (one's source is another's target) each arrive where asked")
+  func crossedDescriptors() throws {
+    var a: [Int32] = [0, 0]
+    var b: [Int32] = [0, 0]
+    #expect(pipe(&a) == 0 && pipe(&b) == 0)
+    // Close-on-exec, so that no other test's child holds a write end open.
+    for fd in a + b { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+    // Put b's write end at 50, the number a's write end goes to in the child.
+    try #require(fcntl(50, F_GETFD) == -1 && fcntl(51, F_GETFD) == -1, "descriptors 50 and 51 are in use")
+    #expect(fcntl(b[1], F_DUPFD_CLOEXEC, 50) == 50)
+    close(b[1])
+    let child = try ChildProcess.spawn(
+      // bash: dash takes only one-digit descriptors in a redirection.
+      argv: ["/bin/bash", "-c", "echo A >&50; echo B >&51"], environment: [:],
+      inheritedFDs: [50: a[1], 51: 50])
+    close(a[1])
+    close(50)
+    #expect(child.wait(timeout: 10) == .exited(0))
+    func drain(_ fd: Int32) -> String {
+      var buf = [UInt8](repeating: 0, count: 16)
+      let n = read(fd, &buf, 16)
+      close(fd)
+      return String(decoding: buf.prefix(max(0, n)), as: UTF8.self)
+    }
+    #expect(drain(a[0]) == "A\n")
+    #expect(drain(b[0]) == "B\n")
+  }
 }
