@@ -71,24 +71,39 @@ struct PreloadHarness {
 
     let outPath = folder + "/out-\(UUID().uuidString)"
     let errPath = outPath + ".err"
-    _ = FileManager.default.createFile(atPath: outPath, contents: nil)
-    _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: client)
-    process.arguments = arguments + [device ?? self.device]
-    process.environment = environment
-    process.standardOutput = FileHandle(forWritingAtPath: outPath)
-    process.standardError = FileHandle(forWritingAtPath: errPath)
-    try process.run()
-    let finished = blockUntil(timeout: timeout) { !process.isRunning }
-    if !finished { process.terminate() }
-    process.waitUntilExit()
+    let argv = [client] + arguments + [device ?? self.device]
+    let status = try Self.spawn(
+      argv, environment: environment, stdout: outPath, stderr: errPath, timeout: timeout)
     let traceText = tracePath.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) } ?? ""
     return Run(
-      status: finished ? process.terminationStatus : -1,
+      status: status,
       output: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
       errors: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "",
       trace: TraceReader().parse(text: traceText), traceText: traceText)
+  }
+
+  /// Runs `argv` with its stdout and stderr in the files named; returns its exit status (-1 when
+  /// it was still running after `timeout` and was stopped, 128 + N when signal N killed it).
+  /// `posix_spawn` (BenchKit's `ChildProcess`), not Foundation's `Process`, which hung in the
+  /// vivid VM's guest ("Could not create wakeup socket pair for CFSocket").
+  static func spawn(
+    _ argv: [String], environment: [String: String], stdout: String, stderr: String, timeout: Duration
+  ) throws -> Int32 {
+    let out = open(stdout, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    let err = open(stderr, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    defer {
+      close(out)
+      close(err)
+    }
+    let child = try ChildProcess.spawn(argv: argv, environment: environment, inheritedFDs: [1: out, 2: err])
+    guard let ended = child.wait(timeout: Double(timeout.components.seconds)) else {
+      child.terminate()
+      return -1
+    }
+    switch ended {
+    case .exited(let status): return status
+    case .signaled(let signal): return 128 + signal
+    }
   }
 
   /// The events' (name, kind) pairs in file order.

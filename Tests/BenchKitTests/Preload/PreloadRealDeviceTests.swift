@@ -3,14 +3,13 @@ import BenchKit
 import Foundation
 import LaunchContract
 import PhaseTrace
-import TestSupport
 import Testing
 
-/// The preload library against a real V4L2 driver (vivid in the VM: `scripts/vivid-integration`
-/// runs every test whose name has "V4L2"), only when `FIRSTFRAME_V4L2_DEVICE` names a node: the
-/// client through each way into the device, and v4l2-ctl, an app we did not write, with and
-/// without libv4l2 (`-w`).
-@Suite(.timeLimit(.minutes(3))) struct PreloadV4L2DeviceTests {
+/// The preload library against a real V4L2 driver, only when `FIRSTFRAME_V4L2_DEVICE` names a
+/// node: the client through each way into the device, and v4l2-ctl, an app we did not write, with
+/// and without libv4l2 (`-w`). One at a time (a node streams to one process), and apart from the
+/// other device tests: `scripts/vivid-integration` runs this suite on its own against vivid.
+@Suite(.serialized, .timeLimit(.minutes(3))) struct PreloadRealDeviceTests {
   static let device = ProcessInfo.processInfo.environment["FIRSTFRAME_V4L2_DEVICE"].flatMap {
     $0.isEmpty ? nil : $0
   }
@@ -66,22 +65,16 @@ import Testing
     let trace = harness.folder + "/v4l2-ctl.jsonl"
     var environment = ProcessInfo.processInfo.environment.filter { $0.key != "LD_PRELOAD" }
     environment = PreloadLibrary.environment(environment, library: harness.library, trace: .path(trace))
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: try #require(Self.v4l2ctlPath))
-    process.arguments =
-      ["-d", device] + (wrapper ? ["-w"] : [])
+    let argv =
+      [try #require(Self.v4l2ctlPath), "-d", device] + (wrapper ? ["-w"] : [])
       + [
         "--set-fmt-video=width=640,height=480,pixelformat=YUYV", "--set-parm=30", "--stream-mmap",
         "--stream-count=5",
       ]
-    process.environment = environment
-    process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-    process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-    try process.run()
-    let finished = blockUntil(timeout: .seconds(120)) { !process.isRunning }
-    if !finished { process.terminate() }
-    process.waitUntilExit()
-    #expect(finished && process.terminationStatus == 0)
+    let status = try PreloadHarness.spawn(
+      argv, environment: environment, stdout: harness.folder + "/out", stderr: harness.folder + "/err",
+      timeout: .seconds(120))
+    #expect(status == 0, "\((try? String(contentsOfFile: harness.folder + "/err", encoding: .utf8)) ?? "")")
     let events = TraceReader().read(path: trace).events
     Self.expectCapture(
       events, device: device, api: wrapper ? "libv4l2" : "libc", wrapper ? "v4l2-ctl -w" : "v4l2-ctl")
