@@ -100,7 +100,11 @@ let package = Package(
         "LaunchContract", "SystemCalls",
       ],
       swiftSettings: strict),
-    .executableTarget(name: "bench", dependencies: ["BenchKit"], swiftSettings: strict),
+    // The preload library (Preload/firstframe-preload.c) and its C companions, compiled by the
+    // CompilePreload plugin into bench's resource folder next to its binary (Preload/README.md).
+    .plugin(name: "CompilePreload", capability: .buildTool()),
+    .executableTarget(
+      name: "bench", dependencies: ["BenchKit"], swiftSettings: strict, plugins: ["CompilePreload"]),
     // Shared test helpers.
     .target(
       name: "TestSupport",
