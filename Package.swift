@@ -107,6 +107,10 @@ let package = Package(
       dependencies: ["CaptureKit", "PhaseTrace", "BenchAnalysis", "LaunchContract", "SystemCalls"],
       path: "Sources/TestSupport", swiftSettings: strict),
 
+    // The fake V4L2 kernel, shared by the V4L2 tests and the V4L2 fuzz target.
+    .target(
+      name: "V4L2TestSupport", dependencies: ["V4L2Camera", "CV4L2Shims", "SystemCalls"],
+      swiftSettings: strict),
     .testTarget(
       name: "CommandLineKitTests", dependencies: ["CommandLineKit", "BenchKit", "CameraApp"],
       resources: [.copy("Fixtures")], swiftSettings: strict),
@@ -128,7 +132,7 @@ let package = Package(
       name: "V4L2CameraTests",
       dependencies: [
         "V4L2Camera", "CaptureKit", "PhaseTrace", "CV4L2Shims", "LaunchContract", "SystemCalls",
-        "TestSupport",
+        "TestSupport", "V4L2TestSupport",
       ], swiftSettings: strict),
     .testTarget(
       name: "DisplayTests", dependencies: ["Display", "CaptureKit", "TestSupport", "SystemCalls"],

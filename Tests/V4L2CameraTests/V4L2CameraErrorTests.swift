@@ -3,6 +3,7 @@ import CV4L2Shims
 import SystemCalls
 import Testing
 import TestSupport
+import V4L2TestSupport
 
 @testable import V4L2Camera
 

@@ -1,6 +1,7 @@
 import CaptureKit
 import Testing
 import TestSupport
+import V4L2TestSupport
 
 @testable import V4L2Camera
 

@@ -3,6 +3,7 @@ import Foundation
 import PhaseTrace
 import Testing
 import TestSupport
+import V4L2TestSupport
 
 @testable import V4L2Camera
 
