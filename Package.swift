@@ -30,6 +30,8 @@ let package = Package(
     .library(name: "Probe", targets: ["Probe"]),
     .library(name: "BenchAnalysis", targets: ["BenchAnalysis"]),
     .library(name: "BenchKit", targets: ["BenchKit"]),
+    // The fuzz targets, for the libFuzzer package in Fuzz/ (scripts/fuzz).
+    .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
     .executable(name: "camera-app", targets: ["camera-app"]),
     .executable(name: "bench", targets: ["bench"]),
   ],
@@ -111,6 +113,16 @@ let package = Package(
     .target(
       name: "V4L2TestSupport", dependencies: ["V4L2Camera", "CV4L2Shims", "SystemCalls"],
       swiftSettings: strict),
+    // One fuzz target per parser of outside bytes (Fuzz/README.md); libFuzzer drives them from
+    // Fuzz/Package.swift, and FuzzCorpusTests replays the committed corpus through them.
+    .target(
+      name: "FuzzTargets",
+      dependencies: [
+        "PhaseTrace", "BenchAnalysis", "Display", "CaptureKit", "LaunchContract", "SystemCalls",
+        "SyntheticCamera", "CameraApp", "LightBoard", "Probe", "V4L2Camera", "V4L2TestSupport", "TestSupport",
+      ],
+      swiftSettings: strict),
+
     .testTarget(
       name: "CommandLineKitTests", dependencies: ["CommandLineKit", "BenchKit", "CameraApp"],
       resources: [.copy("Fixtures")], swiftSettings: strict),
@@ -159,6 +171,8 @@ let package = Package(
         "BenchKit", "BenchAnalysis", "CommandLineKit", "PhaseTrace", "LaunchContract", "TestSupport",
       ],
       exclude: ["Fixtures"], swiftSettings: strict),
+    .testTarget(
+      name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "TestSupport"], swiftSettings: strict),
   ],
   swiftLanguageModes: [.v6]
 )
