@@ -52,6 +52,7 @@ enum SurfaceFuzzer {
     var problems: [String] = []
     var tableIntact = true
     var lastPresent: (sequence: UInt64, value: UInt8)?
+    var pixelsIntact = true  // no scribble on the pixels since the last present
     var steps = 0
     while !input.isEmpty && steps < 64 {
       steps += 1
@@ -66,9 +67,11 @@ enum SurfaceFuzzer {
             width: width, height: height, pixels: [UInt8](repeating: value, count: width * height),
             sequence: sequence, captureTime: 0))
         lastPresent = (sequence, value)
+        pixelsIntact = true
       case 1:
         rig.display.presentBlack()
         lastPresent = (0, 0)
+        pixelsIntact = true
       case 2, 3:  // the app scribbles a few bytes: in the header and slot table, or anywhere
         let anywhere = input.byte() & 1 == 1
         let count = input.int(in: 1...8)
@@ -77,6 +80,7 @@ enum SurfaceFuzzer {
           let value = input.byte()
           rig.display.withRawMemory { raw in
             if offset < tableEnd && raw[offset] != value { tableIntact = false }
+            if offset >= 4096 && raw[offset] != value { pixelsIntact = false }
             raw[offset] = value
           }
         }
@@ -87,7 +91,9 @@ enum SurfaceFuzzer {
         guard let outcome else { return problems + ["the surface closed"] }
         if tableIntact, let present = lastPresent {
           if case .latched(let info) = outcome {
-            if info.frameSequence != present.sequence || screen.contains(where: { $0 != present.value }) {
+            if info.frameSequence != present.sequence
+              || (pixelsIntact && screen.contains(where: { $0 != present.value }))
+            {
               problems.append(
                 "latched frame \(info.frameSequence), not the frame \(present.sequence) just presented")
             }
