@@ -163,7 +163,7 @@ let package = Package(
       ], swiftSettings: strict),
     .testTarget(
       name: "BenchAnalysisTests",
-      dependencies: ["BenchAnalysis", "PhaseTrace", "LaunchContract", "TestSupport"],
+      dependencies: ["BenchAnalysis", "PhaseTrace", "LaunchContract", "TestSupport", "CommandLineKit"],
       resources: [.copy("Fixtures")], swiftSettings: strict),
     .testTarget(
       name: "BenchKitTests",

@@ -1,5 +1,4 @@
 import CV4L2Shims
-import Foundation
 import Synchronization
 import SystemCalls
 import V4L2Camera
