@@ -6,7 +6,10 @@ import Synchronization
 /// app presents frames (any size, scaled by the surface), scribbles over the header, the slot
 /// table and the pixels, and the compositor latches between. A latched image must be exactly the
 /// newest slot's pixels; with header and slot table untouched since a present, the latch must
-/// return that frame; and a surface opened afterwards is either refused or sized as created.
+/// return that frame; and a surface opened afterwards is either refused or sized as created —
+/// unless the app rewrote the geometry fields (offsets 0…31) into another layout that fits the
+/// object exactly: a reader cannot tell that from a genuine header (the compositor can, and
+/// refuses it), so such a reader must present a frame within the object instead.
 ///
 /// Offsets are the documented version-1 layout (`SurfaceLayout`): a 64-byte header, one 64-byte
 /// record per slot from offset 64, pixels from offset 4096.
@@ -26,6 +29,9 @@ enum SurfaceFuzzer {
   }
 
   static let rig = Mutex<Rig?>(nil)
+
+  /// The end of the header fields that describe the layout (magic through slot count).
+  static let geometryFieldsEnd = 32
 
   static func run(_ data: [UInt8]) -> [String] {
     let rig: Rig
@@ -53,6 +59,7 @@ enum SurfaceFuzzer {
     var tableIntact = true
     var lastPresent: (sequence: UInt64, value: UInt8)?
     var pixelsIntact = true  // no scribble on the pixels since the last present
+    var geometryIntact = true  // no scribble on magic, version, header size, sizes, format, slots
     var steps = 0
     while !input.isEmpty && steps < 64 {
       steps += 1
@@ -81,6 +88,7 @@ enum SurfaceFuzzer {
           rig.display.withRawMemory { raw in
             if offset < tableEnd && raw[offset] != value { tableIntact = false }
             if offset >= 4096 && raw[offset] != value { pixelsIntact = false }
+            if offset < SurfaceFuzzer.geometryFieldsEnd && raw[offset] != value { geometryIntact = false }
             raw[offset] = value
           }
         }
@@ -121,11 +129,20 @@ enum SurfaceFuzzer {
         // An odd header sequence is retried for 10 ms: DisplaySurfaceTests covers it once.
         guard sequence & 1 == 0 else { continue }
         if let reader = try? SharedMemoryDisplay.open(name: rig.surface.name) {
-          if reader.width != g.width || reader.height != g.height {
+          if geometryIntact && (reader.width != g.width || reader.height != g.height) {
             problems.append(
               "a reader accepted a \(reader.width)×\(reader.height) header on a \(g.width)×\(g.height) surface"
             )
           }
+          // Whatever geometry it accepted, its frames stay inside the object (ASan checks the
+          // bytes; the header's sequence is even, so the present publishes).
+          let frame = VideoFrame(
+            width: 8, height: 8, pixels: [UInt8](repeating: 7, count: 64), sequence: 1, captureTime: 0)
+          if reader.publish(frame) == nil {
+            problems.append("a reader that accepted the surface could not present into it")
+          }
+          lastPresent = (1, 7)
+          pixelsIntact = true
           reader.close()
         }
       }
