@@ -30,6 +30,8 @@ let package = Package(
     .library(name: "Probe", targets: ["Probe"]),
     .library(name: "BenchAnalysis", targets: ["BenchAnalysis"]),
     .library(name: "BenchKit", targets: ["BenchKit"]),
+    // The fuzz targets, for the libFuzzer package in Fuzz/ (scripts/fuzz).
+    .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
     .executable(name: "camera-app", targets: ["camera-app"]),
     .executable(name: "bench", targets: ["bench"]),
   ],
@@ -111,6 +113,20 @@ let package = Package(
       dependencies: ["CaptureKit", "PhaseTrace", "BenchAnalysis", "LaunchContract", "SystemCalls"],
       path: "Sources/TestSupport", swiftSettings: strict),
 
+    // The fake V4L2 kernel, shared by the V4L2 tests and the V4L2 fuzz target.
+    .target(
+      name: "V4L2TestSupport", dependencies: ["V4L2Camera", "CV4L2Shims", "SystemCalls"],
+      swiftSettings: strict),
+    // One fuzz target per parser of outside bytes (Fuzz/README.md); libFuzzer drives them from
+    // Fuzz/Package.swift, and FuzzCorpusTests replays the committed corpus through them.
+    .target(
+      name: "FuzzTargets",
+      dependencies: [
+        "PhaseTrace", "BenchAnalysis", "Display", "CaptureKit", "LaunchContract", "SystemCalls",
+        "SyntheticCamera", "CameraApp", "LightBoard", "Probe", "V4L2Camera", "V4L2TestSupport", "TestSupport",
+      ],
+      swiftSettings: strict),
+
     .testTarget(
       name: "CommandLineKitTests", dependencies: ["CommandLineKit", "BenchKit", "CameraApp"],
       resources: [.copy("Fixtures")], swiftSettings: strict),
@@ -132,7 +148,7 @@ let package = Package(
       name: "V4L2CameraTests",
       dependencies: [
         "V4L2Camera", "CaptureKit", "PhaseTrace", "CV4L2Shims", "LaunchContract", "SystemCalls",
-        "TestSupport",
+        "TestSupport", "V4L2TestSupport",
       ], swiftSettings: strict),
     .testTarget(
       name: "DisplayTests", dependencies: ["Display", "CaptureKit", "TestSupport", "SystemCalls"],
@@ -151,7 +167,7 @@ let package = Package(
       ], swiftSettings: strict),
     .testTarget(
       name: "BenchAnalysisTests",
-      dependencies: ["BenchAnalysis", "PhaseTrace", "LaunchContract", "TestSupport"],
+      dependencies: ["BenchAnalysis", "PhaseTrace", "LaunchContract", "TestSupport", "CommandLineKit"],
       resources: [.copy("Fixtures")], swiftSettings: strict),
     .testTarget(
       name: "BenchKitTests",
@@ -159,6 +175,8 @@ let package = Package(
         "BenchKit", "BenchAnalysis", "CommandLineKit", "PhaseTrace", "LaunchContract", "TestSupport",
       ],
       exclude: ["Fixtures"], swiftSettings: strict),
+    .testTarget(
+      name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "TestSupport"], swiftSettings: strict),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -7,7 +7,7 @@ import SystemCalls
 ///
 /// The thumbnail well reads it back at launch; that read-and-decode is the kind of secondary UI
 /// work that must wait until the camera runs.
-struct PhotoLibrary: Sendable {
+package struct PhotoLibrary: Sendable {
   /// The folder: `$FIRSTFRAME_APP_STATE`, else `$XDG_RUNTIME_DIR/firstframe/app`, else
   /// `/tmp/firstframe-<uid>/app`. It is used only while it is this user's own (see `save`).
   let folder: String
@@ -41,7 +41,7 @@ struct PhotoLibrary: Sendable {
   }
 
   /// Decodes a binary PGM (P5, maxval 255) and area-averages it into `side`×`side`.
-  static func decodeThumbnail(pgm bytes: [UInt8], side: Int) -> [UInt8]? {
+  package static func decodeThumbnail(pgm bytes: [UInt8], side: Int) -> [UInt8]? {
     var fields: [Int] = []
     var i = 2
     guard bytes.count > 2, bytes[0] == UInt8(ascii: "P"), bytes[1] == UInt8(ascii: "5") else { return nil }

@@ -25,7 +25,9 @@ public struct AppExpectations: Sendable, Hashable {
 
   /// The events a run waits for, after its first live frame, before it ends: the photo of the
   /// first tap, the secondary UI, and (when outputs were deferred) the end of deferred start.
-  /// A relock run waits for the photo only; the rest stayed up across the lock.
+  /// A relock run of camera-app waits for the photo and the secondary UI, which camera-app shows
+  /// again once the session runs after unlock (its outputs stayed initialised across the lock);
+  /// a relock run of another app waits for the photo only.
   public func awaitedEvents(in condition: LaunchCondition) -> [EventName] {
     var names: [EventName] = []
     if tap && configuration.hasPhotoOutput(among: outputs) { names.append(.photoDelivered) }
@@ -34,6 +36,8 @@ public struct AppExpectations: Sendable, Hashable {
       if isReferenceApp && configuration.runsDeferredStart(among: outputs) {
         names.append(.deferredStartDid)
       }
+    } else if isReferenceApp {
+      names.append(.uiSecondaryVisible)
     }
     return names
   }

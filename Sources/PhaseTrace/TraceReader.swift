@@ -31,11 +31,14 @@ public struct TraceReader: Sendable {
     return tail.finish()
   }
 
-  /// Parses the lines of `text` (for tests and in-memory traces).
+  /// Parses the lines of `text` (for tests and in-memory traces), split at every newline byte
+  /// as a file read splits them (a `\r\n` is one `Character` in Swift, but two bytes here too).
   public func parse(text: String) -> Result {
     var result = Result()
-    for (i, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-      let bytes = Array(line.utf8)
+    for (i, line) in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+      .enumerated()
+    {
+      let bytes = Array(line)
       if bytes.count > maxLineBytes {
         note(&result, line: i + 1, "longer than \(maxLineBytes) bytes")
       } else {

@@ -7,7 +7,7 @@ import TestSupport
 
 @testable import CaptureKit
 
-@Suite struct DeferredStartTests {
+@Suite(.timeLimit(.minutes(2))) struct DeferredStartTests {
   @Test("outputs default to Apple's deferred-start settings")
   func defaults() {
     #expect(PhotoOutput().isDeferredStartEnabled)

@@ -3,6 +3,7 @@ import CV4L2Shims
 import SystemCalls
 import Testing
 import TestSupport
+import V4L2TestSupport
 
 @testable import V4L2Camera
 
@@ -10,7 +11,7 @@ import TestSupport
   import Glibc
 #endif
 
-@Suite struct V4L2CameraErrorTests {
+@Suite(.timeLimit(.minutes(2))) struct V4L2CameraErrorTests {
   @Test("a missing node is 'no such device', naming the path, at init and at validate")
   func missingNode() throws {
     let fake = FakeV4L2Kernel()

@@ -25,7 +25,7 @@ public final class DisplaySurface: @unchecked Sendable {
   public let height: Int
   /// Number of frame slots.
   public let slots: Int
-  let geometry: SurfaceLayout.Geometry
+  package let geometry: SurfaceLayout.Geometry
   private let mapping: Mutex<Mapping?>
 
   // @unchecked: a raw pointer that only ever lives inside `mapping` (a Mutex).
@@ -167,7 +167,7 @@ public final class DisplaySurface: @unchecked Sendable {
   deinit { close() }
 
   /// Runs `body` on the mapped memory while holding the mapping lock, or returns nil when closed.
-  func withMemory<R>(_ body: (SurfaceMemory) -> R) -> R? {
+  package func withMemory<R>(_ body: (SurfaceMemory) -> R) -> R? {
     mapping.withLock { m -> R? in
       guard let current = m else { return nil }
       return body(SurfaceMemory(base: current.base))

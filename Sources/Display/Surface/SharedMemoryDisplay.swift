@@ -183,7 +183,7 @@ public final class SharedMemoryDisplay: DisplaySink, @unchecked Sendable {
   }
 
   /// Test hook: runs `body` on the raw mapping (`totalBytes` bytes) under the lock.
-  func withRawMemory<R>(_ body: (UnsafeMutableRawBufferPointer) -> R) -> R? {
+  package func withRawMemory<R>(_ body: (UnsafeMutableRawBufferPointer) -> R) -> R? {
     state.withLock { s -> R? in
       guard let current = s else { return nil }
       return body(UnsafeMutableRawBufferPointer(start: current.base, count: current.size))

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite struct ChildProcessTests {
+@Suite(.timeLimit(.minutes(2))) struct ChildProcessTests {
   @Test("exit statuses and signals are reported as they happened")
   func termination() throws {
     let ok = try ChildProcess.spawn(argv: ["/bin/sh", "-c", "exit 3"], environment: [:])

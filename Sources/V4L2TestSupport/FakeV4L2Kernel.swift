@@ -1,5 +1,4 @@
 import CV4L2Shims
-import Foundation
 import Synchronization
 import SystemCalls
 import V4L2Camera
@@ -11,37 +10,90 @@ import V4L2Camera
 /// A fake kernel with one fake camera per node: answers the V4L2 ioctls from a table, backs
 /// "mmap'd" buffers with heap memory, fills dequeued buffers with a known luma value per frame
 /// (`FakeV4L2Kernel.luma(ofFrame:)`), and injects errno values on request.
-final class FakeV4L2Kernel: Sendable {
-  struct Format: Sendable {
-    var fourCC: String
-    var emulated = false
-    var sizes: [(width: Int, height: Int, rates: [UInt32])]
+///
+/// A real target (STYLE.md rule 7) so that the V4L2 tests and the V4L2 fuzzer share it: the
+/// fuzzer's ``Config/tamper`` hook rewrites the fake's answers with hostile values. Like the
+/// kernel, `mmap` refuses (`EINVAL`) a length beyond the buffer it maps, so whatever the answers
+/// say, the camera can only be handed memory that exists.
+public final class FakeV4L2Kernel: Sendable {
+  /// A pixel format the fake camera offers.
+  public struct Format: Sendable {
+    /// The format's four-character code, e.g. `YUYV`.
+    public var fourCC: String
+    /// Whether libv4l2 would list it as converted (`V4L2_FMT_FLAG_EMULATED`).
+    public var emulated = false
+    /// Its sizes in pixels, each with its frame rates (frames per second).
+    public var sizes: [(width: Int, height: Int, rates: [UInt32])]
+
+    /// Creates a format.
+    public init(fourCC: String, emulated: Bool = false, sizes: [(width: Int, height: Int, rates: [UInt32])]) {
+      self.fourCC = fourCC
+      self.emulated = emulated
+      self.sizes = sizes
+    }
   }
 
-  struct Control: Sendable {
-    var id: UInt32
-    var name: String
-    var type: UInt32
-    var minimum: Int64
-    var maximum: Int64
-    var defaultValue: Int64
+  /// A control the fake camera offers (`VIDIOC_QUERY_EXT_CTRL`).
+  public struct Control: Sendable {
+    /// The control id, e.g. `V4L2_CID_BRIGHTNESS`.
+    public var id: UInt32
+    /// Its name.
+    public var name: String
+    /// `v4l2_ctrl_type`.
+    public var type: UInt32
+    /// The smallest value.
+    public var minimum: Int64
+    /// The largest value.
+    public var maximum: Int64
+    /// The value before any `VIDIOC_S_CTRL`.
+    public var defaultValue: Int64
+
+    /// Creates a control.
+    public init(id: UInt32, name: String, type: UInt32, minimum: Int64, maximum: Int64, defaultValue: Int64) {
+      self.id = id
+      self.name = name
+      self.type = type
+      self.minimum = minimum
+      self.maximum = maximum
+      self.defaultValue = defaultValue
+    }
   }
 
-  struct Config: Sendable {
-    var formats: [Format] = [
+  /// Rewrites an answer after the fake computed it: gets the request, its argument (the
+  /// request's C struct, `argumentBytes(of:)` bytes) and the fake's result (≥ 0 or `-errno`),
+  /// and returns the result to give the caller.
+  public typealias Tamper = @Sendable (V4L2Request, UnsafeMutableRawBufferPointer, Int32) -> Int32
+
+  /// What the fake camera offers and which failures it injects.
+  public struct Config: Sendable {
+    /// The pixel formats.
+    public var formats: [Format] = [
       Format(fourCC: "YUYV", sizes: [(320, 240, [60, 30]), (640, 480, [30, 15]), (1280, 720, [10, 5])])
     ]
-    var node: V4L2NodeInfo? = V4L2NodeInfo(isCharacterDevice: true, groupID: 44, permissions: 0o660)
-    var openErrno: Int32?
-    var capabilities = UInt32(V4L2_CAP_VIDEO_CAPTURE) | UInt32(V4L2_CAP_STREAMING)
+    /// What `stat` says about the node, or nil when it does not exist.
+    public var node: V4L2NodeInfo? = V4L2NodeInfo(isCharacterDevice: true, groupID: 44, permissions: 0o660)
+    /// `open` fails with this errno.
+    public var openErrno: Int32?
+    /// `device_caps`.
+    public var capabilities = UInt32(V4L2_CAP_VIDEO_CAPTURE) | UInt32(V4L2_CAP_STREAMING)
     /// errno values returned by the next calls of a request, in order.
-    var failures: [V4L2Request: [Int32]] = [:]
+    public var failures: [V4L2Request: [Int32]] = [:]
     /// DQBUF fails with this errno once this many frames were dequeued.
-    var dequeueFailure: (afterFrames: Int, errno: Int32)?
-    var controls: [Control] = [
+    public var dequeueFailure: (afterFrames: Int, errno: Int32)?
+    /// The controls.
+    public var controls: [Control] = [
       Control(id: 0x0098_0900, name: "Brightness", type: 1, minimum: 0, maximum: 255, defaultValue: 128),
       Control(id: 0x00f0_f002, name: "Horizontal Movement", type: 3, minimum: 0, maximum: 6, defaultValue: 3),
     ]
+    /// How long `poll` takes when a buffer is ready, in nanoseconds (the frame pacing; 1 ms).
+    public var readyPollNanoseconds: UInt64 = 1_000_000
+    /// The longest `poll` wait when no buffer is ready, in milliseconds (5).
+    public var idlePollMilliseconds: Int32 = 5
+    /// Rewrites every answer (for the fuzzer), or nil.
+    public var tamper: Tamper?
+
+    /// The default camera: YUYV at 320×240, 640×480 and 1280×720, streaming, no failures.
+    public init() {}
   }
 
   struct State: Sendable {
@@ -54,7 +106,8 @@ final class FakeV4L2Kernel: Sendable {
     var bytesPerLine = 0
     var sizeImage = 0
     var interval = (numerator: UInt32(1), denominator: UInt32(30))
-    var buffers: [UInt] = []
+    /// Heap buffers backing the "mmap'd" memory: address and length in bytes.
+    var buffers: [(address: UInt, length: Int)] = []
     var queued: [Int] = []
     var streaming = false
     var frames = 0
@@ -62,30 +115,57 @@ final class FakeV4L2Kernel: Sendable {
   }
 
   let state: Mutex<State>
-  static let group = "video"
-  static let path = "/dev/video0"
+  /// The group that owns the fake node (gid 44).
+  public static let group = "video"
+  /// The fake node.
+  public static let path = "/dev/video0"
+  /// The largest buffer the fake allocates, in bytes: a bigger `sizeimage` fails `VIDIOC_REQBUFS`
+  /// with `ENOMEM`, as a kernel out of memory would.
+  public static let maxBufferBytes = 64 << 20
 
-  init(_ config: Config = Config()) {
+  /// Creates a fake kernel serving one camera at ``path``.
+  public init(_ config: Config = Config()) {
     state = Mutex(State(config: config))
   }
 
   deinit {
     state.withLock { s in
-      for b in s.buffers { UnsafeMutableRawPointer(bitPattern: b)?.deallocate() }
+      for b in s.buffers { UnsafeMutableRawPointer(bitPattern: b.address)?.deallocate() }
     }
   }
 
   /// The luma value the fake writes into frame `n` (from 0).
-  static func luma(ofFrame n: Int) -> UInt8 { UInt8(truncatingIfNeeded: 16 + n * 7) }
+  public static func luma(ofFrame n: Int) -> UInt8 { UInt8(truncatingIfNeeded: 16 + n * 7) }
 
   /// How often `request` was issued.
-  func count(_ request: V4L2Request) -> Int { state.withLock { $0.calls.filter { $0 == request }.count } }
+  public func count(_ request: V4L2Request) -> Int {
+    state.withLock { $0.calls.filter { $0 == request }.count }
+  }
   /// The current interval set by S_PARM, frames per second.
-  var framesPerSecond: Double {
+  public var framesPerSecond: Double {
     state.withLock { Double($0.interval.denominator) / Double($0.interval.numerator) }
   }
 
-  var kernel: V4L2Kernel {
+  /// The size of `request`'s argument (its C struct), in bytes.
+  public static func argumentBytes(of request: V4L2Request) -> Int {
+    switch request {
+    case .queryCapability: MemoryLayout<v4l2_capability>.size
+    case .enumerateFormat: MemoryLayout<v4l2_fmtdesc>.size
+    case .getFormat, .setFormat: MemoryLayout<v4l2_format>.size
+    case .enumerateFrameSizes: MemoryLayout<v4l2_frmsizeenum>.size
+    case .enumerateFrameIntervals: MemoryLayout<v4l2_frmivalenum>.size
+    case .getParameters, .setParameters: MemoryLayout<v4l2_streamparm>.size
+    case .requestBuffers: MemoryLayout<v4l2_requestbuffers>.size
+    case .queryBuffer, .queueBuffer, .dequeueBuffer: MemoryLayout<v4l2_buffer>.size
+    case .streamOn, .streamOff: MemoryLayout<Int32>.size
+    case .queryControl: MemoryLayout<v4l2_queryctrl>.size
+    case .queryExtendedControl: MemoryLayout<v4l2_query_ext_ctrl>.size
+    case .getControl, .setControl: MemoryLayout<v4l2_control>.size
+    }
+  }
+
+  /// The seam to hand to `V4L2Camera(path:kernel:)`.
+  public var kernel: V4L2Kernel {
     V4L2Kernel(
       open: { path, _ in
         self.state.withLock { s in
@@ -96,16 +176,22 @@ final class FakeV4L2Kernel: Sendable {
       },
       close: { _ in 0 },
       ioctl: { _, request, argument in self.ioctl(request, argument) },
-      mmap: { _, _, offset in
+      mmap: { _, length, offset in
         self.state.withLock { s in
-          let index = Int(offset / 0x10000)
-          return s.buffers.indices.contains(index) ? Int(bitPattern: s.buffers[index]) : -Int(EINVAL)
+          // As the kernel: an offset that names no buffer, or a length beyond it, is EINVAL.
+          guard offset >= 0, offset % 0x10000 == 0, s.buffers.indices.contains(Int(offset / 0x10000)) else {
+            return -Int(EINVAL)
+          }
+          let buffer = s.buffers[Int(offset / 0x10000)]
+          return length > 0 && length <= buffer.length ? Int(bitPattern: buffer.address) : -Int(EINVAL)
         }
       },
       munmap: { _, _ in 0 },
       poll: { _, timeout in
-        let ready = self.state.withLock { $0.streaming && !$0.queued.isEmpty }
-        MonotonicClock.sleep(nanoseconds: ready ? 1_000_000 : UInt64(max(0, min(timeout, 5))) * 1_000_000)
+        let (ready, pace, idle) = self.state.withLock {
+          ($0.streaming && !$0.queued.isEmpty, $0.config.readyPollNanoseconds, $0.config.idlePollMilliseconds)
+        }
+        MonotonicClock.sleep(nanoseconds: ready ? pace : UInt64(max(0, min(timeout, idle))) * 1_000_000)
         return ready ? 1 : 0
       },
       nodeInfo: { path in path == Self.path ? self.state.withLock { $0.config.node } : nil },
@@ -114,16 +200,20 @@ final class FakeV4L2Kernel: Sendable {
     )
   }
 
-  func ioctl(_ request: V4L2Request, _ argument: UnsafeMutableRawPointer) -> Int32 {
-    state.withLock { s in
+  /// Answers `request` on `argument` (the request's C struct): ≥ 0 or `-errno`.
+  public func ioctl(_ request: V4L2Request, _ argument: UnsafeMutableRawPointer) -> Int32 {
+    let (result, tamper) = state.withLock { s -> (Int32, Tamper?) in
       s.calls.append(request)
       if var queue = s.config.failures[request], !queue.isEmpty {
         let e = queue.removeFirst()
         s.config.failures[request] = queue
-        return -e
+        return (-e, s.config.tamper)
       }
-      return answer(request, argument, &s)
+      return (answer(request, argument, &s), s.config.tamper)
     }
+    guard let tamper else { return result }
+    return tamper(
+      request, UnsafeMutableRawBufferPointer(start: argument, count: Self.argumentBytes(of: request)), result)
   }
 
   private func answer(_ request: V4L2Request, _ argument: UnsafeMutableRawPointer, _ s: inout State) -> Int32
@@ -205,16 +295,20 @@ final class FakeV4L2Kernel: Sendable {
     case .requestBuffers:
       let r = argument.assumingMemoryBound(to: v4l2_requestbuffers.self)
       guard !s.streaming else { return -EBUSY }
-      for b in s.buffers { UnsafeMutableRawPointer(bitPattern: b)?.deallocate() }
-      s.buffers = (0..<Int(r.pointee.count)).map { _ in
-        UInt(bitPattern: UnsafeMutableRawPointer.allocate(byteCount: s.sizeImage, alignment: 64))
-      }
+      for b in s.buffers { UnsafeMutableRawPointer(bitPattern: b.address)?.deallocate() }
+      s.buffers = []
       s.queued = []
+      guard s.sizeImage <= Self.maxBufferBytes else { return -ENOMEM }
+      let length = max(s.sizeImage, 1)
+      s.buffers = (0..<min(Int(r.pointee.count), 32)).map { _ in
+        (UInt(bitPattern: UnsafeMutableRawPointer.allocate(byteCount: length, alignment: 64)), length)
+      }
+      r.pointee.count = UInt32(s.buffers.count)
       return 0
     case .queryBuffer:
       let b = argument.assumingMemoryBound(to: v4l2_buffer.self)
       guard Int(b.pointee.index) < s.buffers.count else { return -EINVAL }
-      b.pointee.length = UInt32(s.sizeImage)
+      b.pointee.length = UInt32(s.buffers[Int(b.pointee.index)].length)
       b.pointee.m.offset = b.pointee.index * 0x10000
       return 0
     case .queueBuffer:
@@ -228,7 +322,10 @@ final class FakeV4L2Kernel: Sendable {
       if let failure = s.config.dequeueFailure, s.frames >= failure.afterFrames { return -failure.errno }
       guard s.streaming, !s.queued.isEmpty else { return -EAGAIN }
       let index = s.queued.removeFirst()
-      fill(UnsafeMutableRawPointer(bitPattern: s.buffers[index])!, s)
+      let buffer = s.buffers[index]
+      fill(
+        UnsafeMutableRawBufferPointer(
+          start: UnsafeMutableRawPointer(bitPattern: buffer.address), count: buffer.length), s)
       let b = argument.assumingMemoryBound(to: v4l2_buffer.self)
       b.pointee.index = UInt32(index)
       b.pointee.bytesused = UInt32(s.sizeImage)
@@ -279,9 +376,8 @@ final class FakeV4L2Kernel: Sendable {
   }
 
   /// Luma `luma(ofFrame:)` everywhere a Y sample sits, 128 for chroma.
-  private func fill(_ memory: UnsafeMutableRawPointer, _ s: State) {
+  private func fill(_ bytes: UnsafeMutableRawBufferPointer, _ s: State) {
     let y = Self.luma(ofFrame: s.frames)
-    let bytes = UnsafeMutableRawBufferPointer(start: memory, count: s.sizeImage)
     switch s.fourCC {
     case "YUYV":
       for i in 0..<bytes.count { bytes[i] = i % 2 == 0 ? y : 128 }
