@@ -51,23 +51,6 @@ public enum FileDescriptorIO {
     try SystemCall.retrying { Glibc.read(fd, buffer.baseAddress, buffer.count) }
   }
 
-  /// The whole content of the file at `path`, read to its end with `read(2)` (so a `/proc` file,
-  /// whose size reads as 0, comes whole), or nil when it cannot be opened or read or holds more
-  /// than `maxBytes` bytes. The corresponding calls are `open(2)`, `read(2)` and `close(2)`.
-  public static func readFile(atPath path: String, maxBytes: Int = 64 << 20) -> [UInt8]? {
-    guard let fd = try? SystemCall.retrying({ open(path, O_RDONLY | O_CLOEXEC) }) else { return nil }
-    defer { close(fd) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-    while true {
-      let count = chunk.withUnsafeMutableBytes { buffer in try? read(fd, into: buffer) }
-      guard let count else { return nil }
-      if count == 0 { return bytes }
-      guard bytes.count + count <= maxBytes else { return nil }
-      bytes.append(contentsOf: chunk[..<count])
-    }
-  }
-
   /// Closes `fd`, ignoring errors (after `close(2)` the descriptor is gone whatever it says).
   public static func close(_ fd: Int32) { _ = Glibc.close(fd) }
 }

@@ -24,7 +24,7 @@ public struct CacheEvictor: Sendable {
   /// The file-backed mappings of a live process (`/proc/PID/maps`), for learning what to evict.
   public static func mappedFiles(pid: pid_t) -> Set<String> {
     // Read to the end: Foundation's String(contentsOfFile:) stops at 4 KiB for a /proc file.
-    guard let bytes = FileDescriptorIO.readFile(atPath: "/proc/\(pid)/maps") else { return [] }
+    guard let bytes = FileSystem.readFile(atPath: "/proc/\(pid)/maps") else { return [] }
     let text = String(decoding: bytes, as: UTF8.self)
     var files = Set<String>()
     for line in text.split(separator: "\n") {
