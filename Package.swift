@@ -47,6 +47,9 @@ let package = Package(
     // The launch contract between bench and any app under test: environment keys, endpoints,
     // control commands, configurations, camera selection, event names and their owners.
     .target(name: "LaunchContract", dependencies: ["SystemCalls"], swiftSettings: strict),
+    // JSON without Foundation: a parser and a Decoder for Codable types (profiles, trace lines), so
+    // that nothing camera-app links needs Foundation.
+    .target(name: "JSONDecoding", swiftSettings: strict),
     // Phase events: the trace protocol's writer (any app) and reader (bench).
     .target(name: "PhaseTrace", dependencies: ["LaunchContract", "SystemCalls"], swiftSettings: strict),
     // The capture core: session graph, outputs, deferred start, hardware cost. Portable.
@@ -111,6 +114,9 @@ let package = Package(
       name: "CommandLineKitTests", dependencies: ["CommandLineKit", "BenchKit", "CameraApp"],
       resources: [.copy("Fixtures")], swiftSettings: strict),
     .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"], swiftSettings: strict),
+    .testTarget(
+      name: "JSONDecodingTests", dependencies: ["JSONDecoding", "PhaseTrace", "BenchAnalysis"],
+      swiftSettings: strict),
     .testTarget(name: "PhaseTraceTests", dependencies: ["PhaseTrace", "TestSupport"], swiftSettings: strict),
     .testTarget(
       name: "CaptureKitTests",
