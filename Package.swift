@@ -51,7 +51,8 @@ let package = Package(
     // that nothing camera-app links needs Foundation.
     .target(name: "JSONDecoding", swiftSettings: strict),
     // Phase events: the trace protocol's writer (any app) and reader (bench).
-    .target(name: "PhaseTrace", dependencies: ["LaunchContract", "SystemCalls"], swiftSettings: strict),
+    .target(
+      name: "PhaseTrace", dependencies: ["JSONDecoding", "LaunchContract", "SystemCalls"], swiftSettings: strict),
     // The capture core: session graph, outputs, deferred start, hardware cost. Portable.
     .target(
       name: "CaptureKit", dependencies: ["PhaseTrace", "LaunchContract", "SystemCalls"], swiftSettings: strict
@@ -60,7 +61,8 @@ let package = Package(
     .target(name: "LightBoard", swiftSettings: strict),
     // The embedded default camera: a simulated sensor with a cost profile.
     .target(
-      name: "SyntheticCamera", dependencies: ["CaptureKit", "LightBoard", "LaunchContract", "SystemCalls"],
+      name: "SyntheticCamera",
+      dependencies: ["CaptureKit", "JSONDecoding", "LightBoard", "LaunchContract", "SystemCalls"],
       swiftSettings: strict),
     // Real cameras through libv4l2.
     .systemLibrary(

@@ -1,6 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
 import CaptureKit
-import Foundation
 import LaunchContract
+import SystemCalls
 
 /// Where the app keeps its last photo: a PGM file (binary greyscale, any image viewer opens it).
 ///
@@ -21,16 +24,16 @@ struct PhotoLibrary: Sendable {
 
   /// Saves `photo` as the last photo (atomically: temporary file, then rename).
   func save(_ photo: CapturedPhoto) throws {
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    var data = Data("P5\n\(photo.width) \(photo.height)\n255\n".utf8)
+    try FileSystem.createDirectory(atPath: folder)
+    var data = Array("P5\n\(photo.width) \(photo.height)\n255\n".utf8)
     data.append(contentsOf: photo.pixels.prefix(photo.width * photo.height))
-    try data.write(to: URL(fileURLWithPath: lastPhotoPath), options: .atomic)
+    try FileSystem.writeAtomically(data, toPath: lastPhotoPath)
   }
 
   /// Loads the last photo and shrinks it to a `side`×`side` thumbnail (area average), or nil.
   func loadThumbnail(side: Int) -> [UInt8]? {
-    guard let data = FileManager.default.contents(atPath: lastPhotoPath) else { return nil }
-    return Self.decodeThumbnail(pgm: [UInt8](data), side: side)
+    guard let data = FileSystem.readFile(atPath: lastPhotoPath) else { return nil }
+    return Self.decodeThumbnail(pgm: data, side: side)
   }
 
   /// Decodes a binary PGM (P5, maxval 255) and area-averages it into `side`×`side`.

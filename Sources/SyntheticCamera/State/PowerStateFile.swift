@@ -1,4 +1,3 @@
-import Foundation
 import Glibc
 import LaunchContract
 import SystemCalls
@@ -29,8 +28,8 @@ struct PowerStateFile: Sendable {
 
   /// This boot's id (`/proc/sys/kernel/random/boot_id`), or `unknown`.
   static let bootID: String = {
-    let text = try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8)
-    let trimmed = text?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+    let text = FileSystem.readText(atPath: "/proc/sys/kernel/random/boot_id", maxBytes: 4096)
+    let trimmed = text?.trimmingWhitespace() ?? ""
     return trimmed.isEmpty ? "unknown" : trimmed
   }()
 
@@ -41,7 +40,7 @@ struct PowerStateFile: Sendable {
 
   /// The record, or nil when the file is absent or malformed.
   func read() -> Record? {
-    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+    guard let text = FileSystem.readText(atPath: path, maxBytes: 64 * 1024) else { return nil }
     let lines = text.split(separator: "\n").map(String.init)
     guard lines.count >= 3, lines[0] == Self.header,
       lines[1].hasPrefix("boot_id "), lines[2].hasPrefix("last_close_ns "),
@@ -59,23 +58,16 @@ struct PowerStateFile: Sendable {
   /// Records a close at `closeNs` (temporary file + rename).
   func write(closeNs: UInt64, bootID: String = PowerStateFile.bootID) throws(SyntheticCameraError) {
     do {
-      try FileManager.default.createDirectory(
-        atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+      try FileSystem.createDirectory(atPath: directory, mode: 0o700)
     } catch {
       throw SyntheticCameraError(
-        .stateFile, "cannot create the synthetic camera's state directory \(directory)",
-        cause: String(describing: error))
+        .stateFile, "cannot create the synthetic camera's state directory \(directory)", errno: error)
     }
-    let temporary = path + ".tmp.\(getpid())"
     let text = "\(Self.header)\nboot_id \(bootID)\nlast_close_ns \(closeNs)\n"
-    guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8)) else {
-      throw SyntheticCameraError(.stateFile, "cannot write \(temporary)", errno: .current)
-    }
     do {
-      _ = try SystemCall.retrying { rename(temporary, path) }
+      try FileSystem.writeAtomically(Array(text.utf8), toPath: path)
     } catch {
-      unlink(temporary)
-      throw SyntheticCameraError(.stateFile, "cannot rename \(temporary) to \(path)", errno: error)
+      throw SyntheticCameraError(.stateFile, "cannot write \(path)", errno: error)
     }
   }
 

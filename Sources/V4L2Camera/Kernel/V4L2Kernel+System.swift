@@ -1,5 +1,5 @@
 import CV4L2Shims
-import Foundation
+import SystemCalls
 
 #if canImport(Glibc)
   import Glibc
@@ -43,7 +43,7 @@ extension V4L2Kernel {
       return String(cString: entry.gr_name)
     },
     videoNodes: {
-      let names = (try? FileManager.default.contentsOfDirectory(atPath: "/dev")) ?? []
+      let names = (try? FileSystem.contentsOfDirectory(atPath: "/dev")) ?? []
       return names.compactMap { name -> (Int, String)? in
         guard name.hasPrefix("video"), let n = Int(name.dropFirst(5)) else { return nil }
         return (n, "/dev/" + name)
