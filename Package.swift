@@ -52,7 +52,8 @@ let package = Package(
     .target(name: "JSONDecoding", swiftSettings: strict),
     // Phase events: the trace protocol's writer (any app) and reader (bench).
     .target(
-      name: "PhaseTrace", dependencies: ["JSONDecoding", "LaunchContract", "SystemCalls"], swiftSettings: strict),
+      name: "PhaseTrace", dependencies: ["JSONDecoding", "LaunchContract", "SystemCalls"],
+      swiftSettings: strict),
     // The capture core: session graph, outputs, deferred start, hardware cost. Portable.
     .target(
       name: "CaptureKit", dependencies: ["PhaseTrace", "LaunchContract", "SystemCalls"], swiftSettings: strict
@@ -64,11 +65,10 @@ let package = Package(
       name: "SyntheticCamera",
       dependencies: ["CaptureKit", "JSONDecoding", "LightBoard", "LaunchContract", "SystemCalls"],
       swiftSettings: strict),
-    // Real cameras through libv4l2.
-    .systemLibrary(
-      name: "CLibV4L2", pkgConfig: "libv4l2",
-      providers: [.apt(["libv4l-dev"])]),
-    .target(name: "CV4L2Shims", dependencies: ["CLibV4L2"]),
+    // Real cameras through libv4l2, loaded with dlopen when a V4L2 camera is opened (package
+    // libv4l-0 at run time; nothing at build time: the shim declares the functions it calls).
+    // `dl` for a C library older than glibc 2.34, where dlopen lives in libdl.
+    .target(name: "CV4L2Shims", linkerSettings: [.linkedLibrary("dl")]),
     .target(
       name: "V4L2Camera",
       dependencies: ["CaptureKit", "PhaseTrace", "CV4L2Shims", "LaunchContract", "SystemCalls"],
@@ -160,7 +160,8 @@ let package = Package(
     .testTarget(
       name: "BenchKitTests",
       dependencies: [
-        "BenchKit", "BenchAnalysis", "CommandLineKit", "PhaseTrace", "LaunchContract", "TestSupport",
+        "BenchKit", "BenchAnalysis", "CommandLineKit", "PhaseTrace", "LaunchContract", "SystemCalls",
+        "TestSupport",
       ],
       exclude: ["Fixtures"], swiftSettings: strict),
   ],

@@ -8,8 +8,13 @@ import SystemCalls
 extension V4L2Kernel {
   /// The real kernel: libv4l2 (`v4l2_open`, `v4l2_ioctl`, `v4l2_mmap`) through `CV4L2Shims`,
   /// which converts formats the device lacks (for example YUV 4:2:0 from MJPEG) in user space.
+  /// libv4l2 is loaded by the first `open` (``LibV4L2``); when it cannot be, `open` returns
+  /// `-ELIBACC` ("cannot access a needed shared library"), which names the package to install.
   public static let system = V4L2Kernel(
-    open: { path, flags in negativeErrno(CV4L2Shims_open(path, flags)) },
+    open: { path, flags in
+      guard LibV4L2.load() == nil else { return -ELIBACC }
+      return negativeErrno(CV4L2Shims_open(path, flags))
+    },
     close: { fd in negativeErrno(CV4L2Shims_close(fd)) },
     ioctl: { fd, request, argument in negativeErrno(CV4L2Shims_ioctl(fd, request.code, argument)) },
     mmap: { fd, length, offset in
