@@ -108,8 +108,9 @@ public struct LaunchFloor: Sendable {
     return reports
   }
 
-  /// Launches `program` warm until its `inspectAfter` event and returns the files it maps then.
-  func inspect(_ program: Program) -> Result<Set<String>, RunnerError> {
+  /// Launches `program` (without evicting anything) until its `inspectAfter` event, returns the
+  /// files it maps then (`/proc/PID/maps`) and stops it.
+  public func inspect(_ program: Program) -> Result<Set<String>, RunnerError> {
     launch(program, until: program.inspectAfter, evicting: nil).map { $0.mappedFiles }
   }
 
