@@ -48,3 +48,16 @@ import Testing
     }
   }
 }
+
+/// The scripts that build camera-app themselves build it as bench does.
+@Suite struct CameraAppBuildArgumentsTests {
+  @Test("Benchmarks/app-launch and scripts/vivid-integration build camera-app with bench's arguments")
+  func scriptsBuildAsBenchDoes() throws {
+    let root = try #require(CameraAppLocator.packageRoot())
+    let command = "swift build " + CameraAppLocator.buildArguments.joined(separator: " ")
+    for script in ["Benchmarks/app-launch", "scripts/vivid-integration"] {
+      let text = try String(contentsOfFile: root + "/" + script, encoding: .utf8)
+      #expect(text.contains(command), "\(script) does not run: \(command)")
+    }
+  }
+}
