@@ -49,8 +49,13 @@ let package = Package(
     // The launch contract between bench and any app under test: environment keys, endpoints,
     // control commands, configurations, camera selection, event names and their owners.
     .target(name: "LaunchContract", dependencies: ["SystemCalls"], swiftSettings: strict),
+    // JSON without Foundation: a parser and a Decoder for Codable types (profiles, trace lines), so
+    // that nothing camera-app links needs Foundation.
+    .target(name: "JSONDecoding", swiftSettings: strict),
     // Phase events: the trace protocol's writer (any app) and reader (bench).
-    .target(name: "PhaseTrace", dependencies: ["LaunchContract", "SystemCalls"], swiftSettings: strict),
+    .target(
+      name: "PhaseTrace", dependencies: ["JSONDecoding", "LaunchContract", "SystemCalls"],
+      swiftSettings: strict),
     // The capture core: session graph, outputs, deferred start, hardware cost. Portable.
     .target(
       name: "CaptureKit", dependencies: ["PhaseTrace", "LaunchContract", "SystemCalls"], swiftSettings: strict
@@ -59,13 +64,13 @@ let package = Package(
     .target(name: "LightBoard", swiftSettings: strict),
     // The embedded default camera: a simulated sensor with a cost profile.
     .target(
-      name: "SyntheticCamera", dependencies: ["CaptureKit", "LightBoard", "LaunchContract", "SystemCalls"],
+      name: "SyntheticCamera",
+      dependencies: ["CaptureKit", "JSONDecoding", "LightBoard", "LaunchContract", "SystemCalls"],
       swiftSettings: strict),
-    // Real cameras through libv4l2.
-    .systemLibrary(
-      name: "CLibV4L2", pkgConfig: "libv4l2",
-      providers: [.apt(["libv4l-dev"])]),
-    .target(name: "CV4L2Shims", dependencies: ["CLibV4L2"]),
+    // Real cameras through libv4l2, loaded with dlopen when a V4L2 camera is opened (package
+    // libv4l-0 at run time; nothing at build time: the shim declares the functions it calls).
+    // `dl` for a C library older than glibc 2.34, where dlopen lives in libdl.
+    .target(name: "CV4L2Shims", linkerSettings: [.linkedLibrary("dl")]),
     .target(
       name: "V4L2Camera",
       dependencies: ["CaptureKit", "PhaseTrace", "CV4L2Shims", "LaunchContract", "SystemCalls"],
@@ -131,6 +136,9 @@ let package = Package(
       name: "CommandLineKitTests", dependencies: ["CommandLineKit", "BenchKit", "CameraApp"],
       resources: [.copy("Fixtures")], swiftSettings: strict),
     .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"], swiftSettings: strict),
+    .testTarget(
+      name: "JSONDecodingTests", dependencies: ["JSONDecoding", "PhaseTrace", "BenchAnalysis"],
+      swiftSettings: strict),
     .testTarget(name: "PhaseTraceTests", dependencies: ["PhaseTrace", "TestSupport"], swiftSettings: strict),
     .testTarget(
       name: "CaptureKitTests",
@@ -172,7 +180,8 @@ let package = Package(
     .testTarget(
       name: "BenchKitTests",
       dependencies: [
-        "BenchKit", "BenchAnalysis", "CommandLineKit", "PhaseTrace", "LaunchContract", "TestSupport",
+        "BenchKit", "BenchAnalysis", "CommandLineKit", "PhaseTrace", "LaunchContract", "SystemCalls",
+        "TestSupport",
       ],
       exclude: ["Fixtures"], swiftSettings: strict),
     .testTarget(

@@ -1,4 +1,4 @@
-import Foundation
+import JSONDecoding
 
 /// Reads a trace file written by any number of processes.
 ///
@@ -51,7 +51,7 @@ public struct TraceReader: Sendable {
   func parse(_ bytes: [UInt8], line: Int, into result: inout Result) {
     if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
     do {
-      let event = try JSONDecoder().decode(PhaseEvent.self, from: Data(bytes))
+      let event = try JSONValueDecoder().decode(PhaseEvent.self, from: bytes)
       result.events.append(event)
     } catch {
       note(&result, line: line, "not a trace event")

@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+import SystemCalls
 
 /// Follows a trace file that is still being written: each `poll()` parses only the complete
 /// lines appended since the last one, so a runner that watches a run for its last events does
@@ -9,7 +14,10 @@ import Foundation
 public final class TraceTail {
   private let path: String
   private let reader: TraceReader
-  private var handle: FileHandle?
+  /// The open trace file, or -1 until it exists.
+  private var fd: Int32 = -1
+  /// What one read(2) fills, reused across polls.
+  private var chunk = [UInt8](repeating: 0, count: 64 * 1024)
   private var pending: [UInt8] = []
   private var skipping = false
   private var lineNumber = 0
@@ -22,18 +30,20 @@ public final class TraceTail {
     self.reader = reader
   }
 
-  deinit { try? handle?.close() }
+  deinit { if fd >= 0 { FileDescriptorIO.close(fd) } }
 
   /// Parses the complete lines appended since the last call; returns the new events.
   @discardableResult
   public func poll() -> ArraySlice<PhaseEvent> {
-    if handle == nil { handle = FileHandle(forReadingAtPath: path) }
-    guard let handle else { return [] }
+    if fd < 0 { fd = (try? SystemCall.retrying { open(path, O_RDONLY | O_CLOEXEC) }) ?? -1 }
+    guard fd >= 0 else { return [] }
     let before = result.events.count
     while true {
-      let chunk = (try? handle.read(upToCount: 256 * 1024)) ?? nil
-      guard let chunk, !chunk.isEmpty else { break }
-      for byte in chunk {
+      let descriptor = fd
+      let count =
+        chunk.withUnsafeMutableBytes { buffer in try? FileDescriptorIO.read(descriptor, into: buffer) } ?? 0
+      guard count > 0 else { break }
+      for byte in chunk[..<count] {
         if byte == UInt8(ascii: "\n") {
           lineNumber += 1
           if skipping {

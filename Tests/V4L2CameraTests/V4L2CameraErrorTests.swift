@@ -51,6 +51,24 @@ import V4L2TestSupport
     #expect(error?.message.contains("usermod -aG video") == true)
   }
 
+  @Test("a missing libv4l2 (ELIBACC from open) is one line naming the package to install")
+  func libraryMissing() throws {
+    var config = FakeV4L2Kernel.Config()
+    config.openErrno = ELIBACC
+    let camera = try V4L2Camera(path: FakeV4L2Kernel.path, kernel: FakeV4L2Kernel(config).kernel)
+    let error = #expect(throws: V4L2Error.self) { try camera.open() }
+    #expect(error?.code == .libraryMissing)
+    #expect(error?.message.contains("install the package libv4l-0") == true)
+    #expect(error?.description.contains("libv4l2.so.0") == true)
+    #expect(!(error?.description.contains("\n") ?? true))
+  }
+
+  @Test("loading a libv4l2 that is not there says why (the loader's message names the file)")
+  func libraryLoadFailure() {
+    let why = LibV4L2.load(soname: "libv4l2-firstframe-absent.so.0")
+    #expect(why?.contains("libv4l2-firstframe-absent.so.0") == true, "\(why ?? "loaded")")
+  }
+
   @Test("EBUSY at open and at buffer allocation is 'busy' with the ioctl's name")
   func busy() throws {
     var config = FakeV4L2Kernel.Config()

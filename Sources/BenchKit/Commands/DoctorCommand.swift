@@ -35,7 +35,13 @@ public enum DoctorCommand: Command {
 
   /// The whole report, as printed.
   static func report() -> String {
-    var out = "cameras (V4L2):\n"
+    var out = "libv4l2 (V4L2 cameras): "
+    if let why = LibV4L2.load() {
+      out += "cannot be loaded (\(why)); install the package \(LibV4L2.package)\n"
+    } else {
+      out += "loads (\(LibV4L2.soname))\n"
+    }
+    out += "cameras (V4L2):\n"
     let devices = V4L2Camera.enumerate()
     if devices.isEmpty { out += "  none (no /dev/video* capture device)\n" }
     for d in devices {

@@ -23,7 +23,9 @@ public struct CacheEvictor: Sendable {
 
   /// The file-backed mappings of a live process (`/proc/PID/maps`), for learning what to evict.
   public static func mappedFiles(pid: pid_t) -> Set<String> {
-    guard let text = try? String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8) else { return [] }
+    // Read to the end: Foundation's String(contentsOfFile:) stops at 4 KiB for a /proc file.
+    guard let bytes = FileSystem.readFile(atPath: "/proc/\(pid)/maps") else { return [] }
+    let text = String(decoding: bytes, as: UTF8.self)
     var files = Set<String>()
     for line in text.split(separator: "\n") {
       // address perms offset dev inode path

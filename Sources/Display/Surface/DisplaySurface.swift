@@ -1,4 +1,3 @@
-import Foundation
 import Synchronization
 import SystemCalls
 
@@ -179,7 +178,7 @@ public final class DisplaySurface: @unchecked Sendable {
   /// the runner. Returns the names removed. The corresponding call is `shm_unlink`.
   @discardableResult
   public static func removeStale(directory: String = "/dev/shm") -> [String] {
-    guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+    guard let entries = try? FileSystem.contentsOfDirectory(atPath: directory) else { return [] }
     var removed: [String] = []
     for entry in entries where entry.hasPrefix(namePrefix) {
       let rest = entry.dropFirst(namePrefix.count)
