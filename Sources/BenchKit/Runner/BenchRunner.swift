@@ -30,11 +30,15 @@ public final class BenchRunner: Sendable {
   let stateDirectory: String
   let learnedFiles = Mutex<Set<String>>([])
   let pid = getpid()
+  /// The display the runs present to (`settings.display`, set up for the whole benchmark).
+  let display: BenchDisplay
 
-  /// Creates a runner. `appBinary` is camera-app, or nil with `settings.appCommand`.
-  public init(settings: RunSettings, appBinary: String?) {
+  /// Creates a runner. `appBinary` is camera-app, or nil with `settings.appCommand`; `display`
+  /// is the one `settings.display` names, already set up (`BenchDisplay.open`).
+  public init(settings: RunSettings, appBinary: String?, display: BenchDisplay = .sharedMemory) {
     self.settings = settings
     self.appBinary = appBinary
+    self.display = display
     self.stateDirectory = "/tmp/firstframe-bench-\(getuid())-\(getpid())"
     try? FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true)
   }
@@ -72,18 +76,18 @@ public final class BenchRunner: Sendable {
   /// The descriptor number the app reads control commands from.
   static let controlDescriptor: Int32 = 3
 
-  func environment(trace: String, display: String, runID: String, config: LaunchConfiguration) -> [String:
-    String]
+  func environment(trace: String, display: DisplayTarget, runID: String, config: LaunchConfiguration)
+    -> [String: String]
   {
     var launch = LaunchEnvironment()
     launch.trace = .path(trace)
-    launch.display = .sharedMemory(name: display)
+    launch.display = display
     launch.control = .descriptor(Self.controlDescriptor)
     launch.runID = runID
     launch.configuration = config.rawValue
     launch.syntheticState = stateDirectory
     launch.appState = stateDirectory + "/app"
-    return launch.applied(to: ProcessInfo.processInfo.environment)
+    return launch.applied(to: self.display.clientEnvironment(ProcessInfo.processInfo.environment))
   }
 
   // MARK: - A launch
@@ -128,13 +132,7 @@ public final class BenchRunner: Sendable {
   )
     throws(RunnerError) -> LaunchedApp
   {
-    let monitor: DisplayMonitor
-    do {
-      monitor = try DisplayMonitor(
-        width: settings.displayWidth, height: settings.displayHeight, refreshHz: settings.refreshHz, slots: 3)
-    } catch {
-      throw RunnerError(.displayFailed, "cannot create the display surface: \(error)", errno: error.errno)
-    }
+    let monitor = try makeMonitor()
     let readEnd: Int32
     let writeEnd: Int32
     do {
@@ -144,7 +142,7 @@ public final class BenchRunner: Sendable {
       throw RunnerError(.spawnFailed, "cannot create the control pipe: \(error.message)", errno: error)
     }
     let control = ControlSender(fd: writeEnd)
-    let env = environment(trace: tracePath, display: monitor.surfaceName, runID: runID, config: config)
+    let env = environment(trace: tracePath, display: monitor.appDisplay, runID: runID, config: config)
     randomRefreshPhase()
     let spawnedAt = MonotonicClock.now()
     monitor.arm(.launch(since: spawnedAt)) { @Sendable observation in
@@ -163,6 +161,7 @@ public final class BenchRunner: Sendable {
       throw error
     }
     FileDescriptorIO.close(readEnd)
+    monitor.watch(processID: child.pid)
     return LaunchedApp(
       child: child, monitor: monitor, control: control, tracePath: tracePath, spawnedAt: spawnedAt)
   }
@@ -188,9 +187,11 @@ public final class BenchRunner: Sendable {
     let tail = TraceTail(path: app.tracePath)
     var seen = Set<String>()
     while true {
+      if let lost = displayFailure(app) { return lost }
       if interrupted() { return "interrupted" }
       if let end = app.child.poll() {
-        return "app \(end) (last event: \(lastEventName(app.tracePath, since: since)))"
+        return displayFailure(app, afterAppEnded: true)
+          ?? "app \(end) (last event: \(lastEventName(app.tracePath, since: since)))"
       }
       let now = MonotonicClock.now()
       let live = firstLive.value

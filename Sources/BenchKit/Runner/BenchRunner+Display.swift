@@ -1,0 +1,43 @@
+import LaunchContract
+import Probe
+import SystemCalls
+
+extension BenchRunner {
+  /// A fresh display and probe for one launch: a shared-memory surface with its compositor, or
+  /// the probe's X client on the benchmark's X server (which then waits for the app's window).
+  func makeMonitor() throws(RunnerError) -> DisplayMonitor {
+    guard let name = display.x11Name else {
+      do {
+        return try DisplayMonitor(
+          width: settings.displayWidth, height: settings.displayHeight, refreshHz: settings.refreshHz,
+          slots: 3)
+      } catch {
+        throw RunnerError(.displayFailed, "cannot create the display surface: \(error)", errno: error.errno)
+      }
+    }
+    do {
+      return try DisplayMonitor(
+        x11Display: name, authorization: display.authorization, source: settings.x11Read)
+    } catch {
+      throw RunnerError(
+        .displayFailed, display.failure ?? "the probe cannot watch the X display \(name): \(error.message)",
+        errno: error.errno)
+    }
+  }
+
+  /// Why the run cannot go on because its display is gone — the private Xvfb exited, or the
+  /// probe's connection broke — or nil. When the app has just ended, a server that died with it
+  /// is waited for briefly (up to 200 ms), so that the run fails for the cause, not the symptom.
+  func displayFailure(_ app: LaunchedApp, afterAppEnded: Bool = false) -> String? {
+    guard display.x11Name != nil else { return nil }
+    if let reason = display.failure ?? app.monitor.failure { return reason }
+    guard afterAppEnded else { return nil }
+    let deadline = MonotonicClock.now() &+ 200_000_000
+    var reason: String?
+    _ = MonotonicClock.sleep(until: deadline, slice: 5_000_000) {
+      reason = display.failure ?? app.monitor.failure
+      return reason != nil
+    }
+    return reason
+  }
+}
