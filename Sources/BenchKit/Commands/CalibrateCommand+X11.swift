@@ -62,7 +62,13 @@ extension CalibrateCommand {
     }
     s += rowsHeader + "verdict\n"
     for r in reports { s += row(r) + (r.passes ? "ok" : "FAIL") + "\n" }
-    s += "\nX11 probe cost (probe thread CPU per observed frame; goal ≤ 3 % of one core at 60 frames/s):\n"
+    #if DEBUG
+      let build = "a debug build: unoptimised, many times a release build's cost"
+    #else
+      let build = "release build"
+    #endif
+    s +=
+      "\nX11 probe cost (probe thread CPU per observed frame; goal ≤ 3 % of one core at 60 frames/s; \(build)):\n"
     for c in costs {
       s +=
         "  \(c.width)×\(c.height): \(f(c.probeMicrosecondsPerFrame)) µs/frame, \(f(c.probePercentOfCore)) % of one core at \(Int(c.framesPerSecond)) frames/s (\(c.framesObserved) of \(c.framesPresented) frames read)"

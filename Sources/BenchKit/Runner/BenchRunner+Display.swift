@@ -26,18 +26,17 @@ extension BenchRunner {
   }
 
   /// Why the run cannot go on because its display is gone — the private Xvfb exited, or the
-  /// probe's connection broke — or nil. When the app has just ended, a server that died with it
-  /// is waited for briefly (up to 200 ms), so that the run fails for the cause, not the symptom.
+  /// probe's connection broke — or nil. When the probe lost its connection or the app has just
+  /// ended, the server's own exit (which its owner thread learns a moment later) is waited for
+  /// briefly (up to 200 ms), so that the run fails for the cause, not a symptom.
   func displayFailure(_ app: LaunchedApp, afterAppEnded: Bool = false) -> String? {
     guard display.x11Name != nil else { return nil }
-    if let reason = display.failure ?? app.monitor.failure { return reason }
-    guard afterAppEnded else { return nil }
-    let deadline = MonotonicClock.now() &+ 200_000_000
-    var reason: String?
-    _ = MonotonicClock.sleep(until: deadline, slice: 5_000_000) {
-      reason = display.failure ?? app.monitor.failure
-      return reason != nil
+    if let reason = display.failure { return reason }
+    let probeLost = app.monitor.failure
+    guard probeLost != nil || afterAppEnded else { return nil }
+    _ = MonotonicClock.sleep(until: MonotonicClock.now() &+ 200_000_000, slice: 5_000_000) {
+      display.failure != nil
     }
-    return reason
+    return display.failure ?? probeLost
   }
 }
