@@ -71,7 +71,7 @@ extension CalibrateCommand {
       "\nX11 probe cost (probe thread CPU per observed frame; goal ≤ 3 % of one core at 60 frames/s; \(build)):\n"
     for c in costs {
       s +=
-        "  \(c.width)×\(c.height): \(f(c.probeMicrosecondsPerFrame)) µs/frame, \(f(c.probePercentOfCore)) % of one core at \(Int(c.framesPerSecond)) frames/s (\(c.framesObserved) of \(c.framesPresented) frames read)"
+        "  \(c.width)×\(c.height): \(f(c.probeMicrosecondsPerFrame)) µs/frame (detector \(f(c.detectorMicrosecondsPerFrame))), \(f(c.probePercentOfCore)) % of one core at \(Int(c.framesPerSecond)) frames/s (\(c.framesObserved) of \(c.framesPresented) frames read)"
       if let server = c.serverMicrosecondsPerFrame { s += "; X server \(f(server)) µs/frame" }
       s += "\n"
     }

@@ -20,6 +20,9 @@ public struct X11ProbeCostReport: Sendable, Codable, Hashable {
   public var probeMicrosecondsPerFrame: Double
   /// The probe's share of one core at `framesPerSecond`, percent (goal ≤ 3 % at 60 frames/s).
   public var probePercentOfCore: Double
+  /// Of `probeMicrosecondsPerFrame`, the live-frame detector's part (the rest is waking,
+  /// reading the pixels and converting them), microseconds.
+  public var detectorMicrosecondsPerFrame: Double
   /// The X server's CPU time per presented frame, microseconds (its `utime + stime` in
   /// `/proc/PID/stat`), when its pid was given: the server's side of putting and reading images.
   public var serverMicrosecondsPerFrame: Double?
@@ -61,6 +64,7 @@ public enum X11ProbeCost {
     let count = Int(seconds * framesPerSecond)
     // Settle, then measure from here.
     let (cpu0, frames0) = monitor.x11ProbeThreadCost ?? (0, 0)
+    let analysis0 = monitor.analysisCost
     let server0 = serverPID.flatMap(processCPUNanoseconds)
     let start = MonotonicClock.now()
     for k in 0..<count {
@@ -74,6 +78,7 @@ public enum X11ProbeCost {
     }
     MonotonicClock.sleep(nanoseconds: 50_000_000)  // the last reads
     let (cpu1, frames1) = monitor.x11ProbeThreadCost ?? (0, 0)
+    let analysis1 = monitor.analysisCost
     let server1 = serverPID.flatMap(processCPUNanoseconds)
     let observed = Int(frames1 - frames0)
     let perFrame = observed == 0 ? Double.nan : Double(cpu1 - cpu0) / Double(observed) / 1000
@@ -82,7 +87,10 @@ public enum X11ProbeCost {
     return X11ProbeCostReport(
       width: width, height: height, framesPresented: count, framesObserved: observed,
       framesPerSecond: framesPerSecond, probeMicrosecondsPerFrame: perFrame,
-      probePercentOfCore: perFrame * framesPerSecond / 1e6 * 100, serverMicrosecondsPerFrame: serverPerFrame)
+      probePercentOfCore: perFrame * framesPerSecond / 1e6 * 100,
+      detectorMicrosecondsPerFrame: Double(analysis1.nanoseconds - analysis0.nanoseconds)
+        / Double(max(1, analysis1.frames - analysis0.frames)) / 1000,
+      serverMicrosecondsPerFrame: serverPerFrame)
   }
 
   /// `utime + stime` of process `pid` in ns, from `/proc/PID/stat` (in clock ticks).

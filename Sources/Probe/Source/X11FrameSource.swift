@@ -149,6 +149,13 @@ final class X11FrameSource: FrameSource {
     return pthread_setschedparam(pthread_self(), SCHED_FIFO, &param) == 0
   }
 
+  /// Back to normal priority (`SCHED_OTHER`) for the CPU-heavy part of a frame.
+  private static func leaveRealtime() {
+    var param = sched_param()
+    param.sched_priority = 0
+    _ = pthread_setschedparam(pthread_self(), SCHED_OTHER, &param)
+  }
+
   // MARK: - The thread
 
   private func run() {
@@ -191,13 +198,22 @@ final class X11FrameSource: FrameSource {
         if events.isEmpty { return }
         continue
       }
-      if let inHand = try capture.readChanges() {
+      let realtime = state.withLock { $0.realtime }
+      var leftRealtime = false
+      let stamp = try capture.readChanges {
+        if realtime {
+          Self.leaveRealtime()
+          leftRealtime = true
+        }
+      }
+      if let stamp {
         capture.withLuma { base, width, height in
           deliver(
             ProbeFrame(
-              image: LumaImage(base: base, width: width, height: height, bytesPerRow: width), time: inHand))
+              image: LumaImage(base: base, width: width, height: height, bytesPerRow: width), time: stamp))
         }
       }
+      if leftRealtime { _ = Self.requestRealtime() }
       let cpu = MonotonicClock.threadCPUTime()
       state.withLock {
         $0.refusedReads = UInt64(capture.refusedReads)

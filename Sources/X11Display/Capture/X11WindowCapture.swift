@@ -172,12 +172,14 @@ public final class X11WindowCapture: @unchecked Sendable {
   /// Reads what changed since the last read into the luma image: `DamageSubtract` first (a
   /// change after it raises a new event), then the changed area's pixels. Returns the
   /// `CLOCK_MONOTONIC` time (ns) the pixels were in hand, or nil when nothing changed or the
-  /// server refused the read (counted in `refusedReads`).
+  /// server refused the read (counted in `refusedReads`). `inHand` runs right after the stamp,
+  /// before the pixels are converted (the probe leaves real-time priority there).
   /// - Throws: `X11Error` `.connectionLost` when the server has gone.
-  public func readChanges() throws(X11Error) -> UInt64? {
-    guard window != nil, let format, let area = pending?.clipped(width: width, height: height), !area.isEmpty
+  public func readChanges(inHand: () -> Void = {}) throws(X11Error) -> UInt64? {
+    let changed = pending
+    pending = nil  // taken even when nothing can be read, so a caller looping on hasChanges ends
+    guard window != nil, let format, let area = changed?.clipped(width: width, height: height), !area.isEmpty
     else { return nil }
-    pending = nil
     _ = CXCBShims_damageSubtract(connection.raw, damage, 0, 0)
     let drawable = source == .screen ? connection.screen.root : window!
     let (dx, dy) = source == .screen ? rootOrigin : (0, 0)
@@ -188,9 +190,10 @@ public final class X11WindowCapture: @unchecked Sendable {
           connection.raw, drawable, Int16(area.x + dx), Int16(area.y + dy), UInt16(area.width),
           UInt16(area.height), UInt32.max, 2, segment.segment, 0)
         _ = try connection.reply(cookie, "xcb_shm_get_image")
-        let inHand = MonotonicClock.now()
+        let stamp = MonotonicClock.now()
+        inHand()
         convert(UnsafeRawPointer(segment.base), rowBytes: rowBytes, area: area, format: format)
-        return inHand
+        return stamp
       }
       let cookie = CXCBShims_getImage(
         connection.raw, 2, drawable, Int16(area.x + dx), Int16(area.y + dy), UInt16(area.width),
