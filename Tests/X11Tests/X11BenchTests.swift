@@ -134,6 +134,25 @@ struct X11BenchTests {
     #expect(records.allSatisfy { ($0.counts["stale_frames"] ?? 0) > 0 }, "\(records.map(\.counts))")
   }
 
+  @Test("an app that never maps a window fails its run with a reason that says so")
+  func noWindowMapped() throws {
+    let out = try Self.tempDir()
+    defer { try? FileManager.default.removeItem(atPath: out) }
+    let p = try Self.spawnBench(
+      [
+        "--display", "x11", "--runs", "1", "--warmup", "0", "--conditions", "warm", "--configs", "deferred",
+        "--no-tap", "--run-timeout", "1", "--quiet", "--app", "/bin/sleep 30",
+      ], out: out)
+    p.waitUntilExit()
+    #expect(p.terminationStatus == 1)
+    let record = try #require(try ResultsFile.load(path: out + "/results.json").cells.first?.records.first)
+    #expect(!record.ok)
+    #expect(
+      record.error?.hasPrefix("no live frame within 1.0 s") == true
+        && record.error?.contains("no window of the app was mapped on :") == true, "\(record.error ?? "ok")")
+    #expect(Self.leftovers(mentioning: out, benchPID: p.processIdentifier).isEmpty)
+  }
+
   @Test(
     "bad input is one line and exit status 2: an unknown display, an X server that is not there, --x11-read without X11",
     arguments: [
@@ -149,6 +168,23 @@ struct X11BenchTests {
     #expect(status == 2)
     #expect(errors.split(separator: "\n").count == 1, "\(errors)")
     #expect(errors.contains(message), "\(errors)")
+  }
+
+  @Test("--display x11 where Xvfb is not on PATH: one line naming the package, exit status 2")
+  func xvfbMissing() throws {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: BuiltProducts.path("bench"))
+    p.arguments = ["--display", "x11", "--runs", "1"]
+    p.environment = ["PATH": "/nonexistent"]
+    let stderr = Pipe()
+    p.standardError = stderr
+    p.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+    try p.run()
+    let text = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    p.waitUntilExit()
+    #expect(p.terminationStatus == 2)
+    #expect(text.split(separator: "\n").count == 1, "\(text)")
+    #expect(text.contains("needs Xvfb: install the package xvfb"), "\(text)")
   }
 
   @Test(

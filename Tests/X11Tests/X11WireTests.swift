@@ -2,6 +2,7 @@ import LaunchContract
 import Testing
 
 @testable import BenchKit
+@testable import Probe
 @testable import X11Display
 
 /// What the X11 path reads and writes at the protocol's byte offsets, and its bad input — no
@@ -156,5 +157,21 @@ import Testing
       [0xff, 0xff, 0, 0, 0, 1, UInt8(ascii: "7"), 0, 18] + Array("MIT-MAGIC-COOKIE-1".utf8) + [0, 16]
       + Array(1...16)
     #expect(bytes == expected)
+  }
+
+  @Test(
+    "calibration fails an X11 report whose lag p99 is beyond its bound, and never for lag alone without one")
+  func lagBound() {
+    func report(p99: Double, bound: Double?) -> CalibrationReport {
+      CalibrationReport(
+        load: true, loadThreads: 2, refreshHz: 0, refreshIntervalMilliseconds: 0, realtimeGranted: true,
+        boardDecodes: true, trials: 60, early: 0, misses: 0, lagP50Milliseconds: 1, lagP99Milliseconds: p99,
+        lagMaxMilliseconds: p99, methods: [:], staleReportedWithoutCover: 20, trialsWithoutCover: 20,
+        staleReportedWithCover: 0, analysisMicrosecondsPerScanout: 10, display: "x11::1",
+        lagBoundMilliseconds: bound)
+    }
+    #expect(report(p99: 3.9, bound: Calibration.x11LagBoundMilliseconds).passes)
+    #expect(!report(p99: 5.04, bound: Calibration.x11LagBoundMilliseconds).passes)
+    #expect(report(p99: 16.5, bound: nil).passes)
   }
 }

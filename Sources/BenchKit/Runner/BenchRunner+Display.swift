@@ -1,4 +1,3 @@
-import LaunchContract
 import Probe
 import SystemCalls
 
@@ -38,5 +37,12 @@ extension BenchRunner {
       display.failure != nil
     }
     return display.failure ?? probeLost
+  }
+
+  /// X11: "; no window of the app was mapped on :1" when the probe never found the app's window
+  /// (an app that draws nowhere, or on another display), for a run that saw no live frame.
+  func windowHint(_ app: LaunchedApp) -> String {
+    guard let name = display.x11Name, !app.monitor.snapshot().windowMapped else { return "" }
+    return "; no window of the app was mapped on \(name)"
   }
 }

@@ -198,7 +198,7 @@ public final class BenchRunner: Sendable {
       if live == nil {
         if now - since > timeoutNs {
           return
-            "no live frame within \(settings.runTimeoutSeconds) s (last event: \(lastEventName(app.tracePath, since: since)))"
+            "no live frame within \(settings.runTimeoutSeconds) s (last event: \(lastEventName(app.tracePath, since: since))\(windowHint(app)))"
         }
       } else {
         if !learned {

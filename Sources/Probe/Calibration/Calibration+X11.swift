@@ -1,4 +1,3 @@
-import LaunchContract
 import SystemCalls
 import X11Display
 
@@ -35,9 +34,7 @@ extension Calibration {
       title: "FirstFrame calibration", pid: getpid())
     defer { presenter.close() }
     let deadline = MonotonicClock.now() &+ 5_000_000_000
-    let timedOut = MonotonicClock.sleep(until: deadline, slice: 1_000_000) {
-      monitor.snapshot().events.contains { $0.name == EventName.displayWindowMapped.rawValue }
-    }
+    let timedOut = MonotonicClock.sleep(until: deadline, slice: 1_000_000) { monitor.snapshot().windowMapped }
     guard !timedOut else {
       throw X11Error(
         .requestFailed, "the probe did not find the calibration window on \(presenter.connection.displayName)"
