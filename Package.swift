@@ -82,11 +82,20 @@ let package = Package(
       swiftSettings: strict),
     // The display surface (shared memory) and the compositor that scans it out.
     .target(name: "Display", dependencies: ["CaptureKit", "SystemCalls"], swiftSettings: strict),
+    // The XCB calls of the X11 display path, declared here and loaded with dlopen at run time
+    // (libxcb1, libxcb-shm0, libxcb-damage0), so the default build needs no X package.
+    .target(name: "CXCBShims"),
+    // The X11 display path's client: an app's preview window (presenting) and the probe's
+    // window capture (DAMAGE + MIT-SHM). No Foundation: camera-app links it.
+    .target(
+      name: "X11Display", dependencies: ["CXCBShims", "CaptureKit", "Display", "SystemCalls"],
+      swiftSettings: strict),
     // The probe: finds the first live frame from scanned-out pixels alone.
     .target(
       name: "Probe",
       dependencies: [
         "LightBoard", "Display", "PhaseTrace", "BenchAnalysis", "CaptureKit", "LaunchContract", "SystemCalls",
+        "X11Display",
       ],
       swiftSettings: strict),
     // The reference camera app, as a library so that tests can drive it.
@@ -95,7 +104,7 @@ let package = Package(
       dependencies: [
         "CaptureKit", "PhaseTrace", "SyntheticCamera", "V4L2Camera", "Display", "CommandLineKit",
         "LaunchContract",
-        "SystemCalls",
+        "SystemCalls", "X11Display",
       ],
       swiftSettings: strict),
     .executableTarget(name: "camera-app", dependencies: ["CameraApp"], swiftSettings: strict),
@@ -104,7 +113,7 @@ let package = Package(
       name: "BenchKit",
       dependencies: [
         "BenchAnalysis", "PhaseTrace", "Display", "Probe", "V4L2Camera", "SyntheticCamera", "CommandLineKit",
-        "LaunchContract", "SystemCalls",
+        "LaunchContract", "SystemCalls", "X11Display",
       ],
       swiftSettings: strict),
     // The preload library (Preload/firstframe-preload.c) and its C companions, compiled by the
@@ -186,6 +195,13 @@ let package = Package(
       exclude: ["Fixtures"], swiftSettings: strict),
     .testTarget(
       name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "TestSupport"], swiftSettings: strict),
+    // The X11 display path against a real Xvfb (skipped, and saying so, where Xvfb is missing).
+    .testTarget(
+      name: "X11Tests",
+      dependencies: [
+        "X11Display", "Probe", "BenchKit", "BenchAnalysis", "CaptureKit", "LaunchContract", "PhaseTrace",
+        "SystemCalls", "TestSupport",
+      ], swiftSettings: strict),
   ],
   swiftLanguageModes: [.v6]
 )

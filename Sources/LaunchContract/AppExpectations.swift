@@ -12,15 +12,19 @@ public struct AppExpectations: Sendable, Hashable {
   public var tap: Bool
   /// True for camera-app, false for a program given with `--app`.
   public var isReferenceApp: Bool
+  /// The display path the app presents through (`--display`).
+  public var display: DisplayPath
 
   /// Creates the expectations.
   public init(
-    configuration: LaunchConfiguration, outputs: [CaptureOutputKind], tap: Bool, isReferenceApp: Bool
+    configuration: LaunchConfiguration, outputs: [CaptureOutputKind], tap: Bool, isReferenceApp: Bool,
+    display: DisplayPath = .sharedMemory
   ) {
     self.configuration = configuration
     self.outputs = outputs
     self.tap = tap
     self.isReferenceApp = isReferenceApp
+    self.display = display
   }
 
   /// The events a run waits for, after its first live frame, before it ends: the photo of the
@@ -49,6 +53,11 @@ public struct AppExpectations: Sendable, Hashable {
       reasons[PhaseName.shutterToPhoto] = "no photo output in this configuration"
     } else if !tap {
       reasons[PhaseName.shutterToPhoto] = "--no-tap: the shutter is not pressed"
+    }
+    if !display.isX11 {
+      reasons[PhaseName.windowMapped] = "shm: the app presents into a shared-memory surface, not a window"
+    } else if !condition.launchesProcess {
+      reasons[PhaseName.windowMapped] = "relock: the window stays mapped across lock and unlock"
     }
     return reasons
   }

@@ -56,8 +56,8 @@ public enum Gate {
     }
   }
 
-  /// Why `baseline` should not be compared with `results`: different tool version, camera or
-  /// cost profile. Empty when they match.
+  /// Why `baseline` should not be compared with `results`: different tool version, camera, cost
+  /// profile or display path (results from before the X11 path were all `shm`). Empty when they match.
   public static func incompatibilities(baseline: BenchResults, results: BenchResults) -> [String] {
     var reasons: [String] = []
     if baseline.tool.version != results.tool.version {
@@ -70,6 +70,10 @@ public enum Gate {
       reasons.append(
         "profile \(baseline.settings.profileName ?? "(none)") vs \(results.settings.profileName ?? "(none)")")
     }
+    let (baselineDisplay, resultsDisplay) = (
+      baseline.settings.display ?? "shm", results.settings.display ?? "shm"
+    )
+    if baselineDisplay != resultsDisplay { reasons.append("display \(baselineDisplay) vs \(resultsDisplay)") }
     return reasons
   }
 

@@ -54,7 +54,8 @@ public struct BenchResults: Codable, Sendable {
     public var kernel: String
     /// CPUs online when the benchmark started (`sysconf(_SC_NPROCESSORS_ONLN)`).
     public var cpus: Int
-    /// Whether the compositor thread got SCHED_FIFO in at least one run.
+    /// Whether the probe's thread — the compositor (shm) or the X11 probe — got SCHED_FIFO in at
+    /// least one run.
     public var realtimeCompositor: Bool
     /// How cold runs evicted caches: `fadvise` or `fadvise+drop_caches`.
     public var cacheEviction: String
@@ -115,12 +116,19 @@ public struct BenchResults: Codable, Sendable {
     public var wallSeconds: Double?
     /// True when Ctrl-C or a fault stopped the benchmark early.
     public var interrupted: Bool
+    /// The display path (`--display`): `shm` (the shared-memory surface and bench's compositor),
+    /// `x11` (a private Xvfb bench started) or `x11:NAME` (an existing X server). Absent in
+    /// results from before the X11 path, which were all `shm`.
+    public var display: String?
+    /// The X server the runs used, on the X11 paths.
+    public var displayServer: DisplayServerInfo?
     /// Creates the record (`wallSeconds` and `interrupted` are filled in at the end).
     public init(
       runs: Int, warmup: Int, conditions: [String], configs: [String], outputs: [String],
       camera: String, profile: String?, profileName: String?, app: String?, refreshHz: Double,
       tap: Bool, lockSeconds: Double, runTimeoutSeconds: Double, startedAt: String,
-      wallSeconds: Double? = nil, interrupted: Bool = false
+      wallSeconds: Double? = nil, interrupted: Bool = false, display: String? = nil,
+      displayServer: DisplayServerInfo? = nil
     ) {
       self.runs = runs
       self.warmup = warmup
@@ -138,6 +146,42 @@ public struct BenchResults: Codable, Sendable {
       self.startedAt = startedAt
       self.wallSeconds = wallSeconds
       self.interrupted = interrupted
+      self.display = display
+      self.displayServer = displayServer
+    }
+  }
+
+  /// The X server of an X11 benchmark.
+  public struct DisplayServerInfo: Codable, Sendable, Hashable {
+    /// The display name, `:N`.
+    public var name: String
+    /// The server's vendor string (`The X.Org Foundation`).
+    public var vendor: String
+    /// The vendor's release number (12101007 is X.Org 21.1.7).
+    public var release: Int
+    /// True when bench started it (a private Xvfb), false for an existing server (`x11:NAME`).
+    public var started: Bool
+    /// The screen bench gave its Xvfb, `W×H×depth`; absent for an existing server.
+    public var screen: String?
+    /// Whether bench's Xvfb got `SCHED_FIFO`; absent for an existing server (not bench's to change).
+    public var realtime: Bool?
+    /// Whether the probe's images crossed in shared memory (MIT-SHM) rather than the socket.
+    public var sharedMemory: Bool
+    /// What the probe read (`--x11-read`): `window` (the app's window contents) or `screen` (the
+    /// screen where the window is, after any compositing window manager).
+    public var probeReads: String?
+    /// Creates the record.
+    public init(
+      name: String, vendor: String, release: Int, started: Bool, screen: String?, realtime: Bool?,
+      sharedMemory: Bool
+    ) {
+      self.name = name
+      self.vendor = vendor
+      self.release = release
+      self.started = started
+      self.screen = screen
+      self.realtime = realtime
+      self.sharedMemory = sharedMemory
     }
   }
 

@@ -71,7 +71,7 @@ public enum GateCommand: Command {
     "--alpha", "P", "significance level a regression must reach", shownAs: "0.01",
     parser: .number(in: NumberRange(greaterThan: 0, below: 1)))
   static let force = Flag(
-    "--force", "compare against a baseline from another camera, profile or tool version")
+    "--force", "compare against a baseline from another camera, profile, display path or tool version")
   static let junit = Option<String?>(
     "--junit", "FILE", "also write JUnit XML (each check a test case)", parser: .fileName)
   static let markdown = Option<String?>(
@@ -87,7 +87,8 @@ public enum GateCommand: Command {
       with its medians, ratio, 95 % CI and p. Gated by default: first_frame_observed, plus the phases
       listed in the gates file or given with --threshold PHASE=PCT. With --gates, also checks the
       relative gates of that file (ratios between configurations of the same run), which hold on any
-      machine. A baseline from another camera, profile or tool version is refused unless --force.
+      machine. A baseline from another camera, profile, display path or tool version is refused
+      unless --force.
       """,
     options: [baseline, gates, threshold, alpha, force, junit, markdown, quiet],
     epilogue:

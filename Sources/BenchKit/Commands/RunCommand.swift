@@ -75,6 +75,13 @@ public enum RunCommand: Command {
     parser: .text)
   static let refreshHz = Option(
     "--refresh-hz", "N", "display refresh rate", default: defaults.refreshHz, parser: .refreshRate)
+  static let display = Option(
+    "--display", "DISPLAY", "shm, x11 (a private Xvfb) or x11:NAME (an existing X server, e.g. x11::0)",
+    default: defaults.display, parser: .displayPath)
+  static let x11Read = Option(
+    "--x11-read", "WHAT",
+    "X11: what the probe reads, the app's window or the screen where it is (what a compositing window manager shows)",
+    default: defaults.x11Read, parser: .choice())
   static let lockSeconds = Option(
     "--lock-seconds", "S", "relock: how long the device stays locked", default: defaults.lockSeconds,
     parser: .number(in: NumberRange(atLeast: 0, atMost: 3600)))
@@ -100,7 +107,8 @@ public enum RunCommand: Command {
       phase's distribution per configuration, with a deferred-vs-eager verdict per condition.
       """,
     options: [
-      runs, warmup, conditions, configs, outputs, camera, profile, app, refreshHz, lockSeconds, runTimeout,
+      runs, warmup, conditions, configs, outputs, camera, profile, app, display, x11Read, refreshHz,
+      lockSeconds, runTimeout,
       noTap,
       out, format, quiet,
     ],
@@ -131,6 +139,12 @@ public enum RunCommand: Command {
     s.outputs = try o.value(outputs)
     if !s.outputs.contains(.preview) { s.outputs.insert(.preview, at: 0) }
     s.refreshHz = try o.value(refreshHz)
+    s.display = try o.value(display)
+    try BenchDisplay.validate(s.display)
+    s.x11Read = try o.value(x11Read)
+    if o.isGiven(x11Read) && !s.display.isX11 {
+      throw UsageError("--x11-read applies to --display x11 or x11:NAME only")
+    }
     s.lockSeconds = try o.value(lockSeconds)
     s.runTimeoutSeconds = try o.value(runTimeout)
     s.tap = !o.isSet(noTap)
@@ -289,6 +303,20 @@ public enum RunCommand: Command {
     }
     if interrupted.isSet { return 130 }
 
+    let display: BenchDisplay
+    do {
+      display = try BenchDisplay.open(
+        settings.display, width: settings.displayWidth, height: settings.displayHeight,
+        logPath: settings.display == .privateX11 ? settings.outDir + "/xvfb.log" : nil)
+    } catch {
+      errors.write("bench: \(error.message)\n")
+      return 1
+    }
+    defer { display.stop() }
+    if let server = display.serverInfo, !quiet {
+      errors.write("bench: display \(settings.display): X server \(server.name) (\(server.vendor))\n")
+    }
+
     let total = settings.conditions.count * settings.configs.count * (settings.runs + settings.warmup)
     let progress = ProgressReporter(total: total, quiet: quiet)
     let base = BenchResults(
@@ -300,26 +328,35 @@ public enum RunCommand: Command {
         profile: settings.profilePath,
         profileName: settings.profileName, app: settings.appCommand?.joined(separator: " "),
         refreshHz: settings.refreshHz, tap: settings.tap, lockSeconds: settings.lockSeconds,
-        runTimeoutSeconds: settings.runTimeoutSeconds, startedAt: ISO8601DateFormatter().string(from: Date())),
+        runTimeoutSeconds: settings.runTimeoutSeconds, startedAt: ISO8601DateFormatter().string(from: Date()),
+        display: settings.display.description,
+        displayServer: display.serverInfo.map {
+          var info = $0
+          info.probeReads = settings.x11Read.rawValue
+          return info
+        }),
       cells: [])
     let runner: BenchRunner
     do {
-      runner = try BenchRunner(settings: settings, appBinary: appBinary)
+      runner = try BenchRunner(settings: settings, appBinary: appBinary, display: display)
     } catch {
       errors.write("bench: \(error.message)\n")
       return 1
     }
+    // A display that is gone (Xvfb exited) stops the benchmark as Ctrl-C does; the run in
+    // flight fails with the reason (BenchRunner.displayFailure).
     let session = BenchSession(
-      settings: settings, runner: runner, progress: progress, base: base, interrupted: { interrupted.isSet })
+      settings: settings, runner: runner, progress: progress, base: base,
+      interrupted: { interrupted.isSet || display.failure != nil })
     let results = session.run()
     return finish(
       results, settings: settings, format: format, quiet: quiet, problem: session.lastWriteProblem,
-      output: &output, errors: &errors)
+      displayFailure: display.failure, output: &output, errors: &errors)
   }
 
   static func finish(
     _ results: BenchResults, settings: RunSettings, format: Format, quiet: Bool, problem: String?,
-    output: inout some TextOutputStream, errors: inout some TextOutputStream
+    displayFailure: String? = nil, output: inout some TextOutputStream, errors: inout some TextOutputStream
   )
     -> Int32
   {
@@ -349,6 +386,10 @@ public enum RunCommand: Command {
     let finished = results.cells.reduce(0) { $0 + $1.records.count }
     if let problem = problem ?? reportProblem {
       errors.write("bench: results could not be written to \(dir): \(problem)\n")
+      return 1
+    }
+    if let displayFailure {
+      errors.write("bench: stopped: \(displayFailure); \(finished) finished runs kept in \(dir)\n")
       return 1
     }
     if results.settings.interrupted {

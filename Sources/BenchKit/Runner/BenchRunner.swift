@@ -31,17 +31,23 @@ public final class BenchRunner: Sendable {
   let stateDirectory: String
   let learnedFiles = Mutex<Set<String>>([])
   let pid = getpid()
+  /// The display the runs present to (`settings.display`, set up for the whole benchmark).
+  let display: BenchDisplay
 
-  /// Creates a runner. `appBinary` is camera-app, or nil with `settings.appCommand`.
+  /// Creates a runner. `appBinary` is camera-app, or nil with `settings.appCommand`; `display`
+  /// is the one `settings.display` names, already set up (`BenchDisplay.open`).
   ///
   /// The apps' state (the synthetic camera's power state, the photo library) goes into a folder
   /// of the runner's own with an unpredictable name (`mkdtemp`, mode 0700, in `$TMPDIR` or
   /// `/tmp`), removed with the runner: never one at a predictable name that another user could
   /// have made first.
   /// - Throws: `RunnerError` when that folder cannot be made.
-  public init(settings: RunSettings, appBinary: String?) throws(RunnerError) {
+  public init(settings: RunSettings, appBinary: String?, display: BenchDisplay = .sharedMemory)
+    throws(RunnerError)
+  {
     self.settings = settings
     self.appBinary = appBinary
+    self.display = display
     do {
       self.stateDirectory = try PrivateDirectory.makeTemporary(prefix: "firstframe-bench-")
     } catch {
@@ -85,16 +91,18 @@ public final class BenchRunner: Sendable {
   /// The descriptor number the app finds its display surface at (`FIRSTFRAME_DISPLAY=fd:4`).
   static let surfaceDescriptor: Int32 = 4
 
-  func environment(trace: String, runID: String, config: LaunchConfiguration) -> [String: String] {
+  func environment(trace: String, display: DisplayTarget, runID: String, config: LaunchConfiguration)
+    -> [String: String]
+  {
     var launch = LaunchEnvironment()
     launch.trace = .path(trace)
-    launch.display = .surfaceDescriptor(Self.surfaceDescriptor)
+    launch.display = display
     launch.control = .descriptor(Self.controlDescriptor)
     launch.runID = runID
     launch.configuration = config.rawValue
     launch.syntheticState = stateDirectory
     launch.appState = stateDirectory + "/app"
-    return launch.applied(to: ProcessInfo.processInfo.environment)
+    return launch.applied(to: self.display.clientEnvironment(ProcessInfo.processInfo.environment))
   }
 
   // MARK: - A launch
@@ -139,13 +147,7 @@ public final class BenchRunner: Sendable {
   )
     throws(RunnerError) -> LaunchedApp
   {
-    let monitor: DisplayMonitor
-    do {
-      monitor = try DisplayMonitor(
-        width: settings.displayWidth, height: settings.displayHeight, refreshHz: settings.refreshHz, slots: 3)
-    } catch {
-      throw RunnerError(.displayFailed, "cannot create the display surface: \(error)", errno: error.errno)
-    }
+    let monitor = try makeMonitor()
     let readEnd: Int32
     let writeEnd: Int32
     do {
@@ -155,7 +157,10 @@ public final class BenchRunner: Sendable {
       throw RunnerError(.spawnFailed, "cannot create the control pipe: \(error.message)", errno: error)
     }
     let control = ControlSender(fd: writeEnd)
-    let env = environment(trace: tracePath, runID: runID, config: config)
+    // Shared memory: the app inherits the sealed surface as descriptor 4; X11: the server's name.
+    let surface = monitor.surfaceDescriptor
+    let target = surface >= 0 ? DisplayTarget.surfaceDescriptor(Self.surfaceDescriptor) : monitor.appDisplay
+    let env = environment(trace: tracePath, display: target, runID: runID, config: config)
     randomRefreshPhase()
     let spawnedAt = MonotonicClock.now()
     monitor.arm(.launch(since: spawnedAt)) { @Sendable observation in
@@ -166,7 +171,8 @@ public final class BenchRunner: Sendable {
     do {
       child = try ChildProcess.spawn(
         argv: argv(config: config), environment: env,
-        inheritedFDs: [Self.controlDescriptor: readEnd, Self.surfaceDescriptor: monitor.surfaceDescriptor],
+        inheritedFDs: surface >= 0
+          ? [Self.controlDescriptor: readEnd, Self.surfaceDescriptor: surface] : [Self.controlDescriptor: readEnd],
         logPath: tracePath.replacingOccurrences(of: ".jsonl", with: ".log"))
     } catch {
       FileDescriptorIO.close(readEnd)
@@ -175,6 +181,7 @@ public final class BenchRunner: Sendable {
       throw error
     }
     FileDescriptorIO.close(readEnd)
+    monitor.watch(processID: child.pid)
     return LaunchedApp(
       child: child, monitor: monitor, control: control, tracePath: tracePath, spawnedAt: spawnedAt)
   }
@@ -200,16 +207,18 @@ public final class BenchRunner: Sendable {
     let tail = TraceTail(path: app.tracePath)
     var seen = Set<String>()
     while true {
+      if let lost = displayFailure(app) { return lost }
       if interrupted() { return "interrupted" }
       if let end = app.child.poll() {
-        return "app \(end) (last event: \(lastEventName(app.tracePath, since: since)))"
+        return displayFailure(app, afterAppEnded: true)
+          ?? "app \(end) (last event: \(lastEventName(app.tracePath, since: since)))"
       }
       let now = MonotonicClock.now()
       let live = firstLive.value
       if live == nil {
         if now - since > timeoutNs {
           return
-            "no live frame within \(settings.runTimeoutSeconds) s (last event: \(lastEventName(app.tracePath, since: since)))"
+            "no live frame within \(settings.runTimeoutSeconds) s (last event: \(lastEventName(app.tracePath, since: since))\(windowHint(app)))"
         }
       } else {
         if !learned {

@@ -79,6 +79,18 @@ import TestSupport
     #expect(out.contains("warning: comparing against a foreign baseline"))
   }
 
+  @Test("a baseline measured on another display path (shm vs X11) is refused with exit 2 unless --force")
+  func otherDisplayPath() throws {
+    let base = try save(SyntheticResults.make(seed: 1), "base.json")  // before X11: shm
+    var x11 = SyntheticResults.make(seed: 2)
+    x11.settings.display = "x11"
+    let res = try save(x11, "x11.json")
+    let (code, _, err) = gate(["--baseline", base, res])
+    #expect(code == 2)
+    #expect(err.contains("display shm vs x11"), "\(err)")
+    #expect(gate(["--baseline", base, res, "--force"]).0 == 0)
+  }
+
   @Test("corrupt, truncated, empty, missing and foreign-schema files give one line and exit 2")
   func badInput() throws {
     let good = try save(SyntheticResults.make(seed: 1, runs: 5), "good.json")
