@@ -172,7 +172,8 @@ public final class BenchRunner: Sendable {
       child = try ChildProcess.spawn(
         argv: argv(config: config), environment: env,
         inheritedFDs: surface >= 0
-          ? [Self.controlDescriptor: readEnd, Self.surfaceDescriptor: surface] : [Self.controlDescriptor: readEnd],
+          ? [Self.controlDescriptor: readEnd, Self.surfaceDescriptor: surface]
+          : [Self.controlDescriptor: readEnd],
         logPath: tracePath.replacingOccurrences(of: ".jsonl", with: ".log"))
     } catch {
       FileDescriptorIO.close(readEnd)
