@@ -22,7 +22,7 @@ final class BenchProcess {
     var hung: Bool
     /// Seconds from start to end.
     var seconds: Double
-    /// Peak resident memory, KiB (`ru_maxrss`).
+    /// Peak resident memory of bench's address space (VmHWM sampled every 20 ms), KiB.
     var peakKB: Int
     /// stderr (progress lines, notes and errors).
     var log: String
@@ -84,8 +84,17 @@ final class BenchProcess {
 
   /// Waits for bench to end, up to `deadline` seconds from its start; kills it then.
   func finish(deadline: Double) -> Outcome {
-    let left = max(0, deadline - Double(MonotonicClock.now() - started) / 1e9)
-    var end = child.wait(timeout: left)
+    // bench's peak memory: the high-water mark of its own address space (VmHWM), read while it
+    // runs. Not ru_maxrss: a child started by posix_spawn (vfork) keeps the parent's peak across
+    // exec, so it would report the test process's size.
+    var peakKB = 0
+    var end: ChildProcess.Termination?
+    while end == nil {
+      peakKB = max(peakKB, Self.highWaterKB(child.pid) ?? 0)
+      let left = deadline - Double(MonotonicClock.now() - started) / 1e9
+      if left <= 0 { break }
+      end = child.wait(timeout: min(left, 0.02))
+    }
     let hung = end == nil
     if hung { end = child.terminate(grace: 0) }
     let seconds = Double(MonotonicClock.now() - started) / 1e9
@@ -98,9 +107,17 @@ final class BenchProcess {
     for pid in leftovers { kill(pid, SIGKILL) }
     return Outcome(
       termination: end ?? .signaled(SIGKILL), hung: hung, seconds: seconds,
-      peakKB: child.maxResidentKilobytes ?? 0, log: log,
+      peakKB: peakKB, log: log,
       stdout: (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "", leftovers: leftovers,
       leftoverDescriptions: described)
+  }
+
+  /// The peak resident memory of `pid`'s address space (VmHWM in /proc/PID/status), KiB.
+  static func highWaterKB(_ pid: pid_t) -> Int? {
+    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+      let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+    else { return nil }
+    return line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first.flatMap { Int($0) }
   }
 
   /// `pid (ppid P, group G): command line`, from /proc.

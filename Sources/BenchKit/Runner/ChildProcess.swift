@@ -2,7 +2,6 @@
   import Glibc
 #endif
 import Foundation
-import Synchronization
 import SystemCalls
 
 /// A process the runner started with `posix_spawn`, reaped with `waitpid`.
@@ -18,12 +17,8 @@ import SystemCalls
 public final class ChildProcess: Sendable {
   /// The child's pid (and process group id).
   public let pid: pid_t
-  private let usage = Mutex<rusage?>(nil)
 
   private init(pid: pid_t) { self.pid = pid }
-
-  /// The child's peak resident memory in KiB (`ru_maxrss` from `wait4`), once it has been reaped.
-  public var maxResidentKilobytes: Int? { usage.withLock { $0.map { Int($0.ru_maxrss) } } }
 
   /// How a child ended.
   public enum Termination: Sendable, Equatable, CustomStringConvertible {
@@ -94,13 +89,11 @@ public final class ChildProcess: Sendable {
   /// it runs.
   public func poll() -> Termination? {
     var status: Int32 = 0
-    var used = rusage()
     do {
-      if try SystemCall.retrying({ wait4(pid, &status, WNOHANG, &used) }) == 0 { return nil }
+      if try SystemCall.retrying({ waitpid(pid, &status, WNOHANG) }) == 0 { return nil }
     } catch {
       return .exited(-1)  // already reaped (ECHILD)
     }
-    usage.withLock { $0 = used }
     kill(-pid, SIGKILL)  // anything the child left in its group
     ProcessGuard.current.withLock { $0 }?.release(group: pid)
     return Self.decode(status)
