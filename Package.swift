@@ -78,7 +78,7 @@ let package = Package(
     // The analysis of results: statistics, comparisons, gates, reports, the results schema and
     // the one seeded generator (SplitMix64). Portable: no processes, no C module imports.
     .target(
-      name: "BenchAnalysis", dependencies: ["PhaseTrace", "LaunchContract", "CommandLineKit"],
+      name: "BenchAnalysis", dependencies: ["PhaseTrace", "LaunchContract", "CommandLineKit", "SystemCalls"],
       swiftSettings: strict),
     // The display surface (shared memory) and the compositor that scans it out.
     .target(name: "Display", dependencies: ["CaptureKit", "SystemCalls"], swiftSettings: strict),
@@ -121,6 +121,14 @@ let package = Package(
     .plugin(name: "CompilePreload", capability: .buildTool()),
     .executableTarget(
       name: "bench", dependencies: ["BenchKit"], swiftSettings: strict, plugins: ["CompilePreload"]),
+    // What bench's bookkeeping costs per run (a session over a runner that answers at once), and
+    // big synthetic results files for timing the readers: Benchmarks/results-io runs it.
+    .executableTarget(
+      name: "results-benchmark",
+      dependencies: [
+        "BenchKit", "BenchAnalysis", "LaunchContract", "SystemCalls", "TestSupport", "CommandLineKit",
+      ],
+      path: "Benchmarks/results-benchmark", swiftSettings: strict),
     // Shared test helpers.
     .target(
       name: "TestSupport",
@@ -148,7 +156,7 @@ let package = Package(
     .testTarget(
       name: "JSONDecodingTests", dependencies: ["JSONDecoding", "PhaseTrace", "BenchAnalysis"],
       swiftSettings: strict),
-    .testTarget(name: "PhaseTraceTests", dependencies: ["PhaseTrace", "TestSupport"], swiftSettings: strict),
+    .testTarget(name: "PhaseTraceTests", dependencies: ["PhaseTrace", "TestSupport", "SystemCalls"], swiftSettings: strict),
     .testTarget(
       name: "CaptureKitTests",
       dependencies: ["CaptureKit", "TestSupport", "LaunchContract", "PhaseTrace", "SystemCalls"],
@@ -202,6 +210,12 @@ let package = Package(
         "X11Display", "Probe", "BenchKit", "BenchAnalysis", "CaptureKit", "LaunchContract", "PhaseTrace",
         "SystemCalls", "TestSupport",
       ], swiftSettings: strict),
+    // End to end: bench against small hostile apps, killed and interrupted at random, on a full
+    // disk; prints the suite's figures (cases, crashes, runs lost, processes left, peak memory).
+    .testTarget(
+      name: "FaultInjectionTests",
+      dependencies: ["BenchKit", "BenchAnalysis", "LaunchContract", "SystemCalls", "TestSupport"],
+      swiftSettings: strict),
   ],
   swiftLanguageModes: [.v6]
 )

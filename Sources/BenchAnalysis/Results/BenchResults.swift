@@ -21,6 +21,11 @@ public struct BenchResults: Codable, Sendable {
   public var comparisons: [Comparison]
   /// Set by `bench baseline save`: where and when this file became a baseline. Absent otherwise.
   public var baseline: BaselineInfo? = nil
+  /// True when the bench that ran the benchmark wrote this file as its final save (at the end, or
+  /// after Ctrl-C: see `settings.interrupted`); false when it is a snapshot that bench may still
+  /// add to, or was rebuilt from the run journal of a bench that died before its final save.
+  /// Absent in files from before the run journal.
+  public var complete: Bool? = nil
 
   /// Creates results.
   public init(
@@ -297,7 +302,12 @@ public struct BenchResults: Codable, Sendable {
     /// Every phase event of the run, times in ms since the run's origin (`launch.spawn`, or
     /// `relock.unlock` for relock) on `CLOCK_MONOTONIC`. Optional: when present, `trace.json` and
     /// the SVG timeline show the run's real events; without it they fall back to phase durations.
+    /// A reader that needs no timelines skips them (``ResultsFile/load(path:timelines:)``).
     public var timeline: [TimelineEvent]?
+
+    enum CodingKeys: String, CodingKey {
+      case run, ok, error, phases, counts, trace, wallMs, timeline
+    }
     /// Creates a record.
     public init(
       run: Int, ok: Bool, error: String?, phases: [String: Double], counts: [String: Int],

@@ -120,13 +120,14 @@ public enum GateCommand: Command {
     _ o: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
   ) throws(UsageError) -> Int32 {
     let (baselinePath, gatesPath, alphaOverride) = (o.baselinePath, o.gatesPath, o.alpha)
-    let results = try ResultsFile.load(path: o.resultsPath)
+    // Gates read samples only: the runs' timelines are skipped.
+    let results = try ResultsFile.load(path: o.resultsPath, timelines: .none)
     let definitions = try gatesPath.map { (p: String) throws(UsageError) in try GateDefinitions.load(path: p)
     }
 
     var report = GateReport()
     if let baselinePath {
-      let baseline = try ResultsFile.load(path: baselinePath)
+      let baseline = try ResultsFile.load(path: baselinePath, timelines: .none)
       let reasons = Gate.incompatibilities(baseline: baseline, results: results)
       if !reasons.isEmpty {
         guard o.force else {

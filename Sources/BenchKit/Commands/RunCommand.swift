@@ -27,6 +27,8 @@ public enum RunCommand: Command {
     public var format: Format
     /// No progress output.
     public var quiet: Bool
+    /// Write into a results folder that is not empty, replacing bench's earlier files there.
+    public var overwrite = false
   }
 
   /// `--format`: what goes to stdout when the benchmark ends.
@@ -96,6 +98,8 @@ public enum RunCommand: Command {
   static let format = Option(
     "--format", "FORMAT", "table, json, markdown or csv on stdout", default: Format.table, parser: .choice())
   static let quiet = Flag("--quiet", "no progress output")
+  static let overwrite = Flag(
+    "--overwrite", "write into a non-empty --out folder, replacing the results bench wrote there")
 
   /// The option table (DESIGN.md "Command line", a contract).
   public static let spec = CommandLineSpec(
@@ -110,7 +114,7 @@ public enum RunCommand: Command {
       runs, warmup, conditions, configs, outputs, camera, profile, app, display, x11Read, refreshHz,
       lockSeconds, runTimeout,
       noTap,
-      out, format, quiet,
+      out, overwrite, format, quiet,
     ],
     epilogue: """
       commands:
@@ -190,7 +194,7 @@ public enum RunCommand: Command {
       try checkReachable(syntheticProfile, settings: s)
     }
     s.outDir = try prepareOutDir(o.value(out))
-    return Options(settings: s, format: outputFormat, quiet: o.isSet(quiet))
+    return Options(settings: s, format: outputFormat, quiet: o.isSet(quiet), overwrite: o.isSet(overwrite))
   }
 
   static func resolveExecutable(_ name: String) -> String? {
@@ -279,22 +283,35 @@ public enum RunCommand: Command {
     return ns.localizedDescription
   }
 
-  /// Runs the benchmark: progress on stderr, the results in `settings.outDir`, the chosen format
-  /// on `output`. Returns the exit status (0 ok, 1 runs failed, 130 interrupted).
+  /// Runs the benchmark: progress on stderr, the runs in the results folder's journal as they
+  /// finish, the results in `settings.outDir` at the end, the chosen format on `output`. Returns
+  /// the exit status (0 ok, 1 runs failed or results not written, 130 interrupted).
+  /// - Throws: `UsageError` when another bench holds the results folder or it is not empty.
   public static func execute(
     _ options: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
-  ) -> Int32 {
+  ) throws(UsageError) -> Int32 {
     let (settings, format, quiet) = (options.settings, options.format, options.quiet)
     let interrupted = InterruptFlag.install()
+    // Every child bench starts dies with it, even after SIGKILL (see ProcessGuard).
+    var guardProcess: ProcessGuard?
+    do {
+      guardProcess = try ProcessGuard.start()
+    } catch {
+      errors.write("bench: \(error.message); an app may outlive bench if bench is killed\n")
+    }
+    let folder = try ResultsFolder.claim(settings.outDir, overwrite: options.overwrite) { line in
+      errors.write(line + "\n")
+    }
     // Surfaces left by a bench that was killed with SIGKILL (nothing else can leak them).
     _ = DisplaySurface.removeStale()
     let appBinary: String?
     if settings.appCommand == nil {
       do {
-        appBinary = try CameraAppLocator.locate { line in
+        appBinary = try CameraAppLocator.locate(interrupted: { interrupted.isSet }) { line in
           if !quiet { errors.write("bench: \(line)\n") }
         }
       } catch {
+        if error.code == .interrupted { return 130 }
         errors.write("bench: \(error.message)\n")
         return 1
       }
@@ -336,6 +353,13 @@ public enum RunCommand: Command {
           return info
         }),
       cells: [])
+    let journal: RunJournal
+    do {
+      journal = try RunJournal(folder: folder.path, base: base)
+    } catch {
+      errors.write("bench: \(error)\n")
+      return 1
+    }
     let runner: BenchRunner
     do {
       runner = try BenchRunner(settings: settings, appBinary: appBinary, display: display)
@@ -343,33 +367,55 @@ public enum RunCommand: Command {
       errors.write("bench: \(error.message)\n")
       return 1
     }
+    if let guardProcess {
+      guardProcess.removeOnExit(runner.stateDirectory)
+      guardProcess.removeOnExit(in: "/dev/shm", namesStartingWith: DisplaySurface.namePrefix + "\(getpid())-")
+    }
     // A display that is gone (Xvfb exited) stops the benchmark as Ctrl-C does; the run in
     // flight fails with the reason (BenchRunner.displayFailure).
     let session = BenchSession(
-      settings: settings, runner: runner, progress: progress, base: base,
+      settings: settings, runner: runner, progress: progress, base: base, journal: journal,
       interrupted: { interrupted.isSet || display.failure != nil })
     let results = session.run()
     return finish(
-      results, settings: settings, format: format, quiet: quiet, problem: session.lastWriteProblem,
+      results, folder: folder, journal: journal, format: format, quiet: quiet,
       displayFailure: display.failure, output: &output, errors: &errors)
   }
 
+  /// Writes the final results (results.json, samples.csv, the reports), ends the journal when
+  /// results.json is written, prints `format` and the closing lines. Every file that could not be
+  /// written is named with its errno; the journal keeps the runs for `bench report` then.
   static func finish(
-    _ results: BenchResults, settings: RunSettings, format: Format, quiet: Bool, problem: String?,
+    _ results: BenchResults, folder: ResultsFolder, journal: RunJournal, format: Format, quiet: Bool,
     displayFailure: String? = nil, output: inout some TextOutputStream, errors: inout some TextOutputStream
   )
     -> Int32
   {
-    let dir = settings.outDir
-    let extras: [(String, String)] = [("samples.csv", ResultsTable.csv(results))]
-    for (name, text) in extras {
-      try? Data(text.utf8).write(to: URL(fileURLWithPath: dir + "/" + name), options: .atomic)
+    let dir = folder.path
+    var problems: [String] = []
+    var resultsWritten = false
+    do {
+      try ResultsFile.save(results, to: folder.resultsPath)
+      resultsWritten = true
+    } catch {
+      problems.append("\(error)")
     }
-    var reportProblem: String?
+    do {
+      try ReportWriter.write(ResultsTable.csv(results), to: dir + "/samples.csv")
+    } catch {
+      problems.append("\(error)")
+    }
     do {
       try ReportWriter.writeAll(results: results, folder: dir)
     } catch {
-      reportProblem = "\(error)"
+      problems.append("\(error)")
+    }
+    if resultsWritten {
+      do {
+        try journal.end(interrupted: results.settings.interrupted)
+      } catch {
+        problems.append("\(error)")
+      }
     }
     linkLatest(dir)
     switch format {
@@ -384,8 +430,18 @@ public enum RunCommand: Command {
     }
     let failed = results.cells.reduce(0) { $0 + $1.failed }
     let finished = results.cells.reduce(0) { $0 + $1.records.count }
-    if let problem = problem ?? reportProblem {
-      errors.write("bench: results could not be written to \(dir): \(problem)\n")
+    if !problems.isEmpty {
+      for problem in problems { errors.write("bench: cannot write \(problem)\n") }
+      let unsaved = journal.unsavedRuns
+      let kept =
+        if resultsWritten {
+          "results.json holds the \(finished) finished runs"
+        } else if unsaved == 0 {
+          "the journal \(journal.path) keeps the \(finished) finished runs (bench report \(dir) rebuilds results.json)"
+        } else {
+          "\(unsaved) of the \(finished) finished runs are not on the disk: they are only in this output (--format json keeps them all)"
+        }
+      errors.write("bench: results could not be written to \(dir); \(kept)\n")
       return 1
     }
     if let displayFailure {
@@ -415,26 +471,4 @@ public enum RunCommand: Command {
     rename(tmp, link)
   }
 
-}
-
-/// Ctrl-C, SIGTERM and SIGHUP set a flag that the runner polls; it then stops the app and the
-/// burners, keeps the finished runs, and says where they are.
-public final class InterruptFlag: Sendable {
-  private let flag = Atomic<Bool>(false)
-  private let handlers = Mutex<SignalHandlers?>(nil)
-
-  /// Whether a signal arrived.
-  public var isSet: Bool { flag.load(ordering: .relaxed) }
-
-  /// Installs the handlers.
-  public static func install() -> InterruptFlag {
-    let f = InterruptFlag()
-    signal(SIGPIPE, SIG_IGN)
-    let handlers = SignalHandlers(signals: [SIGINT, SIGTERM, SIGHUP]) { @Sendable [f] sig in
-      if f.flag.exchange(true, ordering: .relaxed) { return }
-      FileHandle.standardError.write(Data("\nbench: stopping (signal \(sig)); finished runs are kept\n".utf8))
-    }
-    f.handlers.withLock { $0 = handlers }
-    return f
-  }
 }

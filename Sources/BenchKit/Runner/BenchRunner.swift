@@ -24,7 +24,7 @@ import SystemCalls
 ///    photo), `quit`; the app is reaped with `waitpid` and verified gone;
 /// 6. the app's trace, the runner's events and the probe's events merge on CLOCK_MONOTONIC.
 /// Relock keeps one app process per configuration for the whole cell and measures from unlock.
-public final class BenchRunner: Sendable {
+public final class BenchRunner: RunPerforming {
   let settings: RunSettings
   /// camera-app's path, when the app is ours.
   let appBinary: String?
@@ -60,14 +60,6 @@ public final class BenchRunner: Sendable {
     try? FileManager.default.removeItem(atPath: stateDirectory)
   }
 
-  /// The outcome of one run.
-  public struct RunOutcome: Sendable {
-    /// The record for results.json.
-    public var record: BenchResults.RunRecord
-    /// Whether the compositor ran with real-time priority.
-    public var realtime: Bool
-  }
-
   // MARK: - Argv and environment
 
   func argv(config: LaunchConfiguration) -> [String] {
@@ -90,6 +82,17 @@ public final class BenchRunner: Sendable {
   static let controlDescriptor: Int32 = 3
   /// The descriptor number the app finds its display surface at (`FIRSTFRAME_DISPLAY=fd:4`).
   static let surfaceDescriptor: Int32 = 4
+
+  /// What the runner reads of an app's trace per run: at most 2,000 events (a camera-app run writes
+  /// about 60) and 16 MiB, 256 KiB per look while the run goes on. An app that floods its trace
+  /// cannot keep the runner reading, hold its memory, or bloat results.json; what it wrote past
+  /// the limits is counted in the run's `dropped_trace_lines` and `unread_trace_bytes`, and a
+  /// launch run's kept trace is cut at 16 MiB.
+  static let traceLimits = TraceReader(maxLineBytes: 64 * 1024, maxEvents: 2_000, maxBytes: 16 << 20)
+  /// Bytes read from a trace per look while a run goes on.
+  static let traceBytesPerPoll = 256 * 1024
+  /// The most file paths learned from the apps' memory maps for cold eviction.
+  static let maxLearnedFiles = 4096
 
   func environment(trace: String, display: DisplayTarget, runID: String, config: LaunchConfiguration)
     -> [String: String]
@@ -114,6 +117,8 @@ public final class BenchRunner: Sendable {
     let control: ControlSender
     let tracePath: String
     let spawnedAt: UInt64
+    /// The app's trace, followed for as long as the app runs (one reader, so nothing is read twice).
+    let trace: Mutex<TraceTail>
     init(
       child: ChildProcess, monitor: DisplayMonitor, control: ControlSender, tracePath: String,
       spawnedAt: UInt64
@@ -123,6 +128,9 @@ public final class BenchRunner: Sendable {
       self.control = control
       self.tracePath = tracePath
       self.spawnedAt = spawnedAt
+      self.trace = Mutex(
+        TraceTail(
+          path: tracePath, reader: BenchRunner.traceLimits, maxBytesPerPoll: BenchRunner.traceBytesPerPoll))
     }
 
     func send(_ command: ControlCommand) { control.send(command) }
@@ -205,31 +213,36 @@ public final class BenchRunner: Sendable {
     let timeoutNs = UInt64(settings.runTimeoutSeconds * 1e9)
     var lastTraceCheck: UInt64 = 0
     var learned = false
-    let tail = TraceTail(path: app.tracePath)
     var seen = Set<String>()
     while true {
       if let lost = displayFailure(app) { return lost }
       if interrupted() { return "interrupted" }
       if let end = app.child.poll() {
         return displayFailure(app, afterAppEnded: true)
-          ?? "app \(end) (last event: \(lastEventName(app.tracePath, since: since)))"
+          ?? "app \(end) (last event: \(lastEventName(app, since: since)))"
       }
       let now = MonotonicClock.now()
       let live = firstLive.value
       if live == nil {
         if now - since > timeoutNs {
           return
-            "no live frame within \(settings.runTimeoutSeconds) s (last event: \(lastEventName(app.tracePath, since: since))\(windowHint(app)))"
+            "no live frame within \(settings.runTimeoutSeconds) s (last event: \(lastEventName(app, since: since))\(windowHint(app)))"
         }
       } else {
         if !learned {
           learned = true
           let files = CacheEvictor.mappedFiles(pid: app.child.pid)
-          learnedFiles.withLock { $0.formUnion(files) }
+          learnedFiles.withLock { learned in
+            for file in files where learned.count < Self.maxLearnedFiles { learned.insert(file) }
+          }
         }
         if now - lastTraceCheck > 10_000_000 {
           lastTraceCheck = now
-          for event in tail.poll() where event.ts >= since { seen.insert(event.name) }
+          // At most `traceBytesPerPoll` per look: a flooding app cannot keep this loop from
+          // checking the timeout and Ctrl-C.
+          for event in app.trace.withLock({ Array($0.poll()) }) where event.ts >= since {
+            seen.insert(event.name)
+          }
           if awaited.allSatisfy({ seen.contains($0.rawValue) }) { return nil }
           if now - since > timeoutNs * 2 {
             return
@@ -241,8 +254,8 @@ public final class BenchRunner: Sendable {
     }
   }
 
-  func lastEventName(_ path: String, since: UInt64) -> String {
-    TraceReader().read(path: path).events.filter { $0.ts >= since }.max { $0.ts < $1.ts }?.name ?? "none"
+  func lastEventName(_ app: LaunchedApp, since: UInt64) -> String {
+    app.trace.withLock { $0.drain() }.events.filter { $0.ts >= since }.max { $0.ts < $1.ts }?.name ?? "none"
   }
 
   /// One launch run (cold, warm, loaded).
@@ -253,7 +266,11 @@ public final class BenchRunner: Sendable {
     if condition == .cold {
       try? SyntheticCamera.markCold(stateDirectory: stateDirectory)
       var files = learnedFiles.withLock { $0 }
-      if let exe = argv(config: config).first { files.insert(exe) }
+      // The executable bench was told to run (trusted, unlike the app's maps): its real path, since
+      // the eviction does not follow links.
+      if let exe = argv(config: config).first {
+        files.insert(URL(fileURLWithPath: exe).resolvingSymlinksInPath().path)
+      }
       CacheEvictor(files: files).evict()
     }
     let firstLive = FirstLiveFrameBox()
@@ -284,19 +301,24 @@ public final class BenchRunner: Sendable {
     if failure == "interrupted" { return nil }
     var reason = failure
     if reason == nil, case .signaled = end { reason = "app \(end) after the run" }
+    // The final read comes after the app (and its process group) stopped: nothing is appended
+    // while it reads, and it stops at the limits.
+    let read = app.trace.withLock { $0.finish() }
+    if read.unreadBytes > 0 { truncate(tracePath, off_t(Self.traceLimits.maxBytes)) }
     return RunOutcome(
       record: record(
-        number: number, failure: reason, tracePath: tracePath, extra: [spawnEvent] + report.events,
-        start: app.spawnedAt, end: UInt64.max, relock: false, report: report, wallMs: wallMs),
+        number: number, failure: reason, tracePath: tracePath, read: read,
+        extra: [spawnEvent] + report.events,
+        start: app.spawnedAt, end: UInt64.max, relock: false, report: report, wallMs: wallMs,
+        droppedCommands: app.control.droppedCommands),
       realtime: realtime)
   }
 
   func record(
-    number: Int, failure: String?, tracePath: String, extra: [PhaseEvent], start: UInt64, end: UInt64,
-    relock: Bool,
-    report: ProbeReport, wallMs: Double, windowStart: UInt64? = nil
+    number: Int, failure: String?, tracePath: String, read: TraceReader.Result, extra: [PhaseEvent],
+    start: UInt64, end: UInt64, relock: Bool, report: ProbeReport, wallMs: Double, windowStart: UInt64? = nil,
+    droppedCommands: Int
   ) -> BenchResults.RunRecord {
-    let read = TraceReader().read(path: tracePath)
     let all = (read.events + extra).filter { $0.ts >= (windowStart ?? start) && $0.ts <= end }.sorted {
       $0.ts < $1.ts
     }
@@ -304,6 +326,9 @@ public final class BenchRunner: Sendable {
     let phases = PhaseExtractor.phases(from: events, start: start, relock: relock)
     var counts = PhaseExtractor.counts(from: events, start: start)
     counts["malformed_trace_lines"] = read.malformedLines
+    counts["dropped_trace_lines"] = read.droppedLines
+    counts["unread_trace_bytes"] = read.unreadBytes
+    counts["control_commands_dropped"] = droppedCommands
     var error = failure
     if error == nil && phases[PhaseName.firstFrameObserved] == nil { error = "the probe saw no live frame" }
     return BenchResults.RunRecord(
@@ -315,16 +340,32 @@ public final class BenchRunner: Sendable {
   // MARK: - Relock
 
   /// A relock cell's app: launched once, then locked and unlocked for every run.
-  public final class RelockSession: Sendable {
+  public final class RelockSession: RelockRunning {
     let app: LaunchedApp
     let runner: BenchRunner
     let config: LaunchConfiguration
     /// When the runner last sent `lock` (CLOCK_MONOTONIC ns): the run's `relock.lock` event.
     let lockedAt = Mutex<UInt64>(MonotonicClock.now())
+    /// Control commands dropped before the current run.
+    let droppedBefore = Mutex(0)
     init(app: LaunchedApp, runner: BenchRunner, config: LaunchConfiguration) {
       self.app = app
       self.runner = runner
       self.config = config
+      startWindow()
+    }
+
+    /// The next run begins at the last `lock`: the trace keeps only events from then on, with
+    /// fresh limits, and the dropped commands are counted from here.
+    func startWindow() {
+      let from = lockedAt.withLock { $0 }
+      app.trace.withLock { $0.startWindow(keepingEventsFrom: from) }
+      droppedBefore.withLock { $0 = app.control.droppedCommands }
+    }
+
+    /// One relock run (``BenchRunner/relockRun(_:number:interrupted:)``).
+    public func run(number: Int, interrupted: @Sendable () -> Bool) -> RunOutcome? {
+      runner.relockRun(self, number: number, interrupted: interrupted)
     }
 
     /// Ends the app.
@@ -335,7 +376,7 @@ public final class BenchRunner: Sendable {
   public func startRelockSession(
     config: LaunchConfiguration, tracePath: String, interrupted: @Sendable () -> Bool
   )
-    -> Result<RelockSession, RunnerError>
+    -> Result<any RelockRunning, RunnerError>
   {
     let firstLive = FirstLiveFrameBox()
     let app: LaunchedApp
@@ -390,14 +431,18 @@ public final class BenchRunner: Sendable {
     if failure == "interrupted" { return nil }
     let report = app.monitor.snapshot()
     let endAt = MonotonicClock.now()
+    let read = app.trace.withLock { $0.drain() }
+    let dropped = app.control.droppedCommands - session.droppedBefore.withLock { $0 }
     app.send(.lock)
     session.lockedAt.withLock { $0 = MonotonicClock.now() }
+    session.startWindow()
     return RunOutcome(
       record: record(
-        number: number, failure: failure, tracePath: app.tracePath,
+        number: number, failure: failure, tracePath: app.tracePath, read: read,
         extra: [lockEvent, unlockEvent] + report.events,
         start: unlockAt, end: endAt, relock: true, report: report,
-        wallMs: MonotonicClock.milliseconds(from: unlockAt, to: endAt), windowStart: lockEvent.ts),
+        wallMs: MonotonicClock.milliseconds(from: unlockAt, to: endAt), windowStart: lockEvent.ts,
+        droppedCommands: dropped),
       realtime: app.monitor.realtimeGranted)
   }
 }

@@ -40,11 +40,19 @@ public struct CacheEvictor: Sendable {
   }
 
   /// Evicts. Returns the method used.
+  ///
+  /// The paths come from the app's memory map, which the app controls: each is opened without
+  /// following a symbolic link and without blocking (`O_NOFOLLOW | O_NONBLOCK`, so a FIFO put in a
+  /// library's place cannot hang the runner), and only a regular file is advised.
   @discardableResult
   public func evict() -> String {
     for path in files {
-      guard let fd = try? SystemCall.retrying({ open(path, O_RDONLY | O_CLOEXEC) }) else { continue }
-      _ = posix_fadvise(fd, 0, 0, Int32(POSIX_FADV_DONTNEED))
+      guard let fd = try? SystemCall.retrying({ open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) })
+      else { continue }
+      var status = stat()
+      if fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG {
+        _ = posix_fadvise(fd, 0, 0, Int32(POSIX_FADV_DONTNEED))
+      }
       FileDescriptorIO.close(fd)
     }
     guard Self.canDropCaches else { return "fadvise" }

@@ -49,8 +49,12 @@ public enum CameraAppLocator {
     return nil
   }
 
-  /// The path of an up-to-date camera-app. `log` receives progress lines (building…).
-  public static func locate(log: (String) -> Void) throws(RunnerError) -> String {
+  /// The path of an up-to-date camera-app. `log` receives progress lines (building…). While
+  /// `swift build` runs, `interrupted` is checked every few milliseconds: when it turns true the
+  /// build (and its process group) is stopped and `RunnerError.Code.interrupted` thrown.
+  public static func locate(interrupted: () -> Bool = { false }, log: (String) -> Void) throws(RunnerError)
+    -> String
+  {
     if let given = LaunchEnvironment.value(of: .cameraApp) {
       guard access(given, X_OK) == 0 else {
         throw RunnerError(
@@ -83,7 +87,13 @@ public enum CameraAppLocator {
       argv: [swift, "build", "--package-path", root] + arguments,
       environment: ProcessInfo.processInfo.environment, logPath: logPath)
     var status: ChildProcess.Termination?
-    while status == nil { status = child.wait(timeout: 3600) }
+    while status == nil {
+      if interrupted() {
+        child.terminate(grace: 1)
+        throw RunnerError(.interrupted, "interrupted while building camera-app")
+      }
+      status = child.wait(timeout: 0.05)
+    }
     guard status == .exited(0), access(binary, X_OK) == 0 else {
       let tail =
         (try? String(contentsOfFile: logPath, encoding: .utf8))?.split(separator: "\n").suffix(1).joined()
@@ -93,11 +103,13 @@ public enum CameraAppLocator {
     return binary
   }
 
+  /// The first `swift` on `PATH`, else the toolchain's.
   static func findSwift() -> String {
-    for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") + [
-      "/opt/swift/usr/bin"
-    ] {
-      let candidate = "\(dir)/swift"
+    // (Each folder as a String: `split(…) + [literal]` was inferred as arrays of characters, so
+    // no folder on PATH ever matched.)
+    let dirs = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
+    for dir in dirs + ["/opt/swift/usr/bin"] {
+      let candidate = dir + "/swift"
       if access(candidate, X_OK) == 0 { return candidate }
     }
     return "/opt/swift/usr/bin/swift"
