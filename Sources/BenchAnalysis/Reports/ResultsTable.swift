@@ -50,6 +50,15 @@ public enum ResultsTable {
     for (note, where_) in notes.sorted(by: { $0.key < $1.key }) {
       out += "- not applicable in \(where_.joined(separator: ", ")): \(note)\n"
     }
+    for c in cells {
+      let forged = c.records.reduce(0) { $0 + ($1.counts[TrustBoundary.forgedEventsCount] ?? 0) }
+      guard forged > 0 else { continue }
+      let runs = c.records.filter { ($0.counts[TrustBoundary.forgedEventsCount] ?? 0) > 0 }.count
+      out +=
+        "- forged events in \(c.condition)/\(c.config): the app wrote \(forged) event\(forged == 1 ? "" : "s") that only"
+        + " the runner or the probe may write (launch.*, relock.*, display.*) in \(runs) of \(c.records.count) runs;"
+        + " ignored\n"
+    }
     return out
   }
 

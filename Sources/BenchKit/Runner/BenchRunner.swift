@@ -287,13 +287,19 @@ public final class BenchRunner: Sendable {
     report: ProbeReport, wallMs: Double, windowStart: UInt64? = nil
   ) -> BenchResults.RunRecord {
     let read = TraceReader().read(path: tracePath)
-    let all = (read.events + extra).filter { $0.ts >= (windowStart ?? start) && $0.ts <= end }.sorted {
+    // The trust boundary: runner and probe events come from `extra` only; the same names in the
+    // app's trace are ignored and counted. A relock trace holds every run of the cell, so only
+    // forgeries inside this run's window count against it.
+    let app = TrustBoundary.split(appTrace: read.events)
+    let forged = app.forged.filter { !relock || ($0.ts >= (windowStart ?? start) && $0.ts <= end) }.count
+    let all = (app.trusted + extra).filter { $0.ts >= (windowStart ?? start) && $0.ts <= end }.sorted {
       $0.ts < $1.ts
     }
     let events = all.filter { $0.ts >= start }
     let phases = PhaseExtractor.phases(from: events, start: start, relock: relock)
     var counts = PhaseExtractor.counts(from: events, start: start)
     counts["malformed_trace_lines"] = read.malformedLines
+    counts[TrustBoundary.forgedEventsCount] = forged
     var error = failure
     if error == nil && phases[PhaseName.firstFrameObserved] == nil { error = "the probe saw no live frame" }
     return BenchResults.RunRecord(
