@@ -19,6 +19,7 @@ public enum ResultsTable {
           })
     }
     rows.append(["runs ok/total"] + cells.map { "\($0.runs - $0.failed)/\($0.runs)" })
+    rows.append(["failed runs"] + cells.map { "\($0.failed) of \($0.runs) failed" })
     rows.append(
       ["stale frames"]
         + cells.map { c in String(c.records.reduce(0) { $0 + ($1.counts["stale_frames"] ?? 0) }) })
