@@ -58,21 +58,10 @@ public enum Gate {
     }
   }
 
-  /// Why `baseline` should not be compared with `results`: different tool version, camera or
-  /// cost profile. Empty when they match.
+  /// Why `baseline` should not be compared with `results`: each way it was made differently or
+  /// on another machine (`BaselineMatch`). Empty when they match.
   public static func incompatibilities(baseline: BenchResults, results: BenchResults) -> [String] {
-    var reasons: [String] = []
-    if baseline.tool.version != results.tool.version {
-      reasons.append("tool version \(baseline.tool.version) vs \(results.tool.version)")
-    }
-    if baseline.settings.camera != results.settings.camera {
-      reasons.append("camera \(baseline.settings.camera) vs \(results.settings.camera)")
-    }
-    if baseline.settings.profileName != results.settings.profileName {
-      reasons.append(
-        "profile \(baseline.settings.profileName ?? "(none)") vs \(results.settings.profileName ?? "(none)")")
-    }
-    return reasons
+    BaselineMatch.differences(baseline: baseline, results: results)
   }
 
   /// Checks `results` against `baseline` (see the type's documentation).

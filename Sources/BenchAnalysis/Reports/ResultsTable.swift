@@ -51,6 +51,12 @@ public enum ResultsTable {
     for (note, where_) in notes.sorted(by: { $0.key < $1.key }) {
       out += "- not applicable in \(where_.joined(separator: ", ")): \(note)\n"
     }
+    if let delay = results.settings.injectDelayMs {
+      out +=
+        "- injected delay: camera-app was told to wait \(delay) ms before starting preview (--inject-delay-ms,"
+        + " FIRSTFRAME_INJECT_DELAY_MS); the first frame moves by whole frame intervals of the camera, so a"
+        + " median can move by less or more than \(delay) ms\n"
+    }
     for c in cells {
       let forged = c.records.reduce(0) { $0 + ($1.counts[TrustBoundary.forgedEventsCount] ?? 0) }
       guard forged > 0 else { continue }

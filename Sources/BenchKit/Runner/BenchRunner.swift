@@ -94,7 +94,12 @@ public final class BenchRunner: Sendable {
     launch.configuration = config.rawValue
     launch.syntheticState = stateDirectory
     launch.appState = stateDirectory + "/app"
-    return launch.applied(to: ProcessInfo.processInfo.environment)
+    launch.injectDelayMilliseconds = settings.injectDelayMs
+    // What the app is told comes from bench's own settings only: none of the launch keys is
+    // inherited from bench's environment (FIRSTFRAME_INJECT_DELAY_MS only via --inject-delay-ms).
+    var inherited = ProcessInfo.processInfo.environment
+    for key in LaunchEnvironment.launchKeys { inherited[key.rawValue] = nil }
+    return launch.applied(to: inherited)
   }
 
   // MARK: - A launch
@@ -156,6 +161,9 @@ public final class BenchRunner: Sendable {
     }
     let control = ControlSender(fd: writeEnd)
     let env = environment(trace: tracePath, runID: runID, config: config)
+    // Each run's trace starts empty: a file left by an earlier bench in the same folder must not
+    // lend this run its events or its malformed lines.
+    _ = FileManager.default.createFile(atPath: tracePath, contents: nil)
     randomRefreshPhase()
     let spawnedAt = MonotonicClock.now()
     monitor.arm(.launch(since: spawnedAt)) { @Sendable observation in
