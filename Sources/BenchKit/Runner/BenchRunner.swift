@@ -248,11 +248,12 @@ public final class BenchRunner: Sendable {
     config: LaunchConfiguration, condition: LaunchCondition, number: Int, runID: String, tracePath: String,
     interrupted: @Sendable () -> Bool
   ) -> RunOutcome? {
+    var eviction: CacheEvictor.Outcome?
     if condition == .cold {
       try? SyntheticCamera.markCold(stateDirectory: stateDirectory)
       var files = learnedFiles.withLock { $0 }
       if let exe = argv(config: config).first { files.insert(exe) }
-      CacheEvictor(files: files).evict()
+      eviction = CacheEvictor(files: files).evict()
     }
     let firstLive = FirstLiveFrameBox()
     let app: LaunchedApp
@@ -282,11 +283,11 @@ public final class BenchRunner: Sendable {
     if failure == "interrupted" { return nil }
     var reason = failure
     if reason == nil, case .signaled = end { reason = "app \(end) after the run" }
-    return RunOutcome(
-      record: record(
-        number: number, failure: reason, tracePath: tracePath, extra: [spawnEvent] + report.events,
-        start: app.spawnedAt, end: UInt64.max, relock: false, report: report, wallMs: wallMs),
-      realtime: realtime)
+    var run = record(
+      number: number, failure: reason, tracePath: tracePath, extra: [spawnEvent] + report.events,
+      start: app.spawnedAt, end: UInt64.max, relock: false, report: report, wallMs: wallMs)
+    RunVerification(realtimeCompositor: realtime, eviction: eviction).apply(to: &run)
+    return RunOutcome(record: run, realtime: realtime)
   }
 
   func record(
@@ -308,6 +309,9 @@ public final class BenchRunner: Sendable {
     var counts = PhaseExtractor.counts(from: events, start: start)
     counts["malformed_trace_lines"] = read.malformedLines
     counts[TrustBoundary.forgedEventsCount] = forged
+    if let granted = RunVerification.cameraRealtime(in: events) {
+      counts[RunVerification.realtimeCamera] = granted ? 1 : 0
+    }
     var error = failure
     if error == nil && phases[PhaseName.firstFrameObserved] == nil { error = "the probe saw no live frame" }
     return BenchResults.RunRecord(
@@ -396,13 +400,13 @@ public final class BenchRunner: Sendable {
     let endAt = MonotonicClock.now()
     app.send(.lock)
     session.lockedAt.withLock { $0 = MonotonicClock.now() }
-    return RunOutcome(
-      record: record(
-        number: number, failure: failure, tracePath: app.tracePath,
-        extra: [lockEvent, unlockEvent] + report.events,
-        start: unlockAt, end: endAt, relock: true, report: report,
-        wallMs: MonotonicClock.milliseconds(from: unlockAt, to: endAt), windowStart: lockEvent.ts),
-      realtime: app.monitor.realtimeGranted)
+    var run = record(
+      number: number, failure: failure, tracePath: app.tracePath,
+      extra: [lockEvent, unlockEvent] + report.events,
+      start: unlockAt, end: endAt, relock: true, report: report,
+      wallMs: MonotonicClock.milliseconds(from: unlockAt, to: endAt), windowStart: lockEvent.ts)
+    RunVerification(realtimeCompositor: app.monitor.realtimeGranted, eviction: nil).apply(to: &run)
+    return RunOutcome(record: run, realtime: app.monitor.realtimeGranted)
   }
 }
 

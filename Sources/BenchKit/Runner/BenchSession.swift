@@ -177,6 +177,7 @@ public final class BenchSession: Sendable {
     var results = baseResults
     results.cells = cells.withLock { $0 }
     results.host.realtimeCompositor = realtimeSeen.withLock { $0 }
+    results.host.realtimeCamera = RunVerification.anyCameraRealtime(results.cells)
     results.comparisons = Comparator.withinRunComparisons(results.cells)
     return results
   }
