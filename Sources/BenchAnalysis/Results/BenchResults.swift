@@ -67,10 +67,18 @@ public struct BenchResults: Codable, Sendable {
     /// The CPU frequency governor of cpu0 (`scaling_governor` in sysfs, e.g. `performance`), when
     /// the kernel exposes it.
     public var governor: String?
+    /// The machine's identity (`/etc/machine-id`, else `/var/lib/dbus/machine-id`): a stored
+    /// baseline from another machine is refused. Absent when neither file exists.
+    public var machineId: String?
+    /// The CPU's model name (`model name` in `/proc/cpuinfo`), when the kernel says.
+    public var cpuModel: String?
+    /// Whether the app's camera frame thread got real-time priority in at least one run (its
+    /// `device.realtime_priority` event, field `granted`); absent when the app never said.
+    public var realtimeCamera: Bool?
     /// Creates the record.
     public init(
       hostname: String, kernel: String, cpus: Int, realtimeCompositor: Bool, cacheEviction: String,
-      governor: String? = nil
+      governor: String? = nil, machineId: String? = nil, cpuModel: String? = nil, realtimeCamera: Bool? = nil
     ) {
       self.hostname = hostname
       self.kernel = kernel
@@ -78,6 +86,9 @@ public struct BenchResults: Codable, Sendable {
       self.realtimeCompositor = realtimeCompositor
       self.cacheEviction = cacheEviction
       self.governor = governor
+      self.machineId = machineId
+      self.cpuModel = cpuModel
+      self.realtimeCamera = realtimeCamera
     }
   }
 
@@ -101,6 +112,13 @@ public struct BenchResults: Codable, Sendable {
     public var profile: String?
     /// The profile's name (from the file), used to refuse foreign baselines.
     public var profileName: String?
+    /// A hash of the cost profile's contents (`fnv1a64:` and 16 hex digits, over its canonical
+    /// JSON: keys sorted), so that two profiles with one name but other costs never match. Absent
+    /// without a synthetic camera profile (`--app`, a V4L2 camera).
+    public var profileHash: String?
+    /// `--inject-delay-ms`: the delay camera-app was told to add before starting preview
+    /// (`FIRSTFRAME_INJECT_DELAY_MS`), ms; absent when none was injected.
+    public var injectDelayMs: Int?
     /// The app command (`--app`): its executable resolved to a path, then its arguments, joined by
     /// spaces. Absent when bench ran camera-app.
     public var app: String?

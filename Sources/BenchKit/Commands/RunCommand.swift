@@ -91,6 +91,10 @@ public enum RunCommand: Command {
     "--run-timeout", "S", "a run with no live frame after S seconds fails",
     default: defaults.runTimeoutSeconds,
     parser: .number(in: NumberRange(greaterThan: 0, atMost: 3600)))
+  static let injectDelay = Option<Int?>(
+    "--inject-delay-ms", "MS",
+    "camera-app waits MS ms before preview (a regression to test gates; moves frames by whole intervals)",
+    parser: .integer(in: 1...60_000))
   static let noTap = Flag("--no-tap", "do not press the shutter when the first live frame appears")
   static let out = Option<String?>(
     "--out", "DIR", "results folder", shownAs: "Results/<UTC timestamp>, linked from Results/latest",
@@ -113,7 +117,7 @@ public enum RunCommand: Command {
     options: [
       runs, warmup, conditions, configs, outputs, camera, profile, app, display, x11Read, refreshHz,
       lockSeconds, runTimeout,
-      noTap,
+      injectDelay, noTap,
       out, overwrite, format, quiet,
     ],
     epilogue: """
@@ -152,6 +156,7 @@ public enum RunCommand: Command {
     s.lockSeconds = try o.value(lockSeconds)
     s.runTimeoutSeconds = try o.value(runTimeout)
     s.tap = !o.isSet(noTap)
+    s.injectDelayMs = try o.value(injectDelay)
     let outputFormat = try o.value(format)
 
     s.camera = try o.value(camera)
@@ -190,7 +195,14 @@ public enum RunCommand: Command {
       }
       argv[0] = resolved
       s.appCommand = argv
+      // The app command names its own camera and costs: no profile of ours describes it.
+      guard s.profilePath == nil else {
+        throw UsageError(
+          "--profile applies to camera-app only; with --app, give the profile in the app's command")
+      }
+      s.profileName = nil
     } else if let syntheticProfile {
+      s.profileHash = ProfileFingerprint.hash(syntheticProfile)
       try checkReachable(syntheticProfile, settings: s)
     }
     s.outDir = try prepareOutDir(o.value(out))
@@ -336,7 +348,7 @@ public enum RunCommand: Command {
 
     let total = settings.conditions.count * settings.configs.count * (settings.runs + settings.warmup)
     let progress = ProgressReporter(total: total, quiet: quiet)
-    let base = BenchResults(
+    var base = BenchResults(
       tool: .init(version: FirstFrameVersion.current), host: HostProbe.current(),
       settings: .init(
         runs: settings.runs, warmup: settings.warmup, conditions: settings.conditions.map(\.rawValue),
@@ -353,6 +365,8 @@ public enum RunCommand: Command {
           return info
         }),
       cells: [])
+    base.settings.profileHash = settings.profileHash
+    base.settings.injectDelayMs = settings.injectDelayMs
     let journal: RunJournal
     do {
       journal = try RunJournal(folder: folder.path, base: base)

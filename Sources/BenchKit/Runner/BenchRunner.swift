@@ -105,7 +105,12 @@ public final class BenchRunner: RunPerforming {
     launch.configuration = config.rawValue
     launch.syntheticState = stateDirectory
     launch.appState = stateDirectory + "/app"
-    return launch.applied(to: self.display.clientEnvironment(ProcessInfo.processInfo.environment))
+    launch.injectDelayMilliseconds = settings.injectDelayMs
+    // What the app is told comes from bench's own settings only: none of the launch keys is
+    // inherited from bench's environment (FIRSTFRAME_INJECT_DELAY_MS only via --inject-delay-ms).
+    var inherited = ProcessInfo.processInfo.environment
+    for key in LaunchEnvironment.launchKeys { inherited[key.rawValue] = nil }
+    return launch.applied(to: self.display.clientEnvironment(inherited))
   }
 
   // MARK: - A launch
@@ -169,6 +174,9 @@ public final class BenchRunner: RunPerforming {
     let surface = monitor.surfaceDescriptor
     let target = surface >= 0 ? DisplayTarget.surfaceDescriptor(Self.surfaceDescriptor) : monitor.appDisplay
     let env = environment(trace: tracePath, display: target, runID: runID, config: config)
+    // Each run's trace starts empty: a file left by an earlier bench in the same folder must not
+    // lend this run its events or its malformed lines.
+    _ = FileManager.default.createFile(atPath: tracePath, contents: nil)
     randomRefreshPhase()
     let spawnedAt = MonotonicClock.now()
     monitor.arm(.launch(since: spawnedAt)) { @Sendable observation in
@@ -263,6 +271,7 @@ public final class BenchRunner: RunPerforming {
     config: LaunchConfiguration, condition: LaunchCondition, number: Int, runID: String, tracePath: String,
     interrupted: @Sendable () -> Bool
   ) -> RunOutcome? {
+    var eviction: CacheEvictor.Outcome?
     if condition == .cold {
       try? SyntheticCamera.markCold(stateDirectory: stateDirectory)
       var files = learnedFiles.withLock { $0 }
@@ -271,7 +280,7 @@ public final class BenchRunner: RunPerforming {
       if let exe = argv(config: config).first {
         files.insert(URL(fileURLWithPath: exe).resolvingSymlinksInPath().path)
       }
-      CacheEvictor(files: files).evict()
+      eviction = CacheEvictor(files: files).evict()
     }
     let firstLive = FirstLiveFrameBox()
     let app: LaunchedApp
@@ -305,13 +314,12 @@ public final class BenchRunner: RunPerforming {
     // while it reads, and it stops at the limits.
     let read = app.trace.withLock { $0.finish() }
     if read.unreadBytes > 0 { truncate(tracePath, off_t(Self.traceLimits.maxBytes)) }
-    return RunOutcome(
-      record: record(
-        number: number, failure: reason, tracePath: tracePath, read: read,
-        extra: [spawnEvent] + report.events,
-        start: app.spawnedAt, end: UInt64.max, relock: false, report: report, wallMs: wallMs,
-        droppedCommands: app.control.droppedCommands),
-      realtime: realtime)
+    var run = record(
+      number: number, failure: reason, tracePath: tracePath, read: read, extra: [spawnEvent] + report.events,
+      start: app.spawnedAt, end: UInt64.max, relock: false, report: report, wallMs: wallMs,
+      droppedCommands: app.control.droppedCommands)
+    RunVerification(realtimeCompositor: realtime, eviction: eviction).apply(to: &run)
+    return RunOutcome(record: run, realtime: realtime)
   }
 
   func record(
@@ -319,7 +327,12 @@ public final class BenchRunner: RunPerforming {
     start: UInt64, end: UInt64, relock: Bool, report: ProbeReport, wallMs: Double, windowStart: UInt64? = nil,
     droppedCommands: Int
   ) -> BenchResults.RunRecord {
-    let all = (read.events + extra).filter { $0.ts >= (windowStart ?? start) && $0.ts <= end }.sorted {
+    // The trust boundary: runner and probe events come from `extra` only; the same names in the
+    // app's trace are ignored and counted. A relock trace holds every run of the cell, so only
+    // forgeries inside this run's window count against it.
+    let app = TrustBoundary.split(appTrace: read.events)
+    let forged = app.forged.filter { !relock || ($0.ts >= (windowStart ?? start) && $0.ts <= end) }.count
+    let all = (app.trusted + extra).filter { $0.ts >= (windowStart ?? start) && $0.ts <= end }.sorted {
       $0.ts < $1.ts
     }
     let events = all.filter { $0.ts >= start }
@@ -329,6 +342,10 @@ public final class BenchRunner: RunPerforming {
     counts["dropped_trace_lines"] = read.droppedLines
     counts["unread_trace_bytes"] = read.unreadBytes
     counts["control_commands_dropped"] = droppedCommands
+    counts[TrustBoundary.forgedEventsCount] = forged
+    if let granted = RunVerification.cameraRealtime(in: events) {
+      counts[RunVerification.realtimeCamera] = granted ? 1 : 0
+    }
     var error = failure
     if error == nil && phases[PhaseName.firstFrameObserved] == nil { error = "the probe saw no live frame" }
     return BenchResults.RunRecord(
@@ -436,14 +453,14 @@ public final class BenchRunner: RunPerforming {
     app.send(.lock)
     session.lockedAt.withLock { $0 = MonotonicClock.now() }
     session.startWindow()
-    return RunOutcome(
-      record: record(
-        number: number, failure: failure, tracePath: app.tracePath, read: read,
-        extra: [lockEvent, unlockEvent] + report.events,
-        start: unlockAt, end: endAt, relock: true, report: report,
-        wallMs: MonotonicClock.milliseconds(from: unlockAt, to: endAt), windowStart: lockEvent.ts,
-        droppedCommands: dropped),
-      realtime: app.monitor.realtimeGranted)
+    var run = record(
+      number: number, failure: failure, tracePath: app.tracePath, read: read,
+      extra: [lockEvent, unlockEvent] + report.events,
+      start: unlockAt, end: endAt, relock: true, report: report,
+      wallMs: MonotonicClock.milliseconds(from: unlockAt, to: endAt), windowStart: lockEvent.ts,
+      droppedCommands: dropped)
+    RunVerification(realtimeCompositor: app.monitor.realtimeGranted, eviction: nil).apply(to: &run)
+    return RunOutcome(record: run, realtime: app.monitor.realtimeGranted)
   }
 }
 

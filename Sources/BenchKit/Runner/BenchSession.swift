@@ -115,6 +115,7 @@ public final class BenchSession: Sendable {
     progress.finish()
     var results = RunJournal.assemble(
       base: baseResults, cells: cells.withLock { $0 }, realtime: realtimeSeen.withLock { $0 })
+    results.host.realtimeCamera = RunVerification.anyCameraRealtime(results.cells)
     results.settings.wallSeconds = Double(MonotonicClock.now() - started) / 1e9
     results.settings.interrupted = interruptFlag()
     results.complete = true

@@ -19,6 +19,11 @@ public struct RunSettings: Sendable {
   public var profilePath: String?
   /// The profile's name, for results and baseline matching.
   public var profileName: String?
+  /// A hash of the profile's contents (`ProfileFingerprint`), for baseline matching; nil
+  /// without a synthetic camera profile.
+  public var profileHash: String?
+  /// `--inject-delay-ms`: passed to the app as `FIRSTFRAME_INJECT_DELAY_MS`, ms; nil = none.
+  public var injectDelayMs: Int?
   /// A custom app command (argv), instead of camera-app. `{config}`, `{outputs}`, `{camera}`
   /// in it are replaced per run.
   public var appCommand: [String]?
