@@ -33,7 +33,9 @@ public enum EffectSize {
     let matrix = DifferenceMatrix(a: a.sorted(), b: b.sorted())
     let count = a.count * b.count
     if count % 2 == 1 { return matrix.select(count / 2) }
-    return (matrix.select(count / 2 - 1) + matrix.select(count / 2)) / 2
+    // Interpolated as `Statistics.median` does (type 7), so both give the same double.
+    let low = matrix.select(count / 2 - 1)
+    return low + 0.5 * (matrix.select(count / 2) - low)
   }
 }
 
