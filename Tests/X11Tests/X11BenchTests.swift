@@ -237,6 +237,42 @@ struct X11BenchTests {
     #expect(locks.isEmpty, "Xvfb's lock left behind: \(locks)")
   }
 
+  @Test("Ctrl-C on X11 keeps the finished runs, stops Xvfb and leaves nothing behind")
+  func interrupted() throws {
+    let out = try Self.tempDir()
+    defer { try? FileManager.default.removeItem(atPath: out) }
+    let p = try Self.spawnBench(
+      [
+        "--display", "x11", "--runs", "50", "--warmup", "0", "--conditions", "warm", "--configs", "deferred",
+        "--quiet",
+      ], out: out)
+    defer { if p.isRunning { p.terminate() } }
+    var finished = 0
+    _ = blockUntil(timeout: .seconds(60), every: .milliseconds(50)) {
+      finished =
+        (try? ResultsFile.load(path: out + "/results.json"))?.cells.reduce(0) { $0 + $1.records.count } ?? 0
+      return finished > 0
+    }
+    #expect(finished > 0)
+    let server = try #require(Self.xvfb(of: p.processIdentifier))
+    kill(p.processIdentifier, SIGINT)
+    p.waitUntilExit()
+    #expect(p.terminationStatus == 130)
+    let results = try ResultsFile.load(path: out + "/results.json")
+    #expect(results.settings.interrupted)
+    #expect(results.cells.reduce(0) { $0 + $1.records.count } >= finished)
+    #expect(
+      blockUntil(timeout: .seconds(5), every: .milliseconds(20)) { kill(server, 0) != 0 },
+      "Xvfb outlived bench")
+    var left: [Int32] = []
+    _ = blockUntil(timeout: .seconds(5), every: .milliseconds(50)) {
+      left = Self.leftovers(mentioning: out, benchPID: p.processIdentifier)
+      return left.isEmpty
+    }
+    #expect(left.isEmpty, "processes left behind: \(left)")
+    #expect(!Self.authorityFolderLeft(by: p.processIdentifier))
+  }
+
   @Test("bench killed with SIGKILL takes its Xvfb with it (PR_SET_PDEATHSIG)")
   func benchKilled() throws {
     let out = try Self.tempDir()

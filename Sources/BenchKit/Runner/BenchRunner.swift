@@ -420,12 +420,14 @@ public final class BenchRunner: RunPerforming {
     return .success(RelockSession(app: app, runner: self, config: config))
   }
 
-  /// One relock run: the app is locked; wait `lockSeconds`, unlock, measure, lock again.
+  /// One relock run: the app is locked; wait `lockSeconds` (and, for an app that reports its
+  /// session, until that session has stopped), unlock, measure, lock again.
   public func relockRun(_ session: RelockSession, number: Int, interrupted: @Sendable () -> Bool)
     -> RunOutcome?
   {
     let app = session.app
     let lockDeadline = MonotonicClock.now() + UInt64(settings.lockSeconds * 1e9)
+    awaitSessionStopped(app, since: session.lockedAt.withLock { $0 }, interrupted: interrupted)
     guard MonotonicClock.sleep(until: lockDeadline, shouldStop: interrupted) else { return nil }
     let firstLive = FirstLiveFrameBox()
     let tap = settings.tap
@@ -461,6 +463,29 @@ public final class BenchRunner: RunPerforming {
       droppedCommands: dropped)
     RunVerification(realtimeCompositor: app.monitor.realtimeGranted, eviction: nil).apply(to: &run)
     return RunOutcome(record: run, realtime: app.monitor.realtimeGranted)
+  }
+}
+
+extension BenchRunner {
+  /// Waits until the app says its session stopped after the lock at `lockedAt` (the end of
+  /// `session.stop_running` in its trace), for an app that reports its session at all (its
+  /// trace has `session.start_running`), at most the run timeout. A locked app whose session
+  /// still runs keeps presenting new frames, so its unlock would measure nothing and show no
+  /// stale frame; under load the stop can take seconds. Other apps are not waited for.
+  func awaitSessionStopped(_ app: LaunchedApp, since lockedAt: UInt64, interrupted: @Sendable () -> Bool) {
+    let tail = TraceTail(path: app.tracePath)
+    var reportsSession = false
+    let deadline = lockedAt &+ UInt64(settings.runTimeoutSeconds * 1e9)
+    while !interrupted() && app.child.poll() == nil && MonotonicClock.now() < deadline {
+      for event in tail.poll() {
+        if event.name == EventName.sessionStartRunning.rawValue { reportsSession = true }
+        if event.name == EventName.sessionStopRunning.rawValue && event.kind == .end && event.ts >= lockedAt {
+          return
+        }
+      }
+      if !reportsSession { return }
+      MonotonicClock.sleep(nanoseconds: 2_000_000)
+    }
   }
 }
 

@@ -141,7 +141,10 @@ public final class DisplayMonitor: Sendable {
 
   /// Arms the probe for `mode` (clears the previous measurement). `onFirstLiveFrame` runs once,
   /// on the source's thread, as soon as the first live frame is seen — keep it short (the
-  /// runner sends the shutter `tap` from it). Arm before spawning or unlocking.
+  /// runner sends the shutter `tap` from it). Arm before spawning or unlocking: on X11, once a
+  /// window is watched, `arm` returns only when the probe has the window's pixels at the arm time
+  /// in hand (at most 1 s), so an unlock sent after it cannot replace the frozen image unseen.
+  /// Never call it from `onFirstLiveFrame` (the probe's own thread).
   public func arm(_ mode: ArmMode, onFirstLiveFrame: @escaping @Sendable (FirstLiveFrame) -> Void = { _ in })
   {
     box.state.withLock { s in

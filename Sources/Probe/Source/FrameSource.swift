@@ -12,7 +12,8 @@ protocol FrameSource: AnyObject, Sendable {
   /// thread; returns once that thread runs.
   func start() throws(ProbeSourceError)
   /// A new measurement begins: a source without a refresh grid reads the screen once now, so
-  /// that what is already shown (a stale frame, a cover) is seen at the start.
+  /// that what is already shown (a stale frame, a cover) is seen at the start, and returns
+  /// once those pixels are in hand (bounded), before the caller unlocks or spawns.
   func armed()
   /// Stops the thread and waits for it. Safe to call more than once.
   func stop()

@@ -15,6 +15,12 @@ import X11Display
 /// whenever DAMAGE reports a change — and once whenever the probe is armed, so that what the
 /// window already shows at the start (a frozen frame, the black cover) is seen too.
 ///
+/// **The arm-time read comes first.** Without a refresh grid nothing else would look at an
+/// unchanged window, so `armed()` waits (up to `armReadTimeoutNanoseconds`) until the probe
+/// thread has the window's pixels in hand: the caller unlocks or spawns only then, and the app
+/// cannot replace the frozen image before the probe has seen it, however late the probe thread
+/// or the X server is scheduled.
+///
 /// **Which window.** Every top-level window mapped after the source started is a candidate.
 /// The app's is the first whose `_NET_WM_PID` (or its client's, inside a window manager's
 /// frame) is the app's pid (`watch(processID:)`); a window with no `_NET_WM_PID` is taken if it
@@ -25,6 +31,9 @@ final class X11FrameSource: FrameSource {
   /// interval (16.7 ms), the same tolerance as the shared-memory path at its default rate (a
   /// new image may come up to 1.25 × this late before a frame counts as dropped).
   static let cadenceAllowanceNanoseconds: UInt64 = 16_666_667
+  /// How long `armed()` waits for the arm-time read at most (1 s): beyond it the arm goes on
+  /// without it (an X server that stopped answering fails the run by itself).
+  static let armReadTimeoutNanoseconds: UInt64 = 1_000_000_000
 
   let capture: X11WindowCapture
   private let deliver: @Sendable (ProbeFrame) -> Void
@@ -33,6 +42,8 @@ final class X11FrameSource: FrameSource {
   private let wakeRead: Int32
   private let wakeWrite: Int32
   private let exited = DispatchSemaphore(value: 0)
+  /// Signalled by the probe thread after each arm-time read.
+  private let armReadDone = DispatchSemaphore(value: 0)
 
   struct Candidate {
     var window: UInt32
@@ -44,9 +55,15 @@ final class X11FrameSource: FrameSource {
     var started = false
     var stopRequested = false
     var realtime = false
+    /// The probe thread, once it runs (to raise it to `SCHED_FIFO` for an arm-time read).
+    var thread: pthread_t?
     var expectedPID: Int32?
     var candidates: [Candidate] = []
-    var snapshotRequested = false
+    /// Arm-time reads asked for (`armed()`) and done (pixels in hand, or refused), counted.
+    var snapshotsRequested: UInt64 = 0
+    var snapshotsDone: UInt64 = 0
+    /// Whether a window of the app is watched (set on the probe thread).
+    var watching = false
     var events: [PhaseEvent] = []
     var failure: String?
     var refusedReads: UInt64 = 0
@@ -93,9 +110,13 @@ final class X11FrameSource: FrameSource {
     do {
       try SystemThread.start(name: "firstframe.x11probe") { [self] in
         let granted = wantsRealtime && Self.requestRealtime()
-        state.withLock { $0.realtime = granted }
+        state.withLock {
+          $0.realtime = granted
+          $0.thread = pthread_self()
+        }
         started.signal()
         run()
+        state.withLock { $0.thread = nil }
         exited.signal()
       }
     } catch {
@@ -105,9 +126,27 @@ final class X11FrameSource: FrameSource {
     started.wait()
   }
 
+  /// Asks for an arm-time read and, while a window is watched, waits until the probe thread has
+  /// its pixels in hand (at most `armReadTimeoutNanoseconds`; not at all before a window is
+  /// found: its first read is of the whole window anyway).
   func armed() {
-    state.withLock { $0.snapshotRequested = true }
+    // The probe thread may be converting or analysing the previous image at normal priority:
+    // back to SCHED_FIFO now (under the lock, so the thread cannot have exited), so that the
+    // arm-time read is not queued behind a loaded machine.
+    let (ticket, watching) = state.withLock { s -> (UInt64, Bool) in
+      s.snapshotsRequested += 1
+      if s.realtime, let thread = s.thread { Self.setRealtime(thread) }
+      return (s.snapshotsRequested, s.watching && !s.stopRequested && s.failure == nil)
+    }
     wake()
+    guard watching else { return }
+    let deadline = MonotonicClock.now() + Self.armReadTimeoutNanoseconds
+    while true {
+      let done = state.withLock { s in s.snapshotsDone >= ticket || s.stopRequested || s.failure != nil }
+      let now = MonotonicClock.now()
+      if done || now >= deadline { return }
+      _ = armReadDone.wait(timeout: .now() + .nanoseconds(Int(deadline - now)))
+    }
   }
 
   func stop() {
@@ -116,6 +155,7 @@ final class X11FrameSource: FrameSource {
       return s.started && !s.stopRequested
     }
     if wasRunning {
+      armReadDone.signal()
       wake()
       exited.wait()
     }
@@ -143,10 +183,14 @@ final class X11FrameSource: FrameSource {
     _ = Glibc.write(wakeWrite, &one, 1)
   }
 
-  private static func requestRealtime() -> Bool {
+  private static func requestRealtime() -> Bool { setRealtime(pthread_self()) }
+
+  /// Puts `thread` at `SCHED_FIFO` (`pthread_setschedparam`); whether it was allowed.
+  @discardableResult
+  private static func setRealtime(_ thread: pthread_t) -> Bool {
     var param = sched_param()
     param.sched_priority = min(sched_get_priority_min(SCHED_FIFO) + 10, sched_get_priority_max(SCHED_FIFO))
-    return pthread_setschedparam(pthread_self(), SCHED_FIFO, &param) == 0
+    return pthread_setschedparam(thread, SCHED_FIFO, &param) == 0
   }
 
   /// Back to normal priority (`SCHED_OTHER`) for the CPU-heavy part of a frame.
@@ -170,6 +214,7 @@ final class X11FrameSource: FrameSource {
         try serviceConnection()
       } catch {
         state.withLock { $0.failure = error.message }
+        armReadDone.signal()
         return
       }
       _ = poll(&fds, 2, -1)
@@ -186,13 +231,13 @@ final class X11FrameSource: FrameSource {
       let now = MonotonicClock.now()
       for event in events { try handle(event, at: now) }
       try resolveWindow()
-      if capture.window != nil
-        && state.withLock({ s -> Bool in
-          defer { s.snapshotRequested = false }
-          return s.snapshotRequested
-        })
-      {
-        capture.invalidate()
+      // The arm-time read: every request up to `snapshot` is answered by this read.
+      var snapshot: UInt64?
+      if capture.window != nil {
+        snapshot = state.withLock { s -> UInt64? in
+          s.snapshotsRequested > s.snapshotsDone ? s.snapshotsRequested : nil
+        }
+        if snapshot != nil { capture.invalidate() }
       }
       guard capture.hasChanges else {
         if events.isEmpty { return }
@@ -201,11 +246,13 @@ final class X11FrameSource: FrameSource {
       let realtime = state.withLock { $0.realtime }
       var leftRealtime = false
       let stamp = try capture.readChanges {
+        if let snapshot { markArmRead(upTo: snapshot) }
         if realtime {
           Self.leaveRealtime()
           leftRealtime = true
         }
       }
+      if let snapshot { markArmRead(upTo: snapshot) }  // also when refused
       if let stamp {
         capture.withLuma { base, width, height in
           deliver(
@@ -221,6 +268,13 @@ final class X11FrameSource: FrameSource {
         $0.framesDelivered += 1
       }
     }
+  }
+
+  /// The arm-time reads up to `ticket` are in hand (the pixels, not yet converted): `armed()`
+  /// may return while the frame is converted and analysed.
+  private func markArmRead(upTo ticket: UInt64) {
+    state.withLock { $0.snapshotsDone = max($0.snapshotsDone, ticket) }
+    armReadDone.signal()
   }
 
   private func handle(_ event: X11Event, at time: UInt64) throws(X11Error) {
@@ -265,6 +319,7 @@ final class X11FrameSource: FrameSource {
     state.withLock {
       $0.events.append(event)
       $0.candidates.removeAll()
+      $0.watching = true
     }
   }
 }
