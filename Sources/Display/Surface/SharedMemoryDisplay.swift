@@ -130,6 +130,11 @@ public final class SharedMemoryDisplay: DisplaySink, @unchecked Sendable {
   /// Scales `frame` to the surface and publishes it for the next scanout.
   public func present(_ frame: VideoFrame) { _ = publish(frame) }
 
+  /// Publishes `frame` and returns the present time stamped inside the slot's seqlock, just
+  /// before the slot became visible (the clock, after the fact, when the display is closed and
+  /// nothing was shown).
+  public func presentStamped(_ frame: VideoFrame) -> UInt64 { publish(frame) ?? MonotonicClock.now() }
+
   /// Publishes a black frame (the lock cover).
   public func presentBlack() { _ = publishBlack() }
 

@@ -105,6 +105,13 @@ public final class X11Presenter: DisplaySink, @unchecked Sendable {
   /// Scales `frame` to the window and puts it; returns once the server has it.
   public func present(_ frame: VideoFrame) { _ = publish(frame) }
 
+  /// Puts `frame` and returns the time the server had it (`CLOCK_MONOTONIC` ns, read after the
+  /// round trip): on X11 `preview.first_present` means "the server has the frame", not "sent".
+  public func presentStamped(_ frame: VideoFrame) -> UInt64 {
+    _ = publish(frame)
+    return MonotonicClock.now()
+  }
+
   /// Fills the window with black (the lock cover); returns once the server has it.
   public func presentBlack() { _ = publishBlack() }
 
