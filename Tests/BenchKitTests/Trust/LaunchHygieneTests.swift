@@ -26,7 +26,7 @@ import Testing
     _ = try #require(
       try BenchInvocation.run([
         "--app", app, "--runs", "1", "--warmup", "0", "--conditions", "warm", "--configs", "deferred",
-        "--quiet", "--out", out,
+        "--quiet", "--out", out, "--overwrite",
       ]))
     let trace = (try? String(contentsOfFile: out + "/traces/warm-deferred-1.jsonl", encoding: .utf8)) ?? ""
     #expect(!trace.contains("not json"), "the run's trace kept an earlier run's lines: \(trace)")
