@@ -249,8 +249,11 @@ struct X11BenchTests {
     defer { if p.isRunning { p.terminate() } }
     var finished = 0
     _ = blockUntil(timeout: .seconds(60), every: .milliseconds(50)) {
+      // Finished runs are in the run journal as they end (results.json is written at the end).
       finished =
-        (try? ResultsFile.load(path: out + "/results.json"))?.cells.reduce(0) { $0 + $1.records.count } ?? 0
+        (try? RunJournal.read(path: out + "/" + RunJournal.fileName))?.results.cells.reduce(0) {
+          $0 + $1.records.count
+        } ?? 0
       return finished > 0
     }
     #expect(finished > 0)
