@@ -6,7 +6,7 @@ import TestSupport
 
 @testable import CaptureKit
 
-@Suite(.timeLimit(.minutes(2))) struct PhotoOutputTests {
+@Suite(Rig.timeLimit) struct PhotoOutputTests {
   typealias PhotoResult = Result<CapturedPhoto, CaptureError>
 
   @Test("a photo requested before deferred start triggers it in manual mode and is delivered")
