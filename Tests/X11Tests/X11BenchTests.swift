@@ -199,15 +199,7 @@ struct X11BenchTests {
       ["--display", "x11", "--runs", "50", "--warmup", "0", "--conditions", "warm", "--configs", "deferred"],
       out: out, stderr: log)
     defer { if p.isRunning { p.terminate() } }
-    var finished = 0
-    _ = blockUntil(timeout: .seconds(60), every: .milliseconds(50)) {
-      // Finished runs are in the run journal as they end (results.json is written at the end).
-      finished =
-        (try? RunJournal.read(path: out + "/" + RunJournal.fileName))?.results.cells.reduce(0) {
-          $0 + $1.records.count
-        } ?? 0
-      return finished > 0
-    }
+    let finished = Self.awaitFinishedRun(out)
     #expect(finished > 0)
     let server = try #require(Self.xvfb(of: p.processIdentifier))
     kill(server, SIGKILL)
@@ -247,15 +239,7 @@ struct X11BenchTests {
         "--quiet",
       ], out: out)
     defer { if p.isRunning { p.terminate() } }
-    var finished = 0
-    _ = blockUntil(timeout: .seconds(60), every: .milliseconds(50)) {
-      // Finished runs are in the run journal as they end (results.json is written at the end).
-      finished =
-        (try? RunJournal.read(path: out + "/" + RunJournal.fileName))?.results.cells.reduce(0) {
-          $0 + $1.records.count
-        } ?? 0
-      return finished > 0
-    }
+    let finished = Self.awaitFinishedRun(out)
     #expect(finished > 0)
     let server = try #require(Self.xvfb(of: p.processIdentifier))
     kill(p.processIdentifier, SIGINT)
@@ -299,5 +283,19 @@ struct X11BenchTests {
       "Xvfb outlived bench")
     // What only bench could have stopped (its app, orphaned by SIGKILL) is stopped here, by pid.
     for pid in Self.leftovers(mentioning: out, benchPID: p.processIdentifier) { kill(pid, SIGKILL) }
+  }
+
+  /// Waits (at most 60 s) until bench's run journal in `out` holds a finished run; returns how
+  /// many it holds (results.json is written only at the end).
+  static func awaitFinishedRun(_ out: String) -> Int {
+    var finished = 0
+    _ = blockUntil(timeout: .seconds(60), every: .milliseconds(50)) {
+      finished =
+        (try? RunJournal.read(path: out + "/" + RunJournal.fileName))?.results.cells.reduce(0) {
+          $0 + $1.records.count
+        } ?? 0
+      return finished > 0
+    }
+    return finished
   }
 }
