@@ -473,23 +473,18 @@ extension BenchRunner {
   /// still runs keeps presenting new frames, so its unlock would measure nothing and show no
   /// stale frame; under load the stop can take seconds. Other apps are not waited for.
   func awaitSessionStopped(_ app: LaunchedApp, since lockedAt: UInt64, interrupted: @Sendable () -> Bool) {
-    // The run's own trace reader (bounded by `traceLimits`), not a second one from the start:
-    // what it holds so far first, then what each look adds.
-    var events = app.trace.withLock { $0.drain() }.events[...]
+    let tail = TraceTail(path: app.tracePath)
     var reportsSession = false
     let deadline = lockedAt &+ UInt64(settings.runTimeoutSeconds * 1e9)
-    while true {
-      for event in events {
+    while !interrupted() && app.child.poll() == nil && MonotonicClock.now() < deadline {
+      for event in tail.poll() {
         if event.name == EventName.sessionStartRunning.rawValue { reportsSession = true }
         if event.name == EventName.sessionStopRunning.rawValue && event.kind == .end && event.ts >= lockedAt {
           return
         }
       }
-      guard reportsSession, !interrupted(), app.child.poll() == nil, MonotonicClock.now() < deadline else {
-        return
-      }
+      if !reportsSession { return }
       MonotonicClock.sleep(nanoseconds: 2_000_000)
-      events = app.trace.withLock { $0.poll() }
     }
   }
 }
