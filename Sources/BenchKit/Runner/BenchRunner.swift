@@ -473,7 +473,10 @@ extension BenchRunner {
   /// still runs keeps presenting new frames, so its unlock would measure nothing and show no
   /// stale frame; under load the stop can take seconds. Other apps are not waited for.
   func awaitSessionStopped(_ app: LaunchedApp, since lockedAt: UInt64, interrupted: @Sendable () -> Bool) {
-    let tail = TraceTail(path: app.tracePath)
+    // A reader of its own from the start (the run's reader keeps only this run's window, which
+    // lacks the session's start), bounded as the run's is: the app's trace is untrusted.
+    let tail = TraceTail(
+      path: app.tracePath, reader: Self.traceLimits, maxBytesPerPoll: Self.traceBytesPerPoll)
     var reportsSession = false
     let deadline = lockedAt &+ UInt64(settings.runTimeoutSeconds * 1e9)
     while !interrupted() && app.child.poll() == nil && MonotonicClock.now() < deadline {
