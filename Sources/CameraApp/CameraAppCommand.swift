@@ -17,7 +17,8 @@ public enum CameraAppCommand: Command {
     "--camera", "CAMERA", "synthetic or v4l2:/dev/videoN", default: defaults.camera,
     parser: .converting(CameraSelection.init(parsing:)))
   static let profile = Option<String?>(
-    "--profile", "FILE", "synthetic camera cost profile (JSON)", shownAs: "built-in default", parser: .text)
+    "--profile", "FILE", "synthetic camera cost profile (JSON)", shownAs: "built-in default",
+    parser: .fileName)
   // A day: the run loop's timer takes any of these (seconds × 1e9 fits its Int64 nanoseconds).
   static let duration = Option<Double?>(
     "--duration", "S", "quit after S seconds", shownAs: "run until quit",
@@ -27,7 +28,7 @@ public enum CameraAppCommand: Command {
   static let noResponsiveCapture = Flag(
     "--no-responsive-capture", "disable responsive capture on the photo output")
   static let record = Option<String?>(
-    "--record", "FILE", "record a Y4M movie to FILE once the movie output is ready", parser: .text)
+    "--record", "FILE", "record a Y4M movie to FILE once the movie output is ready", parser: .fileName)
 
   /// The option table.
   public static let spec = CommandLineSpec(
@@ -43,7 +44,8 @@ public enum CameraAppCommand: Command {
     epilogue: """
       environment:
         FIRSTFRAME_TRACE          append phase events to this path, or fd:N
-        FIRSTFRAME_DISPLAY        the shared-memory display surface to present into
+        FIRSTFRAME_DISPLAY        where to present: fd:N (an inherited surface), a shared-memory name, or x11:NAME;
+                                  unset: a window on DISPLAY's X server if set, else a private surface
         FIRSTFRAME_CONTROL        read commands (tap, lock, unlock, quit) from this path or fd:N
         FIRSTFRAME_RUN            the run id, copied into app.main
         FIRSTFRAME_INJECT_DELAY_MS  delay the start of preview by N ms (to check that a gate catches it)

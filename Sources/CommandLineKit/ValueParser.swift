@@ -1,6 +1,6 @@
 /// How an option's text becomes a typed value, and how a value reads in `--help`. The factories
-/// (``integer(in:)``, ``number(in:)``, ``list(of:)-(_)``, ``choice(of:)``, ``text``,
-/// ``converting(describe:_:)``) check bounds and names and throw the one line a person reads.
+/// (``integer(in:)``, ``number(in:)``, ``list(of:)-(_)``, ``choice(of:)``, ``text``, ``fileName``,
+/// ``folderName``, ``converting(describe:_:)``) check bounds and names and throw the one line a person reads.
 public struct ValueParser<Value>: Sendable {
   /// Parses `text`, given for the option named `name` (for the error line).
   public let parse: @Sendable (_ text: String, _ name: String) throws(UsageError) -> Value
@@ -43,8 +43,23 @@ public struct ValueParser<Value>: Sendable {
 }
 
 extension ValueParser where Value == String {
-  /// Any text, as given (a path, a command).
+  /// Any text, as given (a command).
   public static var text: ValueParser<String> {
     ValueParser(parse: { (text, _) in text }, describe: { $0 })
+  }
+
+  /// A file's name or path, not empty ("--svg wants a file name, not an empty one"): an empty
+  /// one would name the working folder.
+  public static var fileName: ValueParser<String> { nonEmpty("a file name") }
+
+  /// A folder's name or path, not empty ("--out wants a folder name, not an empty one").
+  public static var folderName: ValueParser<String> { nonEmpty("a folder name") }
+
+  private static func nonEmpty(_ what: String) -> ValueParser<String> {
+    ValueParser(
+      parse: { (text, name) throws(UsageError) -> String in
+        guard !text.isEmpty else { throw UsageError("\(name) wants \(what), not an empty one") }
+        return text
+      }, describe: { $0 })
   }
 }

@@ -29,6 +29,11 @@ public struct LaunchEnvironment: Sendable, Hashable {
     case cameraApp = "FIRSTFRAME_CAMERA_APP"
     /// A V4L2 device node for the device tests (CI's VM → tests).
     case v4l2TestDevice = "FIRSTFRAME_V4L2_DEVICE"
+    /// Paths the preload library treats as V4L2 nodes whatever they are: a stand-in device for
+    /// its tests, where the kernel has no V4L2 (tests → `libfirstframe-preload.so`).
+    case preloadDevicePrefix = "FIRSTFRAME_PRELOAD_DEVICE_PREFIX"
+    /// Paths the fake V4L2 driver answers for (tests → `libfirstframe-fake-v4l2.so`).
+    case fakeV4L2Prefix = "FIRSTFRAME_FAKE_V4L2_PREFIX"
     /// Where the report tests also write their plot, to look at it (developer → tests).
     case plotOutput = "FIRSTFRAME_PLOT_OUT"
   }

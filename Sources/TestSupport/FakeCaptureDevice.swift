@@ -213,9 +213,17 @@ public final class FakeCaptureDevice: CaptureDevice {
   }
 
   /// Records `startStream` and keeps `deliver` for `emitFrames`.
+  /// Installs `deliver`, then records `startStream` (and waits at its gate, if any). The handler is
+  /// in place before the call returns, as with a real camera whose stream thread may deliver the
+  /// first frame before `startStream` returns; it is removed again if the call fails.
   public func startStream(_ deliver: @escaping @Sendable (VideoFrame) -> Void) throws {
-    try perform(.startStream) { _ in }
     delivery.withLock { $0 = deliver }
+    do {
+      try perform(.startStream) { _ in }
+    } catch {
+      delivery.withLock { $0 = nil }
+      throw error
+    }
   }
 
   /// Records `stopStream`; waits for a frame in flight.

@@ -6,7 +6,7 @@ import TestSupport
 
 @testable import CaptureKit
 
-@Suite struct PhotoOutputTests {
+@Suite(Rig.timeLimit) struct PhotoOutputTests {
   typealias PhotoResult = Result<CapturedPhoto, CaptureError>
 
   @Test("a photo requested before deferred start triggers it in manual mode and is delivered")
@@ -30,6 +30,26 @@ import TestSupport
     #expect(try #require(rig.first("deferred_start.will")) < rig.first("output.init(photo):end")!)
     #expect(try #require(rig.first("output.init(photo):end")) < rig.first("test.photo")!)
     #expect(await rig.delegate.waitForDid())
+    await rig.session.stopRunning()
+  }
+
+  @Test(
+    "a tap on the first frame, before startRunning has returned, is accepted and delivered",
+    .timeLimit(.minutes(3)))
+  func tapBeforeStartRunningReturns() async throws {
+    let rig = Rig([.preview, .photo])
+    let streamStart = rig.device.gate(.startStream)
+    let started = Task { try await rig.session.startRunning() }
+    #expect(await streamStart.waitUntilReached())
+    // The camera delivers its first frame while startStream has not returned (a real stream
+    // thread can), preview shows it, and the person taps at once.
+    rig.device.emitFrames(1)
+    let results = Collector<PhotoResult>()
+    rig.photo.capturePhoto(with: PhotoSettings()) { results.append($0) }
+    streamStart.open()
+    try await started.value
+    #expect(await results.waitForCount(1))
+    #expect(throws: Never.self) { try results.values[0].get() }
     await rig.session.stopRunning()
   }
 

@@ -87,12 +87,13 @@ import Testing
       ["gate", "--bogus"], ["baseline", "load"], ["baseline", "save", "a.json"], ["report"],
       ["report", "a", "b"],
       ["calibrate", "extra"], ["calibrate", "--format", "yaml"], ["doctor", "extra"], ["doctor", "--bogus"],
-      ["run", "--runs", "0"],
+      ["launch-floor", "--launches", "0"], ["launch-floor", "hello"], ["launch-floor", "x=/nonexistent"],
+      ["launch-floor", "--conditions", "relock"], ["run", "--runs", "0"],
     ])
   func benchBadInput(arguments: [String]) {
     let r = bench(arguments)
     let command =
-      ["compare", "gate", "baseline", "report", "calibrate", "doctor"].contains(arguments[0])
+      ["compare", "gate", "baseline", "report", "calibrate", "doctor", "launch-floor"].contains(arguments[0])
       ? "bench \(arguments[0]): " : "bench: "
     #expect(r.status == 2)
     #expect(r.output.isEmpty)
@@ -113,5 +114,38 @@ import Testing
     #expect(r.output.isEmpty)
     #expect(r.errors.hasPrefix("camera-app: "), "\(r.errors)")
     #expect(r.errors.split(separator: "\n").count == 1 && r.errors.hasSuffix("\n"), "\(r.errors)")
+  }
+
+  // (`bench --out ""` is checked with `RunCommand.parse` in RunCommandValidationTests: run here,
+  // a command line that parsed would start a benchmark in this process.)
+  @Test(
+    "an empty file name is refused where it is parsed, naming the option",
+    arguments: [
+      (["--profile", ""], "bench: --profile wants a file name, not an empty one"),
+      (["report", "r.json", "--svg", ""], "bench report: --svg wants a file name, not an empty one"),
+      (
+        ["report", "r.json", "--markdown", ""], "bench report: --markdown wants a file name, not an empty one"
+      ),
+      (["gate", "--baseline", "", "r.json"], "bench gate: --baseline wants a file name, not an empty one"),
+      (
+        ["gate", "--baseline", "b", "--junit", "", "r.json"],
+        "bench gate: --junit wants a file name, not an empty one"
+      ),
+      (["baseline", "save", "r.json", ""], "bench baseline: wants a file name to save to, not an empty one"),
+      (["compare", "", "b.json"], "bench compare: wants two results files, not an empty name"),
+    ])
+  func emptyNames(arguments: [String], line: String) {
+    expectUsageError(bench(arguments), line)
+  }
+
+  @Test("camera-app: an empty --record or --profile is refused where it is parsed")
+  func cameraAppEmptyNames() {
+    // `parse`, not `run`: a command line that parsed would launch the app in this process.
+    #expect(throws: UsageError("--record wants a file name, not an empty one")) {
+      _ = try CameraAppCommand.parse(["--record", ""])
+    }
+    #expect(throws: UsageError("--profile wants a file name, not an empty one")) {
+      _ = try CameraAppCommand.parse(["--profile", ""])
+    }
   }
 }

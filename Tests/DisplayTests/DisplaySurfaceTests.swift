@@ -6,7 +6,14 @@ import TestSupport
 
 @testable import Display
 
-@Suite struct DisplaySurfaceTests {
+@Suite(.timeLimit(.minutes(2))) struct DisplaySurfaceTests {
+  /// One latch of `surface` into `out`, as the compositor does it; nil once the surface is closed.
+  func latchOnce(_ latch: inout SurfaceLatch, _ surface: DisplaySurface, into out: inout [UInt8])
+    -> SurfaceLatch.Outcome?
+  {
+    out.withUnsafeMutableBufferPointer { b in surface.withMemory { latch.latch($0, into: b.baseAddress!) } }
+  }
+
   @Test("a surface is created with mode 0600 and removed on close")
   func createdPrivateAndRemoved() throws {
     let surface = try DisplaySurface.create(width: 64, height: 48)
@@ -82,31 +89,24 @@ import TestSupport
     display.present(VideoFrame(width: 64, height: 32, pixels: px, sequence: 7, captureTime: 123))
     var latch = SurfaceLatch(geometry: surface.geometry)
     var out = [UInt8](repeating: 1, count: 32 * 16)
-    let outcome = out.withUnsafeMutableBufferPointer { b in
-      surface.withMemory { latch.latch($0, into: b.baseAddress!) }
-    }
+    let outcome = latchOnce(&latch, surface, into: &out)
     guard case .latched(let info)? = outcome else {
       Issue.record("expected a latch, got \(String(describing: outcome))")
       return
     }
     #expect(info.frameSequence == 7 && info.captureTime == 123 && !info.isBlack)
     #expect(out[0] == 200 && out[15] == 200 && out[16] == 40 && out[31] == 40 && out[15 * 32 + 31] == 40)
-    let again = out.withUnsafeMutableBufferPointer { b in
-      surface.withMemory { latch.latch($0, into: b.baseAddress!) }
-    }
+    let again = latchOnce(&latch, surface, into: &out)
     #expect(again == .unchanged)
     display.presentBlack()
-    let black = out.withUnsafeMutableBufferPointer { b in
-      surface.withMemory { latch.latch($0, into: b.baseAddress!) }
-    }
+    let black = latchOnce(&latch, surface, into: &out)
     if case .latched(let i)? = black { #expect(i.isBlack) } else { Issue.record("expected black") }
     #expect(out.allSatisfy { $0 == 0 })
     // A smaller frame is scaled up (nearest neighbour).
     display.present(
       VideoFrame(
         width: 16, height: 8, pixels: [UInt8](repeating: 77, count: 128), sequence: 8, captureTime: 0))
-    _ = out.withUnsafeMutableBufferPointer { b in surface.withMemory { latch.latch($0, into: b.baseAddress!) }
-    }
+    _ = latchOnce(&latch, surface, into: &out)
     #expect(out.allSatisfy { $0 == 77 })
   }
 
@@ -116,7 +116,7 @@ import TestSupport
     defer { surface.close() }
     let display = try SharedMemoryDisplay.open(name: surface.name)
     defer { display.close() }
-    var rng = SystemRandomNumberGenerator()
+    var rng = SeededRandom("DisplaySurfaceTests.fuzzedSurface")
     var latch = SurfaceLatch(geometry: surface.geometry)
     var out = [UInt8](repeating: 0, count: 64 * 48)
     var outcomes: [String: Int] = [:]
@@ -135,9 +135,7 @@ import TestSupport
           raw[at] = UInt8.random(in: 0...255, using: &rng)
         }
       }
-      let outcome = out.withUnsafeMutableBufferPointer { b in
-        surface.withMemory { latch.latch($0, into: b.baseAddress!) }
-      }
+      let outcome = latchOnce(&latch, surface, into: &out)
       outcomes["\(outcome.map { "\($0)".prefix(8) } ?? "closed")", default: 0] += 1
     }
     #expect(outcomes["corrupt", default: 0] > 0)
@@ -146,7 +144,7 @@ import TestSupport
     #expect(throws: DisplayError.self) { _ = try SharedMemoryDisplay.open(name: surface.name) }
   }
 
-  @Test("the compositor keeps scanning out, bounded, while an app scribbles over its surface")
+  @Test("the compositor keeps scanning out, refusing the garbage, while an app scribbles over its surface")
   func compositorSurvivesGarbage() throws {
     let surface = try DisplaySurface.create(width: 64, height: 48)
     defer { surface.close() }
@@ -154,7 +152,8 @@ import TestSupport
     defer { display.close() }
     let compositor = try Compositor(surface: surface, refreshHz: 200) { _ in }
     compositor.start()
-    var rng = SystemRandomNumberGenerator()
+    defer { compositor.stop() }
+    var rng = SeededRandom("DisplaySurfaceTests.compositorSurvivesGarbage")
     for round in 0..<400 {
       display.withRawMemory { raw in
         for _ in 0..<8 {
@@ -164,8 +163,11 @@ import TestSupport
       }
       usleep(250)
     }
-    compositor.stop()
-    #expect(compositor.scanoutCount > 0)
+    // The header is garbage from the first round on (magic, sizes): every latch since is refused,
+    // and the compositor goes on scanning out (the previous image) at its refresh rate.
+    #expect(blockUntil(timeout: .seconds(30)) { compositor.corruptReads > 0 })
+    let scanned = compositor.scanoutCount
+    #expect(blockUntil(timeout: .seconds(30)) { compositor.scanoutCount >= scanned + 3 })
   }
 
   @Test("the compositor shows black until a frame is presented, then the frame")
@@ -179,14 +181,14 @@ import TestSupport
       seen.append((s.time, s.pixels[0], s.presented?.presentTime))
     }
     compositor.start()
-    usleep(60_000)
+    #expect(seen.blockUntilCount(2, timeout: .seconds(30)))  // black scanouts before any present
     let present = display.publish(
       VideoFrame(
         width: 32, height: 16, pixels: [UInt8](repeating: 90, count: 512), sequence: 1, captureTime: 0))!
-    usleep(60_000)
+    #expect(blockUntil(timeout: .seconds(30)) { seen.values.contains { $0.1 == 90 } })
     compositor.stop()
     let scans = seen.values
-    #expect(scans.count >= 4)
+    #expect(scans.contains { $0.0 < present && $0.1 == 0 })
     for (t, v, p) in scans {
       if t < present { #expect(v == 0 && p == nil) }
       if let p { #expect(p <= t && v == 90) }
@@ -217,7 +219,55 @@ import TestSupport
     display.present(
       VideoFrame(width: 8, height: 8, pixels: [UInt8](repeating: 5, count: 64), sequence: 0, captureTime: 0))
     display.close()
-    display.present(
+    let late = display.publish(
       VideoFrame(width: 8, height: 8, pixels: [UInt8](repeating: 5, count: 64), sequence: 0, captureTime: 0))
+    #expect(late == nil, "a present after close must do nothing")
+  }
+
+  @Test("a sealed surface cannot be shrunk or grown, through its descriptor or reopened through /proc")
+  func sealedSurface() throws {
+    let surface = try DisplaySurface.createSealed(width: 64, height: 48)
+    defer { surface.close() }
+    let fd = try #require(surface.descriptor)
+    #expect(SealedMemoryFile.sizeIsSealed(fd))
+    #expect(fcntl(fd, F_GETFD) & FD_CLOEXEC != 0, "a child must get it only through dup2")
+    #expect(ftruncate(fd, 0) == -1 && errno == EPERM)
+    #expect(ftruncate(fd, off_t(surface.geometry.totalBytes + 4096)) == -1 && errno == EPERM)
+    // What an app can do with the descriptor it inherits: open it again by path, with write access.
+    let reopened = open("/proc/self/fd/\(fd)", O_RDWR | O_CLOEXEC)
+    #expect(reopened >= 0)
+    defer { close(reopened) }
+    #expect(ftruncate(reopened, 0) == -1 && errno == EPERM)
+    var st = stat()
+    #expect(fstat(fd, &st) == 0 && Int(st.st_size) == surface.geometry.totalBytes)
+  }
+
+  @Test("a display opened from a sealed surface's descriptor presents into it and leaves the descriptor open")
+  func displayFromDescriptor() throws {
+    let surface = try DisplaySurface.createSealed(width: 32, height: 16)
+    defer { surface.close() }
+    let fd = try #require(surface.descriptor)
+    let display = try SharedMemoryDisplay.open(descriptor: fd)
+    #expect(display.name == "fd:\(fd)" && display.width == 32 && display.height == 16)
+    display.present(
+      VideoFrame(
+        width: 32, height: 16, pixels: [UInt8](repeating: 61, count: 512), sequence: 3, captureTime: 9))
+    display.close()
+    var latch = SurfaceLatch(geometry: surface.geometry)
+    var out = [UInt8](repeating: 0, count: 32 * 16)
+    let outcome = latchOnce(&latch, surface, into: &out)
+    guard case .latched(let info)? = outcome else {
+      Issue.record("expected a latch, got \(String(describing: outcome))")
+      return
+    }
+    #expect(info.frameSequence == 3 && out.allSatisfy { $0 == 61 })
+    #expect(fcntl(fd, F_GETFD) != -1, "closing the display closed the surface's descriptor")
+    // A descriptor that is not open is an error with fstat's errno, not a crash.
+    #expect {
+      _ = try SharedMemoryDisplay.open(descriptor: 987)
+    } throws: { error in
+      let e = error as? DisplayError
+      return e?.systemCall == "fstat" && e?.errno == .badFileDescriptor
+    }
   }
 }

@@ -10,7 +10,7 @@ import Testing
       realtimeGranted: false, boardDecodes: true, trials: 60, early: early, misses: misses,
       lagP50Milliseconds: 8, lagP99Milliseconds: p99, lagMaxMilliseconds: 20, methods: ["board": 60],
       staleReportedWithoutCover: 20, trialsWithoutCover: 20, staleReportedWithCover: 0,
-      analysisMicrosecondsPerScanout: 40)
+      analysisMicrosecondsPerScanout: 40, display: "shm", lagBoundMilliseconds: 1000 / 60 + 2)
   }
 
   @Test("the bound holds only with no early detection, no miss and a p99 lag of at most one refresh + 2 ms")

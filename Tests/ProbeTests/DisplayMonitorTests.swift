@@ -9,12 +9,12 @@ import TestSupport
 
 @testable import Probe
 
-@Suite struct DisplayMonitorTests {
+@Suite(.timeLimit(.minutes(5))) struct DisplayMonitorTests {
   @Test("the monitor finds the first live frame an app presents through shared memory and calls back once")
   func monitorEndToEnd() throws {
     let monitor = try DisplayMonitor(width: 160, height: 120, refreshHz: 100)
     defer { monitor.stop() }
-    let display = try SharedMemoryDisplay.open(name: monitor.surfaceName)
+    let display = try SharedMemoryDisplay.open(descriptor: monitor.surfaceDescriptor)
     defer { display.close() }
     var scene = CalibrationScene(width: 160, height: 120, kind: .pattern, noiseSigma: 8, seed: 1)
     let calls = Collector<FirstLiveFrame>()

@@ -54,7 +54,8 @@ import Testing
       try CostProfile.decode(json: json, source: "default.json")
     }
     #expect(error?.code == .wrongType)
-    #expect(error?.message == "profile default.json: field costs.photo_init.ms must be a number ≥ 0")
+    #expect(
+      error?.message == "profile default.json: field costs.photo_init.ms must be a number from 0 to 3600000")
   }
 
   @Test("a negative cost is named")
@@ -64,7 +65,8 @@ import Testing
       try CostProfile.decode(json: json, source: "default.json")
     }
     #expect(error?.code == .outOfRange)
-    #expect(error?.message == "profile default.json: field costs.photo_init.ms must be a number ≥ 0")
+    #expect(
+      error?.message == "profile default.json: field costs.photo_init.ms must be a number from 0 to 3600000")
   }
 
   @Test("an unknown cost kind, a bad binned format and a zero frame interval are named")
@@ -76,11 +78,12 @@ import Testing
     let b = try Fixtures.defaultJSON(setting: ["sensor", "binned", 0, "width"], to: 64.5)
     let e2 = #expect(throws: ProfileError.self) { try CostProfile.decode(json: b, source: "b.json") }
     #expect(e2?.field == "sensor.binned[0].width")
-    #expect(e2?.message == "profile b.json: field sensor.binned[0].width must be a whole number ≥ 160")
+    #expect(
+      e2?.message == "profile b.json: field sensor.binned[0].width must be a whole number from 160 to 8192")
 
     let c = try Fixtures.defaultJSON(setting: ["frame_interval_ms"], to: 0)
     let e3 = #expect(throws: ProfileError.self) { try CostProfile.decode(json: c, source: "c.json") }
-    #expect(e3?.message == "profile c.json: field frame_interval_ms must be a number > 0")
+    #expect(e3?.message == "profile c.json: field frame_interval_ms must be a number from 1 to 1000")
 
     let d = try Fixtures.defaultJSON(setting: ["sensor"], to: nil)
     let e4 = #expect(throws: ProfileError.self) { try CostProfile.decode(json: d, source: "d.json") }
@@ -117,5 +120,80 @@ import Testing
     #expect(camera.formats.first == CaptureFormat(width: 1280, height: 720, maxFrameRate: 30))
     #expect(camera.formats.dropFirst().allSatisfy(\.isBinned) && camera.formats.count == 2)
     #expect(camera.pixelBudget == CostProfile.default.sensor.pixelBudget)
+  }
+}
+
+@Suite struct CostProfileBoundsTests {
+  func message(_ path: [any Sendable], _ value: Any?) throws -> String? {
+    let json = try Fixtures.defaultJSON(setting: path, to: value)
+    do {
+      _ = try CostProfile.decode(json: json, source: "p.json")
+      return nil
+    } catch {
+      return error.code == .outOfRange ? error.message : "\(error.code): \(error.message)"
+    }
+  }
+
+  @Test(
+    "values the camera cannot carry out are refused with their bound: waits that overflow the clock, rates that divide by zero, multi-GB sensors"
+  )
+  func upperBounds() throws {
+    // A cost in ns (ms × 1e6) must fit the monotonic clock's UInt64 and the run timeout.
+    #expect(
+      try message(["costs", "power_up_cold", "ms"], 1e300)
+        == "profile p.json: field costs.power_up_cold.ms must be a number from 0 to 3600000")
+    #expect(
+      try message(["costs", "photo_init", "ms"], 1e15)
+        == "profile p.json: field costs.photo_init.ms must be a number from 0 to 3600000")
+    // 1e9 / rate ns per frame: a rate near zero overflows, a huge one rounds to 0 ns.
+    #expect(
+      try message(["sensor", "max_frame_rate"], 1e-300)
+        == "profile p.json: field sensor.max_frame_rate must be a number from 1 to 1000")
+    #expect(
+      try message(["sensor", "binned", 0, "max_frame_rate"], 1e9)
+        == "profile p.json: field sensor.binned[0].max_frame_rate must be a number from 1 to 1000")
+    #expect(
+      try message(["frame_interval_ms"], 1e300)
+        == "profile p.json: field frame_interval_ms must be a number from 1 to 1000")
+    #expect(
+      try message(["warm_window_ms"], 1e300)
+        == "profile p.json: field warm_window_ms must be a number from 0 to 86400000")
+    // 100 000 × 100 000 pixels: 10 Gpx per frame, 45 GB of photo buffers.
+    #expect(
+      try message(["sensor", "width"], 100_000)
+        == "profile p.json: field sensor.width must be a whole number from 160 to 8192")
+    #expect(
+      try message(["sensor", "binned", 0, "height"], 1e12)
+        == "profile p.json: field sensor.binned[0].height must be a whole number from 120 to 8192")
+    #expect(
+      try message(["sensor", "pixel_budget"], 1e300)
+        == "profile p.json: field sensor.pixel_budget must be a number from 1 to 1e12")
+  }
+
+  @Test("a sensor of 8192 × 8192 pixels (67 Mpx a frame) is refused: at most 8192 × 4320 in all")
+  func sensorArea() throws {
+    let json = try Fixtures.defaultJSON(
+      setting: ["sensor"],
+      to: [
+        "width": 8192, "height": 8192, "max_frame_rate": 1, "pixel_budget": 1e9,
+      ])
+    #expect(throws: ProfileError.self) { try CostProfile.decode(json: json, source: "p.json") }
+    let ok = try Fixtures.defaultJSON(
+      setting: ["sensor"],
+      to: [
+        "width": 8192, "height": 4320, "max_frame_rate": 1, "pixel_budget": 1e9,
+      ])
+    #expect(try CostProfile.decode(json: ok, source: "p.json").sensor.height == 4320)
+  }
+
+  @Test(
+    "a format its own pixel budget cannot stream (hardware cost above 1) is refused when loaded, not at every start"
+  )
+  func pixelBudget() throws {
+    // 1280 × 720 × 30 fps = 27.6 Mpx/s.
+    let error = try message(["sensor", "pixel_budget"], 20_000_000)
+    #expect(error?.hasPrefix("profile p.json: field sensor.pixel_budget") == true, "\(error ?? "accepted")")
+    #expect(error?.contains("1280×720 at 30 fps") == true, "\(error ?? "accepted")")
+    #expect(try message(["sensor", "pixel_budget"], 27_648_000) == nil)
   }
 }

@@ -1,9 +1,10 @@
 import Foundation
 import SystemCalls
 import Testing
+import TestSupport
 @testable import SyntheticCamera
 
-@Suite struct PowerStateTests {
+@Suite(.timeLimit(.minutes(2))) struct PowerStateTests {
   @Test("the first open is cold, an open soon after a close (another instance, same directory) is warm")
   func coldThenWarm() throws {
     let directory = Fixtures.stateDirectory()
@@ -57,7 +58,9 @@ import Testing
     #expect(file.powerUp(now: now, warmWindowMs: window) == .cold)
   }
 
-  @Test("a cold open waits the cold cost and a warm one the warm cost (ratio, wide margin)")
+  /// Waits are lower bounds, which load cannot break; how much sooner a warm open is on a real
+  /// machine is a benchmark's question (`bench`: process_launch and device phases, cold vs warm).
+  @Test("a cold open waits at least the cold cost and a warm one at least the warm cost")
   func coldCostsMore() throws {
     var profile = try Fixtures.fast
     profile.costs.powerUpCold = .init(.hardware, ms: 200)
@@ -67,22 +70,83 @@ import Testing
     let t0 = MonotonicClock.now()
     try camera.open()
     let cold = MonotonicClock.now() - t0
+    #expect(camera.lastPowerUp == .cold)
     camera.close()
     let t1 = MonotonicClock.now()
     try camera.open()
     let warm = MonotonicClock.now() - t1
+    #expect(camera.lastPowerUp == .warm)
     camera.close()
     #expect(cold >= 200_000_000)
-    #expect(warm * 2 < cold)
+    #expect(warm >= 10_000_000)
   }
 
-  @Test("the default state directory is $FIRSTFRAME_SYNTHETIC_STATE or /tmp/firstframe-<uid>")
+  @Test(
+    "the default state directory is $FIRSTFRAME_SYNTHETIC_STATE, $XDG_RUNTIME_DIR/firstframe or /tmp/firstframe-<uid>"
+  )
   func defaultDirectory() {
     let directory = SyntheticCamera.defaultStateDirectory
-    if let value = ProcessInfo.processInfo.environment["FIRSTFRAME_SYNTHETIC_STATE"], !value.isEmpty {
+    let environment = ProcessInfo.processInfo.environment
+    if let value = environment["FIRSTFRAME_SYNTHETIC_STATE"], !value.isEmpty {
       #expect(directory == value)
+    } else if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
+      #expect(directory == runtime + "/firstframe")
     } else {
       #expect(directory == "/tmp/firstframe-\(getuid())")
     }
+  }
+
+  @Test(
+    "a state folder another user made first is not trusted: no close is recorded in it and a state file there does not make the camera warm",
+    .enabled(if: ForeignFolder.canPlant))
+  func foreignFolder() throws {
+    let directory = Fixtures.stateDirectory() + "/planted"
+    try #require(ForeignFolder.plant(at: directory))
+    defer { ForeignFolder.remove(directory) }
+    let now = MonotonicClock.now()
+    // What the other user left: a state file saying the camera closed a moment ago.
+    let text =
+      "\(PowerStateFile.header)\nboot_id \(PowerStateFile.bootID)\nlast_close_ns \(now - 1_000_000)\n"
+    try Data(text.utf8).write(to: URL(fileURLWithPath: directory + "/synthetic-camera.state"))
+
+    let file = PowerStateFile(directory: directory)
+    #expect(file.powerUp(now: now, warmWindowMs: 10_000) == .cold)
+    #expect(throws: SyntheticCameraError.self) { try file.write(closeNs: now) }
+    #expect(ForeignFolder.stillPlanted(at: directory))
+
+    let camera = SyntheticCamera(profile: try Fixtures.fast, stateDirectory: directory)
+    try camera.open()
+    #expect(camera.lastPowerUp == .cold)
+    camera.close()
+    #expect(camera.lastStateFileError?.message.contains("owned by user 65534") == true)
+  }
+
+  @Test("a state folder reached through a symbolic link is not trusted")
+  func symlinkedFolder() throws {
+    let base = Fixtures.stateDirectory()
+    try FileManager.default.createDirectory(atPath: base + "/real", withIntermediateDirectories: true)
+    #expect(symlink(base + "/real", base + "/link") == 0)
+    let file = PowerStateFile(directory: base + "/link")
+    #expect(throws: SyntheticCameraError.self) { try file.write(closeNs: MonotonicClock.now()) }
+    #expect((try FileManager.default.contentsOfDirectory(atPath: base + "/real")).isEmpty)
+  }
+
+  @Test(
+    "the default state folder is $XDG_RUNTIME_DIR/firstframe, else /tmp/firstframe-<uid>; the runner's folder comes first"
+  )
+  func defaultFolderChoice() {
+    #expect(
+      PowerStateFile.defaultDirectory(syntheticState: "/run/bench/x", runtimeDirectory: "/run/user/7")
+        == "/run/bench/x")
+    #expect(
+      PowerStateFile.defaultDirectory(syntheticState: nil, runtimeDirectory: "/run/user/7")
+        == "/run/user/7/firstframe")
+    #expect(
+      PowerStateFile.defaultDirectory(syntheticState: nil, runtimeDirectory: nil)
+        == "/tmp/firstframe-\(getuid())")
+    // A relative XDG_RUNTIME_DIR is invalid by the specification: ignored.
+    #expect(
+      PowerStateFile.defaultDirectory(syntheticState: nil, runtimeDirectory: "run")
+        == "/tmp/firstframe-\(getuid())")
   }
 }

@@ -44,8 +44,8 @@ public enum MannWhitney {
     let n2 = y.count
     let (ranks, tieSizes) = midRanks(x + y)
     let r1 = ranks[0..<n1].reduce(0, +)
-    let u1 = r1 - Double(n1 * (n1 + 1)) / 2
-    let u2 = Double(n1 * n2) - u1
+    let u1 = r1 - Double(n1) * Double(n1 + 1) / 2
+    let u2 = Double(n1) * Double(n2) - u1
     let u = Swift.max(u1, u2)
     let hasTies = tieSizes.contains { $0 > 1 }
     var chosen = method ?? ((n1 > 8 && n2 > 8) || hasTies ? .asymptotic : .exact)
@@ -64,11 +64,19 @@ public enum MannWhitney {
   }
 
   /// (U − n₁n₂/2 − ½) / σ with the tie-corrected σ. −∞ when every value is tied (σ = 0).
+  ///
+  /// In floating point throughout: a tie of t values adds t³ − t, which for t beyond 2 097 151
+  /// (a results file with millions of equal samples) does not fit in an Int. Below that every
+  /// term is a whole number under 2⁵³, so Double is exact where Int was.
   static func standardized(u: Double, n1: Int, n2: Int, tieSizes: [Int]) -> Double {
-    let n = Double(n1 + n2)
-    let tieTerm = tieSizes.reduce(0.0) { $0 + Double($1 * $1 * $1 - $1) }
-    let variance = Double(n1 * n2) / 12 * ((n + 1) - (n > 1 ? tieTerm / (n * (n - 1)) : 0))
-    let numerator = u - Double(n1 * n2) / 2 - 0.5
+    let n = Double(n1) + Double(n2)
+    let tieTerm = tieSizes.reduce(0.0) { sum, size in
+      let t = Double(size)
+      return sum + (t * t * t - t)
+    }
+    let pairs = Double(n1) * Double(n2)
+    let variance = pairs / 12 * ((n + 1) - (n > 1 ? tieTerm / (n * (n - 1)) : 0))
+    let numerator = u - pairs / 2 - 0.5
     guard variance > 0 else { return numerator > 0 ? .infinity : -.infinity }
     return numerator / variance.squareRoot()
   }

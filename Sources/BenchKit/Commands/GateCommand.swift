@@ -60,9 +60,9 @@ public enum GateCommand: Command {
   }
 
   static let baseline = Option<String?>(
-    "--baseline", "FILE", "the baseline results file to compare against", parser: .text)
+    "--baseline", "FILE", "the baseline results file to compare against", parser: .fileName)
   static let gates = Option<String?>(
-    "--gates", "FILE", "gate definitions (firstframe.gates/1), e.g. Benchmarks/gates.json", parser: .text)
+    "--gates", "FILE", "gate definitions (firstframe.gates/1), e.g. Benchmarks/gates.json", parser: .fileName)
   static let threshold = Option(
     "--threshold", "SPEC", "PCT, or PHASE=PCT[,PHASE=PCT…]: allowed slowdown in percent",
     default: Thresholds(),
@@ -73,11 +73,11 @@ public enum GateCommand: Command {
     "--alpha", "P", "significance level a regression must reach", shownAs: "0.01",
     parser: .number(in: NumberRange(greaterThan: 0, below: 1)))
   static let force = Flag(
-    "--force", "compare against a baseline from another camera, profile or tool version")
+    "--force", "compare against a baseline from another camera, profile, display path or tool version")
   static let junit = Option<String?>(
-    "--junit", "FILE", "also write JUnit XML (each check a test case)", parser: .text)
+    "--junit", "FILE", "also write JUnit XML (each check a test case)", parser: .fileName)
   static let markdown = Option<String?>(
-    "--markdown", "FILE", "also write a Markdown summary of the checks", parser: .text)
+    "--markdown", "FILE", "also write a Markdown summary of the checks", parser: .fileName)
   static let quiet = Flag("--quiet", "print only failures and the verdict")
   static let power = Option<String?>(
     "--power", "FILE",
@@ -92,7 +92,8 @@ public enum GateCommand: Command {
       with its medians, ratio, 95 % CI and p. Gated by default: first_frame_observed, plus the phases
       listed in the gates file or given with --threshold PHASE=PCT. With --gates, also checks the
       relative gates of that file (ratios between configurations of the same run), which hold on any
-      machine. A baseline from another camera, profile or tool version is refused unless --force.
+      machine. A baseline from another camera, profile, display path or tool version is refused
+      unless --force.
       """,
     options: [baseline, gates, threshold, alpha, force, junit, markdown, quiet, power],
     epilogue:
@@ -104,6 +105,7 @@ public enum GateCommand: Command {
     guard o.positional.count == 1 else {
       throw UsageError("wants one results file after the options (got \(o.positional.count))")
     }
+    guard !o.positional[0].isEmpty else { throw UsageError("wants one results file, not an empty name") }
     let baselinePath = try o.value(baseline)
     let gatesPath = try o.value(gates)
     guard baselinePath != nil || gatesPath != nil else {
@@ -124,13 +126,14 @@ public enum GateCommand: Command {
     _ o: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
   ) throws(UsageError) -> Int32 {
     let (baselinePath, gatesPath, alphaOverride) = (o.baselinePath, o.gatesPath, o.alpha)
-    let results = try ResultsFile.load(path: o.resultsPath)
+    // Gates read samples only: the runs' timelines are skipped.
+    let results = try ResultsFile.load(path: o.resultsPath, timelines: .none)
     let definitions = try gatesPath.map { (p: String) throws(UsageError) in try GateDefinitions.load(path: p)
     }
 
     var report = GateReport()
     if let baselinePath {
-      let baseline = try ResultsFile.load(path: baselinePath)
+      let baseline = try ResultsFile.load(path: baselinePath, timelines: .none)
       let reasons = Gate.incompatibilities(baseline: baseline, results: results)
       if !reasons.isEmpty {
         guard o.force else {

@@ -7,6 +7,7 @@ import Foundation
 import LaunchContract
 import Synchronization
 import SyntheticCamera
+import SystemCalls
 import V4L2Camera
 
 /// FirstFrame's version, recorded in results; baselines from another version are refused.
@@ -26,6 +27,8 @@ public enum RunCommand: Command {
     public var format: Format
     /// No progress output.
     public var quiet: Bool
+    /// Write into a results folder that is not empty, replacing bench's earlier files there.
+    public var overwrite = false
   }
 
   /// `--format`: what goes to stdout when the benchmark ends.
@@ -67,13 +70,20 @@ public enum RunCommand: Command {
   static let profile = Option<String?>(
     "--profile", "FILE", "synthetic camera cost profile",
     shownAs: "Benchmarks/profiles/default.json (built in)",
-    parser: .text)
+    parser: .fileName)
   static let app = Option<String?>(
     "--app", "\"COMMAND ARGS\"",
     "benchmark another app (split into argv without a shell; {config}, {outputs}, {camera} are replaced)",
     parser: .text)
   static let refreshHz = Option(
     "--refresh-hz", "N", "display refresh rate", default: defaults.refreshHz, parser: .refreshRate)
+  static let display = Option(
+    "--display", "DISPLAY", "shm, x11 (a private Xvfb) or x11:NAME (an existing X server, e.g. x11::0)",
+    default: defaults.display, parser: .displayPath)
+  static let x11Read = Option(
+    "--x11-read", "WHAT",
+    "X11: what the probe reads, the app's window or the screen where it is (what a compositing window manager shows)",
+    default: defaults.x11Read, parser: .choice())
   static let lockSeconds = Option(
     "--lock-seconds", "S", "relock: how long the device stays locked", default: defaults.lockSeconds,
     parser: .number(in: NumberRange(atLeast: 0, atMost: 3600)))
@@ -81,29 +91,37 @@ public enum RunCommand: Command {
     "--run-timeout", "S", "a run with no live frame after S seconds fails",
     default: defaults.runTimeoutSeconds,
     parser: .number(in: NumberRange(greaterThan: 0, atMost: 3600)))
+  static let injectDelay = Option<Int?>(
+    "--inject-delay-ms", "MS",
+    "camera-app waits MS ms before preview (a regression to test gates; moves frames by whole intervals)",
+    parser: .integer(in: 1...60_000))
   static let noTap = Flag("--no-tap", "do not press the shutter when the first live frame appears")
   static let noBoard = Flag(
     "--no-board", "the probe ignores the light board: change detection only (to check it with camera-app)")
   static let out = Option<String?>(
     "--out", "DIR", "results folder", shownAs: "Results/<UTC timestamp>, linked from Results/latest",
-    parser: .text)
+    parser: .folderName)
   static let format = Option(
     "--format", "FORMAT", "table, json, markdown or csv on stdout", default: Format.table, parser: .choice())
   static let quiet = Flag("--quiet", "no progress output")
+  static let overwrite = Flag(
+    "--overwrite", "write into a non-empty --out folder, replacing the results bench wrote there")
 
   /// The option table (DESIGN.md "Command line", a contract).
   public static let spec = CommandLineSpec(
     command: "bench",
-    synopsis: "[options]    (or: bench compare|gate|baseline|report|calibrate|doctor … --help)",
+    synopsis:
+      "[options]    (or: bench compare|gate|baseline|report|calibrate|doctor|launch-floor|power … --help)",
     summary: """
       Launches the camera app again and again under cold, warm, relock and loaded conditions,
       finds the first live preview frame from the display's pixels, and reports every launch
       phase's distribution per configuration, with a deferred-vs-eager verdict per condition.
       """,
     options: [
-      runs, warmup, conditions, configs, outputs, camera, profile, app, refreshHz, lockSeconds, runTimeout,
-      noTap, noBoard,
-      out, format, quiet,
+      runs, warmup, conditions, configs, outputs, camera, profile, app, display, x11Read, refreshHz,
+      lockSeconds, runTimeout,
+      injectDelay, noTap, noBoard,
+      out, overwrite, format, quiet,
     ],
     epilogue: """
       commands:
@@ -114,6 +132,7 @@ public enum RunCommand: Command {
         bench report RESULTS.json [--svg F] [--trace F] [--markdown F] [--junit F]
         bench calibrate                          the probe against ground truth
         bench doctor                             devices, cache dropping, real-time priority, PSI
+        bench launch-floor [NAME=PATH …]         camera-app's spawn → main against hello programs
         bench power RESULTS.json                 the gate's false alarms and power, from 40-run cells
       exit status: 0 ok, 1 runs failed (or a gate failed), 2 bad usage or input, 130 interrupted
       """)
@@ -132,10 +151,17 @@ public enum RunCommand: Command {
     s.outputs = try o.value(outputs)
     if !s.outputs.contains(.preview) { s.outputs.insert(.preview, at: 0) }
     s.refreshHz = try o.value(refreshHz)
+    s.display = try o.value(display)
+    try BenchDisplay.validate(s.display)
+    s.x11Read = try o.value(x11Read)
+    if o.isGiven(x11Read) && !s.display.isX11 {
+      throw UsageError("--x11-read applies to --display x11 or x11:NAME only")
+    }
     s.lockSeconds = try o.value(lockSeconds)
     s.runTimeoutSeconds = try o.value(runTimeout)
     s.tap = !o.isSet(noTap)
     s.readsLightBoard = !o.isSet(noBoard)
+    s.injectDelayMs = try o.value(injectDelay)
     let outputFormat = try o.value(format)
 
     s.camera = try o.value(camera)
@@ -146,13 +172,14 @@ public enum RunCommand: Command {
         throw UsageError("--camera \(s.camera): \(error)")
       }
     }
+    var syntheticProfile: CostProfile?
     if let profile = try o.value(profile) {
       guard s.camera == .synthetic else {
         throw UsageError("--profile applies to the synthetic camera only")
       }
       do {
-        let loaded = try CostProfile.load(path: profile)
-        s.profileName = loaded.name
+        syntheticProfile = try CostProfile.load(path: profile)
+        s.profileName = syntheticProfile?.name
       } catch {
         throw UsageError("\(error)")
       }
@@ -160,6 +187,7 @@ public enum RunCommand: Command {
         (profile as NSString).isAbsolutePath
         ? profile : FileManager.default.currentDirectoryPath + "/" + profile
     } else if s.camera == .synthetic {
+      syntheticProfile = .default
       s.profileName = CostProfile.default.name
     }
     if let app = try o.value(app) {
@@ -167,11 +195,23 @@ public enum RunCommand: Command {
       guard let resolved = resolveExecutable(argv[0]) else {
         throw UsageError("--app: cannot find an executable named '\(argv[0])'")
       }
+      guard isProgram(resolved) else {
+        throw UsageError("--app: \(resolved) is not a program (neither an ELF executable nor a #! script)")
+      }
       argv[0] = resolved
       s.appCommand = argv
+      // The app command names its own camera and costs: no profile of ours describes it.
+      guard s.profilePath == nil else {
+        throw UsageError(
+          "--profile applies to camera-app only; with --app, give the profile in the app's command")
+      }
+      s.profileName = nil
+    } else if let syntheticProfile {
+      s.profileHash = ProfileFingerprint.hash(syntheticProfile)
+      try checkReachable(syntheticProfile, settings: s)
     }
     s.outDir = try prepareOutDir(o.value(out))
-    return Options(settings: s, format: outputFormat, quiet: o.isSet(quiet))
+    return Options(settings: s, format: outputFormat, quiet: o.isSet(quiet), overwrite: o.isSet(overwrite))
   }
 
   static func resolveExecutable(_ name: String) -> String? {
@@ -181,6 +221,42 @@ public enum RunCommand: Command {
       if access(candidate, X_OK) == 0 && !isDirectory(candidate) { return candidate }
     }
     return nil
+  }
+
+  /// Whether `path` starts as a program `posix_spawn` can run: an ELF executable (`\u{7F}ELF`) or
+  /// a script naming its interpreter (`#!`). Anything else fails every spawn with `ENOEXEC`.
+  static func isProgram(_ path: String) -> Bool {
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    var magic = [UInt8](repeating: 0, count: 4)
+    let n = magic.withUnsafeMutableBytes { (try? FileDescriptorIO.read(fd, into: $0)) ?? 0 }
+    return (n == 4 && magic == [0x7F, 0x45, 0x4C, 0x46]) || (n >= 2 && magic[0] == 0x23 && magic[1] == 0x21)
+  }
+
+  /// Refuses a synthetic camera profile with which every run of some configuration would time
+  /// out: its nominal time to the first frame (the cheaper power-up, format, the outputs that
+  /// configuration initialises before the stream, first-frame latency) is already beyond
+  /// `--run-timeout`, before the app has even started. A loaded CPU only adds to it.
+  static func checkReachable(_ profile: CostProfile, settings s: RunSettings) throws(UsageError) {
+    for config in s.configs {
+      let beforeStream: [CaptureOutputKind] =
+        switch config {
+        case .eager: config.outputs(from: s.outputs)
+        case .manual: [.videoData]
+        default: [.preview]
+        }
+      let ms = min(
+        profile.nominalOpenToFirstFrameMs(initializing: beforeStream, warm: true),
+        profile.nominalOpenToFirstFrameMs(initializing: beforeStream, warm: false))
+      if ms >= s.runTimeoutSeconds * 1000 {
+        let timeout = s.runTimeoutSeconds
+        let seconds = timeout.rounded() == timeout ? String(Int(timeout)) : String(timeout)
+        throw UsageError(
+          "profile \(profile.name): \(config) needs at least \(Int(ms.rounded(.up))) ms to its first frame (power-up, format, \(beforeStream.map(\.rawValue).joined(separator: ", ")), first-frame latency), not within --run-timeout \(seconds) s: every run would time out; raise --run-timeout or lower the profile's costs"
+        )
+      }
+    }
   }
 
   static func isDirectory(_ path: String) -> Bool {
@@ -224,22 +300,35 @@ public enum RunCommand: Command {
     return ns.localizedDescription
   }
 
-  /// Runs the benchmark: progress on stderr, the results in `settings.outDir`, the chosen format
-  /// on `output`. Returns the exit status (0 ok, 1 runs failed, 130 interrupted).
+  /// Runs the benchmark: progress on stderr, the runs in the results folder's journal as they
+  /// finish, the results in `settings.outDir` at the end, the chosen format on `output`. Returns
+  /// the exit status (0 ok, 1 runs failed or results not written, 130 interrupted).
+  /// - Throws: `UsageError` when another bench holds the results folder or it is not empty.
   public static func execute(
     _ options: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
-  ) -> Int32 {
+  ) throws(UsageError) -> Int32 {
     let (settings, format, quiet) = (options.settings, options.format, options.quiet)
     let interrupted = InterruptFlag.install()
+    // Every child bench starts dies with it, even after SIGKILL (see ProcessGuard).
+    var guardProcess: ProcessGuard?
+    do {
+      guardProcess = try ProcessGuard.start()
+    } catch {
+      errors.write("bench: \(error.message); an app may outlive bench if bench is killed\n")
+    }
+    let folder = try ResultsFolder.claim(settings.outDir, overwrite: options.overwrite) { line in
+      errors.write(line + "\n")
+    }
     // Surfaces left by a bench that was killed with SIGKILL (nothing else can leak them).
     _ = DisplaySurface.removeStale()
     let appBinary: String?
     if settings.appCommand == nil {
       do {
-        appBinary = try CameraAppLocator.locate { line in
+        appBinary = try CameraAppLocator.locate(interrupted: { interrupted.isSet }) { line in
           if !quiet { errors.write("bench: \(line)\n") }
         }
       } catch {
+        if error.code == .interrupted { return 130 }
         errors.write("bench: \(error.message)\n")
         return 1
       }
@@ -247,6 +336,20 @@ public enum RunCommand: Command {
       appBinary = nil
     }
     if interrupted.isSet { return 130 }
+
+    let display: BenchDisplay
+    do {
+      display = try BenchDisplay.open(
+        settings.display, width: settings.displayWidth, height: settings.displayHeight,
+        logPath: settings.display == .privateX11 ? settings.outDir + "/xvfb.log" : nil)
+    } catch {
+      errors.write("bench: \(error.message)\n")
+      return 1
+    }
+    defer { display.stop() }
+    if let server = display.serverInfo, !quiet {
+      errors.write("bench: display \(settings.display): X server \(server.name) (\(server.vendor))\n")
+    }
 
     let total = settings.conditions.count * settings.configs.count * (settings.runs + settings.warmup)
     let progress = ProgressReporter(total: total, quiet: quiet)
@@ -259,34 +362,80 @@ public enum RunCommand: Command {
         profile: settings.profilePath,
         profileName: settings.profileName, app: settings.appCommand?.joined(separator: " "),
         refreshHz: settings.refreshHz, tap: settings.tap, lockSeconds: settings.lockSeconds,
-        runTimeoutSeconds: settings.runTimeoutSeconds, startedAt: ISO8601DateFormatter().string(from: Date())),
+        runTimeoutSeconds: settings.runTimeoutSeconds, startedAt: ISO8601DateFormatter().string(from: Date()),
+        display: settings.display.description,
+        displayServer: display.serverInfo.map {
+          var info = $0
+          info.probeReads = settings.x11Read.rawValue
+          return info
+        }),
       cells: [])
+    base.settings.profileHash = settings.profileHash
+    base.settings.injectDelayMs = settings.injectDelayMs
     if !settings.readsLightBoard { base.settings.lightBoard = false }
-    let runner = BenchRunner(settings: settings, appBinary: appBinary)
+    let journal: RunJournal
+    do {
+      journal = try RunJournal(folder: folder.path, base: base)
+    } catch {
+      errors.write("bench: \(error)\n")
+      return 1
+    }
+    let runner: BenchRunner
+    do {
+      runner = try BenchRunner(settings: settings, appBinary: appBinary, display: display)
+    } catch {
+      errors.write("bench: \(error.message)\n")
+      return 1
+    }
+    if let guardProcess {
+      guardProcess.removeOnExit(runner.stateDirectory)
+      guardProcess.removeOnExit(in: "/dev/shm", namesStartingWith: DisplaySurface.namePrefix + "\(getpid())-")
+    }
+    // A display that is gone (Xvfb exited) stops the benchmark as Ctrl-C does; the run in
+    // flight fails with the reason (BenchRunner.displayFailure).
     let session = BenchSession(
-      settings: settings, runner: runner, progress: progress, base: base, interrupted: { interrupted.isSet })
+      settings: settings, runner: runner, progress: progress, base: base, journal: journal,
+      interrupted: { interrupted.isSet || display.failure != nil })
     let results = session.run()
     return finish(
-      results, settings: settings, format: format, quiet: quiet, problem: session.lastWriteProblem,
-      output: &output, errors: &errors)
+      results, folder: folder, journal: journal, format: format, quiet: quiet,
+      displayFailure: display.failure, output: &output, errors: &errors)
   }
 
+  /// Writes the final results (results.json, samples.csv, the reports), ends the journal when
+  /// results.json is written, prints `format` and the closing lines. Every file that could not be
+  /// written is named with its errno; the journal keeps the runs for `bench report` then.
   static func finish(
-    _ results: BenchResults, settings: RunSettings, format: Format, quiet: Bool, problem: String?,
-    output: inout some TextOutputStream, errors: inout some TextOutputStream
+    _ results: BenchResults, folder: ResultsFolder, journal: RunJournal, format: Format, quiet: Bool,
+    displayFailure: String? = nil, output: inout some TextOutputStream, errors: inout some TextOutputStream
   )
     -> Int32
   {
-    let dir = settings.outDir
-    let extras: [(String, String)] = [("samples.csv", ResultsTable.csv(results))]
-    for (name, text) in extras {
-      try? Data(text.utf8).write(to: URL(fileURLWithPath: dir + "/" + name), options: .atomic)
+    let dir = folder.path
+    var problems: [String] = []
+    var resultsWritten = false
+    do {
+      try ResultsFile.save(results, to: folder.resultsPath)
+      resultsWritten = true
+    } catch {
+      problems.append("\(error)")
     }
-    var reportProblem: String?
+    do {
+      try ReportWriter.write(ResultsTable.csv(results), to: dir + "/samples.csv")
+    } catch {
+      problems.append("\(error)")
+    }
     do {
       try ReportWriter.writeAll(results: results, folder: dir)
     } catch {
-      reportProblem = "\(error)"
+      problems.append("\(error)")
+    }
+    if resultsWritten {
+      do {
+        try journal.end(interrupted: results.settings.interrupted)
+      } catch {
+        problems.append("\(error)")
+      }
     }
     linkLatest(dir)
     switch format {
@@ -301,8 +450,22 @@ public enum RunCommand: Command {
     }
     let failed = results.cells.reduce(0) { $0 + $1.failed }
     let finished = results.cells.reduce(0) { $0 + $1.records.count }
-    if let problem = problem ?? reportProblem {
-      errors.write("bench: results could not be written to \(dir): \(problem)\n")
+    if !problems.isEmpty {
+      for problem in problems { errors.write("bench: cannot write \(problem)\n") }
+      let unsaved = journal.unsavedRuns
+      let kept =
+        if resultsWritten {
+          "results.json holds the \(finished) finished runs"
+        } else if unsaved == 0 {
+          "the journal \(journal.path) keeps the \(finished) finished runs (bench report \(dir) rebuilds results.json)"
+        } else {
+          "\(unsaved) of the \(finished) finished runs are not on the disk: they are only in this output (--format json keeps them all)"
+        }
+      errors.write("bench: results could not be written to \(dir); \(kept)\n")
+      return 1
+    }
+    if let displayFailure {
+      errors.write("bench: stopped: \(displayFailure); \(finished) finished runs kept in \(dir)\n")
       return 1
     }
     if results.settings.interrupted {
@@ -328,26 +491,4 @@ public enum RunCommand: Command {
     rename(tmp, link)
   }
 
-}
-
-/// Ctrl-C, SIGTERM and SIGHUP set a flag that the runner polls; it then stops the app and the
-/// burners, keeps the finished runs, and says where they are.
-public final class InterruptFlag: Sendable {
-  private let flag = Atomic<Bool>(false)
-  private let handlers = Mutex<SignalHandlers?>(nil)
-
-  /// Whether a signal arrived.
-  public var isSet: Bool { flag.load(ordering: .relaxed) }
-
-  /// Installs the handlers.
-  public static func install() -> InterruptFlag {
-    let f = InterruptFlag()
-    signal(SIGPIPE, SIG_IGN)
-    let handlers = SignalHandlers(signals: [SIGINT, SIGTERM, SIGHUP]) { @Sendable [f] sig in
-      if f.flag.exchange(true, ordering: .relaxed) { return }
-      FileHandle.standardError.write(Data("\nbench: stopping (signal \(sig)); finished runs are kept\n".utf8))
-    }
-    f.handlers.withLock { $0 = handlers }
-    return f
-  }
 }

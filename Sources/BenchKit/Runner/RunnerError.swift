@@ -11,6 +11,8 @@ public struct RunnerError: Error, CustomStringConvertible {
     case outputNotWritable
     case displayFailed
     case interrupted
+    /// The runner's private state folder for the apps could not be made.
+    case stateFolder
   }
   /// The kind.
   public var code: Code

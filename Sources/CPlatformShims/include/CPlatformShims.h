@@ -1,5 +1,6 @@
 #pragma once
-// Process-control calls Swift cannot import directly (variadic prctl).
+// Process-control and memory-file calls Swift cannot import directly (variadic prctl and fcntl,
+// memfd_create).
 
 /// Asks the kernel to send `signal` to the calling process when its parent dies.
 /// The corresponding call is `prctl(PR_SET_PDEATHSIG, signal)`. Returns 0 or -1 (errno set).
@@ -12,3 +13,26 @@ int CPlatformShims_pipeCloexec(int fds[2]);
 /// Names the calling thread (the kernel keeps 15 bytes). The corresponding call is
 /// `prctl(PR_SET_NAME, name)`. Returns 0 or -1 (errno set).
 int CPlatformShims_setCurrentThreadName(const char *name);
+
+/// Creates an anonymous memory file that can be sealed and is closed on exec. The corresponding
+/// call is `memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING)`. Returns the descriptor or -1
+/// (errno set).
+int CPlatformShims_memfdCreateSealable(const char *name);
+
+/// Fixes the size of a memory file for good: no shrinking, no growing, no further seals. The
+/// corresponding call is `fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL)`.
+/// Returns 0 or -1 (errno set).
+int CPlatformShims_sealSize(int fd);
+
+/// Whether the size of the file behind `fd` is sealed (both `F_SEAL_SHRINK` and `F_SEAL_GROW`):
+/// 1 or 0, or -1 (errno set). The corresponding call is `fcntl(fd, F_GET_SEALS)`.
+int CPlatformShims_sizeIsSealed(int fd);
+
+/// Starts `path` with `argv` and `envp` (NULL-terminated) as a child in its own process group,
+/// with stdin from /dev/null, stdout and stderr to `outputFd`, and `keepFd` (or -1) left open
+/// across exec. The child asks the kernel to send it `deathSignal` when the thread that called
+/// this exits — so a server such as Xvfb ends with the thread that owns it, even if the whole
+/// process is killed. The corresponding calls are `fork`, `prctl(PR_SET_PDEATHSIG)` and `execve`.
+/// Returns the child's pid, or -1 with errno set (to the exec's errno when the exec failed).
+int CPlatformShims_spawnTiedToThread(const char *path, char *const argv[], char *const envp[], int outputFd,
+                                     int keepFd, int deathSignal);

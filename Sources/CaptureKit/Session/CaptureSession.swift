@@ -135,6 +135,11 @@ public final class CaptureSession: Sendable {
   /// Whether the session is running: `startRunning()` finished and `stopRunning()` has not been called.
   public var isRunning: Bool { state.withLock { $0.isRunning } }
 
+  /// Whether frames may flow: the stream is starting or running. True from the moment
+  /// `startRunning()` asks the camera to stream — a camera may deliver its first frame, and preview
+  /// show it, before that call returns — until the stream stops or fails to start.
+  var isStreamingOrStarting: Bool { state.withLock { $0.isStreaming || $0.isRunning } }
+
   /// The last error from work the session did on its own (deferred start, a reconfiguration while
   /// running), or `nil`.
   public var lastRuntimeError: CaptureError? { state.withLock { $0.lastRuntimeError } }

@@ -1,5 +1,4 @@
 import Dispatch
-import Foundation
 import Synchronization
 import SystemCalls
 
@@ -60,15 +59,17 @@ public final class Compositor: Sendable {
     guard running.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
     else { return }
     let started = DispatchSemaphore(value: 0)
-    let thread = Thread { [self] in
-      granted.store(requestRealtime(), ordering: .releasing)
-      started.signal()
-      run()
-      exited.signal()
+    do {
+      try SystemThread.start(name: "compositor") { [self] in
+        granted.store(requestRealtime(), ordering: .releasing)
+        started.signal()
+        run()
+        exited.signal()
+      }
+    } catch {
+      // Out of threads (EAGAIN): there is no display without this thread.
+      fatalError("cannot start the compositor thread: \(error.message)")
     }
-    thread.name = "firstframe.compositor"
-    thread.stackSize = 1 << 20
-    thread.start()
     started.wait()
   }
 

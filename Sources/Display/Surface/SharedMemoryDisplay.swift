@@ -15,7 +15,7 @@ public final class SharedMemoryDisplay: DisplaySink, @unchecked Sendable {
   // @unchecked: the mapping, the slot cursor and the scaler live in `state` (a Mutex); every
   // access to shared memory holds it, so `close()` cannot unmap under a writer.
 
-  /// The shared-memory name this display presents into.
+  /// The shared-memory name this display presents into, or `fd:N` for one opened from a descriptor.
   public let name: String
   /// The surface's width in pixels.
   public let width: Int
@@ -30,6 +30,7 @@ public final class SharedMemoryDisplay: DisplaySink, @unchecked Sendable {
   struct State: @unchecked Sendable {
     var base: UnsafeMutableRawPointer
     var size: Int
+    /// The descriptor this display opened itself (closed with it), or -1 for one it was given.
     var fd: Int32
     var nextSlot: Int
     var scaler = FrameScaler()
@@ -49,21 +50,6 @@ public final class SharedMemoryDisplay: DisplaySink, @unchecked Sendable {
   /// - Throws: `DisplayError` — `.surfaceNotFound`, `.notASurface`, `.unsupportedVersion`,
   ///   `.invalidHeader`, `.sizeMismatch`, `.tornHeader` or `.systemCallFailed`.
   public static func open(name: String) throws(DisplayError) -> SharedMemoryDisplay {
-    try open(name: name, privateOwner: nil)
-  }
-
-  /// Creates a surface of its own (for an app running without `FIRSTFRAME_DISPLAY`) and opens
-  /// it. Its name is unlinked at once, so nothing is left behind even if the app crashes.
-  public static func createPrivate(width: Int, height: Int) throws(DisplayError) -> SharedMemoryDisplay {
-    let owner = try DisplaySurface.create(width: width, height: height, slots: 3)
-    let display = try open(name: owner.name, privateOwner: owner)
-    owner.unlinkName()
-    return display
-  }
-
-  private static func open(name: String, privateOwner: DisplaySurface?) throws(DisplayError)
-    -> SharedMemoryDisplay
-  {
     let fd: Int32
     do {
       fd = try Syscalls.check("shm_open", "could not open the display surface \(name)") {
@@ -75,17 +61,49 @@ public final class SharedMemoryDisplay: DisplaySink, @unchecked Sendable {
         "there is no display surface called \(name); check FIRSTFRAME_DISPLAY, or run without it to present into a private surface",
         systemCall: "shm_open", errno: .noSuchFile)
     }
+    do {
+      return try map(fd, name: name, owned: true, privateOwner: nil)
+    } catch {
+      Syscalls.closeDescriptor(fd)
+      throw error
+    }
+  }
+
+  /// Opens the surface behind descriptor `fd` (`FIRSTFRAME_DISPLAY=fd:N`: one the runner left
+  /// open in this process) and checks its header. The descriptor stays the caller's: the display
+  /// keeps only the mapping, so the caller may close it at once. The corresponding calls are
+  /// `fstat` and `mmap`.
+  /// - Throws: `DisplayError` — `.notASurface`, `.unsupportedVersion`, `.invalidHeader`,
+  ///   `.sizeMismatch`, `.tornHeader` or `.systemCallFailed` (`EBADF` for a descriptor that is not open).
+  public static func open(descriptor fd: Int32) throws(DisplayError) -> SharedMemoryDisplay {
+    try map(fd, name: "fd:\(fd)", owned: false, privateOwner: nil)
+  }
+
+  /// Creates a surface of its own (for an app running without `FIRSTFRAME_DISPLAY`) and opens
+  /// it: a sealed memory file without a name, so nothing is left behind even if the app crashes.
+  public static func createPrivate(width: Int, height: Int) throws(DisplayError) -> SharedMemoryDisplay {
+    let owner = try DisplaySurface.createSealed(width: width, height: height, slots: 3)
+    guard let fd = owner.descriptor else {
+      throw DisplayError(.closed, "the private display surface was closed while it was opened")
+    }
+    return try map(fd, name: owner.name, owned: false, privateOwner: owner)
+  }
+
+  /// Maps the surface open as `fd` and checks its header; an `owned` descriptor is closed with the
+  /// display. On failure nothing is mapped and `fd` is left open.
+  private static func map(_ fd: Int32, name: String, owned: Bool, privateOwner: DisplaySurface?)
+    throws(DisplayError)
+    -> SharedMemoryDisplay
+  {
     let st: (size: Int, mode: mode_t)
     do {
       st = try Syscalls.stat(fd)
     } catch {
-      Syscalls.closeDescriptor(fd)
       throw DisplayError(
         .systemCallFailed, "could not read the size of the display surface \(name)", systemCall: "fstat",
         errno: error)
     }
     guard st.size >= SurfaceLayout.headerBytes else {
-      Syscalls.closeDescriptor(fd)
       throw DisplayError(
         .notASurface,
         "\(name) holds \(st.size) bytes, less than a FirstFrame surface header (\(SurfaceLayout.headerBytes)); check FIRSTFRAME_DISPLAY"
@@ -95,7 +113,6 @@ public final class SharedMemoryDisplay: DisplaySink, @unchecked Sendable {
     do {
       base = try Syscalls.map(fd, st.size)
     } catch {
-      Syscalls.closeDescriptor(fd)
       throw DisplayError(
         .systemCallFailed, "could not map the display surface \(name)", systemCall: "mmap", errno: error)
     }
@@ -104,10 +121,9 @@ public final class SharedMemoryDisplay: DisplaySink, @unchecked Sendable {
       geometry = try SurfaceMemory(base: base).readGeometry(objectBytes: st.size)
     } catch {
       Syscalls.unmap(base, st.size)
-      Syscalls.closeDescriptor(fd)
       throw error
     }
-    let state = State(base: base, size: st.size, fd: fd, nextSlot: 0)
+    let state = State(base: base, size: st.size, fd: owned ? fd : -1, nextSlot: 0)
     return SharedMemoryDisplay(name: name, geometry: geometry, state: state, privateOwner: privateOwner)
   }
 
@@ -172,7 +188,7 @@ public final class SharedMemoryDisplay: DisplaySink, @unchecked Sendable {
   }
 
   /// Test hook: runs `body` on the raw mapping (`totalBytes` bytes) under the lock.
-  func withRawMemory<R>(_ body: (UnsafeMutableRawBufferPointer) -> R) -> R? {
+  package func withRawMemory<R>(_ body: (UnsafeMutableRawBufferPointer) -> R) -> R? {
     state.withLock { s -> R? in
       guard let current = s else { return nil }
       return body(UnsafeMutableRawBufferPointer(start: current.base, count: current.size))
@@ -184,7 +200,7 @@ public final class SharedMemoryDisplay: DisplaySink, @unchecked Sendable {
     state.withLock { s in
       guard let current = s else { return }
       Syscalls.unmap(current.base, current.size)
-      Syscalls.closeDescriptor(current.fd)
+      if current.fd >= 0 { Syscalls.closeDescriptor(current.fd) }
       s = nil
     }
     privateOwner?.close()

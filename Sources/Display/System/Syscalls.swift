@@ -54,6 +54,12 @@ enum Syscalls {
     return p
   }
 
+  /// A size-sealed anonymous memory file of `size` bytes (`SealedMemoryFile.create`:
+  /// `memfd_create`, `ftruncate`, `fcntl(F_ADD_SEALS)`).
+  static func createSealedMemory(name: String, size: Int) throws(SealedMemoryFile.Failure) -> Int32 {
+    try SealedMemoryFile.create(name: name, size: size)
+  }
+
   /// `munmap(pointer, size)`.
   static func unmap(_ pointer: UnsafeMutableRawPointer, _ size: Int) { munmap(pointer, size) }
 

@@ -21,6 +21,8 @@ public struct CalibrationSettings: Sendable, Hashable {
   public var load: Bool = false
   /// The seed of the trial schedule.
   public var seed: UInt64 = 2026
+  /// Whether to keep the digest of every presented frame (the X11 path's ground truth).
+  var recordsDigests = false
 
   /// The defaults: 60 Hz, 60 trials, 640×480, 30 fps, no load.
   public init() {}
@@ -54,12 +56,28 @@ public enum Calibration {
         cameraFrameIntervalNanoseconds: UInt64(1e9 / settings.cameraFrameRate),
         refreshIntervalNanoseconds: nil))
     defer { monitor.stop() }
-    let display = try SharedMemoryDisplay.open(name: monitor.surfaceName)
+    let display = try SharedMemoryDisplay.open(descriptor: monitor.surfaceDescriptor)
     defer { display.close() }
+    var report = trials(settings, monitor: monitor, presenter: display, display: "shm") { firstFresh, _ in
+      monitor.firstLiveGroundTruth.map { !$0.isBlack && $0.frameSequence >= firstFresh } ?? false
+    }
+    report.lagBoundMilliseconds = report.refreshIntervalMilliseconds + 2
+    return report
+  }
+
+  /// The trials, on any display path: `presenter` publishes known frames into the display
+  /// `monitor` watches; `freshShown(firstFreshSequence, presented)` says from ground truth
+  /// whether the image the first live frame was found on was a fresh one (`presented` maps the
+  /// digest of every frame presented in the trial, `ImageDigest`, to its sequence number).
+  static func trials(
+    _ settings: CalibrationSettings, monitor: DisplayMonitor, presenter: some CalibrationPresenter,
+    display: String, freshShown: (UInt64, [UInt64: UInt64]) -> Bool
+  ) -> CalibrationReport {
     let burners = settings.load ? BurnerThreads(threads: ProcessInfo.processInfo.activeProcessorCount) : nil
     defer { burners?.stop() }
 
-    let refresh = monitor.refreshIntervalNanoseconds
+    // No refresh grid on X11: wait as long as a 60 Hz screen would.
+    let refresh = monitor.refreshIntervalNanoseconds > 0 ? monitor.refreshIntervalNanoseconds : 16_666_667
     let cameraInterval = UInt64(1e9 / settings.cameraFrameRate)
     var rng = SplitMix64(seed: settings.seed)
     var sequence: UInt64 = 1
@@ -79,11 +97,13 @@ public enum Calibration {
       var scene = CalibrationScene(
         width: settings.width, height: settings.height, kind: kind, noiseSigma: trial % 2 == 1 ? 8 : 0,
         seed: rng.next())
+      var presented: [UInt64: UInt64] = [:]
       func frame() -> VideoFrame {
         let now = MonotonicClock.now()
         pixels.withUnsafeMutableBufferPointer {
           scene.render(captureTime: now, sequence: sequence, into: $0.baseAddress!)
         }
+        if settings.recordsDigests { presented[ImageDigest.of(pixels)] = sequence }
         defer { sequence += 1 }
         return VideoFrame(
           width: settings.width, height: settings.height, pixels: pixels, sequence: sequence, captureTime: now
@@ -93,7 +113,7 @@ public enum Calibration {
       // Before: black for a launch, live frames then the lock for a relock.
       var trick: VideoFrame?
       if scenario.isLaunch {
-        display.publishBlack()
+        presenter.publishBlack()
         MonotonicClock.sleep(nanoseconds: 4 * refresh)
         if scenario == .launchWithSplash {
           trick = SplashImage.frame(width: settings.width, height: settings.height)
@@ -102,14 +122,14 @@ public enum Calibration {
         var last = frame()
         for k in 0..<4 {
           if k > 0 { last = frame() }
-          display.publish(last)
+          presenter.publish(last)
           MonotonicClock.sleep(nanoseconds: cameraInterval)
         }
         switch scenario {
-        case .relockWithCover: display.publishBlack()
+        case .relockWithCover: presenter.publishBlack()
         case .relockWithFrameInFlight: trick = frame()  // captured now, shown after the unlock
         case .relockWithLiftedCover:
-          display.publish(
+          presenter.publish(
             VideoFrame(
               width: last.width, height: last.height, pixels: last.pixels.map { UInt8(Int($0) * 2 / 5) },
               sequence: last.sequence, captureTime: last.captureTime))
@@ -128,7 +148,7 @@ public enum Calibration {
       }
       if let trick {
         MonotonicClock.sleep(nanoseconds: UInt64.random(in: 2_000_000...20_000_000, using: &rng))
-        display.publish(trick)
+        presenter.publish(trick)
         MonotonicClock.sleep(nanoseconds: UInt64.random(in: 150_000_000...250_000_000, using: &rng))
       } else {
         MonotonicClock.sleep(nanoseconds: UInt64.random(in: 20_000_000...80_000_000, using: &rng))
@@ -137,7 +157,7 @@ public enum Calibration {
       var firstPresent: UInt64 = 0
       var k: UInt64 = 0
       while true {
-        guard let presentTime = display.publish(frame()) else { break }
+        guard let presentTime = presenter.publish(frame()) else { break }
         if k == 0 { firstPresent = presentTime }
         k += 1
         let found = detected.withLock { $0 } != nil
@@ -148,8 +168,7 @@ public enum Calibration {
 
       let report = monitor.snapshot()
       if let first = detected.withLock({ $0 }) {
-        let truth = monitor.firstLiveGroundTruth
-        let shownWasFresh = truth.map { !$0.isBlack && $0.frameSequence >= firstFreshSequence } ?? false
+        let shownWasFresh = freshShown(firstFreshSequence, presented)
         if first.scanoutTime < firstPresent || !shownWasFresh {
           early += 1
         } else {
@@ -177,11 +196,13 @@ public enum Calibration {
     let final = monitor.snapshot()
     return CalibrationReport(
       load: settings.load, loadThreads: burners?.count ?? 0, refreshHz: settings.refreshHz,
-      refreshIntervalMilliseconds: Double(refresh) / 1e6, realtimeGranted: monitor.realtimeGranted,
+      refreshIntervalMilliseconds: Double(monitor.refreshIntervalNanoseconds) / 1e6,
+      realtimeGranted: monitor.realtimeGranted,
       boardDecodes: CalibrationScene.boardDecodes, trials: settings.trials, early: early, misses: misses,
       lagP50Milliseconds: percentile(50), lagP99Milliseconds: percentile(99),
       lagMaxMilliseconds: lags.last ?? .nan,
       methods: methods, staleReportedWithoutCover: staleWithout, trialsWithoutCover: trialsWithout,
-      staleReportedWithCover: staleWith, analysisMicrosecondsPerScanout: final.analysisMicrosecondsPerScanout)
+      staleReportedWithCover: staleWith, analysisMicrosecondsPerScanout: final.analysisMicrosecondsPerScanout,
+      display: display)
   }
 }

@@ -60,7 +60,9 @@ public final class SyntheticCamera: CaptureDevice {
       sigma: profile.noiseSigma, maxWidth: formats.map(\.width).max() ?? profile.sensor.width)
   }
 
-  /// `$FIRSTFRAME_SYNTHETIC_STATE` when set and not empty, else `/tmp/firstframe-<uid>`.
+  /// `$FIRSTFRAME_SYNTHETIC_STATE` when set and not empty, else `$XDG_RUNTIME_DIR/firstframe`,
+  /// else `/tmp/firstframe-<uid>`. A folder that another user owns, that others can write into,
+  /// or that is a symbolic link is not used: the camera powers up cold and records no close.
   public static var defaultStateDirectory: String { PowerStateFile.defaultDirectory() }
 
   /// Forgets the last close recorded in `stateDirectory` (default: ``defaultStateDirectory``),

@@ -1,26 +1,29 @@
-import Foundation
+import JSONDecoding
+import SystemCalls
 
 extension CostProfile {
+  /// The largest profile file read, in bytes.
+  static let maxFileBytes = 1 << 20
+
   /// Reads and validates the profile at `path` (JSON; unknown fields are ignored).
   public static func load(path: String) throws(ProfileError) -> CostProfile {
-    let data: Data
+    let bytes: [UInt8]
     do {
-      data = try Data(contentsOf: URL(fileURLWithPath: path))
+      bytes = try FileSystem.contents(atPath: path, maxBytes: maxFileBytes)
     } catch {
-      let reason = (error as NSError).localizedFailureReason ?? String(describing: error)
       throw ProfileError(
         code: .unreadable, source: path, field: nil,
-        message: "profile \(path): cannot read the file (\(reason))",
+        message: "profile \(path): cannot read the file (\(error.message))",
         cause: String(describing: error))
     }
-    return try decode(json: data, source: path)
+    return try decode(json: bytes, source: path)
   }
 
-  /// Decodes and validates a profile from JSON bytes; `source` names it in errors.
-  public static func decode(json: Data, source: String) throws(ProfileError) -> CostProfile {
+  /// Decodes and validates a profile from JSON bytes (UTF-8); `source` names it in errors.
+  public static func decode(json: some Sequence<UInt8>, source: String) throws(ProfileError) -> CostProfile {
     let profile: CostProfile
     do {
-      profile = try JSONDecoder().decode(CostProfile.self, from: json)
+      profile = try JSONValueDecoder().decode(CostProfile.self, from: json)
     } catch let error as DecodingError {
       throw ProfileError(decoding: error, source: source)
     } catch {
@@ -32,7 +35,9 @@ extension CostProfile {
     return profile
   }
 
-  /// Checks every range (costs ≥ 0, sizes ≥ the board's minimum, rates > 0).
+  /// Checks every range (see ``Limits``): what the camera can carry out without overflowing its
+  /// clock, dividing by zero or allocating gigabytes, and a full-resolution format its own pixel
+  /// budget can stream (the app streams it at its highest rate; above the budget every start fails).
   func validate(source: String) throws(ProfileError) {
     func check(_ ok: Bool, _ field: String) throws(ProfileError) {
       guard ok else {
@@ -41,42 +46,75 @@ extension CostProfile {
           message: "profile \(source): field \(field) \(Self.requirement(forField: field))")
       }
     }
-    func finite(_ v: Double) -> Bool { v.isFinite }
+    func within(_ v: Double, _ range: ClosedRange<Double>) -> Bool { v.isFinite && range.contains(v) }
     try check(!name.isEmpty, "name")
-    try check(sensor.width >= 160, "sensor.width")
-    try check(sensor.height >= 120, "sensor.height")
-    try check(finite(sensor.maxFrameRate) && sensor.maxFrameRate > 0, "sensor.max_frame_rate")
-    try check(finite(sensor.pixelBudget) && sensor.pixelBudget > 0, "sensor.pixel_budget")
+    try check(Limits.width.contains(sensor.width), "sensor.width")
+    try check(Limits.height.contains(sensor.height), "sensor.height")
+    try check(within(sensor.maxFrameRate, Limits.frameRate), "sensor.max_frame_rate")
+    try check(within(sensor.pixelBudget, Limits.pixelBudget), "sensor.pixel_budget")
+    try check(sensor.binned.count <= Limits.binnedFormats, "sensor.binned")
     for (i, format) in sensor.binned.enumerated() {
-      try check(format.width >= 160, "sensor.binned[\(i)].width")
-      try check(format.height >= 120, "sensor.binned[\(i)].height")
-      try check(finite(format.maxFrameRate) && format.maxFrameRate > 0, "sensor.binned[\(i)].max_frame_rate")
+      try check(Limits.width.contains(format.width), "sensor.binned[\(i)].width")
+      try check(Limits.height.contains(format.height), "sensor.binned[\(i)].height")
+      try check(within(format.maxFrameRate, Limits.frameRate), "sensor.binned[\(i)].max_frame_rate")
     }
-    try check(finite(noiseSigma) && noiseSigma >= 0 && noiseSigma <= 64, "noise_sigma")
-    try check(finite(frameIntervalMs) && frameIntervalMs > 0, "frame_interval_ms")
-    try check(finite(warmWindowMs) && warmWindowMs >= 0, "warm_window_ms")
+    try check(within(noiseSigma, Limits.noiseSigma), "noise_sigma")
+    try check(within(frameIntervalMs, Limits.frameIntervalMs), "frame_interval_ms")
+    try check(within(warmWindowMs, Limits.warmWindowMs), "warm_window_ms")
     let all: [(String, Cost)] = [
       ("power_up_cold", costs.powerUpCold), ("power_up_warm", costs.powerUpWarm),
       ("format_negotiation", costs.formatNegotiation), ("first_frame_latency", costs.firstFrameLatency),
       ("preview_init", costs.previewInit), ("video_data_init", costs.videoDataInit),
       ("photo_init", costs.photoInit), ("movie_init", costs.movieInit), ("analysis_init", costs.analysisInit),
     ]
-    for (key, cost) in all { try check(finite(cost.ms) && cost.ms >= 0, "costs.\(key).ms") }
+    for (key, cost) in all { try check(within(cost.ms, Limits.costMs), "costs.\(key).ms") }
+    for (i, size) in ([(sensor.width, sensor.height)] + sensor.binned.map { ($0.width, $0.height) })
+      .enumerated()
+    where size.0 * size.1 > Limits.pixels {
+      let field = i == 0 ? "sensor" : "sensor.binned[\(i - 1)]"
+      throw ProfileError(
+        code: .outOfRange, source: source, field: field,
+        message:
+          "profile \(source): field \(field) is \(size.0)×\(size.1) = \(size.0 * size.1) pixels; at most \(Limits.pixels) (8192×4320) a frame"
+      )
+    }
+    let needed = Double(sensor.width) * Double(sensor.height) * sensor.maxFrameRate
+    guard needed <= sensor.pixelBudget else {
+      throw ProfileError(
+        code: .outOfRange, source: source, field: "sensor.pixel_budget",
+        message:
+          "profile \(source): field sensor.pixel_budget (\(Self.plain(sensor.pixelBudget)) px/s) cannot stream the full-resolution format, \(sensor.width)×\(sensor.height) at \(Self.plain(sensor.maxFrameRate)) fps (\(Self.plain(needed)) px/s): every start would fail (hardware cost above 1); raise the budget or lower the format's rate"
+      )
+    }
   }
 
-  /// What a field must be, as the end of an error sentence ("must be a number ≥ 0").
+  /// `value` without a fraction when it is whole (`27648000`, not `27648000.0`).
+  static func plain(_ value: Double) -> String {
+    value.rounded() == value && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+  }
+
+  /// What a field must be, as the end of an error sentence ("must be a number from 0 to 3600000").
   static func requirement(forField field: String) -> String {
     let last = field.split(separator: ".").last.map(String.init) ?? field
+    func number(_ range: ClosedRange<Double>) -> String {
+      "must be a number from \(plain(range.lowerBound)) to \(range.upperBound >= 1e12 ? "1e12" : plain(range.upperBound))"
+    }
     switch last {
-    case "ms", "warm_window_ms": return "must be a number ≥ 0"
-    case "noise_sigma": return "must be a number from 0 to 64"
-    case "frame_interval_ms", "max_frame_rate", "pixel_budget": return "must be a number > 0"
-    case "width": return "must be a whole number ≥ 160"
-    case "height": return "must be a whole number ≥ 120"
+    case "ms": return number(Limits.costMs)
+    case "warm_window_ms": return number(Limits.warmWindowMs)
+    case "noise_sigma": return number(Limits.noiseSigma)
+    case "frame_interval_ms": return number(Limits.frameIntervalMs)
+    case "max_frame_rate": return number(Limits.frameRate)
+    case "pixel_budget": return number(Limits.pixelBudget)
+    case "width":
+      return "must be a whole number from \(Limits.width.lowerBound) to \(Limits.width.upperBound)"
+    case "height":
+      return "must be a whole number from \(Limits.height.lowerBound) to \(Limits.height.upperBound)"
     case "kind": return "must be \"hardware\" or \"software\""
     case "name": return "must be a non-empty string"
     case "description": return "must be a string"
-    case "binned": return "must be a list of {width, height, max_frame_rate}"
+    case "binned":
+      return "must be a list of at most \(Limits.binnedFormats) {width, height, max_frame_rate}"
     case "sensor": return "must be an object {width, height, max_frame_rate, pixel_budget, binned}"
     case "costs": return "must be an object of costs"
     default:
@@ -123,7 +161,7 @@ extension ProfileError {
         message: "profile \(source): field \(field) \(CostProfile.requirement(forField: field))",
         cause: context.debugDescription)
     case .dataCorrupted(let context):
-      let detail = (context.underlyingError as NSError?)?.debugDescription ?? context.debugDescription
+      let detail = context.underlyingError.map { String(describing: $0) } ?? context.debugDescription
       self.init(
         code: .invalidJSON, source: source, field: nil, message: "profile \(source): not valid JSON",
         cause: detail)

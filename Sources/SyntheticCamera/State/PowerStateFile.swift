@@ -1,4 +1,3 @@
-import Foundation
 import Glibc
 import LaunchContract
 import SystemCalls
@@ -6,7 +5,8 @@ import SystemCalls
 /// The small file that remembers when the synthetic camera was last closed, across processes,
 /// so that `open()` knows whether the device is still warm.
 ///
-/// Path: `<state directory>/synthetic-camera.state`. Content (text, three lines):
+/// Path: `<state directory>/synthetic-camera.state`, in a folder only this user can change (see
+/// ``write(closeNs:bootID:)``). Content (text, three lines):
 /// ```
 /// firstframe-synthetic-state 1
 /// boot_id <contents of /proc/sys/kernel/random/boot_id>
@@ -21,16 +21,25 @@ struct PowerStateFile: Sendable {
 
   static let header = "firstframe-synthetic-state 1"
 
-  /// `$FIRSTFRAME_SYNTHETIC_STATE` if set and not empty, else `/tmp/firstframe-<uid>`.
+  /// `$FIRSTFRAME_SYNTHETIC_STATE` if set and not empty, else `$XDG_RUNTIME_DIR/firstframe`,
+  /// else `/tmp/firstframe-<uid>`.
   static func defaultDirectory() -> String {
-    if let value = LaunchEnvironment.value(of: .syntheticState) { return value }
-    return "/tmp/firstframe-\(getuid())"
+    defaultDirectory(
+      syntheticState: LaunchEnvironment.value(of: .syntheticState),
+      runtimeDirectory: getenv("XDG_RUNTIME_DIR").map { String(cString: $0) })
+  }
+
+  /// The runner's folder (`syntheticState`) when given, else the per-user folder `firstframe`
+  /// (`PrivateDirectory.perUserPath`).
+  static func defaultDirectory(syntheticState: String?, runtimeDirectory: String?) -> String {
+    if let syntheticState, !syntheticState.isEmpty { return syntheticState }
+    return PrivateDirectory.perUserPath("firstframe", runtimeDirectory: runtimeDirectory)
   }
 
   /// This boot's id (`/proc/sys/kernel/random/boot_id`), or `unknown`.
   static let bootID: String = {
-    let text = try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8)
-    let trimmed = text?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+    let text = FileSystem.readText(atPath: "/proc/sys/kernel/random/boot_id", maxBytes: 4096)
+    let trimmed = text?.trimmingWhitespace() ?? ""
     return trimmed.isEmpty ? "unknown" : trimmed
   }()
 
@@ -39,9 +48,12 @@ struct PowerStateFile: Sendable {
     var lastCloseNs: UInt64
   }
 
-  /// The record, or nil when the file is absent or malformed.
+  /// The record, or nil when the file is absent or malformed, or the folder is not this user's
+  /// own (`PrivateDirectory.check`: then anyone could have written the file).
   func read() -> Record? {
-    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+    guard (try? PrivateDirectory.check(directory)) != nil,
+      let text = FileSystem.readText(atPath: path, maxBytes: 64 * 1024)
+    else { return nil }
     let lines = text.split(separator: "\n").map(String.init)
     guard lines.count >= 3, lines[0] == Self.header,
       lines[1].hasPrefix("boot_id "), lines[2].hasPrefix("last_close_ns "),
@@ -56,26 +68,22 @@ struct PowerStateFile: Sendable {
     return Double(now - record.lastCloseNs) <= warmWindowMs * 1_000_000 ? .warm : .cold
   }
 
-  /// Records a close at `closeNs` (temporary file + rename).
+  /// Records a close at `closeNs` (temporary file + rename), in a folder that is this user's own:
+  /// made with mode 0700 if missing, refused if another user owns it, others can write into it,
+  /// or it is a symbolic link (`PrivateDirectory.prepare`).
   func write(closeNs: UInt64, bootID: String = PowerStateFile.bootID) throws(SyntheticCameraError) {
     do {
-      try FileManager.default.createDirectory(
-        atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+      try PrivateDirectory.prepare(directory)
     } catch {
-      throw SyntheticCameraError(
-        .stateFile, "cannot create the synthetic camera's state directory \(directory)",
-        cause: String(describing: error))
+      let failure = "cannot keep the synthetic camera's state in \(directory): \(error.message)"
+      throw error.errno.map { SyntheticCameraError(.stateFile, failure, errno: $0) }
+        ?? SyntheticCameraError(.stateFile, failure)
     }
-    let temporary = path + ".tmp.\(getpid())"
     let text = "\(Self.header)\nboot_id \(bootID)\nlast_close_ns \(closeNs)\n"
-    guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8)) else {
-      throw SyntheticCameraError(.stateFile, "cannot write \(temporary)", errno: .current)
-    }
     do {
-      _ = try SystemCall.retrying { rename(temporary, path) }
+      try FileSystem.writeAtomically(Array(text.utf8), toPath: path)
     } catch {
-      unlink(temporary)
-      throw SyntheticCameraError(.stateFile, "cannot rename \(temporary) to \(path)", errno: error)
+      throw SyntheticCameraError(.stateFile, "cannot write \(path)", errno: error)
     }
   }
 

@@ -4,7 +4,7 @@ import LaunchContract
 import TestSupport
 import Testing
 
-@Suite struct RunCommandValidationTests {
+@Suite(.timeLimit(.minutes(3))) struct RunCommandValidationTests {
   func message(_ args: [String]) -> String? {
     do {
       _ = try RunCommand.parse(
@@ -61,6 +61,78 @@ import Testing
     }
   }
 
+  @Test("an empty --out is refused instead of writing the results into the working folder")
+  func emptyOut() {
+    #expect(throws: UsageError("--out wants a folder name, not an empty one")) {
+      _ = try RunCommand.parse(["--out", ""])
+    }
+    #expect(throws: UsageError("--profile wants a file name, not an empty one")) {
+      _ = try RunCommand.parse(["--profile", ""])
+    }
+  }
+
+  @Test("an --out inside a file is a usage error")
+  func outInsideAFile() {
+    do {
+      _ = try RunCommand.parse(["--out", "/etc/passwd/results"])
+      Issue.record("an --out inside a file was accepted")
+    } catch {
+      #expect(
+        error.message.hasPrefix("--out /etc/passwd/results: cannot create the folder"), "\(error.message)")
+    }
+  }
+
+  @Test(
+    "an --app that is executable but no program (neither ELF nor #!) is refused up front, not at every run")
+  func appThatIsNoProgram() throws {
+    let dir = temporaryFolder("ff-app")
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let path = dir + "/not-a-program"
+    try Data("just text\n".utf8).write(to: URL(fileURLWithPath: path))
+    #expect(chmod(path, 0o755) == 0)
+    let error = message(["--app", path])
+    #expect(error?.contains("not a program") == true, "\(error ?? "accepted")")
+    let script = dir + "/script"
+    try Data("#!/bin/sh\nexit 0\n".utf8).write(to: URL(fileURLWithPath: script))
+    #expect(chmod(script, 0o755) == 0)
+    #expect(message(["--app", script]) == nil)
+    #expect(message(["--app", "/bin/true"]) == nil)
+  }
+
+  /// The shipped default profile (`Benchmarks/profiles/default.json`) with `costs.<cost>.ms`
+  /// set to `ms`, in a file.
+  func profile(_ cost: String, ms: Double) throws -> String {
+    let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+        "Benchmarks/profiles/default.json")
+    var object = try JSONSerialization.jsonObject(with: Data(contentsOf: shipped)) as! [String: Any]
+    var costs = object["costs"] as! [String: Any]
+    costs[cost] = ["kind": "hardware", "ms": ms]
+    object["costs"] = costs
+    let path = temporaryFolder("ff-profile") + "/profile.json"
+    try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: path))
+    return path
+  }
+
+  @Test(
+    "a profile the camera cannot carry out is refused up front with its field and bound, not at every run")
+  func hugeProfile() throws {
+    let error = message(["--profile", try profile("power_up_cold", ms: 1e300)])
+    #expect(
+      error?.contains("field costs.power_up_cold.ms must be a number from 0 to 3600000") == true,
+      "\(error ?? "accepted")")
+  }
+
+  @Test(
+    "a profile whose nominal time to the first frame exceeds --run-timeout is refused: every run would time out"
+  )
+  func profileBeyondTimeout() throws {
+    let path = try profile("first_frame_latency", ms: 20_000)
+    let error = message(["--profile", path])
+    #expect(error?.contains("--run-timeout") == true, "\(error ?? "accepted")")
+    #expect(message(["--profile", path, "--run-timeout", "30"]) == nil)
+  }
+
   @Test("defaults are the documented main job")
   func defaults() throws {
     let options = try #require(
@@ -82,17 +154,9 @@ import Testing
       ["report"], ["calibrate", "--trials", "99999999999"], ["doctor", "extra"],
     ])
   func executable(arguments: [String]) throws {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: BuiltProducts.path("bench"))
-    p.arguments = arguments
-    let err = Pipe()
-    let out = Pipe()
-    p.standardError = err
-    p.standardOutput = out
-    try p.run()
-    let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    let output = out.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
+    let p = try TestProcess.run(BuiltProducts.path("bench"), arguments, timeout: .seconds(60))
+    let errors = p.standardErrorText
+    let output = p.standardOutputData
     #expect(p.terminationStatus == 2)
     #expect(output.isEmpty)
     #expect(errors.hasPrefix("bench"), "\(errors)")

@@ -96,7 +96,9 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
       )
       return
     }
-    guard session.isRunning else {
+    // A tap on the first frame may come before startRunning() has returned: the stream is already
+    // delivering, so the request is taken (it waits on the session queue behind the start).
+    guard session.isStreamingOrStarting else {
       fail(
         completion,
         CaptureError(.sessionNotRunning, "the capture session is not running; start it before taking a photo")
