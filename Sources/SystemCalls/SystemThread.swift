@@ -35,4 +35,20 @@ public enum SystemThread {
     }
     pthread_detach(thread)
   }
+
+  /// Puts the calling thread under `SCHED_FIFO` at `priority` (raised to the lowest the kernel
+  /// allows); whether that was allowed. The call is `pthread_setschedparam`.
+  public static func requestRealtime(priority: Int32) -> Bool {
+    var param = sched_param()
+    param.sched_priority = max(sched_get_priority_min(SCHED_FIFO), priority)
+    return pthread_setschedparam(pthread_self(), SCHED_FIFO, &param) == 0
+  }
+
+  /// Puts the calling thread back under the normal policy (`SCHED_OTHER`, priority 0). The call
+  /// is `pthread_setschedparam`.
+  public static func dropRealtime() {
+    var param = sched_param()
+    param.sched_priority = 0
+    _ = pthread_setschedparam(pthread_self(), SCHED_OTHER, &param)
+  }
 }

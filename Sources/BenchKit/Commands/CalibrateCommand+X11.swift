@@ -57,7 +57,8 @@ extension CalibrateCommand {
     if let r = reports.first, let server = display.serverInfo {
       s +=
         "display: \(r.display ?? "x11") (\(server.vendor) \(server.release), \(server.started ? "Xvfb started by bench" : "existing server")), images: \(r.sharedMemoryImages == true ? "MIT-SHM" : "through the socket")\n"
-      s += "real-time priority: probe \(yes(r.realtimeGranted)), X server \(yes(r.displayServerRealtime))\n"
+      s +=
+        "real-time priority: probe \(yes(r.realtimeGranted)), X server \(yes(r.displayServerRealtime)), presenter \(yes(r.presenterRealtime))\n"
       s += "goal: no early detection, no miss, lag p99 ≤ \(f(r.lagBoundMilliseconds ?? .nan)) ms\n\n"
     }
     s += rowsHeader + "verdict\n"

@@ -140,7 +140,7 @@ public enum CalibrateCommand: Command {
     var s = ""
     if let r = reports.first {
       s +=
-        "refresh interval: \(f(r.refreshIntervalMilliseconds)) ms (\(f(r.refreshHz)) Hz), real-time priority: \(r.realtimeGranted ? "granted" : "not granted"), light board decodes: \(r.boardDecodes ? "yes" : "no")\n\n"
+        "refresh interval: \(f(r.refreshIntervalMilliseconds)) ms (\(f(r.refreshHz)) Hz), real-time priority: \(r.realtimeGranted ? "granted" : "not granted") (presenter: \(r.presenterRealtime == true ? "granted" : "not granted")), light board decodes: \(r.boardDecodes ? "yes" : "no")\n\n"
     }
     s += rowsHeader + "methods\n"
     for r in reports {

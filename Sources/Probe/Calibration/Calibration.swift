@@ -48,6 +48,10 @@ public enum Calibration {
     var isLaunch: Bool { self == .launch || self == .launchWithSplash }
   }
 
+  /// The `SCHED_FIFO` priority the presenter asks for: the synthetic camera's frame thread's
+  /// (`FrameStream.realtimePriority`), below the compositor's.
+  static let presenterPriority: Int32 = 5
+
   /// Runs the trials; with `settings.load`, burner threads spin on every core until it returns.
   public static func run(_ settings: CalibrationSettings) throws(DisplayError) -> CalibrationReport {
     let monitor = try DisplayMonitor(
@@ -75,6 +79,12 @@ public enum Calibration {
   ) -> CalibrationReport {
     let burners = settings.load ? BurnerThreads(threads: ProcessInfo.processInfo.activeProcessorCount) : nil
     defer { burners?.stop() }
+    // The presenter stands in for the camera's frame thread, which presents each preview frame
+    // synchronously and runs under SCHED_FIFO where allowed (the synthetic camera asks for
+    // priority 5): a presenter starved by the burners would not keep the camera's cadence, and
+    // the calibration would measure its lateness instead of the probe's.
+    let presenterRealtime = SystemThread.requestRealtime(priority: presenterPriority)
+    defer { if presenterRealtime { SystemThread.dropRealtime() } }
 
     // No refresh grid on X11: wait as long as a 60 Hz screen would.
     let refresh = monitor.refreshIntervalNanoseconds > 0 ? monitor.refreshIntervalNanoseconds : 16_666_667
@@ -203,6 +213,6 @@ public enum Calibration {
       lagMaxMilliseconds: lags.last ?? .nan,
       methods: methods, staleReportedWithoutCover: staleWithout, trialsWithoutCover: trialsWithout,
       staleReportedWithCover: staleWith, analysisMicrosecondsPerScanout: final.analysisMicrosecondsPerScanout,
-      display: display)
+      display: display, presenterRealtime: presenterRealtime)
   }
 }

@@ -39,6 +39,9 @@ public struct CalibrationReport: Sendable, Codable, Hashable {
   /// The 99th-percentile lag the path must stay within, ms, if it has one: one refresh interval
   /// + 2 ms on shared memory (`Calibration.run`), 4 ms on X11 (no refresh grid).
   public var lagBoundMilliseconds: Double?
+  /// Whether the presenter (the camera's stand-in) ran under `SCHED_FIFO`, as the camera's
+  /// frame thread does where allowed.
+  public var presenterRealtime: Bool?
   /// X11: whether images crossed in shared memory (MIT-SHM) rather than through the socket.
   public var sharedMemoryImages: Bool?
   /// X11: whether the Xvfb that bench started got `SCHED_FIFO` (nil for a server it did not start).

@@ -24,6 +24,10 @@ public struct DetectorConfiguration: Sendable, Hashable {
   /// new images further apart than this (plus one refresh) do not belong to one run, ns
   /// (default 100 ms: 10 frames per second).
   public var slowestFrameIntervalNanoseconds: UInt64 = 100_000_000
+  /// Slack on top of the cadence's reach for a change run, ns: scanouts fall on the refresh grid
+  /// and the compositor wakes a little late now and then, so a gap of exactly two camera
+  /// intervals plus a refresh may measure a little more. Nil: half the refresh interval.
+  public var cadenceToleranceNanoseconds: UInt64?
   /// How many distinct non-blank images shown before the arm time make the pre-arm reference
   /// (the pre-lock frames and a cover): an image after it that is similar to any of them is stale.
   public var referenceImages = 4

@@ -30,11 +30,14 @@ import PhaseTrace
 ///   consistent with the camera's cadence** — `changeRunLength` (3) scanouts that each show a new
 ///   image (not the same as the scanout before), are not blank and not similar to any reference
 ///   image, each within reach of the one before (two camera frame intervals, or
-///   `slowestFrameIntervalNanoseconds` when the cadence is unknown, plus one refresh), and whose
-///   first gap is at most twice the run's longest later gap plus one refresh. A splash screen or
-///   a non-black cover is a still image, not a run; one garbage buffer, or a frame in flight from
-///   before an unlock, stands alone and is followed by a gap; the frozen pre-lock image is
-///   similar to the reference. The run is confirmed on its last scanout (that is when `observe`
+///   `slowestFrameIntervalNanoseconds` when the cadence is unknown, plus one refresh, plus the
+///   cadence tolerance, by default half a refresh). With the camera's frame interval known
+///   (`DetectorConfiguration.cameraFrameIntervalNanoseconds`) that reach is the whole cadence
+///   test, for the first gap as for the others; without it the first gap must also be at most
+///   twice the run's longest later gap plus one refresh. A splash screen or a non-black cover is
+///   a still image, not a run; one garbage buffer, or a frame in flight from before an unlock,
+///   stands alone and is followed by a gap; the frozen pre-lock image is similar to the
+///   reference. The run is confirmed on its last scanout (that is when `observe`
 ///   returns `.firstLive` and the event is made), but the first live frame is its first scanout.
 ///   A static image shown for less than the reach right before the live frames cannot be told
 ///   from a first frame followed by a slow camera, and a still scene after a relock cannot be told
@@ -212,20 +215,31 @@ public struct LiveFrameDetector: Sendable {
 
   /// How far apart two new images of one change run may be, ns: two camera frame intervals (one
   /// frame may be dropped), or `slowestFrameIntervalNanoseconds` when the cadence is not
-  /// configured, plus one refresh (a frame is latched up to one refresh late).
+  /// configured, plus one refresh (a frame is latched up to one refresh late), plus the cadence
+  /// tolerance (scanouts fall on the refresh grid, give or take the compositor's jitter).
   public var runReachNanoseconds: UInt64 {
     let refresh = refreshIntervalNanoseconds ?? Self.defaultRefreshNanoseconds
-    if let cadence = configuration.cameraFrameIntervalNanoseconds { return 2 &* cadence &+ refresh }
-    return configuration.slowestFrameIntervalNanoseconds &+ refresh
+    let tolerance = configuration.cadenceToleranceNanoseconds ?? refresh / 2
+    if let cadence = configuration.cameraFrameIntervalNanoseconds {
+      return 2 &* cadence &+ refresh &+ tolerance
+    }
+    return configuration.slowestFrameIntervalNanoseconds &+ refresh &+ tolerance
   }
 
   /// 60 Hz, until scanout intervals give the real one.
   static let defaultRefreshNanoseconds: UInt64 = 16_666_667
 
-  /// Drops the run's first image while its gap to the second is more than twice the run's
-  /// longest later gap plus one refresh: a still image (a splash screen) shown just before the
-  /// live frames is not part of their cadence.
+  /// Without a known camera frame interval: drops the run's first image while its gap to the
+  /// second is more than twice the run's longest later gap plus one refresh, so a still image (a
+  /// splash screen) shown just before the live frames is not part of their cadence.
+  ///
+  /// With a known interval the first gap is judged like every other, against the cadence's
+  /// reach (`runReachNanoseconds`), never against the later gaps: those are what a starved
+  /// presenter makes short when it catches up after a late second frame, and judging the first
+  /// gap by them moved the first live frame to the second (`bench calibrate` measured lags of
+  /// 60–90 ms that way).
   private mutating func trimInconsistentStart() {
+    guard configuration.cameraFrameIntervalNanoseconds == nil else { return }
     let refresh = refreshIntervalNanoseconds ?? Self.defaultRefreshNanoseconds
     while run.count >= 3 {
       var longestLater: UInt64 = 0
