@@ -108,7 +108,7 @@ public enum RunCommand: Command {
   /// The option table (DESIGN.md "Command line", a contract).
   public static let spec = CommandLineSpec(
     command: "bench",
-    synopsis: "[options]    (or: bench compare|gate|baseline|report|calibrate|doctor|launch-floor … --help)",
+    synopsis: "[options]    (or: bench COMMAND … --help; the commands are listed below)",
     summary: """
       Launches the camera app again and again under cold, warm, relock and loaded conditions,
       finds the first live preview frame from the display's pixels, and reports every launch
@@ -130,6 +130,7 @@ public enum RunCommand: Command {
         bench calibrate                          the probe against ground truth
         bench doctor                             devices, cache dropping, real-time priority, PSI
         bench launch-floor [NAME=PATH …]         camera-app's spawn → main against hello programs
+        bench build-app                          build camera-app as bench runs it; print its path
       exit status: 0 ok, 1 runs failed (or a gate failed), 2 bad usage or input, 130 interrupted
       """)
 
