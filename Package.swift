@@ -207,8 +207,8 @@ let package = Package(
     .testTarget(
       name: "X11Tests",
       dependencies: [
-        "X11Display", "Probe", "BenchKit", "BenchAnalysis", "CaptureKit", "LaunchContract", "LightBoard",
-        "PhaseTrace", "SystemCalls", "TestSupport",
+        "X11Display", "Probe", "BenchKit", "BenchAnalysis", "CaptureKit", "LaunchContract", "PhaseTrace",
+        "SystemCalls", "TestSupport",
       ], swiftSettings: strict),
     // End to end: bench against small hostile apps, killed and interrupted at random, on a full
     // disk; prints the suite's figures (cases, crashes, runs lost, processes left, peak memory).

@@ -1,7 +1,6 @@
 import Foundation
 import LaunchContract
 import Probe
-import X11Display
 
 extension CalibrateCommand {
   /// `bench calibrate --display x11|x11:NAME`: the trials through a real X client, without and
@@ -30,16 +29,11 @@ extension CalibrateCommand {
         report.displayServerRealtime = display.server?.realtimeGranted
         reports.append(report)
       }
-      // 1280×720 twice: as the probe reads it (every 2nd row and column) and, to compare in
-      // the same run, every pixel.
-      for (w, h, limit) in [
-        (640, 480, X11WindowCapture.analysedPixelLimit), (1280, 720, X11WindowCapture.analysedPixelLimit),
-        (1280, 720, Int.max),
-      ] {
+      for (w, h) in [(640, 480), (1280, 720)] {
         costs.append(
           try X11ProbeCost.run(
             width: w, height: h, display: name, authorization: display.authorization,
-            serverPID: display.server?.pid, pixelLimit: limit))
+            serverPID: display.server?.pid))
       }
     } catch {
       errors.write("bench calibrate: \(display.failure ?? error.message)\n")
@@ -77,7 +71,7 @@ extension CalibrateCommand {
       "\nX11 probe cost (probe thread CPU per observed frame; goal ≤ 3 % of one core at 60 frames/s; \(build)):\n"
     for c in costs {
       s +=
-        "  \(c.width)×\(c.height)\(c.probeStep == 1 ? "" : " (1 row and column in \(c.probeStep) read)"): \(f(c.probeMicrosecondsPerFrame)) µs/frame (detector \(f(c.detectorMicrosecondsPerFrame))), \(f(c.probePercentOfCore)) % of one core at \(Int(c.framesPerSecond)) frames/s (\(c.framesObserved) of \(c.framesPresented) frames read)"
+        "  \(c.width)×\(c.height): \(f(c.probeMicrosecondsPerFrame)) µs/frame (detector \(f(c.detectorMicrosecondsPerFrame))), \(f(c.probePercentOfCore)) % of one core at \(Int(c.framesPerSecond)) frames/s (\(c.framesObserved) of \(c.framesPresented) frames read)"
       if let server = c.serverMicrosecondsPerFrame { s += "; X server \(f(server)) µs/frame" }
       s += "\n"
     }

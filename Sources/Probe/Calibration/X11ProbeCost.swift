@@ -26,9 +26,6 @@ public struct X11ProbeCostReport: Sendable, Codable, Hashable {
   /// The X server's CPU time per presented frame, microseconds (its `utime + stime` in
   /// `/proc/PID/stat`), when its pid was given: the server's side of putting and reading images.
   public var serverMicrosecondsPerFrame: Double?
-  /// The probe read every `probeStep`-th row and column (1: every pixel; see
-  /// `X11WindowCapture.pixelLimit`).
-  public var probeStep: Int = 1
 }
 
 /// Measures the X11 probe's cost: a real X client of this process presents a light board that
@@ -36,17 +33,15 @@ public struct X11ProbeCostReport: Sendable, Codable, Hashable {
 /// (`DisplayMonitor(x11Display:)`) reads every change, for `seconds`.
 public enum X11ProbeCost {
   /// Runs the measurement on the X server `display`. `serverPID` (the Xvfb bench started) adds
-  /// the server's CPU time. `pixelLimit` is the probe's (`Int.max`: every pixel read, to compare).
+  /// the server's CPU time.
   /// - Throws: `X11Error` when the libraries, the server or DAMAGE are missing, or the window
   ///   never appears.
   public static func run(
     width: Int, height: Int, display: String?, authorization: X11Authorization? = nil,
     serverPID: Int32? = nil,
-    framesPerSecond: Double = 60, seconds: Double = 3,
-    pixelLimit: Int = X11WindowCapture.analysedPixelLimit
+    framesPerSecond: Double = 60, seconds: Double = 3
   ) throws(X11Error) -> X11ProbeCostReport {
-    let monitor = try DisplayMonitor(
-      x11Display: display, authorization: authorization, pixelLimit: pixelLimit)
+    let monitor = try DisplayMonitor(x11Display: display, authorization: authorization)
     defer { monitor.stop() }
     monitor.watch(processID: getpid())
     let presenter = try X11Presenter(
@@ -95,8 +90,7 @@ public enum X11ProbeCost {
       probePercentOfCore: perFrame * framesPerSecond / 1e6 * 100,
       detectorMicrosecondsPerFrame: Double(analysis1.nanoseconds - analysis0.nanoseconds)
         / Double(max(1, analysis1.frames - analysis0.frames)) / 1000,
-      serverMicrosecondsPerFrame: serverPerFrame,
-      probeStep: X11WindowCapture.step(width: width, height: height, limit: pixelLimit))
+      serverMicrosecondsPerFrame: serverPerFrame)
   }
 
   /// `utime + stime` of process `pid` in ns, from `/proc/PID/stat` (in clock ticks).

@@ -81,14 +81,12 @@ public final class DisplayMonitor: Sendable {
   /// Connects the probe to the X server `x11Display` (nil: `$DISPLAY`) and starts watching for
   /// the app's window; call `watch(processID:)` once the app is spawned. With no refresh grid,
   /// the detector's refresh interval is `X11FrameSource.cadenceAllowanceNanoseconds` unless
-  /// `configuration` gives one. Windows above `pixelLimit` pixels are read at a step
-  /// (``X11WindowCapture/pixelLimit``).
+  /// `configuration` gives one.
   /// - Throws: `X11Error` — the XCB libraries, the server or its DAMAGE extension missing.
   public init(
     x11Display: String?, authorization: X11Authorization? = nil,
     source capture: X11WindowCapture.Source = .window,
-    configuration: DetectorConfiguration = DetectorConfiguration(), realtime: Bool = true,
-    pixelLimit: Int = X11WindowCapture.analysedPixelLimit
+    configuration: DetectorConfiguration = DetectorConfiguration(), realtime: Bool = true
   ) throws(X11Error) {
     var config = configuration
     config.pid = getpid()
@@ -97,8 +95,7 @@ public final class DisplayMonitor: Sendable {
     }
     let box = Box(State(detector: LiveFrameDetector(configuration: config)))
     let source = try X11FrameSource(
-      display: x11Display, authorization: authorization, source: capture, realtime: realtime,
-      pixelLimit: pixelLimit
+      display: x11Display, authorization: authorization, source: capture, realtime: realtime
     ) { frame in DisplayMonitor.analyse(frame, box: box) }
     do {
       try source.start()

@@ -75,10 +75,9 @@ final class X11FrameSource: FrameSource {
   /// Connects to `display` (nil: `$DISPLAY`) and starts watching for windows; frames go to `deliver`.
   init(
     display: String?, authorization: X11Authorization?, source: X11WindowCapture.Source, realtime: Bool,
-    pixelLimit: Int = X11WindowCapture.analysedPixelLimit, deliver: @escaping @Sendable (ProbeFrame) -> Void
+    deliver: @escaping @Sendable (ProbeFrame) -> Void
   ) throws(X11Error) {
     capture = try X11WindowCapture(display: display, authorization: authorization, source: source)
-    capture.pixelLimit = pixelLimit
     let fds: (read: Int32, write: Int32)
     do {
       fds = try ProcessControl.pipe()
@@ -315,7 +314,7 @@ final class X11FrameSource: FrameSource {
       fields: [
         "window": .string("0x" + String(client, radix: 16)), "method": .string(method),
         "app_pid": .int(Int64(pid)), "width": .int(Int64(capture.width)),
-        "height": .int(Int64(capture.height)), "probe_step": .int(Int64(capture.step)),
+        "height": .int(Int64(capture.height)),
       ])
     state.withLock {
       $0.events.append(event)

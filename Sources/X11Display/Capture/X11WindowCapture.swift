@@ -6,13 +6,6 @@ import SystemCalls
 /// `ShmGetImage`, or `GetImage` where shared memory is refused) into an 8-bit luma image of the
 /// whole window, stamping `CLOCK_MONOTONIC` as soon as the pixels are in hand.
 ///
-/// **Large windows are read at a step.** Above ``analysedPixelLimit`` pixels (640×480) the luma
-/// image holds every `step`-th row of the window, each pixel the mean of `step` neighbours in its
-/// row (``step``: 2 for 1280×720), so that the probe's cost per frame stays that of a 640×480
-/// window: the skipped rows are neither converted nor even read from the shared image. A camera
-/// preview changes as a whole, and the light board's cells span many pixels, so the detector and
-/// the decoder see the same changes and the same board at the lower resolution.
-///
 /// Used from one thread (the probe's); nothing here blocks except the replies it waits for.
 public final class X11WindowCapture: @unchecked Sendable {
   // @unchecked: used from one thread at a time (the probe's); the connection itself is thread-safe.
@@ -38,28 +31,6 @@ public final class X11WindowCapture: @unchecked Sendable {
   public private(set) var width = 0
   /// The watched window's size, pixels.
   public private(set) var height = 0
-  /// Rows and pixels per luma pixel: 1 up to ``analysedPixelLimit`` pixels, else the smallest
-  /// step that brings the analysed image within it.
-  public private(set) var step = 1
-  /// The luma image's size, pixels (`width / step` × `ceil(height / step)`).
-  public private(set) var lumaWidth = 0
-  /// The luma image's size, pixels.
-  public private(set) var lumaHeight = 0
-  /// The most pixels the probe analyses per frame by default (640×480); larger windows are read
-  /// at a step.
-  public static let analysedPixelLimit = 640 * 480
-  /// The most pixels this capture analyses per frame (``analysedPixelLimit``; `Int.max` reads
-  /// every pixel, as `bench calibrate`'s cost measurement does for comparison). Applies from the
-  /// next `watch(_:)` or `resize()`.
-  public var pixelLimit = X11WindowCapture.analysedPixelLimit
-
-  /// The step for a `width`×`height` window: the smallest whole number that brings the analysed
-  /// image (`width / step` × `ceil(height / step)`) within `limit` pixels.
-  public static func step(width: Int, height: Int, limit: Int = analysedPixelLimit) -> Int {
-    var step = 1
-    while (width / step) * ((height + step - 1) / step) > max(1, limit) { step += 1 }
-    return step
-  }
   /// Reads the server refused (a window partly off screen, or unmapped meanwhile).
   public private(set) var refusedReads = 0
 
@@ -180,10 +151,7 @@ public final class X11WindowCapture: @unchecked Sendable {
     if geometry.width != width || geometry.height != height || luma.isEmpty {
       width = max(1, geometry.width)
       height = max(1, geometry.height)
-      step = Self.step(width: width, height: height, limit: pixelLimit)
-      lumaWidth = max(1, width / step)
-      lumaHeight = (height + step - 1) / step
-      luma = [UInt8](repeating: 0, count: lumaWidth * lumaHeight)
+      luma = [UInt8](repeating: 0, count: width * height)
       segment?.close()
       segment = nil
       if usesSharedMemory {
@@ -210,11 +178,8 @@ public final class X11WindowCapture: @unchecked Sendable {
   public func readChanges(inHand: () -> Void = {}) throws(X11Error) -> UInt64? {
     let changed = pending
     pending = nil  // taken even when nothing can be read, so a caller looping on hasChanges ends
-    guard window != nil, let format, let changedArea = changed?.clipped(width: width, height: height),
-      !changedArea.isEmpty
+    guard window != nil, let format, let area = changed?.clipped(width: width, height: height), !area.isEmpty
     else { return nil }
-    // Whole luma pixels: the area grown to multiples of the step (then clipped to the window).
-    let area = changedArea.aligned(to: step).clipped(width: width, height: height)
     _ = CXCBShims_damageSubtract(connection.raw, damage, 0, 0)
     let drawable = source == .screen ? connection.screen.root : window!
     let (dx, dy) = source == .screen ? rootOrigin : (0, 0)
@@ -244,26 +209,19 @@ public final class X11WindowCapture: @unchecked Sendable {
     }
   }
 
-  /// Converts the read area (its origin a multiple of the step) into the luma image.
   private func convert(_ pixels: UnsafeRawPointer, rowBytes: Int, area: X11Rectangle, format: X11PixelFormat)
   {
-    let w = lumaWidth
-    let x0 = area.x / step
-    let y0 = area.y / step
-    // The last luma column may lack source pixels past a window width that is no multiple of the step.
-    let columns = min(area.width, (w - x0) * step)
-    guard columns > 0 else { return }
+    let w = width
     luma.withUnsafeMutableBufferPointer { out in
       format.luma(
-        from: pixels, sourceBytesPerRow: rowBytes, width: columns, height: area.height,
-        into: out.baseAddress! + y0 * w + x0, destinationBytesPerRow: w, step: step)
+        from: pixels, sourceBytesPerRow: rowBytes, width: area.width, height: area.height,
+        into: out.baseAddress! + area.y * w + area.x, destinationBytesPerRow: w)
     }
   }
 
-  /// Runs `body` on the luma image (`lumaWidth`×`lumaHeight`, rows packed: the whole window, or
-  /// every `step`-th row and column of it).
+  /// Runs `body` on the luma image (`width`×`height`, rows packed).
   public func withLuma<R>(_ body: (UnsafePointer<UInt8>, _ width: Int, _ height: Int) -> R) -> R {
-    luma.withUnsafeBufferPointer { body($0.baseAddress!, lumaWidth, lumaHeight) }
+    luma.withUnsafeBufferPointer { body($0.baseAddress!, width, height) }
   }
 
   /// Stops watching (the window's DAMAGE object) and closes the connection. Safe to call more than once.

@@ -63,54 +63,6 @@ public struct X11PixelFormat: Sendable, Hashable {
     return ((level * maximum + 127) / 255) << shift
   }
 
-  /// Converts every `step`-th row of `height` rows of `width` pixels at `source`
-  /// (`sourceBytesPerRow` apart; rows 0, `step`, 2 `step`, …) to luma at `destination`
-  /// (`destinationBytesPerRow` apart), one luma pixel per `step` source pixels of the row, their
-  /// mean (rounded down): `width / step` pixels per row, `(height + step − 1) / step` rows.
-  /// Skipped rows are not read at all: the probe reads large windows at a fraction of their
-  /// memory traffic. With `step` 1 (the default) every pixel is converted.
-  public func luma(
-    from source: UnsafeRawPointer, sourceBytesPerRow: Int, width: Int, height: Int,
-    into destination: UnsafeMutablePointer<UInt8>, destinationBytesPerRow: Int, step: Int
-  ) {
-    guard step > 1 else {
-      luma(
-        from: source, sourceBytesPerRow: sourceBytesPerRow, width: width, height: height, into: destination,
-        destinationBytesPerRow: destinationBytesPerRow)
-      return
-    }
-    let outWidth = width / step
-    guard outWidth > 0 else { return }
-    // One source row at a time into a scratch row (in cache), then the mean of each `step`
-    // pixels: a pair's by a shift, otherwise through a table of sum → mean (no division per pixel).
-    let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: width)
-    defer { scratch.deallocate() }
-    let means = step == 2 ? [] : (0...(255 * step)).map { UInt8(truncatingIfNeeded: $0 / step) }
-    var outRow = 0
-    var y = 0
-    while y < height {
-      luma(
-        from: source + y * sourceBytesPerRow, sourceBytesPerRow: sourceBytesPerRow, width: width, height: 1,
-        into: scratch, destinationBytesPerRow: width)
-      let out = destination + outRow * destinationBytesPerRow
-      if step == 2 {
-        for x in 0..<outWidth {
-          out[x] = UInt8(truncatingIfNeeded: (UInt16(scratch[2 &* x]) &+ UInt16(scratch[2 &* x &+ 1])) >> 1)
-        }
-      } else {
-        means.withUnsafeBufferPointer { mean in
-          for x in 0..<outWidth {
-            var sum = 0
-            for k in 0..<step { sum &+= Int(scratch[x &* step &+ k]) }
-            out[x] = mean[sum]
-          }
-        }
-      }
-      outRow += 1
-      y += step
-    }
-  }
-
   /// Converts `height` rows of `width` pixels at `source` (`sourceBytesPerRow` apart) to luma at
   /// `destination` (`destinationBytesPerRow` apart): Y = (77 R + 150 G + 29 B + 128) / 256, the
   /// BT.601 weights in 8-bit fixed point, so a grey pixel (v, v, v) reads back as exactly v.

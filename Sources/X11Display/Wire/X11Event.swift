@@ -81,17 +81,6 @@ public struct X11Rectangle: Sendable, Hashable {
       height: max(y + height, other.y + other.height) - y0)
   }
 
-  /// The smallest rectangle holding this one (in non-negative coordinates) whose edges lie on
-  /// multiples of `step`.
-  public func aligned(to step: Int) -> X11Rectangle {
-    guard step > 1 else { return self }
-    let x0 = max(0, x) / step * step
-    let y0 = max(0, y) / step * step
-    let right = (max(0, x + width) + step - 1) / step * step
-    let bottom = (max(0, y + height) + step - 1) / step * step
-    return X11Rectangle(x: x0, y: y0, width: max(0, right - x0), height: max(0, bottom - y0))
-  }
-
   /// The part inside `width`×`height` from the origin.
   public func clipped(width w: Int, height h: Int) -> X11Rectangle {
     let x0 = max(0, x)
