@@ -8,4 +8,8 @@ if arguments.first == "__burn" {
   // A CPU burner of the loaded condition (internal; see CPUBurners).
   CPUBurners.burn(parent: Int32(arguments.dropFirst().first ?? "") ?? getppid())
 }
+if arguments.first == BuildGuard.argument {
+  // A child that dies with bench (internal; see BuildGuard): bench ab's swift build.
+  BuildGuard.exec(Array(arguments.dropFirst()))
+}
 exit(BenchCommandLine.main(arguments))

@@ -7,7 +7,7 @@ public enum BenchCommandLine {
     [
       ("compare", CompareCommand.self), ("gate", GateCommand.self), ("baseline", BaselineCommand.self),
       ("report", ReportCommand.self), ("calibrate", CalibrateCommand.self), ("doctor", DoctorCommand.self),
-      ("run", RunCommand.self),
+      ("ab", ABCommand.self), ("run", RunCommand.self),
     ]
   }
 

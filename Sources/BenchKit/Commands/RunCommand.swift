@@ -93,7 +93,7 @@ public enum RunCommand: Command {
   /// The option table (DESIGN.md "Command line", a contract).
   public static let spec = CommandLineSpec(
     command: "bench",
-    synopsis: "[options]    (or: bench compare|gate|baseline|report|calibrate|doctor … --help)",
+    synopsis: "[options]    (or: bench compare|gate|baseline|report|calibrate|doctor|ab … --help)",
     summary: """
       Launches the camera app again and again under cold, warm, relock and loaded conditions,
       finds the first live preview frame from the display's pixels, and reports every launch
@@ -113,6 +113,7 @@ public enum RunCommand: Command {
         bench report RESULTS.json [--svg F] [--trace F] [--markdown F] [--junit F]
         bench calibrate                          the probe against ground truth
         bench doctor                             devices, cache dropping, real-time priority, PSI
+        bench ab REV_A REV_B                     camera-app at two git revisions, interleaved, B vs A
       exit status: 0 ok, 1 runs failed (or a gate failed), 2 bad usage or input, 130 interrupted
       """)
 
@@ -290,17 +291,7 @@ public enum RunCommand: Command {
 
     let total = settings.conditions.count * settings.configs.count * (settings.runs + settings.warmup)
     let progress = ProgressReporter(total: total, quiet: quiet)
-    let base = BenchResults(
-      tool: .init(version: FirstFrameVersion.current), host: HostProbe.current(),
-      settings: .init(
-        runs: settings.runs, warmup: settings.warmup, conditions: settings.conditions.map(\.rawValue),
-        configs: settings.configs.map(\.rawValue), outputs: settings.outputs.map(\.rawValue),
-        camera: settings.camera.description,
-        profile: settings.profilePath,
-        profileName: settings.profileName, app: settings.appCommand?.joined(separator: " "),
-        refreshHz: settings.refreshHz, tap: settings.tap, lockSeconds: settings.lockSeconds,
-        runTimeoutSeconds: settings.runTimeoutSeconds, startedAt: ISO8601DateFormatter().string(from: Date())),
-      cells: [])
+    let base = baseResults(settings)
     let runner: BenchRunner
     do {
       runner = try BenchRunner(settings: settings, appBinary: appBinary)
@@ -314,6 +305,21 @@ public enum RunCommand: Command {
     return finish(
       results, settings: settings, format: format, quiet: quiet, problem: session.lastWriteProblem,
       output: &output, errors: &errors)
+  }
+
+  /// What results.json records before the first run: the tool, the host and the settings.
+  static func baseResults(_ settings: RunSettings) -> BenchResults {
+    BenchResults(
+      tool: .init(version: FirstFrameVersion.current), host: HostProbe.current(),
+      settings: .init(
+        runs: settings.runs, warmup: settings.warmup, conditions: settings.conditions.map(\.rawValue),
+        configs: settings.configs.map(\.rawValue), outputs: settings.outputs.map(\.rawValue),
+        camera: settings.camera.description,
+        profile: settings.profilePath,
+        profileName: settings.profileName, app: settings.appCommand?.joined(separator: " "),
+        refreshHz: settings.refreshHz, tap: settings.tap, lockSeconds: settings.lockSeconds,
+        runTimeoutSeconds: settings.runTimeoutSeconds, startedAt: ISO8601DateFormatter().string(from: Date())),
+      cells: [])
   }
 
   static func finish(

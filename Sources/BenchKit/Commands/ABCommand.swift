@@ -1,0 +1,182 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+import BenchAnalysis
+import Display
+import Foundation
+import LaunchContract
+
+/// `bench ab REV_A REV_B`: code against code on one machine in one run. Builds camera-app at
+/// two git revisions (``RevisionBuilder``) and runs both, interleaved run by run
+/// (``ABSession``), into one results folder: `A/results.json` and `B/results.json` are ordinary
+/// results files with the same cells, so `bench compare` and `bench gate --baseline` read
+/// "B vs A" for every configuration and condition.
+public enum ABCommand: Command {
+  /// The command line, checked.
+  public struct Options: Sendable {
+    /// The reference revision.
+    public var a: Revision
+    /// The new revision.
+    public var b: Revision
+    /// The git repository the revisions are in.
+    public var repository: String
+    /// What to run (`outDir` is the folder that gets `A/` and `B/`).
+    public var settings: RunSettings
+    /// No progress output.
+    public var quiet: Bool
+  }
+
+  static let repo = Option<String?>(
+    "--repo", "DIR", "the FirstFrame git repository to build the revisions from", shownAs: "this package",
+    parser: .folderName)
+
+  /// The options `bench ab` shares with `bench` (all but `--app` and `--format`).
+  static let shared: [any CommandLineOption] = [
+    RunCommand.runs, RunCommand.warmup, RunCommand.conditions, RunCommand.configs, RunCommand.outputs,
+    RunCommand.camera, RunCommand.profile, RunCommand.refreshHz, RunCommand.lockSeconds,
+    RunCommand.runTimeout,
+    RunCommand.noTap, RunCommand.out, RunCommand.quiet,
+  ]
+
+  /// The option table (parser and `--help`).
+  public static let spec = CommandLineSpec(
+    command: "bench ab", synopsis: "REV_A REV_B [options]",
+    summary: """
+      Measures two revisions of camera-app against each other on this machine, in one run: builds
+      camera-app at each git revision (release, as bench builds it; in a worktree under
+      .build/ab, one cached binary per commit), then runs both under every condition and
+      configuration, interleaved run by run (A B, then B A, …) so that machine drift hits both
+      alike. The results folder holds A/results.json and B/results.json (ordinary results, same
+      cells) and comparison.txt; gate B against A with
+      bench gate --baseline OUT/A/results.json OUT/B/results.json.
+      """,
+    options: [repo] + shared,
+    epilogue: """
+      REV_A is the reference, REV_B the new one: any git revision (HEAD~1, origin/main, v0.1.0, a hash).
+      exit status: 0 ok, 1 a build or runs failed, 2 bad usage (an unknown revision, one without
+      camera-app, HEAD with uncommitted changes), 130 interrupted
+      """)
+
+  /// Checks the command line: two revisions that have camera-app, then `bench`'s options.
+  public static func options(from o: ParsedOptions) throws(UsageError) -> Options {
+    guard o.positional.count == 2 else {
+      throw UsageError("wants two git revisions, REV_A and REV_B (got \(o.positional.count) arguments)")
+    }
+    guard var repository = try o.value(repo) ?? CameraAppLocator.packageRoot() else {
+      throw UsageError("cannot find the FirstFrame package: run bench ab inside it, or give --repo DIR")
+    }
+    if !(repository as NSString).isAbsolutePath {
+      repository = FileManager.default.currentDirectoryPath + "/" + repository
+    }
+    let builder = RevisionBuilder(repository: repository)
+    let a = try builder.resolve(o.positional[0])
+    let b = try builder.resolve(o.positional[1])
+    // `bench`'s own checks of the shared options (camera, profile, results folder), without the revisions.
+    let rest = try RunCommand.spec.parse(
+      o.values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + o.flags.sorted())
+    let run = try RunCommand.options(from: rest)
+    return Options(a: a, b: b, repository: repository, settings: run.settings, quiet: run.quiet)
+  }
+
+  /// Builds both revisions, runs them interleaved, writes both results and the comparison, and
+  /// prints the comparison table.
+  public static func execute(
+    _ o: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
+  ) -> Int32 {
+    let interrupted = InterruptFlag.install()
+    _ = DisplaySurface.removeStale()
+    // HEAD may come from this checkout's own camera-app build only when that is the repository
+    // being compared and bench would build it (not FIRSTFRAME_CAMERA_APP's binary).
+    let root = CameraAppLocator.packageRoot().map { realPath($0) }
+    let builder = RevisionBuilder(
+      repository: o.repository,
+      reuseCheckout: root == realPath(o.repository) && LaunchEnvironment.value(of: .cameraApp) == nil)
+    var binaries: [ABSide: String] = [:]
+    for (side, revision) in [(ABSide.a, o.a), (.b, o.b)] {
+      do {
+        binaries[side] = try builder.binary(for: revision, interrupted: { interrupted.isSet }) { line in
+          if !o.quiet { errors.write("bench: \(side.rawValue): \(line)\n") }
+        }
+      } catch {
+        if error.code == .interrupted || interrupted.isSet {
+          errors.write("bench: interrupted while building; nothing was measured\n")
+          return 130
+        }
+        errors.write("bench: \(side.rawValue) = \(revision.name): \(error.message)\n")
+        return 1
+      }
+    }
+    let rounds = o.settings.warmup + o.settings.runs
+    let progress = ProgressReporter(
+      total: 2 * o.settings.conditions.count * o.settings.configs.count * rounds, quiet: o.quiet)
+    var sides: [(side: ABSide, runner: BenchRunner, session: BenchSession)] = []
+    for side in ABSide.allCases {
+      var settings = o.settings
+      settings.outDir = o.settings.outDir + "/" + side.rawValue
+      do {
+        try FileManager.default.createDirectory(atPath: settings.outDir, withIntermediateDirectories: true)
+        let runner = try BenchRunner(settings: settings, appBinary: binaries[side])
+        let session = BenchSession(
+          settings: settings, runner: runner, progress: progress, base: RunCommand.baseResults(settings),
+          interrupted: { interrupted.isSet })
+        sides.append((side, runner, session))
+      } catch {
+        errors.write("bench: \(settings.outDir): \(error)\n")
+        return 1
+      }
+    }
+    try? Data(revisionsJSON(o).utf8).write(
+      to: URL(fileURLWithPath: o.settings.outDir + "/revisions.json"), options: .atomic)
+    let results = ABSession(
+      settings: o.settings, sides: sides, progress: progress, interrupted: { interrupted.isSet }
+    ).run()
+    var status: Int32 = 0
+    var discard = ""
+    for entry in sides {
+      guard let r = results[entry.side] else { continue }
+      let s = RunCommand.finish(
+        r, settings: entry.session.settings, format: .table, quiet: true,
+        problem: entry.session.lastWriteProblem,
+        output: &discard, errors: &errors)
+      status = status == 130 || s == 130 ? 130 : max(status, s)
+    }
+    guard let a = results[.a], let b = results[.b] else { return 1 }
+    let table = comparison(a: a, b: b, options: o)
+    try? Data(table.utf8).write(
+      to: URL(fileURLWithPath: o.settings.outDir + "/comparison.txt"), options: .atomic)
+    output.write(table)
+    RunCommand.linkLatest(o.settings.outDir)
+    if !o.quiet {
+      errors.write(
+        "bench: results in \(o.settings.outDir) (A/results.json, B/results.json, comparison.txt)\n")
+    }
+    return status
+  }
+
+  static func realPath(_ path: String) -> String {
+    guard let resolved = realpath(path, nil) else { return path }
+    defer { free(resolved) }
+    return String(cString: resolved)
+  }
+
+  /// The comparison B vs A, headed by what A and B are.
+  static func comparison(a: BenchResults, b: BenchResults, options o: Options) -> String {
+    let dir = o.settings.outDir
+    var text = "A = \(o.a.name) (\(o.a.shortCommit))   B = \(o.b.name) (\(o.b.shortCommit))\n"
+    text += ComparisonTable.text(
+      Comparator.compare(a, b), a: dir + "/A/results.json", b: dir + "/B/results.json", options: .init())
+    text += "gate: bench gate --baseline \(dir)/A/results.json \(dir)/B/results.json\n"
+    return text
+  }
+
+  /// `revisions.json`: what A and B are.
+  static func revisionsJSON(_ o: Options) -> String {
+    let object: [String: [String: String]] = [
+      "A": ["revision": o.a.name, "commit": o.a.commit],
+      "B": ["revision": o.b.name, "commit": o.b.commit],
+    ]
+    let data =
+      (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])) ?? Data()
+    return String(decoding: data, as: UTF8.self) + "\n"
+  }
+}
