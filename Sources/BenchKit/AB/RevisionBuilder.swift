@@ -214,32 +214,9 @@ public final class RevisionBuilder: Sendable {
     _ source: String, _ scratch: String, _ interrupted: @Sendable () -> Bool,
     swift: String? = nil
   ) throws(RunnerError) -> String {
-    try? FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-    let logPath = scratch + "/build.log"
-    unlink(logPath)
-    let argv = [
-      swift ?? CameraAppLocator.findSwift(), "build", "--package-path", source, "-c", "release", "--product",
-      "camera-app",
-      "--scratch-path", scratch, "--static-swift-stdlib",
-    ]
-    let child = try ChildProcess.spawn(
-      argv: BuildGuard.wrap(argv), environment: ProcessInfo.processInfo.environment, logPath: logPath)
-    var status: ChildProcess.Termination?
-    while status == nil {
-      if interrupted() {
-        child.terminate(grace: 2)
-        throw RunnerError(.interrupted, "interrupted while building camera-app")
-      }
-      status = child.wait(timeout: 0.2)
-    }
-    let binary = scratch + "/release/camera-app"
-    guard status == .exited(0), access(binary, X_OK) == 0 else {
-      let tail =
-        (try? String(contentsOfFile: logPath, encoding: .utf8))?.split(separator: "\n").suffix(1).joined()
-        ?? ""
-      throw RunnerError(.buildFailed, "building camera-app failed (\(status!)); see \(logPath): \(tail)")
-    }
-    return binary
+    try CameraAppLocator.build(
+      package: source, scratch: scratch, logPath: scratch + "/build.log", swift: swift,
+      interrupted: interrupted)
   }
 
   /// An exclusive `flock` on a file, waited for while polling `interrupted`.

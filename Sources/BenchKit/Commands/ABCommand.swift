@@ -145,7 +145,6 @@ public enum ABCommand: Command {
     try? Data(table.utf8).write(
       to: URL(fileURLWithPath: o.settings.outDir + "/comparison.txt"), options: .atomic)
     output.write(table)
-    RunCommand.linkLatest(o.settings.outDir)
     if !o.quiet {
       errors.write(
         "bench: results in \(o.settings.outDir) (A/results.json, B/results.json, comparison.txt)\n")

@@ -60,18 +60,36 @@ public enum CameraAppLocator {
     if !isUpToDate(binary: binary, root: root) {
       log("building camera-app (release, static Swift runtime) — once per source change…")
     }
-    let swift = findSwift()
     let logPath = root + "/.build/camera-app-build.log"
-    try? FileManager.default.createDirectory(atPath: root + "/.build", withIntermediateDirectories: true)
+    return try build(package: root, scratch: scratch, logPath: logPath, interrupted: { false })
+  }
+
+  /// Builds camera-app from the package at `package` into the scratch folder `scratch`:
+  /// `swift build -c release --product camera-app --static-swift-stdlib`, its output in
+  /// `logPath`. Stopped (its whole process group) when `interrupted` turns true, and set to
+  /// die with bench (``BuildGuard``). `swift` defaults to the one on `PATH`. Returns the binary.
+  /// - Throws: `RunnerError` `.interrupted`, or `.buildFailed` with the log's last line.
+  static func build(
+    package: String, scratch: String, logPath: String, swift: String? = nil, interrupted: () -> Bool
+  ) throws(RunnerError) -> String {
+    let binary = scratch + "/release/camera-app"
+    try? FileManager.default.createDirectory(
+      atPath: (logPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
     unlink(logPath)
     let child = try ChildProcess.spawn(
-      argv: [
-        swift, "build", "--package-path", root, "-c", "release", "--product", "camera-app",
+      argv: BuildGuard.wrap([
+        swift ?? findSwift(), "build", "--package-path", package, "-c", "release", "--product", "camera-app",
         "--scratch-path", scratch, "--static-swift-stdlib",
-      ],
+      ]),
       environment: ProcessInfo.processInfo.environment, logPath: logPath)
     var status: ChildProcess.Termination?
-    while status == nil { status = child.wait(timeout: 3600) }
+    while status == nil {
+      if interrupted() {
+        child.terminate(grace: 2)
+        throw RunnerError(.interrupted, "interrupted while building camera-app")
+      }
+      status = child.wait(timeout: 0.2)
+    }
     guard status == .exited(0), access(binary, X_OK) == 0 else {
       let tail =
         (try? String(contentsOfFile: logPath, encoding: .utf8))?.split(separator: "\n").suffix(1).joined()
