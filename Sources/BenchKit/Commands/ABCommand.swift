@@ -30,12 +30,17 @@ public enum ABCommand: Command {
     "--repo", "DIR", "the FirstFrame git repository to build the revisions from", shownAs: "this package",
     parser: .folderName)
 
+  // `bench`'s --out, read by `bench`'s parser; the folder gets A/ and B/ and is not Results/latest.
+  static let out = Option<String?>(
+    "--out", "DIR", "results folder (A/, B/, comparison.txt)", shownAs: "Results/<UTC timestamp>",
+    parser: .folderName)
+
   /// The options `bench ab` shares with `bench` (all but `--app` and `--format`).
   static let shared: [any CommandLineOption] = [
     RunCommand.runs, RunCommand.warmup, RunCommand.conditions, RunCommand.configs, RunCommand.outputs,
     RunCommand.camera, RunCommand.profile, RunCommand.refreshHz, RunCommand.lockSeconds,
     RunCommand.runTimeout,
-    RunCommand.noTap, RunCommand.out, RunCommand.quiet,
+    RunCommand.noTap, out, RunCommand.quiet,
   ]
 
   /// The option table (parser and `--help`).
