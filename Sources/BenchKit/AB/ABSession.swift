@@ -72,14 +72,7 @@ public final class ABSession: Sendable {
     var done = 0
     for condition in settings.conditions {
       if interrupted() { break }
-      var burners: CPUBurners?
-      if condition == .loaded {
-        do {
-          burners = try CPUBurners()
-        } catch {
-          progress.note("bench: cannot start CPU burners: \(error.message)")
-        }
-      }
+      let burners = CPUBurners.started(for: condition, progress: progress)
       defer { burners?.stop() }
       var relock: [String: BenchRunner.RelockSession] = [:]
       defer { relock.values.forEach { $0.close() } }

@@ -41,14 +41,7 @@ public final class BenchSession: Sendable {
     try? FileManager.default.createDirectory(atPath: tracesDir, withIntermediateDirectories: true)
     for condition in settings.conditions {
       if interruptFlag() { break }
-      var burners: CPUBurners?
-      if condition == .loaded {
-        do {
-          burners = try CPUBurners()
-        } catch {
-          progress.note("bench: cannot start CPU burners: \(error.message)")
-        }
-      }
+      let burners = CPUBurners.started(for: condition, progress: progress)
       defer { burners?.stop() }
       for config in settings.configs {
         ensureCell(config: config, condition: condition, burners: burners?.count)
