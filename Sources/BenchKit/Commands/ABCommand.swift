@@ -78,7 +78,8 @@ public enum ABCommand: Command {
     let b = try builder.resolve(o.positional[1])
     // `bench`'s own checks of the shared options (camera, profile, results folder), without the revisions.
     let rest = try RunCommand.spec.parse(
-      o.values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + o.flags.sorted())
+      o.values.filter { $0.key != repo.name }.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        + o.flags.sorted())
     let run = try RunCommand.options(from: rest)
     return Options(a: a, b: b, repository: repository, settings: run.settings, quiet: run.quiet)
   }

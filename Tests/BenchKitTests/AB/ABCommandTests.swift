@@ -107,6 +107,22 @@ func makeScript(_ path: String, _ text: String) {
     #expect(throws: Never.self) { try builder.resolve("HEAD~1") }
   }
 
+  @Test("with --repo, bench's own options are read and checked as bench reads them")
+  func sharedOptions() throws {
+    let repo = try ScratchRepository.make()
+    let out = temporaryFolder("ab-out")
+    let options = try #require(
+      try ABCommand.parse([
+        "--repo", repo.path, "HEAD~1", "HEAD", "--runs", "3", "--conditions", "warm", "--out", out,
+      ]))
+    #expect(options.settings.runs == 3 && options.settings.conditions == [.warm])
+    #expect(options.settings.outDir == out && options.repository == repo.path)
+    #expect(options.a.commit == (try repo.git("rev-parse", "HEAD~1")))
+    let (status, errors) = run(["--repo", repo.path, "HEAD~1", "HEAD", "--runs", "0", "--out", out])
+    #expect(status == 2 && errors.contains("--runs"), "\(errors)")
+    #expect(run(["--repo", repo.path, "HEAD~1", "HEAD", "--app", "true"]).status == 2)
+  }
+
   @Test("a revision resolves to its full commit hash")
   func resolves() throws {
     let repo = try ScratchRepository.make()
