@@ -209,6 +209,36 @@ func makeScript(_ path: String, _ text: String) {
     #expect(fake.built.withLock { $0 }.isEmpty)
   }
 
+  @Test("a build waits for another bench ab's build (the folder's lock); an interrupt ends the wait")
+  func waitsForLock() throws {
+    let repo = try ScratchRepository.make()
+    let fake = FakeBuild()
+    let builder = RevisionBuilder(repository: repo.path, build: fake.step, reuseCheckout: false)
+    let revision = try builder.resolve("HEAD")
+    try FileManager.default.createDirectory(atPath: builder.folder, withIntermediateDirectories: true)
+    let fd = open(builder.folder + "/lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    #expect(fd >= 0 && flock(fd, LOCK_EX) == 0)
+    let polls = Mutex(0)
+    var caught: RunnerError?
+    do {
+      _ = try builder.binary(
+        for: revision,
+        interrupted: {
+          polls.withLock { count in
+            count += 1; return count
+          } >= 3
+        }
+      ) { _ in }
+    } catch {
+      caught = error
+    }
+    #expect(caught?.code == .interrupted)
+    #expect(fake.built.withLock { $0 }.isEmpty)
+    close(fd)
+    _ = try builder.binary(for: revision, interrupted: { false }) { _ in }
+    #expect(fake.built.withLock { $0 } == ["print(3)\n"])
+  }
+
   @Test("an interrupt stops the swift build child and its process group")
   func interruptStopsBuild() throws {
     let dir = temporaryFolder("ab-swift")
