@@ -66,7 +66,7 @@ public enum CameraAppLocator {
 
   /// Builds camera-app from the package at `package` into the scratch folder `scratch`:
   /// `swift build -c release --product camera-app --static-swift-stdlib`, its output in
-  /// `logPath`. Stopped (its whole process group) when `interrupted` turns true, and set to
+  /// `logPath`. Stopped (with every compiler job it started) when `interrupted` turns true, and set to
   /// die with bench (``BuildGuard``). `swift` defaults to the one on `PATH`. Returns the binary.
   /// - Throws: `RunnerError` `.interrupted`, or `.buildFailed` with the log's last line.
   static func build(
@@ -85,6 +85,7 @@ public enum CameraAppLocator {
     var status: ChildProcess.Termination?
     while status == nil {
       if interrupted() {
+        ProcessTree.kill(child.pid)
         child.terminate(grace: 2)
         throw RunnerError(.interrupted, "interrupted while building camera-app")
       }

@@ -239,14 +239,25 @@ func makeScript(_ path: String, _ text: String) {
     #expect(fake.built.withLock { $0 } == ["print(3)\n"])
   }
 
-  @Test("an interrupt stops the swift build child and its process group")
+  /// Whether `pid` has ended (no such process, or a zombie nobody reaped yet).
+  static func hasEnded(_ pid: Int32) -> Bool {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+      let close = stat.lastIndex(of: ")")
+    else { return true }
+    return stat[stat.index(close, offsetBy: 2)] == "Z"
+  }
+
+  @Test("an interrupt stops the swift build child and what it started, even in other process groups")
   func interruptStopsBuild() throws {
     let dir = temporaryFolder("ab-swift")
-    let pidFile = dir + "/pid"
     let fakeSwift = dir + "/swift"
-    makeScript(fakeSwift, "#!/bin/sh\necho $$ > \(pidFile)\nexec sleep 60\n")
+    // Like swift-build, which starts each compiler job in a process group of its own.
+    makeScript(
+      fakeSwift,
+      "#!/bin/sh\nsetsid sleep 61 &\necho $! > \(dir)/job\necho $$ > \(dir)/pid.tmp\nmv \(dir)/pid.tmp \(dir)/pid\nexec sleep 60\n"
+    )
     let started = ContinuousClock.now
-    let stop: @Sendable () -> Bool = { access(pidFile, F_OK) == 0 }
+    let stop: @Sendable () -> Bool = { access(dir + "/pid", F_OK) == 0 }
     var caught: RunnerError?
     do {
       _ = try RevisionBuilder.swiftBuild(dir + "/src", dir + "/scratch", stop, swift: fakeSwift)
@@ -254,12 +265,16 @@ func makeScript(_ path: String, _ text: String) {
       caught = error
     }
     #expect(caught?.code == .interrupted)
-    let pid =
-      Int32(
-        (try String(contentsOfFile: pidFile, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)
-      ) ?? 0
-    #expect(pid > 0)
-    #expect(kill(pid, 0) == -1 && errno == ESRCH, "the fake swift (pid \(pid)) is still there")
+    for name in ["pid", "job"] {
+      let pid =
+        Int32(
+          (try String(contentsOfFile: "\(dir)/\(name)", encoding: .utf8)).trimmingCharacters(
+            in: .whitespacesAndNewlines)) ?? 0
+      #expect(pid > 0)
+      #expect(
+        blockUntil(timeout: .seconds(10)) { Self.hasEnded(pid) }, "\(name) (pid \(pid)) is still running")
+      if !Self.hasEnded(pid) { kill(pid, SIGKILL) }
+    }
     #expect(ContinuousClock.now - started < .seconds(30))
   }
 }
