@@ -207,7 +207,7 @@ public final class RevisionBuilder: Sendable {
 
   /// `swift build -c release --product camera-app --static-swift-stdlib` of the package at
   /// `source` into `scratch` (``CameraAppLocator``'s command), its output in
-  /// `<scratch>/build.log`. Stopped (its process group killed) when `interrupted` turns true;
+  /// `<scratch>/build.log`. Stopped, with every compiler job it started, when `interrupted` turns true;
   /// it also dies with bench (``BuildGuard``).
   /// `swift` is the toolchain's `swift` (default: found on `PATH`, else `/opt/swift/usr/bin`).
   public static func swiftBuild(
