@@ -30,6 +30,8 @@ let package = Package(
     .library(name: "Probe", targets: ["Probe"]),
     .library(name: "BenchAnalysis", targets: ["BenchAnalysis"]),
     .library(name: "BenchKit", targets: ["BenchKit"]),
+    // The fuzz targets, for the libFuzzer package in Fuzz/ (scripts/fuzz).
+    .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
     .executable(name: "camera-app", targets: ["camera-app"]),
     .executable(name: "bench", targets: ["bench"]),
   ],
@@ -47,8 +49,13 @@ let package = Package(
     // The launch contract between bench and any app under test: environment keys, endpoints,
     // control commands, configurations, camera selection, event names and their owners.
     .target(name: "LaunchContract", dependencies: ["SystemCalls"], swiftSettings: strict),
+    // JSON without Foundation: a parser and a Decoder for Codable types (profiles, trace lines), so
+    // that nothing camera-app links needs Foundation.
+    .target(name: "JSONDecoding", swiftSettings: strict),
     // Phase events: the trace protocol's writer (any app) and reader (bench).
-    .target(name: "PhaseTrace", dependencies: ["LaunchContract", "SystemCalls"], swiftSettings: strict),
+    .target(
+      name: "PhaseTrace", dependencies: ["JSONDecoding", "LaunchContract", "SystemCalls"],
+      swiftSettings: strict),
     // The capture core: session graph, outputs, deferred start, hardware cost. Portable.
     .target(
       name: "CaptureKit", dependencies: ["PhaseTrace", "LaunchContract", "SystemCalls"], swiftSettings: strict
@@ -57,13 +64,13 @@ let package = Package(
     .target(name: "LightBoard", swiftSettings: strict),
     // The embedded default camera: a simulated sensor with a cost profile.
     .target(
-      name: "SyntheticCamera", dependencies: ["CaptureKit", "LightBoard", "LaunchContract", "SystemCalls"],
+      name: "SyntheticCamera",
+      dependencies: ["CaptureKit", "JSONDecoding", "LightBoard", "LaunchContract", "SystemCalls"],
       swiftSettings: strict),
-    // Real cameras through libv4l2.
-    .systemLibrary(
-      name: "CLibV4L2", pkgConfig: "libv4l2",
-      providers: [.apt(["libv4l-dev"])]),
-    .target(name: "CV4L2Shims", dependencies: ["CLibV4L2"]),
+    // Real cameras through libv4l2, loaded with dlopen when a V4L2 camera is opened (package
+    // libv4l-0 at run time; nothing at build time: the shim declares the functions it calls).
+    // `dl` for a C library older than glibc 2.34, where dlopen lives in libdl.
+    .target(name: "CV4L2Shims", linkerSettings: [.linkedLibrary("dl")]),
     .target(
       name: "V4L2Camera",
       dependencies: ["CaptureKit", "PhaseTrace", "CV4L2Shims", "LaunchContract", "SystemCalls"],
@@ -71,15 +78,24 @@ let package = Package(
     // The analysis of results: statistics, comparisons, gates, reports, the results schema and
     // the one seeded generator (SplitMix64). Portable: no processes, no C module imports.
     .target(
-      name: "BenchAnalysis", dependencies: ["PhaseTrace", "LaunchContract", "CommandLineKit"],
+      name: "BenchAnalysis", dependencies: ["PhaseTrace", "LaunchContract", "CommandLineKit", "SystemCalls"],
       swiftSettings: strict),
     // The display surface (shared memory) and the compositor that scans it out.
     .target(name: "Display", dependencies: ["CaptureKit", "SystemCalls"], swiftSettings: strict),
+    // The XCB calls of the X11 display path, declared here and loaded with dlopen at run time
+    // (libxcb1, libxcb-shm0, libxcb-damage0), so the default build needs no X package.
+    .target(name: "CXCBShims"),
+    // The X11 display path's client: an app's preview window (presenting) and the probe's
+    // window capture (DAMAGE + MIT-SHM). No Foundation: camera-app links it.
+    .target(
+      name: "X11Display", dependencies: ["CXCBShims", "CaptureKit", "Display", "SystemCalls"],
+      swiftSettings: strict),
     // The probe: finds the first live frame from scanned-out pixels alone.
     .target(
       name: "Probe",
       dependencies: [
         "LightBoard", "Display", "PhaseTrace", "BenchAnalysis", "CaptureKit", "LaunchContract", "SystemCalls",
+        "X11Display",
       ],
       swiftSettings: strict),
     // The reference camera app, as a library so that tests can drive it.
@@ -88,7 +104,7 @@ let package = Package(
       dependencies: [
         "CaptureKit", "PhaseTrace", "SyntheticCamera", "V4L2Camera", "Display", "CommandLineKit",
         "LaunchContract",
-        "SystemCalls",
+        "SystemCalls", "X11Display",
       ],
       swiftSettings: strict),
     .executableTarget(name: "camera-app", dependencies: ["CameraApp"], swiftSettings: strict),
@@ -97,7 +113,7 @@ let package = Package(
       name: "BenchKit",
       dependencies: [
         "BenchAnalysis", "PhaseTrace", "Display", "Probe", "V4L2Camera", "SyntheticCamera", "CommandLineKit",
-        "LaunchContract", "SystemCalls",
+        "LaunchContract", "SystemCalls", "X11Display",
       ],
       swiftSettings: strict),
     // The preload library (Preload/firstframe-preload.c) and its C companions, compiled by the
@@ -105,17 +121,42 @@ let package = Package(
     .plugin(name: "CompilePreload", capability: .buildTool()),
     .executableTarget(
       name: "bench", dependencies: ["BenchKit"], swiftSettings: strict, plugins: ["CompilePreload"]),
+    // What bench's bookkeeping costs per run (a session over a runner that answers at once), and
+    // big synthetic results files for timing the readers: Benchmarks/results-io runs it.
+    .executableTarget(
+      name: "results-benchmark",
+      dependencies: [
+        "BenchKit", "BenchAnalysis", "LaunchContract", "SystemCalls", "TestSupport", "CommandLineKit",
+      ],
+      path: "Benchmarks/results-benchmark", swiftSettings: strict),
     // Shared test helpers.
     .target(
       name: "TestSupport",
       dependencies: ["CaptureKit", "PhaseTrace", "BenchAnalysis", "LaunchContract", "SystemCalls"],
       path: "Sources/TestSupport", swiftSettings: strict),
 
+    // The fake V4L2 kernel, shared by the V4L2 tests and the V4L2 fuzz target.
+    .target(
+      name: "V4L2TestSupport", dependencies: ["V4L2Camera", "CV4L2Shims", "SystemCalls"],
+      swiftSettings: strict),
+    // One fuzz target per parser of outside bytes (Fuzz/README.md); libFuzzer drives them from
+    // Fuzz/Package.swift, and FuzzCorpusTests replays the committed corpus through them.
+    .target(
+      name: "FuzzTargets",
+      dependencies: [
+        "PhaseTrace", "BenchAnalysis", "Display", "CaptureKit", "LaunchContract", "SystemCalls",
+        "SyntheticCamera", "CameraApp", "LightBoard", "Probe", "V4L2Camera", "V4L2TestSupport", "TestSupport",
+      ],
+      swiftSettings: strict),
+
     .testTarget(
       name: "CommandLineKitTests", dependencies: ["CommandLineKit", "BenchKit", "CameraApp"],
       resources: [.copy("Fixtures")], swiftSettings: strict),
     .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"], swiftSettings: strict),
-    .testTarget(name: "PhaseTraceTests", dependencies: ["PhaseTrace", "TestSupport"], swiftSettings: strict),
+    .testTarget(
+      name: "JSONDecodingTests", dependencies: ["JSONDecoding", "PhaseTrace", "BenchAnalysis"],
+      swiftSettings: strict),
+    .testTarget(name: "PhaseTraceTests", dependencies: ["PhaseTrace", "TestSupport", "SystemCalls"], swiftSettings: strict),
     .testTarget(
       name: "CaptureKitTests",
       dependencies: ["CaptureKit", "TestSupport", "LaunchContract", "PhaseTrace", "SystemCalls"],
@@ -132,7 +173,7 @@ let package = Package(
       name: "V4L2CameraTests",
       dependencies: [
         "V4L2Camera", "CaptureKit", "PhaseTrace", "CV4L2Shims", "LaunchContract", "SystemCalls",
-        "TestSupport",
+        "TestSupport", "V4L2TestSupport",
       ], swiftSettings: strict),
     .testTarget(
       name: "DisplayTests", dependencies: ["Display", "CaptureKit", "TestSupport", "SystemCalls"],
@@ -151,14 +192,30 @@ let package = Package(
       ], swiftSettings: strict),
     .testTarget(
       name: "BenchAnalysisTests",
-      dependencies: ["BenchAnalysis", "PhaseTrace", "LaunchContract", "TestSupport"],
+      dependencies: ["BenchAnalysis", "PhaseTrace", "LaunchContract", "TestSupport", "CommandLineKit"],
       resources: [.copy("Fixtures")], swiftSettings: strict),
     .testTarget(
       name: "BenchKitTests",
       dependencies: [
-        "BenchKit", "BenchAnalysis", "CommandLineKit", "PhaseTrace", "LaunchContract", "TestSupport",
+        "BenchKit", "BenchAnalysis", "CommandLineKit", "PhaseTrace", "LaunchContract", "SystemCalls",
+        "TestSupport",
       ],
       exclude: ["Fixtures"], swiftSettings: strict),
+    .testTarget(
+      name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "TestSupport"], swiftSettings: strict),
+    // The X11 display path against a real Xvfb (skipped, and saying so, where Xvfb is missing).
+    .testTarget(
+      name: "X11Tests",
+      dependencies: [
+        "X11Display", "Probe", "BenchKit", "BenchAnalysis", "CaptureKit", "LaunchContract", "PhaseTrace",
+        "SystemCalls", "TestSupport",
+      ], swiftSettings: strict),
+    // End to end: bench against small hostile apps, killed and interrupted at random, on a full
+    // disk; prints the suite's figures (cases, crashes, runs lost, processes left, peak memory).
+    .testTarget(
+      name: "FaultInjectionTests",
+      dependencies: ["BenchKit", "BenchAnalysis", "LaunchContract", "SystemCalls", "TestSupport"],
+      swiftSettings: strict),
   ],
   swiftLanguageModes: [.v6]
 )

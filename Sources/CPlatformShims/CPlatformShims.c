@@ -1,8 +1,11 @@
 #define _GNU_SOURCE
 #include "CPlatformShims.h"
+#include <errno.h>
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <signal.h>
 #include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 int CPlatformShims_setParentDeathSignal(int signal) {
@@ -27,4 +30,66 @@ int CPlatformShims_sizeIsSealed(int fd) {
   int seals = fcntl(fd, F_GET_SEALS);
   if (seals < 0) return -1;
   return (seals & (F_SEAL_SHRINK | F_SEAL_GROW)) == (F_SEAL_SHRINK | F_SEAL_GROW);
+}
+
+int CPlatformShims_spawnTiedToThread(const char *path, char *const argv[], char *const envp[], int outputFd,
+                                     int keepFd, int deathSignal) {
+  int status[2];  // the exec's errno comes back here; exec closes it (O_CLOEXEC) on success
+  if (pipe2(status, O_CLOEXEC) != 0) return -1;
+  pid_t parent = getpid();
+  pid_t pid = fork();
+  if (pid < 0) {
+    int saved = errno;
+    close(status[0]);
+    close(status[1]);
+    errno = saved;
+    return -1;
+  }
+  if (pid == 0) {
+    // The child: async-signal-safe calls only until execve.
+    setpgid(0, 0);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    struct sigaction dfl;
+    dfl.sa_handler = SIG_DFL;
+    dfl.sa_flags = 0;
+    sigemptyset(&dfl.sa_mask);
+    int defaults[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT, SIGCHLD};
+    for (unsigned i = 0; i < sizeof defaults / sizeof defaults[0]; i++) sigaction(defaults[i], &dfl, NULL);
+    int devnull = open("/dev/null", O_RDONLY);
+    if (devnull >= 0 && devnull != 0) {
+      dup2(devnull, 0);
+      close(devnull);
+    }
+    if (outputFd >= 0) {
+      dup2(outputFd, 1);
+      dup2(outputFd, 2);
+    }
+    if (keepFd >= 0) fcntl(keepFd, F_SETFD, 0);
+    if (prctl(PR_SET_PDEATHSIG, (unsigned long)deathSignal, 0UL, 0UL, 0UL) != 0 || getppid() != parent) {
+      int e = errno ? errno : ESRCH;
+      (void)!write(status[1], &e, sizeof e);
+      _exit(127);
+    }
+    execve(path, argv, envp);
+    int e = errno;
+    (void)!write(status[1], &e, sizeof e);
+    _exit(127);
+  }
+  close(status[1]);
+  int e = 0;
+  ssize_t n;
+  do {
+    n = read(status[0], &e, sizeof e);
+  } while (n < 0 && errno == EINTR);
+  close(status[0]);
+  if (n == (ssize_t)sizeof e) {
+    int reaped;
+    while (waitpid(pid, &reaped, 0) < 0 && errno == EINTR) {
+    }
+    errno = e;
+    return -1;
+  }
+  return pid;
 }

@@ -1,23 +1,83 @@
 #include "CV4L2Shims.h"
 
+#include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
-#include <libv4l2.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <sys/mman.h>
 
-int CV4L2Shims_open(const char *path, int flags) { return v4l2_open(path, flags); }
+// The libv4l2 functions this shim calls, as libv4l2.h declares them (libv4l-dev is not needed).
+typedef int (*v4l2_open_fn)(const char *file, int oflag, ...);
+typedef int (*v4l2_close_fn)(int fd);
+typedef int (*v4l2_ioctl_fn)(int fd, unsigned long int request, ...);
+typedef void *(*v4l2_mmap_fn)(void *start, size_t length, int prot, int flags, int fd, int64_t offset);
+typedef int (*v4l2_munmap_fn)(void *start, size_t length);
 
-int CV4L2Shims_close(int fd) { return v4l2_close(fd); }
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+// Written once under `lock` before `loaded` is set (release); read after `loaded` (acquire).
+static v4l2_open_fn p_open;
+static v4l2_close_fn p_close;
+static v4l2_ioctl_fn p_ioctl;
+static v4l2_mmap_fn p_mmap;
+static v4l2_munmap_fn p_munmap;
+static int loaded;
+
+static int is_loaded(void) { return __atomic_load_n(&loaded, __ATOMIC_ACQUIRE); }
+
+int CV4L2Shims_load(const char *soname, char *why, size_t capacity) {
+  pthread_mutex_lock(&lock);
+  int result = 0;
+  void *library = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+  if (library == NULL) {
+    const char *error = dlerror();
+    if (capacity > 0) snprintf(why, capacity, "%s", error ? error : soname);
+    result = -1;
+  } else if (loaded) {
+    dlclose(library);  // the functions are already bound (dlopen only counted a reference)
+  } else {
+    p_open = (v4l2_open_fn)dlsym(library, "v4l2_open");
+    p_close = (v4l2_close_fn)dlsym(library, "v4l2_close");
+    p_ioctl = (v4l2_ioctl_fn)dlsym(library, "v4l2_ioctl");
+    p_mmap = (v4l2_mmap_fn)dlsym(library, "v4l2_mmap");
+    p_munmap = (v4l2_munmap_fn)dlsym(library, "v4l2_munmap");
+    if (!p_open || !p_close || !p_ioctl || !p_mmap || !p_munmap) {
+      if (capacity > 0) snprintf(why, capacity, "%s lacks a v4l2_* function", soname);
+      dlclose(library);
+      result = -1;
+    } else {
+      __atomic_store_n(&loaded, 1, __ATOMIC_RELEASE);
+    }
+  }
+  pthread_mutex_unlock(&lock);
+  return result;
+}
+
+int CV4L2Shims_open(const char *path, int flags) {
+  if (!is_loaded()) { errno = ELIBACC; return -1; }
+  return p_open(path, flags);
+}
+
+int CV4L2Shims_close(int fd) {
+  if (!is_loaded()) { errno = ELIBACC; return -1; }
+  return p_close(fd);
+}
 
 int CV4L2Shims_ioctl(int fd, unsigned long request, void *argument) {
-  return v4l2_ioctl(fd, request, argument);
+  if (!is_loaded()) { errno = ELIBACC; return -1; }
+  return p_ioctl(fd, request, argument);
 }
 
 void *CV4L2Shims_mmap(int fd, size_t length, int64_t offset) {
-  void *p = v4l2_mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (int64_t)offset);
+  if (!is_loaded()) { errno = ELIBACC; return NULL; }
+  void *p = p_mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, offset);
   return p == MAP_FAILED ? NULL : p;
 }
 
-int CV4L2Shims_munmap(void *start, size_t length) { return v4l2_munmap(start, length); }
+int CV4L2Shims_munmap(void *start, size_t length) {
+  if (!is_loaded()) { errno = ELIBACC; return -1; }
+  return p_munmap(start, length);
+}
 
 const unsigned long CV4L2Shims_VIDIOC_QUERYCAP = VIDIOC_QUERYCAP;
 const unsigned long CV4L2Shims_VIDIOC_ENUM_FMT = VIDIOC_ENUM_FMT;

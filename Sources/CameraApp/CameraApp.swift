@@ -60,7 +60,7 @@ public enum CameraApp {
     do {
       preview = CoverableDisplay(try openSurface(environment))
     } catch {
-      terminate(.usage("cannot open the display surface: \(error)"))
+      terminate(.usage("cannot open the display: \(error)"))
     }
     let library = PhotoLibrary.standard(environment: environment)
     let model = CameraModel(
@@ -87,17 +87,19 @@ public enum CameraApp {
     withExtendedLifetime(signals) { dispatchMain() }
   }
 
-  /// The display surface: `FIRSTFRAME_DISPLAY`'s, or a private one (640×360) without it.
-  static func openSurface(_ environment: LaunchEnvironment) throws -> SharedMemoryDisplay {
+  /// The display: `FIRSTFRAME_DISPLAY`'s surface or X server; without it, a window on `DISPLAY`'s
+  /// X server when that is set, else a private surface (640×360).
+  static func openSurface(_ environment: LaunchEnvironment) throws -> any DisplaySink {
     switch environment.display {
     case .sharedMemory(let name): return try SharedMemoryDisplay.open(name: name)
     case .surfaceDescriptor(let fd):
       // The mapping keeps the surface; the descriptor is closed so nothing the app starts inherits it.
       defer { FileDescriptorIO.close(fd) }
       return try SharedMemoryDisplay.open(descriptor: fd)
-    case .x11:
-      throw AppError.usage("this camera-app cannot present to \(environment.display!)")
-    case nil: return try SharedMemoryDisplay.createPrivate(width: 640, height: 360)
+    case .x11(let name): return try openWindow(display: name)
+    case nil:
+      if getenv("DISPLAY").map({ $0.pointee != 0 }) == true { return try openWindow(display: nil) }
+      return try SharedMemoryDisplay.createPrivate(width: 640, height: 360)
     }
   }
 

@@ -1,5 +1,6 @@
 import CaptureKit
 import Synchronization
+import SystemCalls
 
 /// The app's preview view: forwards frames to the display unless the lock cover is up.
 ///
@@ -16,6 +17,12 @@ final class CoverableDisplay: DisplaySink {
     // The lock is held while presenting so that `cover()` cannot interleave with a present.
     covered.withLock { isCovered in
       if !isCovered { base.present(frame) }
+    }
+  }
+
+  func presentStamped(_ frame: VideoFrame) -> UInt64 {
+    covered.withLock { isCovered in
+      isCovered ? MonotonicClock.now() : base.presentStamped(frame)
     }
   }
 

@@ -1,5 +1,7 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
 import CaptureKit
-import Foundation
 import LaunchContract
 import SystemCalls
 
@@ -7,7 +9,7 @@ import SystemCalls
 ///
 /// The thumbnail well reads it back at launch; that read-and-decode is the kind of secondary UI
 /// work that must wait until the camera runs.
-struct PhotoLibrary: Sendable {
+package struct PhotoLibrary: Sendable {
   /// The folder: `$FIRSTFRAME_APP_STATE`, else `$XDG_RUNTIME_DIR/firstframe/app`, else
   /// `/tmp/firstframe-<uid>/app`. It is used only while it is this user's own (see `save`).
   let folder: String
@@ -26,22 +28,22 @@ struct PhotoLibrary: Sendable {
   /// can write into it, or it is a symbolic link (`PrivateDirectory.prepare`).
   func save(_ photo: CapturedPhoto) throws {
     try PrivateDirectory.prepare(folder)
-    var data = Data("P5\n\(photo.width) \(photo.height)\n255\n".utf8)
+    var data = Array("P5\n\(photo.width) \(photo.height)\n255\n".utf8)
     data.append(contentsOf: photo.pixels.prefix(photo.width * photo.height))
-    try data.write(to: URL(fileURLWithPath: lastPhotoPath), options: .atomic)
+    try FileSystem.writeAtomically(data, toPath: lastPhotoPath)
   }
 
   /// Loads the last photo and shrinks it to a `side`×`side` thumbnail (area average), or nil
   /// (also when the folder is not this user's own).
   func loadThumbnail(side: Int) -> [UInt8]? {
     guard (try? PrivateDirectory.check(folder)) != nil,
-      let data = FileManager.default.contents(atPath: lastPhotoPath)
+      let data = FileSystem.readFile(atPath: lastPhotoPath)
     else { return nil }
-    return Self.decodeThumbnail(pgm: [UInt8](data), side: side)
+    return Self.decodeThumbnail(pgm: data, side: side)
   }
 
   /// Decodes a binary PGM (P5, maxval 255) and area-averages it into `side`×`side`.
-  static func decodeThumbnail(pgm bytes: [UInt8], side: Int) -> [UInt8]? {
+  package static func decodeThumbnail(pgm bytes: [UInt8], side: Int) -> [UInt8]? {
     var fields: [Int] = []
     var i = 2
     guard bytes.count > 2, bytes[0] == UInt8(ascii: "P"), bytes[1] == UInt8(ascii: "5") else { return nil }

@@ -11,14 +11,20 @@ public final class SignalHandlers: @unchecked Sendable {
   private let sources: [any DispatchSourceSignal]
 
   /// Ignores the default action of `signals` and calls `handler` with the signal number on
-  /// `queue` each time one arrives. Keep the instance alive for as long as you want handling.
+  /// `queue` each time one arrives (twice for two signals that arrived before the queue ran:
+  /// a second Ctrl-C is never merged into the first). Keep the instance alive for as long as you
+  /// want handling.
   public init(
     signals: [Int32], queue: DispatchQueue = .global(), handler: @escaping @Sendable (Int32) -> Void
   ) {
     sources = signals.map { sig in
       signal(sig, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
-      source.setEventHandler { handler(sig) }
+      // The handler holds its source (for the count); `deinit` cancels the source, which
+      // releases the handler.
+      source.setEventHandler {
+        for _ in 0..<max(1, source.data) { handler(sig) }
+      }
       source.resume()
       return source
     }

@@ -12,20 +12,26 @@ public struct AppExpectations: Sendable, Hashable {
   public var tap: Bool
   /// True for camera-app, false for a program given with `--app`.
   public var isReferenceApp: Bool
+  /// The display path the app presents through (`--display`).
+  public var display: DisplayPath
 
   /// Creates the expectations.
   public init(
-    configuration: LaunchConfiguration, outputs: [CaptureOutputKind], tap: Bool, isReferenceApp: Bool
+    configuration: LaunchConfiguration, outputs: [CaptureOutputKind], tap: Bool, isReferenceApp: Bool,
+    display: DisplayPath = .sharedMemory
   ) {
     self.configuration = configuration
     self.outputs = outputs
     self.tap = tap
     self.isReferenceApp = isReferenceApp
+    self.display = display
   }
 
   /// The events a run waits for, after its first live frame, before it ends: the photo of the
   /// first tap, the secondary UI, and (when outputs were deferred) the end of deferred start.
-  /// A relock run waits for the photo only; the rest stayed up across the lock.
+  /// A relock run of camera-app waits for the photo and the secondary UI, which camera-app shows
+  /// again once the session runs after unlock (its outputs stayed initialised across the lock);
+  /// a relock run of another app waits for the photo only.
   public func awaitedEvents(in condition: LaunchCondition) -> [EventName] {
     var names: [EventName] = []
     if tap && configuration.hasPhotoOutput(among: outputs) { names.append(.photoDelivered) }
@@ -34,6 +40,8 @@ public struct AppExpectations: Sendable, Hashable {
       if isReferenceApp && configuration.runsDeferredStart(among: outputs) {
         names.append(.deferredStartDid)
       }
+    } else if isReferenceApp {
+      names.append(.uiSecondaryVisible)
     }
     return names
   }
@@ -45,6 +53,11 @@ public struct AppExpectations: Sendable, Hashable {
       reasons[PhaseName.shutterToPhoto] = "no photo output in this configuration"
     } else if !tap {
       reasons[PhaseName.shutterToPhoto] = "--no-tap: the shutter is not pressed"
+    }
+    if !display.isX11 {
+      reasons[PhaseName.windowMapped] = "shm: the app presents into a shared-memory surface, not a window"
+    } else if !condition.launchesProcess {
+      reasons[PhaseName.windowMapped] = "relock: the window stays mapped across lock and unlock"
     }
     return reasons
   }

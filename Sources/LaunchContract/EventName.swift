@@ -78,6 +78,9 @@ public enum EventName: String, Sendable, Hashable, CaseIterable {
   case displayStaleFrame = "display.stale_frame"
   /// The probe saw the display repeat a frame when a new one was due.
   case displayDroppedFrame = "display.dropped_frame"
+  /// The probe saw the app's window mapped on the X screen (X11 path; fields `window`,
+  /// `method`: `net_wm_pid` or `first_mapped`, `app_pid`, `width`, `height`).
+  case displayWindowMapped = "display.window_mapped"
 
   /// Who may write this event.
   public var owner: EventOwner { EventOwner(eventName: rawValue) }

@@ -8,6 +8,9 @@ public enum PhaseName {
   public static let processLaunch = "process_launch"
   /// `ui_ready`: `app.main` (relock: `relock.unlock`) → `ui.ready`.
   public static let uiReady = "ui_ready"
+  /// `window_mapped`: start → `display.window_mapped`, the app's first window on the X screen
+  /// (X11 path only; in relock the window stays mapped).
+  public static let windowMapped = "window_mapped"
   /// `session_configure`: `session.configure` begin → end.
   public static let sessionConfigure = "session_configure"
   /// `start_running`: `session.start_running` begin → end.
@@ -44,7 +47,8 @@ public enum PhaseName {
 
   /// Every duration phase of DESIGN.md, in timeline order.
   public static let all = [
-    processLaunch, uiReady, sessionConfigure, startRunning, firstFramePresented, firstFrameObserved,
+    processLaunch, uiReady, windowMapped, sessionConfigure, startRunning, firstFramePresented,
+    firstFrameObserved,
     deferredStart, firstFrameToDeferredDone, shutterToPhoto, secondaryUI,
   ]
 }

@@ -20,13 +20,13 @@ public final class Collector<Element: Sendable>: Sendable {
   public var count: Int { storage.withLock { $0.count } }
 
   /// Waits until at least `count` elements are there. False after `timeout`.
-  public func waitForCount(_ count: Int, timeout: Duration = .seconds(30)) async -> Bool {
+  public func waitForCount(_ count: Int, timeout: Duration = .seconds(120)) async -> Bool {
     await waitUntil(timeout: timeout) { self.count >= count }
   }
 
   /// Blocks the calling thread until at least `count` elements are there (for synchronous
   /// tests; see ``blockUntil(timeout:_:)``). False after `timeout`.
-  public func blockUntilCount(_ count: Int, timeout: Duration = .seconds(30)) -> Bool {
+  public func blockUntilCount(_ count: Int, timeout: Duration = .seconds(120)) -> Bool {
     blockUntil(timeout: timeout) { self.count >= count }
   }
 }

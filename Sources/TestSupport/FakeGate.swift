@@ -35,7 +35,7 @@ public final class FakeGate: Sendable {
   public var arrivals: Int { state.withLock { $0.arrivals } }
 
   /// Waits (polling) until at least `count` calls have reached the gate. False after `timeout`.
-  public func waitUntilReached(count: Int = 1, timeout: Duration = .seconds(30)) async -> Bool {
+  public func waitUntilReached(count: Int = 1, timeout: Duration = .seconds(120)) async -> Bool {
     await waitUntil(timeout: timeout) { self.arrivals >= count }
   }
 

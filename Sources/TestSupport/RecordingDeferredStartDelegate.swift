@@ -29,7 +29,7 @@ public final class RecordingDeferredStartDelegate: CaptureSessionDeferredStartDe
   public var recordedCalls: [String] { calls.withLock { $0 } }
 
   /// Waits until `sessionDidRunDeferredStart` has been called. False after `timeout`.
-  public func waitForDid(timeout: Duration = .seconds(30)) async -> Bool {
+  public func waitForDid(timeout: Duration = .seconds(120)) async -> Bool {
     await waitUntil(timeout: timeout) { self.recordedCalls.contains("did") }
   }
 }

@@ -2,7 +2,7 @@ import SystemCalls
 
 /// Polls `condition` every millisecond until it holds (true) or `timeout` passes (false).
 /// For waiting on work other threads do; the timeout is a safety net, not a timing assertion.
-public func waitUntil(timeout: Duration = .seconds(30), _ condition: @Sendable () -> Bool) async -> Bool {
+public func waitUntil(timeout: Duration = .seconds(120), _ condition: @Sendable () -> Bool) async -> Bool {
   let clock = ContinuousClock()
   let deadline = clock.now.advanced(by: timeout)
   while !condition() {
@@ -16,7 +16,7 @@ public func waitUntil(timeout: Duration = .seconds(30), _ condition: @Sendable (
 /// every `interval` (1 ms unless said) on the calling thread until it holds (true) or `timeout`
 /// passes (false). The timeout is a safety net, not a timing assertion.
 public func blockUntil(
-  timeout: Duration = .seconds(30), every interval: Duration = .milliseconds(1), _ condition: () -> Bool
+  timeout: Duration = .seconds(120), every interval: Duration = .milliseconds(1), _ condition: () -> Bool
 ) -> Bool {
   let deadline = MonotonicClock.now() &+ nanoseconds(timeout)
   let reachedDeadline = MonotonicClock.sleep(

@@ -4,12 +4,20 @@ import Foundation
 // `bench` dispatches to a command (BenchCommandLine); every command returns its exit status
 // (0 ok, 1 failed/regression, 2 bad usage or input).
 let arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.first == "__burn" {
+switch arguments.first {
+case "__burn":
   // A CPU burner of the loaded condition (internal; see CPUBurners).
   CPUBurners.burn(parent: Int32(arguments.dropFirst().first ?? "") ?? getppid())
-}
-if arguments.first == BuildGuard.argument {
+case ProcessGuard.command:
+  // The process guard: stops what this bench started when it dies (internal; see ProcessGuard).
+  ProcessGuard.serve()
+case BuildGuard.argument:
   // A child that dies with bench (internal; see BuildGuard): bench ab's swift build.
   BuildGuard.exec(Array(arguments.dropFirst()))
+default:
+  // This executable runs the hidden helpers above, so the run command may start a guard.
+  ProcessGuard.enable(
+    executable: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+      ?? CommandLine.arguments[0])
+  exit(BenchCommandLine.main(arguments))
 }
-exit(BenchCommandLine.main(arguments))

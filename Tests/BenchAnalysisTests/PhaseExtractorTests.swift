@@ -36,6 +36,17 @@ import Testing
     #expect(PhaseExtractor.counts(from: events, start: events[0].ts)["dropped_frames"] == 1)
   }
 
+  @Test(
+    "window_mapped is start → the probe's display.window_mapped; absent without one, and before the start")
+  func windowMapped() {
+    let launch = [ev(0, "launch.spawn"), ev(3, "app.main"), ev(9.5, "display.window_mapped")]
+    #expect(PhaseExtractor.phases(from: launch, start: launch[0].ts, relock: false)["window_mapped"] == 9.5)
+    #expect(
+      PhaseExtractor.phases(from: Array(launch.prefix(2)), start: 0, relock: false)["window_mapped"] == nil)
+    let relock = [ev(0, "display.window_mapped"), ev(500, "relock.unlock")]
+    #expect(PhaseExtractor.phases(from: relock, start: relock[1].ts, relock: true)["window_mapped"] == nil)
+  }
+
   @Test("relock is measured from unlock and ignores what happened before it")
   func relock() {
     let events = [

@@ -99,6 +99,59 @@ import BenchAnalysis
     #expect(z != Bootstrap.ratioOfMediansReplicates(numerator: b, denominator: a, seed: 7))
   }
 
+  @Test("each bootstrap replicate is the ratio of the resampled medians, drawn index by index (seed printed)")
+  func bootstrapMatchesSortingEachResample() {
+    // The reference: draw n indices with replacement per sample (numerator first), sort each
+    // resample, take its median — what the percentile bootstrap says, done the slow way.
+    func reference(_ num: [Double], _ den: [Double], resamples: Int, seed: UInt64) -> [Double] {
+      var rng = SplitMix64(seed: seed)
+      func median(_ x: [Double]) -> Double {
+        let s = x.sorted()
+        return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+      }
+      var out: [Double] = []
+      for _ in 0..<resamples {
+        let a = num.indices.map { _ in num[rng.nextIndex(below: num.count)] }
+        let b = den.indices.map { _ in den[rng.nextIndex(below: den.count)] }
+        let r = median(a) / median(b)
+        if r.isFinite { out.append(r) }
+      }
+      return out.sorted()
+    }
+    let seed: UInt64 = 20_261_201
+    print("bootstrap replicate check: seed \(seed)")
+    var rng = SplitMix64(seed: seed)
+    for size in [1, 2, 3, 4, 7, 10, 20, 33, 64, 65, 200] {
+      // Ties included: values on a coarse grid, as refresh-quantised launch times are.
+      let num = (0..<size).map { _ in (100 + 50 * rng.nextUnit()).rounded() }
+      let den = (0..<(size + 3)).map { _ in (120 + 50 * rng.nextUnit()).rounded() }
+      let s = rng.next()
+      #expect(
+        Bootstrap.ratioOfMediansReplicates(numerator: num, denominator: den, resamples: 300, seed: s)
+          == reference(num, den, resamples: 300, seed: s), "n = \(size)")
+    }
+  }
+
+  @Test(
+    "the Hodges–Lehmann shift is the median of every pairwise difference, without listing them (seed printed)"
+  )
+  func hodgesLehmannMatchesEveryDifference() {
+    let seed: UInt64 = 11_202_612
+    print("Hodges–Lehmann check: seed \(seed)")
+    var rng = SplitMix64(seed: seed)
+    for (n, m) in [(1, 1), (1, 2), (2, 2), (3, 5), (8, 8), (13, 21), (40, 37), (101, 60)] {
+      for grid in [1.0, 0.001] {
+        // Ties on a coarse grid; distinct values on a fine one; a few negative values too.
+        let a = (0..<n).map { _ in ((rng.nextUnit() * 300 - 20) / grid).rounded() * grid }
+        let b = (0..<m).map { _ in ((rng.nextUnit() * 300 - 10) / grid).rounded() * grid }
+        var diffs: [Double] = []
+        for x in a { for y in b { diffs.append(y - x) } }
+        #expect(
+          EffectSize.hodgesLehmannShift(from: a, to: b) == Statistics.median(diffs), "n = \(n), m = \(m)")
+      }
+    }
+  }
+
   @Test("Cliff's delta and the Hodges–Lehmann shift have the documented signs")
   func effectSizes() {
     #expect(EffectSize.cliffsDelta([1, 2, 3], [4, 5, 6]) == -1)

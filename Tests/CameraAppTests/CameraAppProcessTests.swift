@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// Runs the real camera-app executable, as the runner does, and checks what it writes.
-@Suite(.serialized) struct CameraAppProcessTests {
+@Suite(.serialized, .timeLimit(.minutes(3))) struct CameraAppProcessTests {
   struct Run {
     var status: Int32
     var stderr: String
@@ -14,32 +14,43 @@ import Testing
 
   static var binary: String { BuiltProducts.path("camera-app") }
 
-  static func run(_ args: [String], environment extra: [String: String] = [:]) throws -> Run {
+  /// Runs camera-app (each wait bounded: a hung app fails the test instead of hanging it). With
+  /// `until`, the app's control channel is a pipe on its standard input (`fd:0`) and it runs,
+  /// without `--duration`, until its trace holds every event named there — however slowly a
+  /// loaded machine gets there — then gets `quit`.
+  static func run(
+    _ args: [String], environment extra: [String: String] = [:], until awaited: Set<String> = []
+  )
+    throws -> Run
+  {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
       "camera-app-test-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }
     let trace = dir.appendingPathComponent("t.jsonl").path
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: binary)
-    p.arguments = args
     var env = ProcessInfo.processInfo.environment
     env["FIRSTFRAME_TRACE"] = trace
     env["FIRSTFRAME_SYNTHETIC_STATE"] = dir.path
     env["FIRSTFRAME_APP_STATE"] = dir.appendingPathComponent("app").path
     env.removeValue(forKey: "FIRSTFRAME_DISPLAY")
     env.removeValue(forKey: "FIRSTFRAME_CONTROL")
+    let control = awaited.isEmpty ? nil : Pipe()
+    if control != nil { env["FIRSTFRAME_CONTROL"] = "fd:0" }
     for (k, v) in extra { env[k] = v }
-    p.environment = env
-    let err = Pipe()
-    p.standardError = err
-    p.standardOutput = FileHandle.nullDevice
+    let p = TestProcess(executable: binary, arguments: args, environment: env, input: control)
     try p.run()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
+    if let control {
+      let seen = blockUntil(timeout: .seconds(60), every: .milliseconds(20)) {
+        awaited.isSubset(of: Set(TraceReader().read(path: trace).events.map(\.name))) || !p.isRunning
+      }
+      #expect(seen, "camera-app did not write \(awaited.sorted()) within 60 s")
+      try? control.fileHandleForWriting.write(contentsOf: Data("quit\n".utf8))
+      try? control.fileHandleForWriting.close()
+    }
+    #expect(p.waitUntilExit(timeout: .seconds(60)), "camera-app \(args) did not exit within 60 s")
     let read = TraceReader().read(path: trace)
     return Run(
-      status: p.terminationStatus, stderr: String(decoding: errData, as: UTF8.self), events: read.events,
+      status: p.terminationStatus, stderr: p.standardErrorText, events: read.events,
       malformed: read.malformedLines)
   }
 
@@ -55,7 +66,9 @@ import Testing
 
   @Test("deferred: only preview initialises before the first present; photo and movie after it")
   func deferredOrdering() throws {
-    let r = try Self.run(["--config", "deferred", "--outputs", "preview,photo,movie", "--duration", "2"])
+    let r = try Self.run(
+      ["--config", "deferred", "--outputs", "preview,photo,movie"],
+      until: ["preview.first_present", "output.init", "deferred_start.did", "ui.secondary_visible"])
     #expect(r.status == 0, "\(r.stderr)")
     #expect(r.malformed == 0)
     let e = r.events
@@ -80,7 +93,9 @@ import Testing
 
   @Test("eager: every output initialises before startRunning returns")
   func eagerOrdering() throws {
-    let r = try Self.run(["--config", "eager", "--outputs", "preview,photo,movie", "--duration", "2"])
+    let r = try Self.run(
+      ["--config", "eager", "--outputs", "preview,photo,movie"],
+      until: ["preview.first_present", "output.init", "ui.secondary_visible"])
     #expect(r.status == 0, "\(r.stderr)")
     let e = r.events
     let started = try #require(Self.ts(e, "session.start_running", .end))

@@ -7,7 +7,7 @@ import TestSupport
 
 @testable import CaptureKit
 
-@Suite struct DeferredStartTests {
+@Suite(Rig.timeLimit) struct DeferredStartTests {
   @Test("outputs default to Apple's deferred-start settings")
   func defaults() {
     #expect(PhotoOutput().isDeferredStartEnabled)

@@ -5,7 +5,7 @@ import TestSupport
 
 @testable import CaptureKit
 
-@Suite struct MovieAndAnalysisTests {
+@Suite(Rig.timeLimit) struct MovieAndAnalysisTests {
   @Test("the movie output writes a valid Y4M file: header, FRAME markers, luma and neutral chroma")
   func y4m() async throws {
     let rig = Rig(

@@ -6,7 +6,7 @@ import TestSupport
 
 @testable import CaptureKit
 
-@Suite struct PhotoOutputTests {
+@Suite(Rig.timeLimit) struct PhotoOutputTests {
   typealias PhotoResult = Result<CapturedPhoto, CaptureError>
 
   @Test("a photo requested before deferred start triggers it in manual mode and is delivered")
@@ -35,7 +35,7 @@ import TestSupport
 
   @Test(
     "a tap on the first frame, before startRunning has returned, is accepted and delivered",
-    .timeLimit(.minutes(1)))
+    .timeLimit(.minutes(3)))
   func tapBeforeStartRunningReturns() async throws {
     let rig = Rig([.preview, .photo])
     let streamStart = rig.device.gate(.startStream)

@@ -3,11 +3,16 @@ import LaunchContract
 import PhaseTrace
 import SystemCalls
 import TestSupport
+import Testing
 
 @testable import CaptureKit
 
 /// A session wired to a fake camera, with every event (session, device, display, delegate) in one trace.
 struct Rig {
+  /// The time limit of every suite that builds a rig: its fake device runs threads and its
+  /// session a queue, and a hung one must fail the suite, not hang CI.
+  static let timeLimit: TimeLimitTrait = .timeLimit(.minutes(2))
+
   let trace = InMemoryTrace()
   let device: FakeCaptureDevice
   let session: CaptureSession

@@ -5,7 +5,7 @@ import TestSupport
 
 @testable import CaptureKit
 
-@Suite struct SessionTests {
+@Suite(Rig.timeLimit) struct SessionTests {
   @Test("begin/commit applies staged inputs and outputs once, at the commit")
   func stagedConfiguration() {
     let device = FakeCaptureDevice()

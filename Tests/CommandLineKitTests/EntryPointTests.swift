@@ -87,12 +87,13 @@ import Testing
       ["gate", "--bogus"], ["baseline", "load"], ["baseline", "save", "a.json"], ["report"],
       ["report", "a", "b"],
       ["calibrate", "extra"], ["calibrate", "--format", "yaml"], ["doctor", "extra"], ["doctor", "--bogus"],
-      ["run", "--runs", "0"],
+      ["launch-floor", "--launches", "0"], ["launch-floor", "hello"], ["launch-floor", "x=/nonexistent"],
+      ["launch-floor", "--conditions", "relock"], ["run", "--runs", "0"],
     ])
   func benchBadInput(arguments: [String]) {
     let r = bench(arguments)
     let command =
-      ["compare", "gate", "baseline", "report", "calibrate", "doctor"].contains(arguments[0])
+      ["compare", "gate", "baseline", "report", "calibrate", "doctor", "launch-floor"].contains(arguments[0])
       ? "bench \(arguments[0]): " : "bench: "
     #expect(r.status == 2)
     #expect(r.output.isEmpty)

@@ -6,7 +6,7 @@ import TestSupport
 
 @testable import Display
 
-@Suite struct DisplaySurfaceTests {
+@Suite(.timeLimit(.minutes(2))) struct DisplaySurfaceTests {
   /// One latch of `surface` into `out`, as the compositor does it; nil once the surface is closed.
   func latchOnce(_ latch: inout SurfaceLatch, _ surface: DisplaySurface, into out: inout [UInt8])
     -> SurfaceLatch.Outcome?
@@ -116,7 +116,7 @@ import TestSupport
     defer { surface.close() }
     let display = try SharedMemoryDisplay.open(name: surface.name)
     defer { display.close() }
-    var rng = SystemRandomNumberGenerator()
+    var rng = SeededRandom("DisplaySurfaceTests.fuzzedSurface")
     var latch = SurfaceLatch(geometry: surface.geometry)
     var out = [UInt8](repeating: 0, count: 64 * 48)
     var outcomes: [String: Int] = [:]
@@ -144,7 +144,7 @@ import TestSupport
     #expect(throws: DisplayError.self) { _ = try SharedMemoryDisplay.open(name: surface.name) }
   }
 
-  @Test("the compositor keeps scanning out, bounded, while an app scribbles over its surface")
+  @Test("the compositor keeps scanning out, refusing the garbage, while an app scribbles over its surface")
   func compositorSurvivesGarbage() throws {
     let surface = try DisplaySurface.create(width: 64, height: 48)
     defer { surface.close() }
@@ -152,7 +152,8 @@ import TestSupport
     defer { display.close() }
     let compositor = try Compositor(surface: surface, refreshHz: 200) { _ in }
     compositor.start()
-    var rng = SystemRandomNumberGenerator()
+    defer { compositor.stop() }
+    var rng = SeededRandom("DisplaySurfaceTests.compositorSurvivesGarbage")
     for round in 0..<400 {
       display.withRawMemory { raw in
         for _ in 0..<8 {
@@ -162,8 +163,11 @@ import TestSupport
       }
       usleep(250)
     }
-    compositor.stop()
-    #expect(compositor.scanoutCount > 0)
+    // The header is garbage from the first round on (magic, sizes): every latch since is refused,
+    // and the compositor goes on scanning out (the previous image) at its refresh rate.
+    #expect(blockUntil(timeout: .seconds(30)) { compositor.corruptReads > 0 })
+    let scanned = compositor.scanoutCount
+    #expect(blockUntil(timeout: .seconds(30)) { compositor.scanoutCount >= scanned + 3 })
   }
 
   @Test("the compositor shows black until a frame is presented, then the frame")
@@ -177,14 +181,14 @@ import TestSupport
       seen.append((s.time, s.pixels[0], s.presented?.presentTime))
     }
     compositor.start()
-    usleep(60_000)
+    #expect(seen.blockUntilCount(2, timeout: .seconds(30)))  // black scanouts before any present
     let present = display.publish(
       VideoFrame(
         width: 32, height: 16, pixels: [UInt8](repeating: 90, count: 512), sequence: 1, captureTime: 0))!
-    usleep(60_000)
+    #expect(blockUntil(timeout: .seconds(30)) { seen.values.contains { $0.1 == 90 } })
     compositor.stop()
     let scans = seen.values
-    #expect(scans.count >= 4)
+    #expect(scans.contains { $0.0 < present && $0.1 == 0 })
     for (t, v, p) in scans {
       if t < present { #expect(v == 0 && p == nil) }
       if let p { #expect(p <= t && v == 90) }
@@ -215,8 +219,9 @@ import TestSupport
     display.present(
       VideoFrame(width: 8, height: 8, pixels: [UInt8](repeating: 5, count: 64), sequence: 0, captureTime: 0))
     display.close()
-    display.present(
+    let late = display.publish(
       VideoFrame(width: 8, height: 8, pixels: [UInt8](repeating: 5, count: 64), sequence: 0, captureTime: 0))
+    #expect(late == nil, "a present after close must do nothing")
   }
 
   @Test("a sealed surface cannot be shrunk or grown, through its descriptor or reopened through /proc")

@@ -2,7 +2,7 @@ import Foundation
 import PhaseTrace
 import Testing
 
-@Suite struct TraceRoundTripTests {
+@Suite(.timeLimit(.minutes(2))) struct TraceRoundTripTests {
   static func tempFile() -> String {
     FileManager.default.temporaryDirectory.appendingPathComponent("trace-\(UUID().uuidString).jsonl").path
   }

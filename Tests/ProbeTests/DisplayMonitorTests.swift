@@ -9,7 +9,7 @@ import TestSupport
 
 @testable import Probe
 
-@Suite struct DisplayMonitorTests {
+@Suite(.timeLimit(.minutes(5))) struct DisplayMonitorTests {
   @Test("the monitor finds the first live frame an app presents through shared memory and calls back once")
   func monitorEndToEnd() throws {
     let monitor = try DisplayMonitor(width: 160, height: 120, refreshHz: 100)

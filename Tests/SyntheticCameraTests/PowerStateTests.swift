@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 @testable import SyntheticCamera
 
-@Suite struct PowerStateTests {
+@Suite(.timeLimit(.minutes(2))) struct PowerStateTests {
   @Test("the first open is cold, an open soon after a close (another instance, same directory) is warm")
   func coldThenWarm() throws {
     let directory = Fixtures.stateDirectory()
@@ -58,7 +58,9 @@ import TestSupport
     #expect(file.powerUp(now: now, warmWindowMs: window) == .cold)
   }
 
-  @Test("a cold open waits the cold cost and a warm one the warm cost (ratio, wide margin)")
+  /// Waits are lower bounds, which load cannot break; how much sooner a warm open is on a real
+  /// machine is a benchmark's question (`bench`: process_launch and device phases, cold vs warm).
+  @Test("a cold open waits at least the cold cost and a warm one at least the warm cost")
   func coldCostsMore() throws {
     var profile = try Fixtures.fast
     profile.costs.powerUpCold = .init(.hardware, ms: 200)
@@ -68,13 +70,15 @@ import TestSupport
     let t0 = MonotonicClock.now()
     try camera.open()
     let cold = MonotonicClock.now() - t0
+    #expect(camera.lastPowerUp == .cold)
     camera.close()
     let t1 = MonotonicClock.now()
     try camera.open()
     let warm = MonotonicClock.now() - t1
+    #expect(camera.lastPowerUp == .warm)
     camera.close()
     #expect(cold >= 200_000_000)
-    #expect(warm * 2 < cold)
+    #expect(warm >= 10_000_000)
   }
 
   @Test(

@@ -7,7 +7,7 @@ import Testing
 import TestSupport
 @testable import SyntheticCamera
 
-@Suite struct SoftwareCostTests {
+@Suite(.timeLimit(.minutes(2))) struct SoftwareCostTests {
   @Test("a software cost really consumes the calling thread's CPU time (≥ 80 % of the ms asked)")
   func softwareUsesCPU() throws {
     var profile = try Fixtures.fast
@@ -45,7 +45,12 @@ import TestSupport
     #expect(product.tables.count == 256 && product.tables[1] == 0x7707_3096)  // the CRC-32 table
   }
 
-  @Test("with the default profile, eager start takes well over 1.4× deferred start to the first frame (cold)")
+  /// How much sooner deferred start reaches the first frame is measured by `bench` and gated in
+  /// CI (`Benchmarks/gates.json`: eager/deferred ≥ 1.8 cold); a wall-clock ratio here would flake
+  /// on a loaded machine. What cannot flake: every cost of the outputs initialised before the
+  /// stream is spent before the first frame, so the open-to-first-frame time is at least their sum.
+  @Test(
+    "with the default profile, the first frame comes after every cost of the outputs initialised before it")
   func eagerVersusDeferred() throws {
     let directory = Fixtures.stateDirectory()
     func openToFirstFrame(_ outputs: [CaptureOutputKind]) throws -> UInt64 {
@@ -57,15 +62,17 @@ import TestSupport
       try camera.setActiveFormat(camera.formats[0], frameRate: 30)
       for kind in outputs { try camera.initializeOutput(kind) }
       try camera.startStream(collector.append)
-      #expect(collector.blockUntilCount(1, timeout: .seconds(10)))
+      #expect(collector.blockUntilCount(1, timeout: .seconds(30)))
       let first = try #require(collector.values.first)
       camera.close()
       return first.captureTime - start
     }
-    let deferred = try openToFirstFrame([.preview])
-    let eager = try openToFirstFrame([.preview, .photo, .movie])
-    #expect(
-      Double(eager) > 1.4 * Double(deferred),
-      "eager \(eager / 1_000_000) ms, deferred \(deferred / 1_000_000) ms")
+    for outputs in [[CaptureOutputKind.preview], [.preview, .photo, .movie]] {
+      let nominal = CostProfile.default.nominalOpenToFirstFrameMs(initializing: outputs, warm: false)
+      let measured = try openToFirstFrame(outputs)
+      #expect(
+        Double(measured) >= nominal * 1_000_000,
+        "\(outputs): \(measured / 1_000_000) ms, nominal \(nominal) ms")
+    }
   }
 }

@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 @testable import SyntheticCamera
 
-@Suite struct SyntheticCameraStreamTests {
+@Suite(.timeLimit(.minutes(2))) struct SyntheticCameraStreamTests {
   static func decode(_ frame: VideoFrame) -> LightBoardReading {
     frame.pixels.withUnsafeBufferPointer {
       LightBoard.decode(

@@ -3,7 +3,7 @@ import Synchronization
 import SystemCalls
 import Testing
 
-@Suite struct SystemCallTests {
+@Suite(.timeLimit(.minutes(2))) struct SystemCallTests {
   @Test("a call interrupted by a signal is retried, and -1 becomes the thread's errno as a value")
   func retrying() throws {
     var calls = 0

@@ -3,6 +3,7 @@ import CV4L2Shims
 import SystemCalls
 import Testing
 import TestSupport
+import V4L2TestSupport
 
 @testable import V4L2Camera
 
@@ -10,7 +11,7 @@ import TestSupport
   import Glibc
 #endif
 
-@Suite struct V4L2CameraErrorTests {
+@Suite(.timeLimit(.minutes(2))) struct V4L2CameraErrorTests {
   @Test("a missing node is 'no such device', naming the path, at init and at validate")
   func missingNode() throws {
     let fake = FakeV4L2Kernel()
@@ -48,6 +49,24 @@ import TestSupport
     #expect(error?.operation == "open")
     #expect(error?.message.contains("group 'video'") == true)
     #expect(error?.message.contains("usermod -aG video") == true)
+  }
+
+  @Test("a missing libv4l2 (ELIBACC from open) is one line naming the package to install")
+  func libraryMissing() throws {
+    var config = FakeV4L2Kernel.Config()
+    config.openErrno = ELIBACC
+    let camera = try V4L2Camera(path: FakeV4L2Kernel.path, kernel: FakeV4L2Kernel(config).kernel)
+    let error = #expect(throws: V4L2Error.self) { try camera.open() }
+    #expect(error?.code == .libraryMissing)
+    #expect(error?.message.contains("install the package libv4l-0") == true)
+    #expect(error?.description.contains("libv4l2.so.0") == true)
+    #expect(!(error?.description.contains("\n") ?? true))
+  }
+
+  @Test("loading a libv4l2 that is not there says why (the loader's message names the file)")
+  func libraryLoadFailure() {
+    let why = LibV4L2.load(soname: "libv4l2-firstframe-absent.so.0")
+    #expect(why?.contains("libv4l2-firstframe-absent.so.0") == true, "\(why ?? "loaded")")
   }
 
   @Test("EBUSY at open and at buffer allocation is 'busy' with the ioctl's name")

@@ -7,7 +7,7 @@ public enum Comparator {
   public static func compare(_ a: BenchResults, _ b: BenchResults, options: ComparisonOptions = .init())
     -> [PhaseComparison]
   {
-    var out: [PhaseComparison] = []
+    var work: [(key: CellKey, phase: String, a: [Double], b: [Double])] = []
     for cellA in a.orderedCells {
       let key = CellKey(cellA)
       guard let cellB = b.cell(key) else { continue }
@@ -16,16 +16,18 @@ public enum Comparator {
         let sa = cellA.samples(for: phase)
         let sb = cellB.samples(for: phase)
         guard !sa.isEmpty || !sb.isEmpty else { continue }
-        let result = SampleComparison(
-          reference: sa, new: sb, threshold: options.threshold, alpha: options.alpha,
-          resamples: options.resamples,
-          seed: options.seed(for: key.config, key.condition, key.camera, phase))
-        out.append(
-          PhaseComparison(
-            phase: phase, config: key.config, condition: key.condition, camera: key.camera, result: result))
+        work.append((key, phase, sa, sb))
       }
     }
-    return out
+    return concurrentMap(work) { w in
+      let result = SampleComparison(
+        reference: w.a, new: w.b, threshold: options.threshold, alpha: options.alpha,
+        resamples: options.resamples,
+        seed: options.seed(for: w.key.config, w.key.condition, w.key.camera, w.phase))
+      return PhaseComparison(
+        phase: w.phase, config: w.key.config, condition: w.key.condition, camera: w.key.camera, result: result
+      )
+    }
   }
 
   /// The cells present in only one of the files, as `deferred/cold` names: (only in A, only in B).
@@ -54,7 +56,9 @@ public enum Comparator {
         groups.append((cell.condition, cell.camera, [cell]))
       }
     }
-    var out: [BenchResults.Comparison] = []
+    var work:
+      [(condition: String, camera: String, a: String, b: String, phase: String, sa: [Double], sb: [Double])] =
+        []
     for (condition, camera, group) in groups {
       for i in group.indices {
         for j in group.indices where j > i {
@@ -65,22 +69,23 @@ public enum Comparator {
             let sa = a.samples(for: phase)
             let sb = b.samples(for: phase)
             guard !sa.isEmpty, !sb.isEmpty else { continue }
-            let r = SampleComparison(
-              reference: sb, new: sa, threshold: options.threshold, alpha: options.alpha,
-              resamples: options.resamples,
-              seed: options.seed(for: a.config, b.config, condition, camera, phase))
-            // A ratio against a zero median (a phase that takes no time in b, such as
-            // deferred_start when nothing was deferred) has no meaning; it is left out.
-            guard r.ratio.isFinite, r.ci95.lower.isFinite, r.ci95.upper.isFinite else { continue }
-            out.append(
-              BenchResults.Comparison(
-                phase: phase, condition: condition, a: a.config, b: b.config, ratio_p50: r.ratio,
-                ci95: r.ci95.array, p_value: r.pValue, verdict: r.verdict.rawValue))
+            work.append((condition, camera, a.config, b.config, phase, sa, sb))
           }
         }
       }
     }
-    return out
+    return concurrentMap(work) { w -> BenchResults.Comparison? in
+      let r = SampleComparison(
+        reference: w.sb, new: w.sa, threshold: options.threshold, alpha: options.alpha,
+        resamples: options.resamples,
+        seed: options.seed(for: w.a, w.b, w.condition, w.camera, w.phase))
+      // A ratio against a zero median (a phase that takes no time in b, such as
+      // deferred_start when nothing was deferred) has no meaning; it is left out.
+      guard r.ratio.isFinite, r.ci95.lower.isFinite, r.ci95.upper.isFinite else { return nil }
+      return BenchResults.Comparison(
+        phase: w.phase, condition: w.condition, a: w.a, b: w.b, ratio_p50: r.ratio,
+        ci95: r.ci95.array, p_value: r.pValue, verdict: r.verdict.rawValue)
+    }.compactMap { $0 }
   }
 
   /// One line for people about a first-frame comparison, e.g.

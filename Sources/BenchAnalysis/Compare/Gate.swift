@@ -6,7 +6,9 @@ import LaunchContract
 /// r = median(results)/median(baseline). It fails exactly when r > 1 + threshold (default 5 %)
 /// **and** the two-sided Mann–Whitney p < α (default 0.01). Requiring both keeps the false-alarm
 /// rate low (a shift must be large enough to matter and unlikely under noise); the A/A simulation
-/// test measures it. A cell whose gated phase has no successful runs fails.
+/// test measures it. A cell whose gated phase has no successful runs fails. Failed runs count:
+/// each cell's failure rate is compared with the baseline's (`checkFailureRate`), and a
+/// significant rise fails the gate.
 ///
 /// **Relative gate.** r = median(numerator)/median(denominator) in one condition. With a
 /// `min_ratio`: pass when r ≥ min; fail when the whole bootstrap 95 % CI lies below min; otherwise
@@ -56,21 +58,10 @@ public enum Gate {
     }
   }
 
-  /// Why `baseline` should not be compared with `results`: different tool version, camera or
-  /// cost profile. Empty when they match.
+  /// Why `baseline` should not be compared with `results`: each way it was made differently or
+  /// on another machine (`BaselineMatch`). Empty when they match.
   public static func incompatibilities(baseline: BenchResults, results: BenchResults) -> [String] {
-    var reasons: [String] = []
-    if baseline.tool.version != results.tool.version {
-      reasons.append("tool version \(baseline.tool.version) vs \(results.tool.version)")
-    }
-    if baseline.settings.camera != results.settings.camera {
-      reasons.append("camera \(baseline.settings.camera) vs \(results.settings.camera)")
-    }
-    if baseline.settings.profileName != results.settings.profileName {
-      reasons.append(
-        "profile \(baseline.settings.profileName ?? "(none)") vs \(results.settings.profileName ?? "(none)")")
-    }
-    return reasons
+    BaselineMatch.differences(baseline: baseline, results: results)
   }
 
   /// Checks `results` against `baseline` (see the type's documentation).
@@ -81,6 +72,11 @@ public enum Gate {
   {
     var report = GateReport()
     let baseKeys = Set(baseline.cells.map(CellKey.init))
+    for cell in results.orderedCells {
+      if let base = baseline.cell(CellKey(cell)) {
+        report.outcomes.append(checkFailureRate(cell, against: base, alpha: options.alpha))
+      }
+    }
     for phase in options.phases {
       let threshold = options.threshold(for: phase)
       for cell in results.orderedCells {
@@ -117,6 +113,7 @@ public enum Gate {
         let numbers =
           "median \(Fmt.ms(r.newMedian)) ms vs baseline \(Fmt.ms(r.referenceMedian)) ms, ratio \(Fmt.ratio(r.ratio))"
           + " (\(Fmt.change(r.ratio)), 95 % CI \(Fmt.ci(r.ci95))), \(Fmt.p(r.pValue)), n = \(r.newCount) vs \(r.referenceCount)"
+          + " (\(cell.failed) of \(cell.runs) runs failed vs \(base.failed) of \(base.runs))"
         let why: String
         if regressed {
           why =

@@ -102,6 +102,12 @@ public struct GateDefinitions: Codable, Sendable, Hashable {
     guard let data = FileManager.default.contents(atPath: path) else {
       throw UsageError("\(path) does not exist or cannot be read (expected a \(schemaIdentifier) gates file)")
     }
+    return try decode(data, name: path)
+  }
+
+  /// Decodes and validates gate definitions from `data`; `path` names them in the error line.
+  /// - Throws: `UsageError`, one line naming the file and the problem.
+  public static func decode(_ data: Data, name path: String) throws(UsageError) -> GateDefinitions {
     let defs: GateDefinitions
     do {
       defs = try JSONDecoder().decode(GateDefinitions.self, from: data)

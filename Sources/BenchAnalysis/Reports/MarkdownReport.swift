@@ -25,11 +25,11 @@ public enum MarkdownReport {
     s += "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n"
     for cell in results.orderedCells {
       guard let p = cell.phases[PhaseName.firstFrameObserved] else {
-        s += "| \(CellKey(cell).name) | 0 | \(cell.failed) | – | – | – | – | – | – |\n"
+        s += "| \(CellKey(cell).name) | 0 | \(cell.failed) of \(cell.runs) | – | – | – | – | – | – |\n"
         continue
       }
       s +=
-        "| \(CellKey(cell).name) | \(p.n) | \(cell.failed) | \(Fmt.ms(p.min)) | **\(Fmt.ms(p.p50))** | \(Fmt.ms(p.p90))"
+        "| \(CellKey(cell).name) | \(p.n) | \(cell.failed) of \(cell.runs) | \(Fmt.ms(p.min)) | **\(Fmt.ms(p.p50))** | \(Fmt.ms(p.p90))"
       s += " | \(Fmt.ms(p.max)) | \(Fmt.ms(p.mean)) ± \(Fmt.ms(p.stddev)) | \(p.outliers) |\n"
     }
     s += "\n## All phases, median ms (p90)\n\n"

@@ -19,6 +19,7 @@ public enum ResultsTable {
           })
     }
     rows.append(["runs ok/total"] + cells.map { "\($0.runs - $0.failed)/\($0.runs)" })
+    rows.append(["failed runs"] + cells.map { "\($0.failed) of \($0.runs) failed" })
     rows.append(
       ["stale frames"]
         + cells.map { c in String(c.records.reduce(0) { $0 + ($1.counts["stale_frames"] ?? 0) }) })
@@ -49,6 +50,21 @@ public enum ResultsTable {
     }
     for (note, where_) in notes.sorted(by: { $0.key < $1.key }) {
       out += "- not applicable in \(where_.joined(separator: ", ")): \(note)\n"
+    }
+    if let delay = results.settings.injectDelayMs {
+      out +=
+        "- injected delay: camera-app was told to wait \(delay) ms before starting preview (--inject-delay-ms,"
+        + " FIRSTFRAME_INJECT_DELAY_MS); the first frame moves by whole frame intervals of the camera, so a"
+        + " median can move by less or more than \(delay) ms\n"
+    }
+    for c in cells {
+      let forged = c.records.reduce(0) { $0 + ($1.counts[TrustBoundary.forgedEventsCount] ?? 0) }
+      guard forged > 0 else { continue }
+      let runs = c.records.filter { ($0.counts[TrustBoundary.forgedEventsCount] ?? 0) > 0 }.count
+      out +=
+        "- forged events in \(c.condition)/\(c.config): the app wrote \(forged) event\(forged == 1 ? "" : "s") that only"
+        + " the runner or the probe may write (launch.*, relock.*, display.*) in \(runs) of \(c.records.count) runs;"
+        + " ignored\n"
     }
     return out
   }

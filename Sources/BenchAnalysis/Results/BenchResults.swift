@@ -21,6 +21,11 @@ public struct BenchResults: Codable, Sendable {
   public var comparisons: [Comparison]
   /// Set by `bench baseline save`: where and when this file became a baseline. Absent otherwise.
   public var baseline: BaselineInfo? = nil
+  /// True when the bench that ran the benchmark wrote this file as its final save (at the end, or
+  /// after Ctrl-C: see `settings.interrupted`); false when it is a snapshot that bench may still
+  /// add to, or was rebuilt from the run journal of a bench that died before its final save.
+  /// Absent in files from before the run journal.
+  public var complete: Bool? = nil
 
   /// Creates results.
   public init(
@@ -54,17 +59,26 @@ public struct BenchResults: Codable, Sendable {
     public var kernel: String
     /// CPUs online when the benchmark started (`sysconf(_SC_NPROCESSORS_ONLN)`).
     public var cpus: Int
-    /// Whether the compositor thread got SCHED_FIFO in at least one run.
+    /// Whether the probe's thread — the compositor (shm) or the X11 probe — got SCHED_FIFO in at
+    /// least one run.
     public var realtimeCompositor: Bool
     /// How cold runs evicted caches: `fadvise` or `fadvise+drop_caches`.
     public var cacheEviction: String
     /// The CPU frequency governor of cpu0 (`scaling_governor` in sysfs, e.g. `performance`), when
     /// the kernel exposes it.
     public var governor: String?
+    /// The machine's identity (`/etc/machine-id`, else `/var/lib/dbus/machine-id`): a stored
+    /// baseline from another machine is refused. Absent when neither file exists.
+    public var machineId: String?
+    /// The CPU's model name (`model name` in `/proc/cpuinfo`), when the kernel says.
+    public var cpuModel: String?
+    /// Whether the app's camera frame thread got real-time priority in at least one run (its
+    /// `device.realtime_priority` event, field `granted`); absent when the app never said.
+    public var realtimeCamera: Bool?
     /// Creates the record.
     public init(
       hostname: String, kernel: String, cpus: Int, realtimeCompositor: Bool, cacheEviction: String,
-      governor: String? = nil
+      governor: String? = nil, machineId: String? = nil, cpuModel: String? = nil, realtimeCamera: Bool? = nil
     ) {
       self.hostname = hostname
       self.kernel = kernel
@@ -72,6 +86,9 @@ public struct BenchResults: Codable, Sendable {
       self.realtimeCompositor = realtimeCompositor
       self.cacheEviction = cacheEviction
       self.governor = governor
+      self.machineId = machineId
+      self.cpuModel = cpuModel
+      self.realtimeCamera = realtimeCamera
     }
   }
 
@@ -95,6 +112,13 @@ public struct BenchResults: Codable, Sendable {
     public var profile: String?
     /// The profile's name (from the file), used to refuse foreign baselines.
     public var profileName: String?
+    /// A hash of the cost profile's contents (`fnv1a64:` and 16 hex digits, over its canonical
+    /// JSON: keys sorted), so that two profiles with one name but other costs never match. Absent
+    /// without a synthetic camera profile (`--app`, a V4L2 camera).
+    public var profileHash: String?
+    /// `--inject-delay-ms`: the delay camera-app was told to add before starting preview
+    /// (`FIRSTFRAME_INJECT_DELAY_MS`), ms; absent when none was injected.
+    public var injectDelayMs: Int?
     /// The app command (`--app`): its executable resolved to a path, then its arguments, joined by
     /// spaces. Absent when bench ran camera-app.
     public var app: String?
@@ -115,12 +139,19 @@ public struct BenchResults: Codable, Sendable {
     public var wallSeconds: Double?
     /// True when Ctrl-C or a fault stopped the benchmark early.
     public var interrupted: Bool
+    /// The display path (`--display`): `shm` (the shared-memory surface and bench's compositor),
+    /// `x11` (a private Xvfb bench started) or `x11:NAME` (an existing X server). Absent in
+    /// results from before the X11 path, which were all `shm`.
+    public var display: String?
+    /// The X server the runs used, on the X11 paths.
+    public var displayServer: DisplayServerInfo?
     /// Creates the record (`wallSeconds` and `interrupted` are filled in at the end).
     public init(
       runs: Int, warmup: Int, conditions: [String], configs: [String], outputs: [String],
       camera: String, profile: String?, profileName: String?, app: String?, refreshHz: Double,
       tap: Bool, lockSeconds: Double, runTimeoutSeconds: Double, startedAt: String,
-      wallSeconds: Double? = nil, interrupted: Bool = false
+      wallSeconds: Double? = nil, interrupted: Bool = false, display: String? = nil,
+      displayServer: DisplayServerInfo? = nil
     ) {
       self.runs = runs
       self.warmup = warmup
@@ -138,6 +169,42 @@ public struct BenchResults: Codable, Sendable {
       self.startedAt = startedAt
       self.wallSeconds = wallSeconds
       self.interrupted = interrupted
+      self.display = display
+      self.displayServer = displayServer
+    }
+  }
+
+  /// The X server of an X11 benchmark.
+  public struct DisplayServerInfo: Codable, Sendable, Hashable {
+    /// The display name, `:N`.
+    public var name: String
+    /// The server's vendor string (`The X.Org Foundation`).
+    public var vendor: String
+    /// The vendor's release number (12101007 is X.Org 21.1.7).
+    public var release: Int
+    /// True when bench started it (a private Xvfb), false for an existing server (`x11:NAME`).
+    public var started: Bool
+    /// The screen bench gave its Xvfb, `W×H×depth`; absent for an existing server.
+    public var screen: String?
+    /// Whether bench's Xvfb got `SCHED_FIFO`; absent for an existing server (not bench's to change).
+    public var realtime: Bool?
+    /// Whether the probe's images crossed in shared memory (MIT-SHM) rather than the socket.
+    public var sharedMemory: Bool
+    /// What the probe read (`--x11-read`): `window` (the app's window contents) or `screen` (the
+    /// screen where the window is, after any compositing window manager).
+    public var probeReads: String?
+    /// Creates the record.
+    public init(
+      name: String, vendor: String, release: Int, started: Bool, screen: String?, realtime: Bool?,
+      sharedMemory: Bool
+    ) {
+      self.name = name
+      self.vendor = vendor
+      self.release = release
+      self.started = started
+      self.screen = screen
+      self.realtime = realtime
+      self.sharedMemory = sharedMemory
     }
   }
 
@@ -253,7 +320,12 @@ public struct BenchResults: Codable, Sendable {
     /// Every phase event of the run, times in ms since the run's origin (`launch.spawn`, or
     /// `relock.unlock` for relock) on `CLOCK_MONOTONIC`. Optional: when present, `trace.json` and
     /// the SVG timeline show the run's real events; without it they fall back to phase durations.
+    /// A reader that needs no timelines skips them (``ResultsFile/load(path:timelines:)``).
     public var timeline: [TimelineEvent]?
+
+    enum CodingKeys: String, CodingKey {
+      case run, ok, error, phases, counts, trace, wallMs, timeline
+    }
     /// Creates a record.
     public init(
       run: Int, ok: Bool, error: String?, phases: [String: Double], counts: [String: Int],

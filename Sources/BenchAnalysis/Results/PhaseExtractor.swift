@@ -10,6 +10,7 @@ import PhaseTrace
 /// |---|---|
 /// | `process_launch` | `launch.spawn` → `app.main` |
 /// | `ui_ready` | `app.main` (relock: `relock.unlock`) → `ui.ready` |
+/// | `window_mapped` | start → `display.window_mapped` (X11: the app's window on the screen) |
 /// | `session_configure` | `session.configure` begin → end |
 /// | `start_running` | `session.start_running` begin → end |
 /// | `first_frame_presented` | start → `preview.first_present` (the app's own claim) |
@@ -38,6 +39,7 @@ public enum PhaseExtractor {
     let appMain = relock ? nil : first(.appMain)
     if !relock { out[PhaseName.processLaunch] = ms(start, appMain) }
     out[PhaseName.uiReady] = ms(relock ? start : appMain, first(.uiReady))
+    out[PhaseName.windowMapped] = ms(start, first(.displayWindowMapped))
     if let b = first(.sessionConfigure, .begin) {
       out[PhaseName.sessionConfigure] = ms(b, first(.sessionConfigure, .end, after: b))
     }

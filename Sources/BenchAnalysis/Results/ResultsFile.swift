@@ -1,5 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
 import CommandLineKit
 import Foundation
+import SystemCalls
 
 /// Reading and writing `results.json` (and baselines, which are results files).
 ///
@@ -7,54 +11,87 @@ import Foundation
 /// gives one `UsageError` line that names the file and what is wrong (exit status 2).
 /// Saving is atomic: a temporary file in the same folder, then `rename(2)`.
 public enum ResultsFile {
-  /// Reads and validates a results file.
+  /// Reads and validates a results file, keeping the runs' timelines that `timelines` selects
+  /// (all by default; comparisons and gates want none, the reports the representative runs').
   /// - Throws: `UsageError` with one line such as
   ///   `Results/base.json is not a results file: it is truncated or not JSON (…)`.
-  public static func load(path: String) throws(UsageError) -> BenchResults {
-    let data: Data
+  public static func load(path: String, timelines: BenchResults.TimelineSelection = .all) throws(UsageError)
+    -> BenchResults
+  {
+    try decode(read(path: path), name: path, timelines: timelines)
+  }
+
+  /// The bytes of the file at `path`.
+  /// - Throws: `UsageError` naming the file when it does not exist or cannot be read.
+  public static func read(path: String) throws(UsageError) -> Data {
     do {
-      data = try Data(contentsOf: URL(fileURLWithPath: path))
+      return try Data(contentsOf: URL(fileURLWithPath: path))
     } catch {
       let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "does not exist"
       throw UsageError("\(path) \(reason)")
     }
-    return try decode(data, name: path)
   }
 
   /// Decodes and validates results from `data`; `name` is used in the error line.
-  public static func decode(_ data: Data, name: String) throws(UsageError) -> BenchResults {
+  ///
+  /// A well-formed file is decoded once, straight into `BenchResults` (twice for the
+  /// representative timelines: the second pass keeps only the timelines of the runs the first
+  /// picked); only a file that does not decode is looked at again (as generic JSON) to say what is
+  /// wrong with it.
+  public static func decode(
+    _ data: Data, name: String, timelines: BenchResults.TimelineSelection = .all
+  ) throws(UsageError) -> BenchResults {
     guard !data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else {
       throw UsageError("\(name) is empty; expected a \(BenchResults.schemaIdentifier) results file")
     }
+    if timelines == .representative {
+      let light = try decode(data, name: name, timelines: .none)
+      var runs: [Int: Int] = [:]
+      for (i, cell) in light.cells.enumerated() { runs[i] = MedianRun.pick(cell)?.run }
+      return try decode(data, name: name, timelines: .runs(runs))
+    }
+    let results: BenchResults
+    do {
+      let decoder = JSONDecoder()
+      decoder.userInfo[BenchResults.timelineSelectionKey] = timelines
+      results = try decoder.decode(BenchResults.self, from: data)
+    } catch {
+      throw diagnose(data, name: name, error: error)
+    }
+    guard results.schema == BenchResults.schemaIdentifier else {
+      throw UsageError(
+        "\(name) has schema '\(results.schema)'; this bench reads \(BenchResults.schemaIdentifier) only")
+    }
+    try validate(results, name: name)
+    return results
+  }
+
+  /// Why `data` did not decode as results: not JSON, not an object, no or a foreign schema, or a
+  /// field that does not match.
+  static func diagnose(_ data: Data, name: String, error: any Error) -> UsageError {
     let object: Any
     do {
       object = try JSONSerialization.jsonObject(with: data)
     } catch {
-      throw UsageError(
+      return UsageError(
         "\(name) is not a results file: it is truncated or not valid JSON (\(data.count) bytes)")
     }
     guard let top = object as? [String: Any] else {
-      throw UsageError("\(name) is not a results file: expected a JSON object at the top level")
+      return UsageError("\(name) is not a results file: expected a JSON object at the top level")
     }
     guard let schema = top["schema"] as? String else {
-      throw UsageError(
+      return UsageError(
         "\(name) is not a FirstFrame results file: it has no \"schema\" field (expected \(BenchResults.schemaIdentifier))"
       )
     }
     guard schema == BenchResults.schemaIdentifier else {
-      throw UsageError(
+      return UsageError(
         "\(name) has schema '\(schema)'; this bench reads \(BenchResults.schemaIdentifier) only")
     }
-    let results: BenchResults
-    do {
-      results = try JSONDecoder().decode(BenchResults.self, from: data)
-    } catch let error as DecodingError {
-      throw UsageError("\(name) does not match \(BenchResults.schemaIdentifier): \(describe(error))")
-    } catch {
-      throw UsageError("\(name) does not match \(BenchResults.schemaIdentifier): \(error)")
+    if let error = error as? DecodingError {
+      return UsageError("\(name) does not match \(BenchResults.schemaIdentifier): \(describe(error))")
     }
-    try validate(results, name: name)
-    return results
+    return UsageError("\(name) does not match \(BenchResults.schemaIdentifier): \(error)")
   }
 
   /// Checks what the decoder cannot: counts agree with samples, samples are finite and ≥ 0.
@@ -82,9 +119,28 @@ public enum ResultsFile {
     return try encoder.encode(results)
   }
 
+  /// The bytes of the results file `data`, which has no `baseline` field (decode it to know),
+  /// with `baseline` added as that field; nil when `data` does not begin with an object. `bench
+  /// baseline save` copies a results file this way instead of decoding and encoding every run's
+  /// timeline again.
+  public static func adding(baseline: BenchResults.BaselineInfo, to data: Data) -> Data? {
+    guard let open = data.firstIndex(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }),
+      data[open] == UInt8(ascii: "{")
+    else { return nil }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    guard let info = try? encoder.encode(baseline) else { return nil }
+    var out = Data(data[...open])
+    out.append(Data("\n  \"baseline\" : ".utf8))
+    out.append(info)
+    out.append(Data(",".utf8))
+    out.append(data[data.index(after: open)...])
+    return out
+  }
+
   /// Writes `results` to `path` atomically: a temporary file beside it, then rename.
   /// - Throws: `ResultsFileError` naming the path and the cause.
-  public static func save(_ results: BenchResults, to path: String) throws {
+  public static func save(_ results: BenchResults, to path: String) throws(ResultsFileError) {
     let data: Data
     do {
       data = try encode(results)
@@ -95,33 +151,59 @@ public enum ResultsFile {
     try writeAtomically(data + Data("\n".utf8), to: path)
   }
 
-  /// Writes any bytes to `path` atomically (temporary file in the same folder, fsync, rename).
-  /// Creates missing parent folders.
-  public static func writeAtomically(_ data: Data, to path: String) throws {
+  /// Writes any bytes to `path` atomically: a temporary file in the same folder, written whole
+  /// and flushed (`fsync`), renamed over `path`, then the folder flushed. Creates missing parent
+  /// folders.
+  /// - Throws: `ResultsFileError` naming the path, the step and the `errno` of the call that failed.
+  public static func writeAtomically(_ data: Data, to path: String) throws(ResultsFileError) {
     let url = URL(fileURLWithPath: path)
-    let folder = url.deletingLastPathComponent()
+    let folder = url.deletingLastPathComponent().path
     do {
-      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     } catch {
       throw ResultsFileError(
-        code: .writeFailed, path: path, message: "cannot create the folder \(folder.path)", cause: error)
+        code: .writeFailed, path: path, message: "cannot create the folder \(folder)", cause: error)
     }
-    let temp = folder.appendingPathComponent(
-      ".\(url.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-    guard FileManager.default.createFile(atPath: temp.path, contents: data) else {
-      throw ResultsFileError(code: .writeFailed, path: path, message: "cannot write \(temp.path)", cause: nil)
+    let temp = folder + "/.\(url.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    var step = "create \(temp)"
+    do throws(Errno) {
+      let fd = try SystemCall.retrying { open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
+      defer { FileDescriptorIO.close(fd) }
+      step = "write \(temp)"
+      try writeAll(fd, data)
+      step = "flush \(temp) to the disk"
+      _ = try SystemCall.retrying { fsync(fd) }
+    } catch {
+      unlink(temp)
+      throw ResultsFileError(code: .writeFailed, path: path, message: "cannot \(step)", cause: error)
     }
-    if let handle = FileHandle(forUpdatingAtPath: temp.path) {
-      try? handle.synchronize()
-      try? handle.close()
-    }
-    guard rename(temp.path, path) == 0 else {
-      let code = errno
-      unlink(temp.path)
+    do throws(Errno) {
+      _ = try SystemCall.retrying { rename(temp, path) }
+    } catch {
+      unlink(temp)
       throw ResultsFileError(
-        code: .writeFailed, path: path, message: "cannot rename the temporary file into place",
-        cause: POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO))
+        code: .writeFailed, path: path, message: "cannot rename the temporary file into place", cause: error)
     }
+    // The rename is durable once the folder is flushed; a folder that cannot be opened or
+    // flushed (some file systems) leaves the file written but the rename possibly unflushed.
+    if let dir = try? SystemCall.retrying({ open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }) {
+      _ = try? SystemCall.retrying { fsync(dir) }
+      FileDescriptorIO.close(dir)
+    }
+  }
+
+  /// Writes every byte of `data` to `fd` (``FileDescriptorIO/writeAll(_:_:)-(_,UnsafeRawBufferPointer)``).
+  /// - Throws: the ``Errno`` of the write that failed.
+  public static func writeAll(_ fd: Int32, _ data: Data) throws(Errno) {
+    let failure = data.withUnsafeBytes { raw -> Errno? in
+      do throws(Errno) {
+        try FileDescriptorIO.writeAll(fd, raw)
+        return nil
+      } catch {
+        return error
+      }
+    }
+    if let failure { throw failure }
   }
 
   /// A decoding error as a short phrase with the JSON path, e.g. `missing field "config" at cells[0]`.
@@ -165,11 +247,24 @@ public struct ResultsFileError: Error, CustomStringConvertible {
   public var path: String
   /// For people.
   public var message: String
-  /// The underlying error, when any.
+  /// The underlying error, when any: an `Errno` for a failed system call.
   public var cause: (any Error)?
 
-  /// One line: `cannot write Results/x/results.json: … (cause)`.
+  /// Creates the error.
+  public init(code: Code, path: String, message: String, cause: (any Error)?) {
+    self.code = code
+    self.path = path
+    self.message = message
+    self.cause = cause
+  }
+
+  /// The `errno` of the system call that failed, when that is the cause.
+  public var errno: Errno? { cause as? Errno }
+
+  /// One line: `Results/x/results.json: cannot write … (ENOSPC: No space left on device)`.
   public var description: String {
-    "\(path): \(message)" + (cause.map { " (\($0))" } ?? "")
+    let reason: String? =
+      if let errno { "\(errno.name): \(errno.message)" } else { cause.map { "\($0)" } }
+    return "\(path): \(message)" + (reason.map { " (\($0))" } ?? "")
   }
 }

@@ -25,11 +25,13 @@ public struct ABStep: Sendable, Equatable {
 
 /// `bench ab`'s measuring: both revisions' camera-apps run under the same conditions and
 /// configurations, interleaved run by run, so that whatever drifts on the machine (heat, other
-/// load, the page cache) hits both alike. Each side keeps its own ``BenchSession``, which records
-/// its runs into its own results folder exactly as `bench` does.
+/// load, the page cache) hits both alike. Each side has its own ``BenchSession`` with its own run
+/// journal in its own results folder (`A/`, `B/`): every finished run is on the disk before the
+/// next starts, exactly as in `bench`, and each side's results are assembled from its runs at the
+/// end (``RunJournal/assemble(base:cells:realtime:)``).
 public final class ABSession: Sendable {
   let settings: RunSettings
-  let sides: [(side: ABSide, runner: BenchRunner, session: BenchSession)]
+  let sides: [ABSide: BenchSession]
   let progress: ProgressReporter
   let interrupted: @Sendable () -> Bool
 
@@ -52,11 +54,12 @@ public final class ABSession: Sendable {
     return steps
   }
 
-  /// Creates the session; `sides` holds each side's runner (with that side's camera-app) and
-  /// session (recording into that side's results folder).
-  init(
-    settings: RunSettings, sides: [(side: ABSide, runner: BenchRunner, session: BenchSession)],
-    progress: ProgressReporter, interrupted: @escaping @Sendable () -> Bool
+  /// Creates the session: `settings` says what to run (conditions, configurations, runs,
+  /// warm-up); `sides` holds each side's session (its runner runs that side's camera-app, its
+  /// journal is in that side's folder).
+  public init(
+    settings: RunSettings, sides: [ABSide: BenchSession], progress: ProgressReporter,
+    interrupted: @escaping @Sendable () -> Bool
   ) {
     self.settings = settings
     self.sides = sides
@@ -65,71 +68,33 @@ public final class ABSession: Sendable {
   }
 
   /// Runs every step of ``order(conditions:configs:rounds:)``. Returns each side's results
-  /// (complete, or what finished before an interrupt), saved in its folder.
-  func run() -> [ABSide: BenchResults] {
+  /// (complete, or what finished before an interrupt), `complete` true: the caller writes them
+  /// as the final results (``RunCommand``'s `finish`).
+  public func run() -> [ABSide: BenchResults] {
     let started = MonotonicClock.now()
-    let rounds = settings.warmup + settings.runs
     var done = 0
-    for condition in settings.conditions {
+    conditions: for condition in settings.conditions {
       if interrupted() { break }
       let burners = CPUBurners.started(for: condition, progress: progress)
       defer { burners?.stop() }
-      var relock: [String: BenchRunner.RelockSession] = [:]
-      defer { relock.values.forEach { $0.close() } }
-      for entry in sides {
-        try? FileManager.default.createDirectory(
-          atPath: entry.session.settings.outDir + "/traces", withIntermediateDirectories: true)
-        for config in settings.configs {
-          entry.session.ensureCell(config: config, condition: condition, burners: burners?.count)
-          guard condition == .relock else { continue }
-          switch entry.runner.startRelockSession(
-            config: config,
-            tracePath: "\(entry.session.settings.outDir)/traces/relock-\(config.rawValue).jsonl",
-            interrupted: interrupted)
-          {
-          case .success(let s): relock["\(entry.side.rawValue)/\(config.rawValue)"] = s
-          case .failure(let e): progress.note("bench: \(entry.side.rawValue) relock/\(config): \(e.message)")
-          }
-        }
+      var relock: [ABSide: [LaunchConfiguration: any RelockRunning]] = [:]
+      defer { relock.values.forEach { $0.values.forEach { $0.close() } } }
+      for side in ABSide.allCases {
+        relock[side] = sides[side]?.start(condition, burners: burners?.count)
       }
-      for step in Self.order(conditions: [condition], configs: settings.configs, rounds: rounds) {
-        if interrupted() { break }
-        guard let entry = sides.first(where: { $0.side == step.side }) else { continue }
-        let counted = step.round >= settings.warmup
-        let number = step.round - settings.warmup + 1
-        let outcome: BenchRunner.RunOutcome?
-        if condition == .relock {
-          if let s = relock["\(step.side.rawValue)/\(step.config.rawValue)"] {
-            outcome = entry.runner.relockRun(s, number: number, interrupted: interrupted)
-          } else {
-            outcome = .init(
-              record: .init(
-                run: number, ok: false, error: "the relock app did not start", phases: [:], counts: [:]),
-              realtime: false)
-          }
-        } else {
-          let name =
-            "\(condition.rawValue)-\(step.config.rawValue)-"
-            + (counted ? "\(number)" : "warmup\(step.round + 1)")
-          outcome = entry.runner.launchRun(
-            config: step.config, condition: condition, number: number, runID: name,
-            tracePath: "\(entry.session.settings.outDir)/traces/\(name).jsonl", interrupted: interrupted)
-        }
-        guard let outcome else { break }
-        done += 1
-        entry.session.finish(
-          outcome, config: step.config, condition: condition, counted: counted, done: done, warmup: !counted)
+      let steps = Self.order(
+        conditions: [condition], configs: settings.configs, rounds: settings.warmup + settings.runs)
+      for step in steps {
+        if interrupted() { break conditions }
+        guard let session = sides[step.side] else { continue }
+        guard
+          session.perform(
+            config: step.config, condition: condition, round: step.round, relock: relock[step.side] ?? [:],
+            done: &done)
+        else { break conditions }
       }
     }
     progress.finish()
-    var results: [ABSide: BenchResults] = [:]
-    for entry in sides {
-      var r = entry.session.snapshot()
-      r.settings.wallSeconds = Double(MonotonicClock.now() - started) / 1e9
-      r.settings.interrupted = interrupted()
-      entry.session.save(r)
-      results[entry.side] = r
-    }
-    return results
+    return sides.mapValues { $0.results(since: started) }
   }
 }

@@ -43,8 +43,10 @@ public final class RevisionBuilder: Sendable {
     @Sendable (_ source: String, _ scratch: String, _ interrupted: @Sendable () -> Bool) throws(RunnerError)
     -> String
 
-  /// Returns the current checkout's own camera-app (built when needed); `log` gets progress lines.
-  public typealias CheckoutStep = @Sendable (_ log: (String) -> Void) throws(RunnerError) -> String
+  /// Returns the current checkout's own camera-app (built when needed; the build stops when
+  /// `interrupted` turns true); `log` gets progress lines.
+  public typealias CheckoutStep =
+    @Sendable (_ interrupted: @Sendable () -> Bool, _ log: (String) -> Void) throws(RunnerError) -> String
 
   /// The git repository (the package root).
   public let repository: String
@@ -55,7 +57,7 @@ public final class RevisionBuilder: Sendable {
 
   /// Creates a builder for `repository`. `folder` defaults to `<repository>/.build/ab`; `build`
   /// to ``swiftBuild(_:_:_:swift:)``; `currentCheckout` (how to get the checkout's own
-  /// camera-app for a clean `HEAD`) to ``CameraAppLocator/locate(log:)``; with
+  /// camera-app for a clean `HEAD`) to ``CameraAppLocator/locate(interrupted:log:)``; with
   /// `reuseCheckout` false every revision is built in the worktree.
   public init(
     repository: String, folder: String? = nil, build: BuildStep? = nil, reuseCheckout: Bool = true,
@@ -75,14 +77,16 @@ public final class RevisionBuilder: Sendable {
     } else if let currentCheckout {
       self.currentCheckout = currentCheckout
     } else {
-      self.currentCheckout = { (log) throws(RunnerError) in try CameraAppLocator.locate(log: log) }
+      self.currentCheckout = { (interrupted, log) throws(RunnerError) in
+        try CameraAppLocator.locate(interrupted: interrupted, log: log)
+      }
     }
   }
 
   // MARK: - Resolving
 
   /// Resolves `name` to a commit that has camera-app, and refuses a `HEAD` whose working tree
-  /// has uncommitted changes to tracked files (they would not be measured).
+  /// has uncommitted changes to what camera-app is built from (they would not be measured).
   /// - Throws: `UsageError` (exit 2) naming what is wrong, in one line.
   public func resolve(_ name: String) throws(UsageError) -> Revision {
     guard !name.isEmpty, !name.hasPrefix("-") else {
@@ -111,9 +115,15 @@ public final class RevisionBuilder: Sendable {
     return Revision(name: name, commit: commit)
   }
 
-  /// The first changed tracked file, when the working tree has uncommitted changes to tracked files.
+  /// What camera-app is built from: a change anywhere else (a fuzzer's build state, notes) is
+  /// not measured either way.
+  static let buildInputs = ["Package.swift", "Package.resolved", "Sources"]
+
+  /// The first changed tracked file that camera-app is built from (``buildInputs``), when the
+  /// working tree has such uncommitted changes.
   func uncommittedChanges() -> String? {
-    let status = Git.run(["status", "--porcelain", "--untracked-files=no"], in: repository)
+    let status = Git.run(
+      ["status", "--porcelain", "--untracked-files=no", "--"] + Self.buildInputs, in: repository)
     guard status.status == 0 else { return "git status failed" }
     guard let first = status.lines.first else { return nil }
     return String(first.dropFirst(3))
@@ -143,7 +153,7 @@ public final class RevisionBuilder: Sendable {
     let head = Git.run(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], in: repository).lines.first
     if let currentCheckout, head == revision.commit, uncommittedChanges() == nil {
       log("camera-app at \(revision.name) (\(revision.shortCommit)): the checkout's own build")
-      built = try currentCheckout(log)
+      built = try currentCheckout(interrupted, log)
     } else {
       log("building camera-app at \(revision.name) (\(revision.shortCommit)) in \(folder)/src (release)…")
       try checkOut(revision)

@@ -24,6 +24,8 @@ public enum ABCommand: Command {
     public var settings: RunSettings
     /// No progress output.
     public var quiet: Bool
+    /// Write into `A/` and `B/` folders that are not empty, replacing bench's earlier files there.
+    public var overwrite = false
   }
 
   static let repo = Option<String?>(
@@ -35,12 +37,13 @@ public enum ABCommand: Command {
     "--out", "DIR", "results folder (A/, B/, comparison.txt)", shownAs: "Results/<UTC timestamp>",
     parser: .folderName)
 
-  /// The options `bench ab` shares with `bench` (all but `--app` and `--format`).
+  /// The options `bench ab` shares with `bench`: all but `--app` (the revisions name the app),
+  /// `--inject-delay-ms` (it would delay both sides alike) and `--format`.
   static let shared: [any CommandLineOption] = [
     RunCommand.runs, RunCommand.warmup, RunCommand.conditions, RunCommand.configs, RunCommand.outputs,
-    RunCommand.camera, RunCommand.profile, RunCommand.refreshHz, RunCommand.lockSeconds,
-    RunCommand.runTimeout,
-    RunCommand.noTap, out, RunCommand.quiet,
+    RunCommand.camera, RunCommand.profile, RunCommand.display, RunCommand.x11Read, RunCommand.refreshHz,
+    RunCommand.lockSeconds, RunCommand.runTimeout, RunCommand.noTap, out, RunCommand.overwrite,
+    RunCommand.quiet,
   ]
 
   /// The option table (parser and `--help`).
@@ -81,16 +84,101 @@ public enum ABCommand: Command {
       o.values.filter { $0.key != repo.name }.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         + o.flags.sorted())
     let run = try RunCommand.options(from: rest)
-    return Options(a: a, b: b, repository: repository, settings: run.settings, quiet: run.quiet)
+    return Options(
+      a: a, b: b, repository: repository, settings: run.settings, quiet: run.quiet, overwrite: run.overwrite)
   }
 
   /// Builds both revisions, runs them interleaved, writes both results and the comparison, and
   /// prints the comparison table.
+  /// - Throws: `UsageError` when `A/` or `B/` is held by another bench or holds results.
   public static func execute(
     _ o: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
-  ) -> Int32 {
+  ) throws(UsageError) -> Int32 {
     let interrupted = InterruptFlag.install()
+    let guardProcess = RunCommand.startGuard(errors: &errors)
+    // The results folders first: one in use or holding results is refused before anything is built.
+    var folders: [ABSide: ResultsFolder] = [:]
+    for side in ABSide.allCases {
+      let path = o.settings.outDir + "/" + side.rawValue
+      do {
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+      } catch {
+        throw UsageError(
+          "--out \(o.settings.outDir): cannot create \(side.rawValue)/ (\(RunCommand.reason(error)))")
+      }
+      folders[side] = try ResultsFolder.claim(path, overwrite: o.overwrite) { errors.write($0 + "\n") }
+    }
     _ = DisplaySurface.removeStale()
+    guard let binaries = build(o, interrupted: interrupted, errors: &errors) else {
+      return interrupted.isSet ? 130 : 1
+    }
+    guard let display = RunCommand.openDisplay(o.settings, quiet: o.quiet, errors: &errors) else { return 1 }
+    defer { display.stop() }
+    // A display that is gone (Xvfb exited) stops the benchmark as Ctrl-C does.
+    let stop: @Sendable () -> Bool = { interrupted.isSet || display.failure != nil }
+    let rounds = o.settings.warmup + o.settings.runs
+    let progress = ProgressReporter(
+      total: 2 * o.settings.conditions.count * o.settings.configs.count * rounds, quiet: o.quiet)
+    var sessions: [ABSide: BenchSession] = [:]
+    var journals: [ABSide: RunJournal] = [:]
+    for side in ABSide.allCases {
+      guard let folder = folders[side] else { return 1 }
+      var settings = o.settings
+      settings.outDir = folder.path
+      let base = RunCommand.baseResults(settings, display: display)
+      let journal: RunJournal
+      let runner: BenchRunner
+      do {
+        journal = try RunJournal(folder: folder.path, base: base)
+      } catch {
+        errors.write("bench: \(error)\n")
+        return 1
+      }
+      do {
+        runner = try BenchRunner(settings: settings, appBinary: binaries[side], display: display)
+      } catch {
+        errors.write("bench: \(error.message)\n")
+        return 1
+      }
+      guardProcess?.removeOnExit(runner.stateDirectory)
+      journals[side] = journal
+      sessions[side] = BenchSession(
+        settings: settings, runner: runner, progress: progress, base: base, journal: journal,
+        label: side.rawValue, interrupted: stop)
+    }
+    guardProcess?.removeOnExit(in: "/dev/shm", namesStartingWith: DisplaySurface.namePrefix + "\(getpid())-")
+    try? Data(revisionsJSON(o).utf8).write(
+      to: URL(fileURLWithPath: o.settings.outDir + "/revisions.json"), options: .atomic)
+    let results = ABSession(settings: o.settings, sides: sessions, progress: progress, interrupted: stop)
+      .run()
+    // Each side's final results, written as bench writes them (results.json, reports, the
+    // journal's end line); the closing lines name the side's folder.
+    var status: Int32 = 0
+    var discard = ""
+    for side in ABSide.allCases {
+      guard let r = results[side], let folder = folders[side], let journal = journals[side] else { continue }
+      let s = RunCommand.finish(
+        r, folder: folder, journal: journal, format: .table, quiet: true, displayFailure: display.failure,
+        output: &discard, errors: &errors)
+      status = status == 130 || s == 130 ? 130 : max(status, s)
+    }
+    guard let a = results[.a], let b = results[.b] else { return 1 }
+    let table = comparison(a: a, b: b, options: o)
+    try? Data(table.utf8).write(
+      to: URL(fileURLWithPath: o.settings.outDir + "/comparison.txt"), options: .atomic)
+    output.write(table)
+    if !o.quiet {
+      errors.write(
+        "bench: results in \(o.settings.outDir) (A/results.json, B/results.json, comparison.txt)\n")
+    }
+    return status
+  }
+
+  /// camera-app at both revisions (``RevisionBuilder``), or nil when a build failed or was
+  /// interrupted (said on `errors`).
+  static func build(
+    _ o: Options, interrupted: InterruptFlag, errors: inout some TextOutputStream
+  ) -> [ABSide: String]? {
     // HEAD may come from this checkout's own camera-app build only when that is the repository
     // being compared and bench would build it (not FIRSTFRAME_CAMERA_APP's binary).
     let root = CameraAppLocator.packageRoot().map { realPath($0) }
@@ -106,56 +194,13 @@ public enum ABCommand: Command {
       } catch {
         if error.code == .interrupted || interrupted.isSet {
           errors.write("bench: interrupted while building; nothing was measured\n")
-          return 130
+          return nil
         }
         errors.write("bench: \(side.rawValue) = \(revision.name): \(error.message)\n")
-        return 1
+        return nil
       }
     }
-    let rounds = o.settings.warmup + o.settings.runs
-    let progress = ProgressReporter(
-      total: 2 * o.settings.conditions.count * o.settings.configs.count * rounds, quiet: o.quiet)
-    var sides: [(side: ABSide, runner: BenchRunner, session: BenchSession)] = []
-    for side in ABSide.allCases {
-      var settings = o.settings
-      settings.outDir = o.settings.outDir + "/" + side.rawValue
-      do {
-        try FileManager.default.createDirectory(atPath: settings.outDir, withIntermediateDirectories: true)
-        let runner = try BenchRunner(settings: settings, appBinary: binaries[side])
-        let session = BenchSession(
-          settings: settings, runner: runner, progress: progress, base: RunCommand.baseResults(settings),
-          interrupted: { interrupted.isSet })
-        sides.append((side, runner, session))
-      } catch {
-        errors.write("bench: \(settings.outDir): \(error)\n")
-        return 1
-      }
-    }
-    try? Data(revisionsJSON(o).utf8).write(
-      to: URL(fileURLWithPath: o.settings.outDir + "/revisions.json"), options: .atomic)
-    let results = ABSession(
-      settings: o.settings, sides: sides, progress: progress, interrupted: { interrupted.isSet }
-    ).run()
-    var status: Int32 = 0
-    var discard = ""
-    for entry in sides {
-      guard let r = results[entry.side] else { continue }
-      let s = RunCommand.finish(
-        r, settings: entry.session.settings, format: .table, quiet: true,
-        problem: entry.session.lastWriteProblem,
-        output: &discard, errors: &errors)
-      status = status == 130 || s == 130 ? 130 : max(status, s)
-    }
-    guard let a = results[.a], let b = results[.b] else { return 1 }
-    let table = comparison(a: a, b: b, options: o)
-    try? Data(table.utf8).write(
-      to: URL(fileURLWithPath: o.settings.outDir + "/comparison.txt"), options: .atomic)
-    output.write(table)
-    if !o.quiet {
-      errors.write(
-        "bench: results in \(o.settings.outDir) (A/results.json, B/results.json, comparison.txt)\n")
-    }
-    return status
+    return binaries
   }
 
   static func realPath(_ path: String) -> String {

@@ -49,7 +49,10 @@ public enum BaselineCommand: Command {
     _ o: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
   ) throws(UsageError) -> Int32 {
     let (source, destination) = (o.source, o.destination)
-    var results = try ResultsFile.load(path: source)
+    let data = try ResultsFile.read(path: source)
+    // Validated without the runs' timelines; the baseline is the file's own bytes plus the
+    // baseline record (the timelines are copied, never decoded and encoded again).
+    var results = try ResultsFile.decode(data, name: source, timelines: .none)
     guard !results.cells.isEmpty else {
       throw UsageError("\(source) has no cells; nothing to keep as a baseline")
     }
@@ -58,6 +61,11 @@ public enum BaselineCommand: Command {
         throw UsageError(
           "\(source) was interrupted; a baseline should be a complete run (--force to save anyway)")
       }
+      if results.complete == false {
+        throw UsageError(
+          "\(source) is not a bench's final results (\"complete\": false); a baseline should be (--force to save anyway)"
+        )
+      }
       let empty = results.orderedCells.filter { $0.samples(for: PhaseName.firstFrameObserved).isEmpty }
       if !empty.isEmpty {
         throw UsageError(
@@ -65,11 +73,18 @@ public enum BaselineCommand: Command {
         )
       }
     }
+    let copyBytes = results.baseline == nil
     results.baseline = BenchResults.BaselineInfo(
       savedAt: ISO8601DateFormatter().string(from: Date()), source: source, toolVersion: results.tool.version,
       camera: results.settings.camera, profileName: results.settings.profileName)
     do {
-      try ResultsFile.save(results, to: destination)
+      if copyBytes, let info = results.baseline, let spliced = ResultsFile.adding(baseline: info, to: data) {
+        try ResultsFile.writeAtomically(spliced, to: destination)
+      } else {
+        var full = try ResultsFile.decode(data, name: source)
+        full.baseline = results.baseline
+        try ResultsFile.save(full, to: destination)
+      }
     } catch {
       throw UsageError("cannot write \(destination): \(error)")
     }

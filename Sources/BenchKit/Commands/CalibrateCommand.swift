@@ -1,5 +1,6 @@
 import Display
 import Foundation
+import LaunchContract
 import Probe
 
 /// `bench calibrate`: the probe against ground truth through the real display path (a presenter
@@ -14,6 +15,8 @@ public enum CalibrateCommand: Command {
     public var load: Bool
     /// What goes to stdout.
     public var format: Format
+    /// The display path to calibrate (`--display`).
+    public var display: DisplayPath = .sharedMemory
   }
 
   /// `--format`.
@@ -34,15 +37,20 @@ public enum CalibrateCommand: Command {
     "--trials", "N", "trials per load condition", default: defaults.trials, parser: .integer(in: 1...10_000))
   static let noLoad = Flag("--no-load", "skip the run with CPU burners on every core")
   static let format = Option("--format", "FORMAT", "table or json", default: Format.table, parser: .choice())
+  static let display = Option(
+    "--display", "DISPLAY", "shm, x11 (a private Xvfb) or x11:NAME (an existing X server)",
+    default: DisplayPath.sharedMemory, parser: .displayPath)
 
   /// The option table (parser and `--help`).
   public static let spec = CommandLineSpec(
     command: "bench calibrate",
-    synopsis: "[--refresh-hz N] [--trials N] [--no-load] [--format table|json]",
+    synopsis: "[--display shm|x11|x11:NAME] [--refresh-hz N] [--trials N] [--no-load] [--format table|json]",
     summary:
       "Presents known frames at known times through the real display path and reports the probe's detection error: early detections (must be 0), misses (must be 0) and lag p50/p99/max in ms, without and with CPU burners on every core, plus the probe's CPU cost per scanout.",
-    options: [refreshHz, trials, noLoad, format],
-    epilogue: "Exit status: 0 no early detections and no misses, 1 otherwise, 2 usage error.")
+    options: [display, refreshHz, trials, noLoad, format],
+    epilogue:
+      "On X11 a real X client presents the frames and the probe reads them back through DAMAGE and MIT-SHM; the lag must also stay within 4 ms at the 99th percentile, and the probe's cost is measured at 640×480 and 1280×720, 60 frames/s.\nExit status: 0 no early detections, no misses (and on X11 the lag within its bound), 1 otherwise, 2 usage error."
+  )
 
   /// Checks the command line (no arguments, the numbers in their bounds).
   public static func options(from o: ParsedOptions) throws(UsageError) -> Options {
@@ -50,7 +58,9 @@ public enum CalibrateCommand: Command {
     var settings = CalibrationSettings()
     settings.refreshHz = try o.value(refreshHz)
     settings.trials = try o.value(trials)
-    return Options(settings: settings, load: !o.isSet(noLoad), format: try o.value(format))
+    let path = try o.value(display)
+    try BenchDisplay.validate(path)
+    return Options(settings: settings, load: !o.isSet(noLoad), format: try o.value(format), display: path)
   }
 
   /// Runs the trials without and (unless `--no-load`) with load, then the probe-cost benchmark,
@@ -58,6 +68,7 @@ public enum CalibrateCommand: Command {
   public static func execute(
     _ options: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
   ) -> Int32 {
+    if options.display.isX11 { return executeX11(options, output: &output, errors: &errors) }
     var reports: [CalibrationReport] = []
     for load in options.load ? [false, true] : [false] {
       var settings = options.settings
@@ -73,14 +84,7 @@ public enum CalibrateCommand: Command {
       ProbeCostBenchmark.run(width: 640, height: 480), ProbeCostBenchmark.run(width: 1280, height: 720),
     ]
     switch options.format {
-    case .json:
-      let encoder = JSONEncoder()
-      encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-      encoder.nonConformingFloatEncodingStrategy = .convertToString(
-        positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-      if let data = try? encoder.encode(JSONReport(calibration: reports, probeCost: costs)) {
-        output.write(String(decoding: data, as: UTF8.self) + "\n")
-      }
+    case .json: output.write(json(JSONReport(calibration: reports, probeCost: costs)))
     case .table:
       output.write(table(reports, costs))
     }
@@ -90,7 +94,32 @@ public enum CalibrateCommand: Command {
   /// `--format json`: the reports and the probe's costs.
   struct JSONReport: Encodable {
     var calibration: [CalibrationReport]
-    var probeCost: [ProbeCostReport]
+    var probeCost: [ProbeCostReport]?
+    var x11ProbeCost: [X11ProbeCostReport]?
+  }
+
+  static func json(_ report: JSONReport) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    encoder.nonConformingFloatEncodingStrategy = .convertToString(
+      positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+    return (try? encoder.encode(report)).map { String(decoding: $0, as: UTF8.self) + "\n" } ?? ""
+  }
+
+  /// The columns every calibration table shows, up to the last one.
+  static let rowsHeader =
+    "load       trials  early  misses  lag p50 ms  lag p99 ms  lag max ms  stale w/o cover  stale with cover  "
+
+  /// One report's columns under `rowsHeader`.
+  static func row(_ r: CalibrationReport) -> String {
+    func f(_ v: Double) -> String { v.isNaN ? "-" : String(format: "%.2f", v) }
+    let columns: [(String, Int)] = [
+      (r.load ? "\(r.loadThreads) burners" : "none", 11), (String(r.trials), 8), (String(r.early), 7),
+      (String(r.misses), 8), (f(r.lagP50Milliseconds), 12), (f(r.lagP99Milliseconds), 12),
+      (f(r.lagMaxMilliseconds), 12), ("\(r.staleReportedWithoutCover)/\(r.trialsWithoutCover)", 17),
+      (String(r.staleReportedWithCover), 18),
+    ]
+    return columns.map { $0.0.padding(toLength: $0.1, withPad: " ", startingAt: 0) }.joined()
   }
 
   static func table(_ reports: [CalibrationReport], _ costs: [ProbeCostReport]) -> String {
@@ -100,23 +129,11 @@ public enum CalibrateCommand: Command {
       s +=
         "refresh interval: \(f(r.refreshIntervalMilliseconds)) ms (\(f(r.refreshHz)) Hz), real-time priority: \(r.realtimeGranted ? "granted" : "not granted"), light board decodes: \(r.boardDecodes ? "yes" : "no")\n\n"
     }
-    s +=
-      "load       trials  early  misses  lag p50 ms  lag p99 ms  lag max ms  stale w/o cover  stale with cover  methods\n"
+    s += rowsHeader + "methods\n"
     for r in reports {
-      let load = r.load ? "\(r.loadThreads) burners" : "none"
       let methods = r.methods.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(
         separator: ", ")
-      s += load.padding(toLength: 11, withPad: " ", startingAt: 0)
-      s += String(r.trials).padding(toLength: 8, withPad: " ", startingAt: 0)
-      s += String(r.early).padding(toLength: 7, withPad: " ", startingAt: 0)
-      s += String(r.misses).padding(toLength: 8, withPad: " ", startingAt: 0)
-      s += f(r.lagP50Milliseconds).padding(toLength: 12, withPad: " ", startingAt: 0)
-      s += f(r.lagP99Milliseconds).padding(toLength: 12, withPad: " ", startingAt: 0)
-      s += f(r.lagMaxMilliseconds).padding(toLength: 12, withPad: " ", startingAt: 0)
-      s += "\(r.staleReportedWithoutCover)/\(r.trialsWithoutCover)".padding(
-        toLength: 17, withPad: " ", startingAt: 0)
-      s += String(r.staleReportedWithCover).padding(toLength: 18, withPad: " ", startingAt: 0)
-      s += methods + "\n"
+      s += row(r) + methods + "\n"
     }
     s +=
       "\nprobe cost (thread CPU per scanout; goal ≤ 3 % of one core at 120 Hz for 640×480, release build):\n"

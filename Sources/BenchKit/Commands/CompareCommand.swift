@@ -86,8 +86,9 @@ public enum CompareCommand: Command {
     _ o: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
   ) throws(UsageError) -> Int32 {
     let (pathA, pathB, options) = (o.pathA, o.pathB, o.comparison)
-    let a = try ResultsFile.load(path: pathA)
-    let b = try ResultsFile.load(path: pathB)
+    // Comparisons read samples only: the runs' timelines are skipped.
+    let a = try ResultsFile.load(path: pathA, timelines: .none)
+    let b = try ResultsFile.load(path: pathB, timelines: .none)
     let comparisons = Comparator.compare(a, b, options: options)
     switch o.format {
     case .json: output.write(ComparisonTable.json(comparisons, a: pathA, b: pathB, options: options))

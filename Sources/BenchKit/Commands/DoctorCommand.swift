@@ -17,7 +17,7 @@ public enum DoctorCommand: Command {
   public static let spec = CommandLineSpec(
     command: "bench doctor", synopsis: "",
     summary: "Checks what this machine offers a camera launch benchmark: V4L2 cameras (formats, sizes, rates,"
-      + " access), page-cache dropping (cold runs), real-time priority, PSI, CPU governor, thermal zones.",
+      + " access), page-cache dropping (cold runs), real-time priority, PSI, CPU governor, thermal zones, the X11 display path.",
     options: [], epilogue: "exit status: 0 (findings are reported, not judged); 2 for a usage error")
 
   /// Checks the command line: no arguments.
@@ -35,7 +35,13 @@ public enum DoctorCommand: Command {
 
   /// The whole report, as printed.
   static func report() -> String {
-    var out = "cameras (V4L2):\n"
+    var out = "libv4l2 (V4L2 cameras): "
+    if let why = LibV4L2.load() {
+      out += "cannot be loaded (\(why)); install the package \(LibV4L2.package)\n"
+    } else {
+      out += "loads (\(LibV4L2.soname))\n"
+    }
+    out += "cameras (V4L2):\n"
     let devices = V4L2Camera.enumerate()
     if devices.isEmpty { out += "  none (no /dev/video* capture device)\n" }
     for d in devices {
@@ -54,6 +60,7 @@ public enum DoctorCommand: Command {
     out += "PSI: \(pressure())\n"
     out += "CPU governor: \(governor())\n"
     out += "thermal zones: \(thermalZones())\n"
+    out += "X11 display path (--display x11): \(x11())\n"
     return out
   }
 

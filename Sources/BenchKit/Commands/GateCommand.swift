@@ -71,7 +71,7 @@ public enum GateCommand: Command {
     "--alpha", "P", "significance level a regression must reach", shownAs: "0.01",
     parser: .number(in: NumberRange(greaterThan: 0, below: 1)))
   static let force = Flag(
-    "--force", "compare against a baseline from another camera, profile or tool version")
+    "--force", "compare against a baseline from another camera, profile, display path or tool version")
   static let junit = Option<String?>(
     "--junit", "FILE", "also write JUnit XML (each check a test case)", parser: .fileName)
   static let markdown = Option<String?>(
@@ -87,7 +87,8 @@ public enum GateCommand: Command {
       with its medians, ratio, 95 % CI and p. Gated by default: first_frame_observed, plus the phases
       listed in the gates file or given with --threshold PHASE=PCT. With --gates, also checks the
       relative gates of that file (ratios between configurations of the same run), which hold on any
-      machine. A baseline from another camera, profile or tool version is refused unless --force.
+      machine. A baseline from another camera, profile, display path or tool version is refused
+      unless --force.
       """,
     options: [baseline, gates, threshold, alpha, force, junit, markdown, quiet],
     epilogue:
@@ -119,13 +120,14 @@ public enum GateCommand: Command {
     _ o: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
   ) throws(UsageError) -> Int32 {
     let (baselinePath, gatesPath, alphaOverride) = (o.baselinePath, o.gatesPath, o.alpha)
-    let results = try ResultsFile.load(path: o.resultsPath)
+    // Gates read samples only: the runs' timelines are skipped.
+    let results = try ResultsFile.load(path: o.resultsPath, timelines: .none)
     let definitions = try gatesPath.map { (p: String) throws(UsageError) in try GateDefinitions.load(path: p)
     }
 
     var report = GateReport()
     if let baselinePath {
-      let baseline = try ResultsFile.load(path: baselinePath)
+      let baseline = try ResultsFile.load(path: baselinePath, timelines: .none)
       let reasons = Gate.incompatibilities(baseline: baseline, results: results)
       if !reasons.isEmpty {
         guard o.force else {

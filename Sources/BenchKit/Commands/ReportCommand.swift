@@ -38,13 +38,16 @@ public enum ReportCommand: Command {
   /// The option table (parser and `--help`).
   public static let spec = CommandLineSpec(
     command: "bench report",
-    synopsis: "RESULTS.json [--svg FILE] [--trace FILE] [--markdown FILE] [--junit FILE] [--json-bench FILE]",
+    synopsis:
+      "RESULTS.json|FOLDER [--svg FILE] [--trace FILE] [--markdown FILE] [--junit FILE] [--json-bench FILE]",
     summary: """
       Writes reports of a results file. Without any output option, writes plot.svg, trace.json and
       summary.md next to RESULTS.json. The SVG shows the first_frame_observed distribution per cell,
       a timeline of one median run per configuration and every phase per cell; the trace opens in
       ui.perfetto.dev; the JSON bench file is the customSmallerIsBetter format of benchmark-tracking
-      CI actions.
+      CI actions. Given a results folder (or its journal.jsonl) whose run journal has no final
+      results — a bench killed before its final save, or one still running — first rebuilds
+      results.json from the journal ("complete": false).
       """,
     options: [svg, trace, markdown, junit, jsonBench, gates],
     epilogue: "exit status: 0 written, 2 bad usage, unreadable results or a file that cannot be written")
@@ -66,8 +69,9 @@ public enum ReportCommand: Command {
   public static func execute(
     _ o: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
   ) throws(UsageError) -> Int32 {
-    let path = o.path
-    let results = try ResultsFile.load(path: path)
+    let path = try resultsPath(rebuildingFrom: o.path, output: &output)
+    // The reports show one representative run per cell: only those runs' timelines are kept.
+    let results = try ResultsFile.load(path: path, timelines: .representative)
     var gate: GateReport?
     if let gatesPath = o.gates {
       let defs = try GateDefinitions.load(path: gatesPath)
@@ -108,5 +112,40 @@ public enum ReportCommand: Command {
       output.write("wrote \(file)\n")
     }
     return 0
+  }
+
+  /// The results file `given` names (a results file, a results folder or its journal), rebuilt
+  /// first from the folder's journal when that has no final results or results.json is missing.
+  static func resultsPath(rebuildingFrom given: String, output: inout some TextOutputStream)
+    throws(UsageError)
+    -> String
+  {
+    var isFolder: ObjCBool = false
+    let exists = FileManager.default.fileExists(atPath: given, isDirectory: &isFolder)
+    let folder: String
+    let path: String
+    if exists && isFolder.boolValue {
+      folder = given
+      path = given + "/results.json"
+    } else {
+      folder = URL(fileURLWithPath: given).deletingLastPathComponent().path
+      path = given.hasSuffix(".jsonl") ? folder + "/results.json" : given
+    }
+    let journalPath = folder + "/" + RunJournal.fileName
+    guard FileManager.default.fileExists(atPath: journalPath) else { return path }
+    let journal = try RunJournal.read(path: journalPath)
+    guard !journal.hasEnd || !FileManager.default.fileExists(atPath: path) else { return path }
+    // A bench still writing there ends the journal itself; this is a snapshot.
+    let running = ResultsFolder.isHeld(folder)
+    do {
+      try ResultsFolder.rebuild(from: journal, folder: folder, markEnded: !running && !journal.hasEnd)
+    } catch {
+      throw UsageError("cannot rebuild the results from \(journalPath): \(error)")
+    }
+    let runs = journal.results.cells.reduce(0) { $0 + $1.records.count }
+    output.write(
+      "rebuilt \(folder)/results.json from \(journalPath): \(runs) finished runs"
+        + (running ? " so far (a bench is still writing there)" : "") + " (complete: false)\n")
+    return folder + "/results.json"
   }
 }

@@ -27,6 +27,8 @@ public enum RunCommand: Command {
     public var format: Format
     /// No progress output.
     public var quiet: Bool
+    /// Write into a results folder that is not empty, replacing bench's earlier files there.
+    public var overwrite = false
   }
 
   /// `--format`: what goes to stdout when the benchmark ends.
@@ -75,6 +77,13 @@ public enum RunCommand: Command {
     parser: .text)
   static let refreshHz = Option(
     "--refresh-hz", "N", "display refresh rate", default: defaults.refreshHz, parser: .refreshRate)
+  static let display = Option(
+    "--display", "DISPLAY", "shm, x11 (a private Xvfb) or x11:NAME (an existing X server, e.g. x11::0)",
+    default: defaults.display, parser: .displayPath)
+  static let x11Read = Option(
+    "--x11-read", "WHAT",
+    "X11: what the probe reads, the app's window or the screen where it is (what a compositing window manager shows)",
+    default: defaults.x11Read, parser: .choice())
   static let lockSeconds = Option(
     "--lock-seconds", "S", "relock: how long the device stays locked", default: defaults.lockSeconds,
     parser: .number(in: NumberRange(atLeast: 0, atMost: 3600)))
@@ -82,6 +91,10 @@ public enum RunCommand: Command {
     "--run-timeout", "S", "a run with no live frame after S seconds fails",
     default: defaults.runTimeoutSeconds,
     parser: .number(in: NumberRange(greaterThan: 0, atMost: 3600)))
+  static let injectDelay = Option<Int?>(
+    "--inject-delay-ms", "MS",
+    "camera-app waits MS ms before preview (a regression to test gates; moves frames by whole intervals)",
+    parser: .integer(in: 1...60_000))
   static let noTap = Flag("--no-tap", "do not press the shutter when the first live frame appears")
   static let out = Option<String?>(
     "--out", "DIR", "results folder", shownAs: "Results/<UTC timestamp>, linked from Results/latest",
@@ -89,20 +102,24 @@ public enum RunCommand: Command {
   static let format = Option(
     "--format", "FORMAT", "table, json, markdown or csv on stdout", default: Format.table, parser: .choice())
   static let quiet = Flag("--quiet", "no progress output")
+  static let overwrite = Flag(
+    "--overwrite", "write into a non-empty --out folder, replacing the results bench wrote there")
 
   /// The option table (DESIGN.md "Command line", a contract).
   public static let spec = CommandLineSpec(
     command: "bench",
-    synopsis: "[options]    (or: bench compare|gate|baseline|report|calibrate|doctor|ab … --help)",
+    synopsis:
+      "[options]    (or: bench compare|gate|baseline|report|calibrate|doctor|launch-floor|ab … --help)",
     summary: """
       Launches the camera app again and again under cold, warm, relock and loaded conditions,
       finds the first live preview frame from the display's pixels, and reports every launch
       phase's distribution per configuration, with a deferred-vs-eager verdict per condition.
       """,
     options: [
-      runs, warmup, conditions, configs, outputs, camera, profile, app, refreshHz, lockSeconds, runTimeout,
-      noTap,
-      out, format, quiet,
+      runs, warmup, conditions, configs, outputs, camera, profile, app, display, x11Read, refreshHz,
+      lockSeconds, runTimeout,
+      injectDelay, noTap,
+      out, overwrite, format, quiet,
     ],
     epilogue: """
       commands:
@@ -113,6 +130,7 @@ public enum RunCommand: Command {
         bench report RESULTS.json [--svg F] [--trace F] [--markdown F] [--junit F]
         bench calibrate                          the probe against ground truth
         bench doctor                             devices, cache dropping, real-time priority, PSI
+        bench launch-floor [NAME=PATH …]         camera-app's spawn → main against hello programs
         bench ab REV_A REV_B                     camera-app at two git revisions, interleaved, B vs A
       exit status: 0 ok, 1 runs failed (or a gate failed), 2 bad usage or input, 130 interrupted
       """)
@@ -131,9 +149,16 @@ public enum RunCommand: Command {
     s.outputs = try o.value(outputs)
     if !s.outputs.contains(.preview) { s.outputs.insert(.preview, at: 0) }
     s.refreshHz = try o.value(refreshHz)
+    s.display = try o.value(display)
+    try BenchDisplay.validate(s.display)
+    s.x11Read = try o.value(x11Read)
+    if o.isGiven(x11Read) && !s.display.isX11 {
+      throw UsageError("--x11-read applies to --display x11 or x11:NAME only")
+    }
     s.lockSeconds = try o.value(lockSeconds)
     s.runTimeoutSeconds = try o.value(runTimeout)
     s.tap = !o.isSet(noTap)
+    s.injectDelayMs = try o.value(injectDelay)
     let outputFormat = try o.value(format)
 
     s.camera = try o.value(camera)
@@ -172,11 +197,18 @@ public enum RunCommand: Command {
       }
       argv[0] = resolved
       s.appCommand = argv
+      // The app command names its own camera and costs: no profile of ours describes it.
+      guard s.profilePath == nil else {
+        throw UsageError(
+          "--profile applies to camera-app only; with --app, give the profile in the app's command")
+      }
+      s.profileName = nil
     } else if let syntheticProfile {
+      s.profileHash = ProfileFingerprint.hash(syntheticProfile)
       try checkReachable(syntheticProfile, settings: s)
     }
     s.outDir = try prepareOutDir(o.value(out))
-    return Options(settings: s, format: outputFormat, quiet: o.isSet(quiet))
+    return Options(settings: s, format: outputFormat, quiet: o.isSet(quiet), overwrite: o.isSet(overwrite))
   }
 
   static func resolveExecutable(_ name: String) -> String? {
@@ -265,22 +297,29 @@ public enum RunCommand: Command {
     return ns.localizedDescription
   }
 
-  /// Runs the benchmark: progress on stderr, the results in `settings.outDir`, the chosen format
-  /// on `output`. Returns the exit status (0 ok, 1 runs failed, 130 interrupted).
+  /// Runs the benchmark: progress on stderr, the runs in the results folder's journal as they
+  /// finish, the results in `settings.outDir` at the end, the chosen format on `output`. Returns
+  /// the exit status (0 ok, 1 runs failed or results not written, 130 interrupted).
+  /// - Throws: `UsageError` when another bench holds the results folder or it is not empty.
   public static func execute(
     _ options: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
-  ) -> Int32 {
+  ) throws(UsageError) -> Int32 {
     let (settings, format, quiet) = (options.settings, options.format, options.quiet)
     let interrupted = InterruptFlag.install()
+    let guardProcess = startGuard(errors: &errors)
+    let folder = try ResultsFolder.claim(settings.outDir, overwrite: options.overwrite) { line in
+      errors.write(line + "\n")
+    }
     // Surfaces left by a bench that was killed with SIGKILL (nothing else can leak them).
     _ = DisplaySurface.removeStale()
     let appBinary: String?
     if settings.appCommand == nil {
       do {
-        appBinary = try CameraAppLocator.locate { line in
+        appBinary = try CameraAppLocator.locate(interrupted: { interrupted.isSet }) { line in
           if !quiet { errors.write("bench: \(line)\n") }
         }
       } catch {
+        if error.code == .interrupted { return 130 }
         errors.write("bench: \(error.message)\n")
         return 1
       }
@@ -289,27 +328,76 @@ public enum RunCommand: Command {
     }
     if interrupted.isSet { return 130 }
 
+    guard let display = openDisplay(settings, quiet: quiet, errors: &errors) else { return 1 }
+    defer { display.stop() }
+
     let total = settings.conditions.count * settings.configs.count * (settings.runs + settings.warmup)
     let progress = ProgressReporter(total: total, quiet: quiet)
-    let base = baseResults(settings)
+    let base = baseResults(settings, display: display)
+    let journal: RunJournal
+    do {
+      journal = try RunJournal(folder: folder.path, base: base)
+    } catch {
+      errors.write("bench: \(error)\n")
+      return 1
+    }
     let runner: BenchRunner
     do {
-      runner = try BenchRunner(settings: settings, appBinary: appBinary)
+      runner = try BenchRunner(settings: settings, appBinary: appBinary, display: display)
     } catch {
       errors.write("bench: \(error.message)\n")
       return 1
     }
+    if let guardProcess {
+      guardProcess.removeOnExit(runner.stateDirectory)
+      guardProcess.removeOnExit(in: "/dev/shm", namesStartingWith: DisplaySurface.namePrefix + "\(getpid())-")
+    }
+    // A display that is gone (Xvfb exited) stops the benchmark as Ctrl-C does; the run in
+    // flight fails with the reason (BenchRunner.displayFailure).
     let session = BenchSession(
-      settings: settings, runner: runner, progress: progress, base: base, interrupted: { interrupted.isSet })
+      settings: settings, runner: runner, progress: progress, base: base, journal: journal,
+      interrupted: { interrupted.isSet || display.failure != nil })
     let results = session.run()
     return finish(
-      results, settings: settings, format: format, quiet: quiet, problem: session.lastWriteProblem,
-      output: &output, errors: &errors)
+      results, folder: folder, journal: journal, format: format, quiet: quiet,
+      displayFailure: display.failure, output: &output, errors: &errors)
   }
 
-  /// What results.json records before the first run: the tool, the host and the settings.
-  static func baseResults(_ settings: RunSettings) -> BenchResults {
-    BenchResults(
+  /// Starts the process guard: every child bench starts dies with it, even after SIGKILL (see
+  /// ``ProcessGuard``). Nil (said on `errors`) when it cannot be started.
+  static func startGuard(errors: inout some TextOutputStream) -> ProcessGuard? {
+    do {
+      return try ProcessGuard.start()
+    } catch {
+      errors.write("bench: \(error.message); an app may outlive bench if bench is killed\n")
+      return nil
+    }
+  }
+
+  /// The display `settings.display` names, set up for the whole benchmark (a private Xvfb logs
+  /// to `xvfb.log` in `settings.outDir`); nil, said on `errors`, when it cannot be.
+  static func openDisplay(_ settings: RunSettings, quiet: Bool, errors: inout some TextOutputStream)
+    -> BenchDisplay?
+  {
+    let display: BenchDisplay
+    do {
+      display = try BenchDisplay.open(
+        settings.display, width: settings.displayWidth, height: settings.displayHeight,
+        logPath: settings.display == .privateX11 ? settings.outDir + "/xvfb.log" : nil)
+    } catch {
+      errors.write("bench: \(error.message)\n")
+      return nil
+    }
+    if let server = display.serverInfo, !quiet {
+      errors.write("bench: display \(settings.display): X server \(server.name) (\(server.vendor))\n")
+    }
+    return display
+  }
+
+  /// What results.json records before the first run: the tool, the host, the settings and
+  /// the display the runs are shown on.
+  static func baseResults(_ settings: RunSettings, display: BenchDisplay) -> BenchResults {
+    var base = BenchResults(
       tool: .init(version: FirstFrameVersion.current), host: HostProbe.current(),
       settings: .init(
         runs: settings.runs, warmup: settings.warmup, conditions: settings.conditions.map(\.rawValue),
@@ -318,26 +406,53 @@ public enum RunCommand: Command {
         profile: settings.profilePath,
         profileName: settings.profileName, app: settings.appCommand?.joined(separator: " "),
         refreshHz: settings.refreshHz, tap: settings.tap, lockSeconds: settings.lockSeconds,
-        runTimeoutSeconds: settings.runTimeoutSeconds, startedAt: ISO8601DateFormatter().string(from: Date())),
+        runTimeoutSeconds: settings.runTimeoutSeconds, startedAt: ISO8601DateFormatter().string(from: Date()),
+        display: settings.display.description,
+        displayServer: display.serverInfo.map {
+          var info = $0
+          info.probeReads = settings.x11Read.rawValue
+          return info
+        }),
       cells: [])
+    base.settings.profileHash = settings.profileHash
+    base.settings.injectDelayMs = settings.injectDelayMs
+    return base
   }
 
+  /// Writes the final results (results.json, samples.csv, the reports), ends the journal when
+  /// results.json is written, prints `format` and the closing lines. Every file that could not be
+  /// written is named with its errno; the journal keeps the runs for `bench report` then.
   static func finish(
-    _ results: BenchResults, settings: RunSettings, format: Format, quiet: Bool, problem: String?,
-    output: inout some TextOutputStream, errors: inout some TextOutputStream
+    _ results: BenchResults, folder: ResultsFolder, journal: RunJournal, format: Format, quiet: Bool,
+    displayFailure: String? = nil, output: inout some TextOutputStream, errors: inout some TextOutputStream
   )
     -> Int32
   {
-    let dir = settings.outDir
-    let extras: [(String, String)] = [("samples.csv", ResultsTable.csv(results))]
-    for (name, text) in extras {
-      try? Data(text.utf8).write(to: URL(fileURLWithPath: dir + "/" + name), options: .atomic)
+    let dir = folder.path
+    var problems: [String] = []
+    var resultsWritten = false
+    do {
+      try ResultsFile.save(results, to: folder.resultsPath)
+      resultsWritten = true
+    } catch {
+      problems.append("\(error)")
     }
-    var reportProblem: String?
+    do {
+      try ReportWriter.write(ResultsTable.csv(results), to: dir + "/samples.csv")
+    } catch {
+      problems.append("\(error)")
+    }
     do {
       try ReportWriter.writeAll(results: results, folder: dir)
     } catch {
-      reportProblem = "\(error)"
+      problems.append("\(error)")
+    }
+    if resultsWritten {
+      do {
+        try journal.end(interrupted: results.settings.interrupted)
+      } catch {
+        problems.append("\(error)")
+      }
     }
     linkLatest(dir)
     switch format {
@@ -352,8 +467,22 @@ public enum RunCommand: Command {
     }
     let failed = results.cells.reduce(0) { $0 + $1.failed }
     let finished = results.cells.reduce(0) { $0 + $1.records.count }
-    if let problem = problem ?? reportProblem {
-      errors.write("bench: results could not be written to \(dir): \(problem)\n")
+    if !problems.isEmpty {
+      for problem in problems { errors.write("bench: cannot write \(problem)\n") }
+      let unsaved = journal.unsavedRuns
+      let kept =
+        if resultsWritten {
+          "results.json holds the \(finished) finished runs"
+        } else if unsaved == 0 {
+          "the journal \(journal.path) keeps the \(finished) finished runs (bench report \(dir) rebuilds results.json)"
+        } else {
+          "\(unsaved) of the \(finished) finished runs are not on the disk: they are only in this output (--format json keeps them all)"
+        }
+      errors.write("bench: results could not be written to \(dir); \(kept)\n")
+      return 1
+    }
+    if let displayFailure {
+      errors.write("bench: stopped: \(displayFailure); \(finished) finished runs kept in \(dir)\n")
       return 1
     }
     if results.settings.interrupted {
@@ -379,26 +508,4 @@ public enum RunCommand: Command {
     rename(tmp, link)
   }
 
-}
-
-/// Ctrl-C, SIGTERM and SIGHUP set a flag that the runner polls; it then stops the app and the
-/// burners, keeps the finished runs, and says where they are.
-public final class InterruptFlag: Sendable {
-  private let flag = Atomic<Bool>(false)
-  private let handlers = Mutex<SignalHandlers?>(nil)
-
-  /// Whether a signal arrived.
-  public var isSet: Bool { flag.load(ordering: .relaxed) }
-
-  /// Installs the handlers.
-  public static func install() -> InterruptFlag {
-    let f = InterruptFlag()
-    signal(SIGPIPE, SIG_IGN)
-    let handlers = SignalHandlers(signals: [SIGINT, SIGTERM, SIGHUP]) { @Sendable [f] sig in
-      if f.flag.exchange(true, ordering: .relaxed) { return }
-      FileHandle.standardError.write(Data("\nbench: stopping (signal \(sig)); finished runs are kept\n".utf8))
-    }
-    f.handlers.withLock { $0 = handlers }
-    return f
-  }
 }

@@ -24,24 +24,30 @@ import SystemCalls
 ///    photo), `quit`; the app is reaped with `waitpid` and verified gone;
 /// 6. the app's trace, the runner's events and the probe's events merge on CLOCK_MONOTONIC.
 /// Relock keeps one app process per configuration for the whole cell and measures from unlock.
-public final class BenchRunner: Sendable {
+public final class BenchRunner: RunPerforming {
   let settings: RunSettings
   /// camera-app's path, when the app is ours.
   let appBinary: String?
   let stateDirectory: String
   let learnedFiles = Mutex<Set<String>>([])
   let pid = getpid()
+  /// The display the runs present to (`settings.display`, set up for the whole benchmark).
+  let display: BenchDisplay
 
-  /// Creates a runner. `appBinary` is camera-app, or nil with `settings.appCommand`.
+  /// Creates a runner. `appBinary` is camera-app, or nil with `settings.appCommand`; `display`
+  /// is the one `settings.display` names, already set up (`BenchDisplay.open`).
   ///
   /// The apps' state (the synthetic camera's power state, the photo library) goes into a folder
   /// of the runner's own with an unpredictable name (`mkdtemp`, mode 0700, in `$TMPDIR` or
   /// `/tmp`), removed with the runner: never one at a predictable name that another user could
   /// have made first.
   /// - Throws: `RunnerError` when that folder cannot be made.
-  public init(settings: RunSettings, appBinary: String?) throws(RunnerError) {
+  public init(settings: RunSettings, appBinary: String?, display: BenchDisplay = .sharedMemory)
+    throws(RunnerError)
+  {
     self.settings = settings
     self.appBinary = appBinary
+    self.display = display
     do {
       self.stateDirectory = try PrivateDirectory.makeTemporary(prefix: "firstframe-bench-")
     } catch {
@@ -52,14 +58,6 @@ public final class BenchRunner: Sendable {
 
   deinit {
     try? FileManager.default.removeItem(atPath: stateDirectory)
-  }
-
-  /// The outcome of one run.
-  public struct RunOutcome: Sendable {
-    /// The record for results.json.
-    public var record: BenchResults.RunRecord
-    /// Whether the compositor ran with real-time priority.
-    public var realtime: Bool
   }
 
   // MARK: - Argv and environment
@@ -85,16 +83,34 @@ public final class BenchRunner: Sendable {
   /// The descriptor number the app finds its display surface at (`FIRSTFRAME_DISPLAY=fd:4`).
   static let surfaceDescriptor: Int32 = 4
 
-  func environment(trace: String, runID: String, config: LaunchConfiguration) -> [String: String] {
+  /// What the runner reads of an app's trace per run: at most 2,000 events (a camera-app run writes
+  /// about 60) and 16 MiB, 256 KiB per look while the run goes on. An app that floods its trace
+  /// cannot keep the runner reading, hold its memory, or bloat results.json; what it wrote past
+  /// the limits is counted in the run's `dropped_trace_lines` and `unread_trace_bytes`, and a
+  /// launch run's kept trace is cut at 16 MiB.
+  static let traceLimits = TraceReader(maxLineBytes: 64 * 1024, maxEvents: 2_000, maxBytes: 16 << 20)
+  /// Bytes read from a trace per look while a run goes on.
+  static let traceBytesPerPoll = 256 * 1024
+  /// The most file paths learned from the apps' memory maps for cold eviction.
+  static let maxLearnedFiles = 4096
+
+  func environment(trace: String, display: DisplayTarget, runID: String, config: LaunchConfiguration)
+    -> [String: String]
+  {
     var launch = LaunchEnvironment()
     launch.trace = .path(trace)
-    launch.display = .surfaceDescriptor(Self.surfaceDescriptor)
+    launch.display = display
     launch.control = .descriptor(Self.controlDescriptor)
     launch.runID = runID
     launch.configuration = config.rawValue
     launch.syntheticState = stateDirectory
     launch.appState = stateDirectory + "/app"
-    return launch.applied(to: ProcessInfo.processInfo.environment)
+    launch.injectDelayMilliseconds = settings.injectDelayMs
+    // What the app is told comes from bench's own settings only: none of the launch keys is
+    // inherited from bench's environment (FIRSTFRAME_INJECT_DELAY_MS only via --inject-delay-ms).
+    var inherited = ProcessInfo.processInfo.environment
+    for key in LaunchEnvironment.launchKeys { inherited[key.rawValue] = nil }
+    return launch.applied(to: self.display.clientEnvironment(inherited))
   }
 
   // MARK: - A launch
@@ -106,6 +122,8 @@ public final class BenchRunner: Sendable {
     let control: ControlSender
     let tracePath: String
     let spawnedAt: UInt64
+    /// The app's trace, followed for as long as the app runs (one reader, so nothing is read twice).
+    let trace: Mutex<TraceTail>
     init(
       child: ChildProcess, monitor: DisplayMonitor, control: ControlSender, tracePath: String,
       spawnedAt: UInt64
@@ -115,6 +133,9 @@ public final class BenchRunner: Sendable {
       self.control = control
       self.tracePath = tracePath
       self.spawnedAt = spawnedAt
+      self.trace = Mutex(
+        TraceTail(
+          path: tracePath, reader: BenchRunner.traceLimits, maxBytesPerPoll: BenchRunner.traceBytesPerPoll))
     }
 
     func send(_ command: ControlCommand) { control.send(command) }
@@ -139,13 +160,7 @@ public final class BenchRunner: Sendable {
   )
     throws(RunnerError) -> LaunchedApp
   {
-    let monitor: DisplayMonitor
-    do {
-      monitor = try DisplayMonitor(
-        width: settings.displayWidth, height: settings.displayHeight, refreshHz: settings.refreshHz, slots: 3)
-    } catch {
-      throw RunnerError(.displayFailed, "cannot create the display surface: \(error)", errno: error.errno)
-    }
+    let monitor = try makeMonitor()
     let readEnd: Int32
     let writeEnd: Int32
     do {
@@ -155,7 +170,13 @@ public final class BenchRunner: Sendable {
       throw RunnerError(.spawnFailed, "cannot create the control pipe: \(error.message)", errno: error)
     }
     let control = ControlSender(fd: writeEnd)
-    let env = environment(trace: tracePath, runID: runID, config: config)
+    // Shared memory: the app inherits the sealed surface as descriptor 4; X11: the server's name.
+    let surface = monitor.surfaceDescriptor
+    let target = surface >= 0 ? DisplayTarget.surfaceDescriptor(Self.surfaceDescriptor) : monitor.appDisplay
+    let env = environment(trace: tracePath, display: target, runID: runID, config: config)
+    // Each run's trace starts empty: a file left by an earlier bench in the same folder must not
+    // lend this run its events or its malformed lines.
+    _ = FileManager.default.createFile(atPath: tracePath, contents: nil)
     randomRefreshPhase()
     let spawnedAt = MonotonicClock.now()
     monitor.arm(.launch(since: spawnedAt)) { @Sendable observation in
@@ -166,7 +187,9 @@ public final class BenchRunner: Sendable {
     do {
       child = try ChildProcess.spawn(
         argv: argv(config: config), environment: env,
-        inheritedFDs: [Self.controlDescriptor: readEnd, Self.surfaceDescriptor: monitor.surfaceDescriptor],
+        inheritedFDs: surface >= 0
+          ? [Self.controlDescriptor: readEnd, Self.surfaceDescriptor: surface]
+          : [Self.controlDescriptor: readEnd],
         logPath: tracePath.replacingOccurrences(of: ".jsonl", with: ".log"))
     } catch {
       FileDescriptorIO.close(readEnd)
@@ -175,6 +198,7 @@ public final class BenchRunner: Sendable {
       throw error
     }
     FileDescriptorIO.close(readEnd)
+    monitor.watch(processID: child.pid)
     return LaunchedApp(
       child: child, monitor: monitor, control: control, tracePath: tracePath, spawnedAt: spawnedAt)
   }
@@ -197,29 +221,36 @@ public final class BenchRunner: Sendable {
     let timeoutNs = UInt64(settings.runTimeoutSeconds * 1e9)
     var lastTraceCheck: UInt64 = 0
     var learned = false
-    let tail = TraceTail(path: app.tracePath)
     var seen = Set<String>()
     while true {
+      if let lost = displayFailure(app) { return lost }
       if interrupted() { return "interrupted" }
       if let end = app.child.poll() {
-        return "app \(end) (last event: \(lastEventName(app.tracePath, since: since)))"
+        return displayFailure(app, afterAppEnded: true)
+          ?? "app \(end) (last event: \(lastEventName(app, since: since)))"
       }
       let now = MonotonicClock.now()
       let live = firstLive.value
       if live == nil {
         if now - since > timeoutNs {
           return
-            "no live frame within \(settings.runTimeoutSeconds) s (last event: \(lastEventName(app.tracePath, since: since)))"
+            "no live frame within \(settings.runTimeoutSeconds) s (last event: \(lastEventName(app, since: since))\(windowHint(app)))"
         }
       } else {
         if !learned {
           learned = true
           let files = CacheEvictor.mappedFiles(pid: app.child.pid)
-          learnedFiles.withLock { $0.formUnion(files) }
+          learnedFiles.withLock { learned in
+            for file in files where learned.count < Self.maxLearnedFiles { learned.insert(file) }
+          }
         }
         if now - lastTraceCheck > 10_000_000 {
           lastTraceCheck = now
-          for event in tail.poll() where event.ts >= since { seen.insert(event.name) }
+          // At most `traceBytesPerPoll` per look: a flooding app cannot keep this loop from
+          // checking the timeout and Ctrl-C.
+          for event in app.trace.withLock({ Array($0.poll()) }) where event.ts >= since {
+            seen.insert(event.name)
+          }
           if awaited.allSatisfy({ seen.contains($0.rawValue) }) { return nil }
           if now - since > timeoutNs * 2 {
             return
@@ -231,8 +262,8 @@ public final class BenchRunner: Sendable {
     }
   }
 
-  func lastEventName(_ path: String, since: UInt64) -> String {
-    TraceReader().read(path: path).events.filter { $0.ts >= since }.max { $0.ts < $1.ts }?.name ?? "none"
+  func lastEventName(_ app: LaunchedApp, since: UInt64) -> String {
+    app.trace.withLock { $0.drain() }.events.filter { $0.ts >= since }.max { $0.ts < $1.ts }?.name ?? "none"
   }
 
   /// One launch run (cold, warm, loaded).
@@ -240,11 +271,16 @@ public final class BenchRunner: Sendable {
     config: LaunchConfiguration, condition: LaunchCondition, number: Int, runID: String, tracePath: String,
     interrupted: @Sendable () -> Bool
   ) -> RunOutcome? {
+    var eviction: CacheEvictor.Outcome?
     if condition == .cold {
       try? SyntheticCamera.markCold(stateDirectory: stateDirectory)
       var files = learnedFiles.withLock { $0 }
-      if let exe = argv(config: config).first { files.insert(exe) }
-      CacheEvictor(files: files).evict()
+      // The executable bench was told to run (trusted, unlike the app's maps): its real path, since
+      // the eviction does not follow links.
+      if let exe = argv(config: config).first {
+        files.insert(URL(fileURLWithPath: exe).resolvingSymlinksInPath().path)
+      }
+      eviction = CacheEvictor(files: files).evict()
     }
     let firstLive = FirstLiveFrameBox()
     let app: LaunchedApp
@@ -274,26 +310,42 @@ public final class BenchRunner: Sendable {
     if failure == "interrupted" { return nil }
     var reason = failure
     if reason == nil, case .signaled = end { reason = "app \(end) after the run" }
-    return RunOutcome(
-      record: record(
-        number: number, failure: reason, tracePath: tracePath, extra: [spawnEvent] + report.events,
-        start: app.spawnedAt, end: UInt64.max, relock: false, report: report, wallMs: wallMs),
-      realtime: realtime)
+    // The final read comes after the app (and its process group) stopped: nothing is appended
+    // while it reads, and it stops at the limits.
+    let read = app.trace.withLock { $0.finish() }
+    if read.unreadBytes > 0 { truncate(tracePath, off_t(Self.traceLimits.maxBytes)) }
+    var run = record(
+      number: number, failure: reason, tracePath: tracePath, read: read, extra: [spawnEvent] + report.events,
+      start: app.spawnedAt, end: UInt64.max, relock: false, report: report, wallMs: wallMs,
+      droppedCommands: app.control.droppedCommands)
+    RunVerification(realtimeCompositor: realtime, eviction: eviction).apply(to: &run)
+    return RunOutcome(record: run, realtime: realtime)
   }
 
   func record(
-    number: Int, failure: String?, tracePath: String, extra: [PhaseEvent], start: UInt64, end: UInt64,
-    relock: Bool,
-    report: ProbeReport, wallMs: Double, windowStart: UInt64? = nil
+    number: Int, failure: String?, tracePath: String, read: TraceReader.Result, extra: [PhaseEvent],
+    start: UInt64, end: UInt64, relock: Bool, report: ProbeReport, wallMs: Double, windowStart: UInt64? = nil,
+    droppedCommands: Int
   ) -> BenchResults.RunRecord {
-    let read = TraceReader().read(path: tracePath)
-    let all = (read.events + extra).filter { $0.ts >= (windowStart ?? start) && $0.ts <= end }.sorted {
+    // The trust boundary: runner and probe events come from `extra` only; the same names in the
+    // app's trace are ignored and counted. A relock trace holds every run of the cell, so only
+    // forgeries inside this run's window count against it.
+    let app = TrustBoundary.split(appTrace: read.events)
+    let forged = app.forged.filter { !relock || ($0.ts >= (windowStart ?? start) && $0.ts <= end) }.count
+    let all = (app.trusted + extra).filter { $0.ts >= (windowStart ?? start) && $0.ts <= end }.sorted {
       $0.ts < $1.ts
     }
     let events = all.filter { $0.ts >= start }
     let phases = PhaseExtractor.phases(from: events, start: start, relock: relock)
     var counts = PhaseExtractor.counts(from: events, start: start)
     counts["malformed_trace_lines"] = read.malformedLines
+    counts["dropped_trace_lines"] = read.droppedLines
+    counts["unread_trace_bytes"] = read.unreadBytes
+    counts["control_commands_dropped"] = droppedCommands
+    counts[TrustBoundary.forgedEventsCount] = forged
+    if let granted = RunVerification.cameraRealtime(in: events) {
+      counts[RunVerification.realtimeCamera] = granted ? 1 : 0
+    }
     var error = failure
     if error == nil && phases[PhaseName.firstFrameObserved] == nil { error = "the probe saw no live frame" }
     return BenchResults.RunRecord(
@@ -305,16 +357,32 @@ public final class BenchRunner: Sendable {
   // MARK: - Relock
 
   /// A relock cell's app: launched once, then locked and unlocked for every run.
-  public final class RelockSession: Sendable {
+  public final class RelockSession: RelockRunning {
     let app: LaunchedApp
     let runner: BenchRunner
     let config: LaunchConfiguration
     /// When the runner last sent `lock` (CLOCK_MONOTONIC ns): the run's `relock.lock` event.
     let lockedAt = Mutex<UInt64>(MonotonicClock.now())
+    /// Control commands dropped before the current run.
+    let droppedBefore = Mutex(0)
     init(app: LaunchedApp, runner: BenchRunner, config: LaunchConfiguration) {
       self.app = app
       self.runner = runner
       self.config = config
+      startWindow()
+    }
+
+    /// The next run begins at the last `lock`: the trace keeps only events from then on, with
+    /// fresh limits, and the dropped commands are counted from here.
+    func startWindow() {
+      let from = lockedAt.withLock { $0 }
+      app.trace.withLock { $0.startWindow(keepingEventsFrom: from) }
+      droppedBefore.withLock { $0 = app.control.droppedCommands }
+    }
+
+    /// One relock run (``BenchRunner/relockRun(_:number:interrupted:)``).
+    public func run(number: Int, interrupted: @Sendable () -> Bool) -> RunOutcome? {
+      runner.relockRun(self, number: number, interrupted: interrupted)
     }
 
     /// Ends the app.
@@ -325,7 +393,7 @@ public final class BenchRunner: Sendable {
   public func startRelockSession(
     config: LaunchConfiguration, tracePath: String, interrupted: @Sendable () -> Bool
   )
-    -> Result<RelockSession, RunnerError>
+    -> Result<any RelockRunning, RunnerError>
   {
     let firstLive = FirstLiveFrameBox()
     let app: LaunchedApp
@@ -352,12 +420,14 @@ public final class BenchRunner: Sendable {
     return .success(RelockSession(app: app, runner: self, config: config))
   }
 
-  /// One relock run: the app is locked; wait `lockSeconds`, unlock, measure, lock again.
+  /// One relock run: the app is locked; wait `lockSeconds` (and, for an app that reports its
+  /// session, until that session has stopped), unlock, measure, lock again.
   public func relockRun(_ session: RelockSession, number: Int, interrupted: @Sendable () -> Bool)
     -> RunOutcome?
   {
     let app = session.app
     let lockDeadline = MonotonicClock.now() + UInt64(settings.lockSeconds * 1e9)
+    awaitSessionStopped(app, since: session.lockedAt.withLock { $0 }, interrupted: interrupted)
     guard MonotonicClock.sleep(until: lockDeadline, shouldStop: interrupted) else { return nil }
     let firstLive = FirstLiveFrameBox()
     let tap = settings.tap
@@ -380,15 +450,45 @@ public final class BenchRunner: Sendable {
     if failure == "interrupted" { return nil }
     let report = app.monitor.snapshot()
     let endAt = MonotonicClock.now()
+    let read = app.trace.withLock { $0.drain() }
+    let dropped = app.control.droppedCommands - session.droppedBefore.withLock { $0 }
     app.send(.lock)
     session.lockedAt.withLock { $0 = MonotonicClock.now() }
-    return RunOutcome(
-      record: record(
-        number: number, failure: failure, tracePath: app.tracePath,
-        extra: [lockEvent, unlockEvent] + report.events,
-        start: unlockAt, end: endAt, relock: true, report: report,
-        wallMs: MonotonicClock.milliseconds(from: unlockAt, to: endAt), windowStart: lockEvent.ts),
-      realtime: app.monitor.realtimeGranted)
+    session.startWindow()
+    var run = record(
+      number: number, failure: failure, tracePath: app.tracePath, read: read,
+      extra: [lockEvent, unlockEvent] + report.events,
+      start: unlockAt, end: endAt, relock: true, report: report,
+      wallMs: MonotonicClock.milliseconds(from: unlockAt, to: endAt), windowStart: lockEvent.ts,
+      droppedCommands: dropped)
+    RunVerification(realtimeCompositor: app.monitor.realtimeGranted, eviction: nil).apply(to: &run)
+    return RunOutcome(record: run, realtime: app.monitor.realtimeGranted)
+  }
+}
+
+extension BenchRunner {
+  /// Waits until the app says its session stopped after the lock at `lockedAt` (the end of
+  /// `session.stop_running` in its trace), for an app that reports its session at all (its
+  /// trace has `session.start_running`), at most the run timeout. A locked app whose session
+  /// still runs keeps presenting new frames, so its unlock would measure nothing and show no
+  /// stale frame; under load the stop can take seconds. Other apps are not waited for.
+  func awaitSessionStopped(_ app: LaunchedApp, since lockedAt: UInt64, interrupted: @Sendable () -> Bool) {
+    // A reader of its own from the start (the run's reader keeps only this run's window, which
+    // lacks the session's start), bounded as the run's is: the app's trace is untrusted.
+    let tail = TraceTail(
+      path: app.tracePath, reader: Self.traceLimits, maxBytesPerPoll: Self.traceBytesPerPoll)
+    var reportsSession = false
+    let deadline = lockedAt &+ UInt64(settings.runTimeoutSeconds * 1e9)
+    while !interrupted() && app.child.poll() == nil && MonotonicClock.now() < deadline {
+      for event in tail.poll() {
+        if event.name == EventName.sessionStartRunning.rawValue { reportsSession = true }
+        if event.name == EventName.sessionStopRunning.rawValue && event.kind == .end && event.ts >= lockedAt {
+          return
+        }
+      }
+      if !reportsSession { return }
+      MonotonicClock.sleep(nanoseconds: 2_000_000)
+    }
   }
 }
 

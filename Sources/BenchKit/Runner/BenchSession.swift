@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
 import BenchAnalysis
 import Foundation
 import LaunchContract
@@ -8,129 +5,176 @@ import PhaseTrace
 import Synchronization
 import SystemCalls
 
-/// One `bench` invocation: every condition × configuration cell, interleaved, with results
-/// rewritten atomically after every finished run so that Ctrl-C, a crash of the app, or a full
-/// disk never loses a finished run.
+/// One `bench` invocation: every condition × configuration cell, interleaved. Each finished
+/// counted run is appended to the run journal (one line, flushed to the disk) before the next
+/// starts, so Ctrl-C, a crash of the app, a killed bench or a full disk never loses a finished
+/// run; the results (distributions, comparisons) are computed once, at the end. The cost of a run's
+/// bookkeeping does not grow with the runs before it.
 public final class BenchSession: Sendable {
   let settings: RunSettings
-  let runner: BenchRunner
+  let runner: any RunPerforming
   let progress: ProgressReporter
   let baseResults: BenchResults
+  let journal: RunJournal?
   let cells = Mutex<[BenchResults.Cell]>([])
   let interruptFlag: @Sendable () -> Bool
   let realtimeSeen = Mutex(false)
-  let writeProblem = Mutex<String?>(nil)
+  let journalProblemShown = Mutex(false)
+  let label: String?
 
-  /// Creates the session. `interrupted` is polled between and during runs.
+  /// Creates the session. `interrupted` is polled between and during runs; `journal` receives
+  /// each finished run (nil: the runs are only kept in memory); `label` (a `bench ab` side, "A"
+  /// or "B") heads its progress lines.
   public init(
-    settings: RunSettings, runner: BenchRunner, progress: ProgressReporter, base: BenchResults,
-    interrupted: @escaping @Sendable () -> Bool
+    settings: RunSettings, runner: any RunPerforming, progress: ProgressReporter, base: BenchResults,
+    journal: RunJournal? = nil, label: String? = nil, interrupted: @escaping @Sendable () -> Bool
   ) {
+    self.label = label
     self.settings = settings
     self.runner = runner
     self.progress = progress
     self.baseResults = base
+    self.journal = journal
     self.interruptFlag = interrupted
   }
 
-  /// Runs everything. Returns the results (complete, or what finished before an interrupt).
+  /// Runs everything. Returns the results (complete, or what finished before an interrupt), with
+  /// `complete` true: the caller writes them as the final results.
   public func run() -> BenchResults {
     let started = MonotonicClock.now()
     var done = 0
-    let tracesDir = settings.outDir + "/traces"
-    try? FileManager.default.createDirectory(atPath: tracesDir, withIntermediateDirectories: true)
-    for condition in settings.conditions {
+    conditions: for condition in settings.conditions {
       if interruptFlag() { break }
       let burners = CPUBurners.started(for: condition, progress: progress)
       defer { burners?.stop() }
-      for config in settings.configs {
-        ensureCell(config: config, condition: condition, burners: burners?.count)
-      }
-      let rounds = settings.warmup + settings.runs
-      if condition == .relock {
-        var sessions: [LaunchConfiguration: BenchRunner.RelockSession] = [:]
-        defer { sessions.values.forEach { $0.close() } }
+      let relock = start(condition, burners: burners?.count)
+      defer { relock.values.forEach { $0.close() } }
+      for round in 0..<(settings.warmup + settings.runs) {
         for config in settings.configs {
-          switch runner.startRelockSession(
-            config: config, tracePath: "\(tracesDir)/relock-\(config.rawValue).jsonl",
-            interrupted: interruptFlag)
-          {
-          case .success(let s): sessions[config] = s
-          case .failure(let e): progress.note("bench: relock/\(config): \(e.message)")
-          }
-        }
-        for round in 0..<rounds {
-          for config in settings.configs {
-            if interruptFlag() { break }
-            let counted = round >= settings.warmup
-            let number = round - settings.warmup + 1
-            let outcome: BenchRunner.RunOutcome?
-            if let s = sessions[config] {
-              outcome = runner.relockRun(s, number: number, interrupted: interruptFlag)
-            } else {
-              outcome = .init(
-                record: .init(
-                  run: number, ok: false, error: "the relock app did not start", phases: [:], counts: [:]),
-                realtime: false)
-            }
-            guard let outcome else { break }
-            done += 1
-            finish(
-              outcome, config: config, condition: condition, counted: counted, done: done, warmup: !counted)
-          }
-        }
-      } else {
-        for round in 0..<rounds {
-          for config in settings.configs {
-            if interruptFlag() { break }
-            let counted = round >= settings.warmup
-            let number = round - settings.warmup + 1
-            let name =
-              counted
-              ? "\(condition.rawValue)-\(config.rawValue)-\(number)"
-              : "\(condition.rawValue)-\(config.rawValue)-warmup\(round + 1)"
-            guard
-              let outcome = runner.launchRun(
-                config: config, condition: condition, number: number, runID: name,
-                tracePath: "\(tracesDir)/\(name).jsonl", interrupted: interruptFlag)
-            else { break }
-            done += 1
-            finish(
-              outcome, config: config, condition: condition, counted: counted, done: done, warmup: !counted)
-          }
+          if interruptFlag() { break conditions }
+          guard perform(config: config, condition: condition, round: round, relock: relock, done: &done)
+          else { break conditions }
         }
       }
     }
     progress.finish()
-    var results = snapshot()
+    return results(since: started)
+  }
+
+  /// Starts `condition`: its cells (one journal line each) and, for relock, each
+  /// configuration's long-lived app. Returns those apps (the caller closes them); one that did not
+  /// start is noted, and its runs fail.
+  func start(_ condition: LaunchCondition, burners: Int?) -> [LaunchConfiguration: any RelockRunning] {
+    try? FileManager.default.createDirectory(atPath: tracesDir, withIntermediateDirectories: true)
+    for config in settings.configs {
+      startCell(config: config, condition: condition, burners: burners)
+    }
+    guard condition == .relock else { return [:] }
+    var sessions: [LaunchConfiguration: any RelockRunning] = [:]
+    for config in settings.configs {
+      if interruptFlag() { break }
+      switch runner.startRelockSession(
+        config: config, tracePath: "\(tracesDir)/relock-\(config.rawValue).jsonl", interrupted: interruptFlag)
+      {
+      case .success(let s): sessions[config] = s
+      case .failure(let e): progress.note("bench: \(labelPrefix)relock/\(config): \(e.message)")
+      }
+    }
+    return sessions
+  }
+
+  /// One run of `config` under `condition` in round `round` (from 0; the first `warmup` rounds
+  /// are not counted), recorded with ``finish(_:config:condition:counted:done:warmup:)``;
+  /// `relock` holds the condition's apps from ``start(_:burners:)``. Returns false when an
+  /// interrupt stopped the run (nothing is recorded).
+  func perform(
+    config: LaunchConfiguration, condition: LaunchCondition, round: Int,
+    relock: [LaunchConfiguration: any RelockRunning], done: inout Int
+  ) -> Bool {
+    let counted = round >= settings.warmup
+    let number = round - settings.warmup + 1
+    let outcome: RunOutcome?
+    if condition == .relock {
+      if let s = relock[config] {
+        outcome = s.run(number: number, interrupted: interruptFlag)
+      } else {
+        outcome = .init(
+          record: .init(
+            run: number, ok: false, error: "the relock app did not start", phases: [:], counts: [:]),
+          realtime: false)
+      }
+    } else {
+      let name =
+        counted
+        ? "\(condition.rawValue)-\(config.rawValue)-\(number)"
+        : "\(condition.rawValue)-\(config.rawValue)-warmup\(round + 1)"
+      outcome = runner.launchRun(
+        config: config, condition: condition, number: number, runID: name,
+        tracePath: "\(tracesDir)/\(name).jsonl", interrupted: interruptFlag)
+    }
+    guard let outcome else { return false }
+    done += 1
+    finish(outcome, config: config, condition: condition, counted: counted, done: done, warmup: !counted)
+    return true
+  }
+
+  /// The results of the runs so far, assembled as a journal is (``RunJournal/assemble(base:cells:realtime:)``),
+  /// with the wall time since `started` (a ``MonotonicClock`` reading) and `complete` true.
+  func results(since started: UInt64) -> BenchResults {
+    var results = RunJournal.assemble(
+      base: baseResults, cells: cells.withLock { $0 }, realtime: realtimeSeen.withLock { $0 })
+    results.host.realtimeCamera = RunVerification.anyCameraRealtime(results.cells)
     results.settings.wallSeconds = Double(MonotonicClock.now() - started) / 1e9
     results.settings.interrupted = interruptFlag()
-    save(results)
+    results.complete = true
     return results
   }
 
-  func ensureCell(config: LaunchConfiguration, condition: LaunchCondition, burners: Int?) {
-    cells.withLock { cells in
-      if !cells.contains(where: { $0.config == config.rawValue && $0.condition == condition.rawValue }) {
-        let notApplicable = settings.expectations(for: config).inapplicablePhases(in: condition)
-        cells.append(
-          .init(
-            config: config.rawValue, condition: condition.rawValue, camera: settings.camera.description,
-            runs: 0,
-            failed: 0, burners: condition == .loaded ? (burners ?? 0) : nil, phases: [:], records: [],
-            notApplicable: notApplicable.isEmpty ? nil : notApplicable))
+  var tracesDir: String { settings.outDir + "/traces" }
+
+  /// "A " for a `bench ab` side's session, else empty: put before progress labels.
+  var labelPrefix: String { label.map { $0 + " " } ?? "" }
+
+  func startCell(config: LaunchConfiguration, condition: LaunchCondition, burners: Int?) {
+    let cell = cells.withLock { cells -> BenchResults.Cell? in
+      if cells.contains(where: { $0.config == config.rawValue && $0.condition == condition.rawValue }) {
+        return nil
       }
+      let notApplicable = settings.expectations(for: config).inapplicablePhases(in: condition)
+      let cell = BenchResults.Cell(
+        config: config.rawValue, condition: condition.rawValue, camera: settings.camera.description,
+        runs: 0, failed: 0, burners: condition == .loaded ? (burners ?? 0) : nil, phases: [:], records: [],
+        notApplicable: notApplicable.isEmpty ? nil : notApplicable)
+      cells.append(cell)
+      return cell
     }
+    if let cell { journaled { () throws(ResultsFileError) in try journal?.startCell(cell) } }
   }
 
   func finish(
-    _ outcome: BenchRunner.RunOutcome, config: LaunchConfiguration, condition: LaunchCondition, counted: Bool,
-    done: Int,
-    warmup: Bool
+    _ outcome: RunOutcome, config: LaunchConfiguration, condition: LaunchCondition, counted: Bool,
+    done: Int, warmup: Bool
   ) {
     if outcome.realtime { realtimeSeen.withLock { $0 = true } }
-    let label =
-      "\(condition.rawValue)/\(config.rawValue)" + (warmup ? " warm-up" : " run \(outcome.record.run)")
+    // The run is on the disk before it is announced: a bench killed after saying "run n" has it.
+    if counted {
+      cells.withLock { cells in
+        if let i = cells.firstIndex(where: {
+          $0.config == config.rawValue && $0.condition == condition.rawValue
+        }
+        ) {
+          cells[i].records.append(outcome.record)
+        }
+      }
+      journaled { () throws(ResultsFileError) in
+        try journal?.append(
+          run: outcome.record, config: config.rawValue, condition: condition.rawValue,
+          camera: settings.camera.description, realtime: outcome.realtime)
+      }
+    }
+    let what =
+      labelPrefix + "\(condition.rawValue)/\(config.rawValue)"
+      + (warmup ? " warm-up" : " run \(outcome.record.run)")
     let summary: String
     if outcome.record.ok {
       let observed =
@@ -138,55 +182,28 @@ public final class BenchSession: Sendable {
       summary = "first frame observed \(observed)"
     } else {
       summary = "FAILED: \(outcome.record.error ?? "unknown")"
-      progress.note("bench: \(label) failed: \(outcome.record.error ?? "unknown")")
+      progress.note("bench: \(what) failed: \(outcome.record.error ?? "unknown")")
     }
-    progress.update(done: done, label: label, summary: summary)
-    guard counted else { return }
-    cells.withLock { cells in
-      guard
-        let i = cells.firstIndex(where: { $0.config == config.rawValue && $0.condition == condition.rawValue }
-        )
-      else {
-        return
-      }
-      cells[i].records.append(outcome.record)
-      cells[i].runs = cells[i].records.count
-      cells[i].failed = cells[i].records.filter { !$0.ok }.count
-      cells[i].phases = Self.summaries(cells[i].records)
-    }
-    save(snapshot())
+    progress.update(done: done, label: what, summary: summary)
   }
 
-  /// Per-phase distributions over a cell's ok runs.
-  static func summaries(_ records: [BenchResults.RunRecord]) -> [String: BenchResults.PhaseSummary] {
-    var samples: [String: [Double]] = [:]
-    for r in records where r.ok {
-      for (phase, ms) in r.phases { samples[phase, default: []].append(ms) }
-    }
-    return samples.mapValues { Statistics.summarize($0) }
-  }
-
-  func snapshot() -> BenchResults {
-    var results = baseResults
-    results.cells = cells.withLock { $0 }
-    results.host.realtimeCompositor = realtimeSeen.withLock { $0 }
-    results.comparisons = Comparator.withinRunComparisons(results.cells)
-    return results
-  }
-
-  func save(_ results: BenchResults) {
+  /// Runs a journal write; the first failure is noted once (the journal keeps the lines and
+  /// retries them before the next one), and a later success says so.
+  func journaled(_ write: () throws(ResultsFileError) -> Void) {
     do {
-      try ResultsFile.save(results, to: settings.outDir + "/results.json")
-      writeProblem.withLock { $0 = nil }
-    } catch {
-      let first = writeProblem.withLock { p -> Bool in
-        defer { p = "\(error)" }
-        return p == nil
+      try write()
+      if journalProblemShown.withLock({ $0 }) {
+        journalProblemShown.withLock { $0 = false }
+        progress.note("bench: the run journal is written again; no run was lost")
       }
-      if first { progress.note("bench: cannot write results.json (\(error)); will retry after the next run") }
+    } catch {
+      if !journalProblemShown.withLock({ $0 }) {
+        journalProblemShown.withLock { $0 = true }
+        progress.note("bench: \(error); will retry after the next run")
+      }
     }
   }
 
-  /// The last write error, if the final write failed.
-  public var lastWriteProblem: String? { writeProblem.withLock { $0 } }
+  /// The journal's write problem, while finished runs wait in memory for the disk.
+  public var journalProblem: ResultsFileError? { journal?.problem }
 }

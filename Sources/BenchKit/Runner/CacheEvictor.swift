@@ -23,7 +23,9 @@ public struct CacheEvictor: Sendable {
 
   /// The file-backed mappings of a live process (`/proc/PID/maps`), for learning what to evict.
   public static func mappedFiles(pid: pid_t) -> Set<String> {
-    guard let text = try? String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8) else { return [] }
+    // Read to the end: Foundation's String(contentsOfFile:) stops at 4 KiB for a /proc file.
+    guard let bytes = FileSystem.readFile(atPath: "/proc/\(pid)/maps") else { return [] }
+    let text = String(decoding: bytes, as: UTF8.self)
     var files = Set<String>()
     for line in text.split(separator: "\n") {
       // address perms offset dev inode path
@@ -37,25 +39,40 @@ public struct CacheEvictor: Sendable {
     return files
   }
 
-  /// Evicts. Returns the method used.
+  /// What one eviction did, recorded per cold run (`counts.evicted_files`, `counts.drop_caches`).
+  public struct Outcome: Sendable, Hashable {
+    /// Files whose pages `posix_fadvise(POSIX_FADV_DONTNEED)` was applied to (opened and advised).
+    public var filesEvicted: Int
+    /// Whether `1` was written to `/proc/sys/vm/drop_caches`.
+    public var droppedCaches: Bool
+    /// `fadvise` or `fadvise+drop_caches`.
+    public var method: String { droppedCaches ? "fadvise+drop_caches" : "fadvise" }
+  }
+
+  /// Evicts. Returns what was done.
+  ///
+  /// The paths come from the app's memory map, which the app controls: each is opened without
+  /// following a symbolic link and without blocking (`O_NOFOLLOW | O_NONBLOCK`, so a FIFO put in a
+  /// library's place cannot hang the runner), and only a regular file is advised.
   @discardableResult
-  public func evict() -> String {
+  public func evict() -> Outcome {
+    var evicted = 0
     for path in files {
-      guard let fd = try? SystemCall.retrying({ open(path, O_RDONLY | O_CLOEXEC) }) else { continue }
-      _ = posix_fadvise(fd, 0, 0, Int32(POSIX_FADV_DONTNEED))
+      guard let fd = try? SystemCall.retrying({ open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) })
+      else { continue }
+      var status = stat()
+      if fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG {
+        if posix_fadvise(fd, 0, 0, Int32(POSIX_FADV_DONTNEED)) == 0 { evicted += 1 }
+      }
       FileDescriptorIO.close(fd)
     }
-    guard Self.canDropCaches else { return "fadvise" }
+    guard Self.canDropCaches else { return Outcome(filesEvicted: evicted, droppedCaches: false) }
     sync()
     guard let fd = try? SystemCall.retrying({ open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC) }) else {
-      return "fadvise"
+      return Outcome(filesEvicted: evicted, droppedCaches: false)
     }
     defer { FileDescriptorIO.close(fd) }
-    do {
-      try FileDescriptorIO.writeAll(fd, "1\n")
-      return "fadvise+drop_caches"
-    } catch {
-      return "fadvise"
-    }
+    let dropped = (try? FileDescriptorIO.writeAll(fd, "1\n")) != nil
+    return Outcome(filesEvicted: evicted, droppedCaches: dropped)
   }
 }

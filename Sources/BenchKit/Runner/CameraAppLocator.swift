@@ -7,12 +7,26 @@ import LaunchContract
 /// Finds the `camera-app` executable, building it when needed, so `swift run bench` works on a
 /// fresh clone with no other step.
 ///
-/// camera-app is built in release mode with a statically linked Swift runtime and Foundation
-/// (`--static-swift-stdlib`) into its own scratch folder (`.build/camera-app`): a dynamically
-/// linked Swift+Foundation binary spends ~7 ms (warm) to ~100 ms (cold) in the loader before
-/// `main`, a static one ~2 ms, and launch stage one — binary loading — is what `process_launch`
-/// measures. `FIRSTFRAME_CAMERA_APP` names a prebuilt binary instead.
+/// camera-app is built in release mode into its own scratch folder (`.build/camera-app`) the way
+/// launch stage one — binary loading, what `process_launch` measures — is cheapest
+/// (`Benchmarks/launch-floor` measures each step, README "Launch stage one"):
+/// - a statically linked Swift runtime (`--static-swift-stdlib`): a dynamically linked one
+///   loads a dozen libraries before `main`;
+/// - no Foundation in anything it links, and libv4l2 loaded only when a V4L2 camera is opened;
+/// - a position-dependent executable (`-Xlinker -no-pie`): the loader has none of its tens of
+///   thousands of relative relocations to apply, and their pages stay clean (the price: the
+///   executable's own code is not placed at a random address).
+/// `FIRSTFRAME_CAMERA_APP` names a prebuilt binary instead.
 public enum CameraAppLocator {
+  /// The `swift build` arguments that build camera-app as bench runs it, after
+  /// `swift build --package-path ROOT`; `Benchmarks/app-launch` and `scripts/vivid-integration`
+  /// use the same (a test checks).
+  public static let buildArguments = [
+    "-c", "release", "--product", "camera-app", "--scratch-path", ".build/camera-app",
+    "--static-swift-stdlib",
+    "-Xlinker", "-no-pie",
+  ]
+
   /// The package root this bench belongs to: walk up from the executable, then the working directory.
   public static func packageRoot() -> String? {
     var candidates: [String] = []
@@ -35,8 +49,12 @@ public enum CameraAppLocator {
     return nil
   }
 
-  /// The path of an up-to-date camera-app. `log` receives progress lines (building…).
-  public static func locate(log: (String) -> Void) throws(RunnerError) -> String {
+  /// The path of an up-to-date camera-app. `log` receives progress lines (building…). While
+  /// `swift build` runs, `interrupted` is checked every few milliseconds: when it turns true the
+  /// build (with every compiler job it started) is stopped and `RunnerError.Code.interrupted` thrown.
+  public static func locate(interrupted: () -> Bool = { false }, log: (String) -> Void) throws(RunnerError)
+    -> String
+  {
     if let given = LaunchEnvironment.value(of: .cameraApp) {
       guard access(given, X_OK) == 0 else {
         throw RunnerError(
@@ -61,11 +79,11 @@ public enum CameraAppLocator {
       log("building camera-app (release, static Swift runtime) — once per source change…")
     }
     let logPath = root + "/.build/camera-app-build.log"
-    return try build(package: root, scratch: scratch, logPath: logPath, interrupted: { false })
+    return try build(package: root, scratch: scratch, logPath: logPath, interrupted: interrupted)
   }
 
   /// Builds camera-app from the package at `package` into the scratch folder `scratch`:
-  /// `swift build -c release --product camera-app --static-swift-stdlib`, its output in
+  /// `swift build --package-path PACKAGE` with ``buildArguments`` (the scratch folder replaced), its output in
   /// `logPath`. Stopped (with every compiler job it started) when `interrupted` turns true, and set to
   /// die with bench (``BuildGuard``). `swift` defaults to the one on `PATH`. Returns the binary.
   /// - Throws: `RunnerError` `.interrupted`, or `.buildFailed` with the log's last line.
@@ -76,20 +94,18 @@ public enum CameraAppLocator {
     try? FileManager.default.createDirectory(
       atPath: (logPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
     unlink(logPath)
+    let arguments = buildArguments.map { $0 == ".build/camera-app" ? scratch : $0 }
     let child = try ChildProcess.spawn(
-      argv: BuildGuard.wrap([
-        swift ?? findSwift(), "build", "--package-path", package, "-c", "release", "--product", "camera-app",
-        "--scratch-path", scratch, "--static-swift-stdlib",
-      ]),
+      argv: BuildGuard.wrap([swift ?? findSwift(), "build", "--package-path", package] + arguments),
       environment: ProcessInfo.processInfo.environment, logPath: logPath)
     var status: ChildProcess.Termination?
     while status == nil {
       if interrupted() {
         ProcessTree.kill(child.pid)
-        child.terminate(grace: 2)
+        child.terminate(grace: 1)
         throw RunnerError(.interrupted, "interrupted while building camera-app")
       }
-      status = child.wait(timeout: 0.2)
+      status = child.wait(timeout: 0.05)
     }
     guard status == .exited(0), access(binary, X_OK) == 0 else {
       let tail =
@@ -100,11 +116,13 @@ public enum CameraAppLocator {
     return binary
   }
 
+  /// The first `swift` on `PATH`, else the toolchain's.
   static func findSwift() -> String {
-    for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") + [
-      "/opt/swift/usr/bin"
-    ] {
-      let candidate = "\(dir)/swift"
+    // (Each folder as a String: `split(…) + [literal]` was inferred as arrays of characters, so
+    // no folder on PATH ever matched.)
+    let dirs = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
+    for dir in dirs + ["/opt/swift/usr/bin"] {
+      let candidate = dir + "/swift"
       if access(candidate, X_OK) == 0 { return candidate }
     }
     return "/opt/swift/usr/bin/swift"

@@ -9,7 +9,11 @@ import SystemCalls
 /// Foundation's `Process.waitUntilExit()` adds ~50 ms per run; this adds nothing. Each child
 /// gets its own process group so that the runner can stop it and everything it started with
 /// one `kill(-pgid)`, and so that Ctrl-C on the terminal reaches the runner, which then stops
-/// children in order.
+/// children in order. When the child is reaped, whatever it left in its group is killed: a run
+/// leaves nothing behind.
+///
+/// When bench's ``ProcessGuard`` runs, every child's group is reported to it at spawn and released
+/// once reaped, so that the guard kills it if bench dies first (even by SIGKILL).
 public final class ChildProcess: Sendable {
   /// The child's pid (and process group id).
   public let pid: pid_t
@@ -69,10 +73,10 @@ public final class ChildProcess: Sendable {
     posix_spawnattr_init(&attr)
     defer { posix_spawnattr_destroy(&attr) }
     posix_spawnattr_setpgroup(&attr, 0)
-    // The runner ignores SIGINT/SIGTERM/SIGPIPE for its own handling; children get defaults.
+    // The runner ignores SIGINT/SIGTERM/SIGPIPE/SIGXFSZ for its own handling; children get defaults.
     var defaults = sigset_t()
     sigemptyset(&defaults)
-    for sig in [SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT] { sigaddset(&defaults, sig) }
+    for sig in [SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT, SIGXFSZ] { sigaddset(&defaults, sig) }
     posix_spawnattr_setsigdefault(&attr, &defaults)
     var empty = sigset_t()
     sigemptyset(&empty)
@@ -92,10 +96,12 @@ public final class ChildProcess: Sendable {
       let error = Errno(rawValue: rc)
       throw RunnerError(.spawnFailed, "cannot start \(argv[0]): \(error.message)", errno: error)
     }
+    ProcessGuard.current.withLock { $0 }?.watch(group: pid)
     return ChildProcess(pid: pid)
   }
 
-  /// Reaps the child if it has ended; nil while it runs.
+  /// Reaps the child if it has ended (then kills what it left in its process group); nil while
+  /// it runs.
   public func poll() -> Termination? {
     var status: Int32 = 0
     do {
@@ -103,6 +109,8 @@ public final class ChildProcess: Sendable {
     } catch {
       return .exited(-1)  // already reaped (ECHILD)
     }
+    kill(-pid, SIGKILL)  // anything the child left in its group
+    ProcessGuard.current.withLock { $0 }?.release(group: pid)
     return Self.decode(status)
   }
 
@@ -126,15 +134,9 @@ public final class ChildProcess: Sendable {
   /// Stops the child: SIGTERM to its group, up to `grace` seconds, then SIGKILL; always reaps.
   @discardableResult
   public func terminate(grace: Double = 1.0) -> Termination {
-    if let t = poll() {
-      kill(-pid, SIGKILL)  // anything the child left in its group
-      return t
-    }
+    if let t = poll() { return t }
     signalGroup(SIGTERM)
-    if let t = wait(timeout: grace) {
-      kill(-pid, SIGKILL)
-      return t
-    }
+    if let t = wait(timeout: grace) { return t }
     signalGroup(SIGKILL)
     return wait(timeout: 5) ?? .signaled(SIGKILL)
   }

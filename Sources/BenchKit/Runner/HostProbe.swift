@@ -19,6 +19,26 @@ public enum HostProbe {
     return .init(
       hostname: ProcessInfo.processInfo.hostName, kernel: release,
       cpus: Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), realtimeCompositor: false,
-      cacheEviction: CacheEvictor.method, governor: governor)
+      cacheEviction: CacheEvictor.method, governor: governor, machineId: machineID(), cpuModel: cpuModel())
+  }
+
+  /// `/etc/machine-id` (systemd), else `/var/lib/dbus/machine-id`, trimmed; nil when neither.
+  static func machineID() -> String? {
+    for path in ["/etc/machine-id", "/var/lib/dbus/machine-id"] {
+      let id = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(
+        in: .whitespacesAndNewlines)
+      if let id, !id.isEmpty { return id }
+    }
+    return nil
+  }
+
+  /// The first `model name` line of `/proc/cpuinfo`, nil when there is none.
+  static func cpuModel() -> String? {
+    guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return nil }
+    for line in text.split(separator: "\n") where line.hasPrefix("model name") {
+      guard let colon = line.firstIndex(of: ":") else { continue }
+      return line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+    }
+    return nil
   }
 }

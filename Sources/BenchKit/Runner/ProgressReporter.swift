@@ -2,7 +2,6 @@
   import Glibc
 #endif
 import Foundation
-import SystemCalls
 
 /// Progress on stderr: a bar with runs done/total and time left on a terminal, one plain line
 /// per run otherwise, nothing with `--quiet`.
@@ -24,9 +23,11 @@ public final class ProgressReporter: Sendable {
     style = quiet ? .quiet : (isatty(2) == 1 ? .bar : .lines)
   }
 
-  /// Writes `text` to stderr whole; a closed or full stderr is not worth stopping the run for.
+  /// Writes `text` to stderr whole through the one writer that never traps (``StandardStream``):
+  /// a closed or full stderr is not worth stopping the run for.
   func emit(_ text: String) {
-    try? FileDescriptorIO.writeAll(2, text)
+    var errors = StandardStream.error
+    errors.write(text)
   }
 
   /// Reports that run `done` of `total` finished with `summary`.

@@ -1,4 +1,5 @@
 import LaunchContract
+import X11Display
 
 /// What one `bench` invocation runs.
 public struct RunSettings: Sendable {
@@ -18,6 +19,11 @@ public struct RunSettings: Sendable {
   public var profilePath: String?
   /// The profile's name, for results and baseline matching.
   public var profileName: String?
+  /// A hash of the profile's contents (`ProfileFingerprint`), for baseline matching; nil
+  /// without a synthetic camera profile.
+  public var profileHash: String?
+  /// `--inject-delay-ms`: passed to the app as `FIRSTFRAME_INJECT_DELAY_MS`, ms; nil = none.
+  public var injectDelayMs: Int?
   /// A custom app command (argv), instead of camera-app. `{config}`, `{outputs}`, `{camera}`
   /// in it are replaced per run.
   public var appCommand: [String]?
@@ -35,6 +41,10 @@ public struct RunSettings: Sendable {
   public var displayWidth = 640
   /// Display surface size, pixels.
   public var displayHeight = 360
+  /// The display path (`--display`): `shm`, `x11` or `x11:NAME`.
+  public var display: DisplayPath = .sharedMemory
+  /// On X11, what the probe reads (`--x11-read`): the app's window, or the screen where it is.
+  public var x11Read: X11WindowCapture.Source = .window
 
   /// Creates the defaults (`swift run bench`).
   public init() {}
@@ -42,6 +52,7 @@ public struct RunSettings: Sendable {
   /// What the runner may expect of the app in `configuration`.
   public func expectations(for configuration: LaunchConfiguration) -> AppExpectations {
     AppExpectations(
-      configuration: configuration, outputs: outputs, tap: tap, isReferenceApp: appCommand == nil)
+      configuration: configuration, outputs: outputs, tap: tap, isReferenceApp: appCommand == nil,
+      display: display)
   }
 }

@@ -27,3 +27,12 @@ int CPlatformShims_sealSize(int fd);
 /// Whether the size of the file behind `fd` is sealed (both `F_SEAL_SHRINK` and `F_SEAL_GROW`):
 /// 1 or 0, or -1 (errno set). The corresponding call is `fcntl(fd, F_GET_SEALS)`.
 int CPlatformShims_sizeIsSealed(int fd);
+
+/// Starts `path` with `argv` and `envp` (NULL-terminated) as a child in its own process group,
+/// with stdin from /dev/null, stdout and stderr to `outputFd`, and `keepFd` (or -1) left open
+/// across exec. The child asks the kernel to send it `deathSignal` when the thread that called
+/// this exits — so a server such as Xvfb ends with the thread that owns it, even if the whole
+/// process is killed. The corresponding calls are `fork`, `prctl(PR_SET_PDEATHSIG)` and `execve`.
+/// Returns the child's pid, or -1 with errno set (to the exec's errno when the exec failed).
+int CPlatformShims_spawnTiedToThread(const char *path, char *const argv[], char *const envp[], int outputFd,
+                                     int keepFd, int deathSignal);

@@ -1,6 +1,9 @@
 #pragma once
 // CV4L2Shims: what Swift cannot import from libv4l2 and <linux/videodev2.h>.
 //
+// - libv4l2 loaded at run time (dlopen) on first use, so that a program that never opens a V4L2
+//   camera maps no video library and the build needs no libv4l-dev: its few functions are
+//   declared here, not taken from <libv4l2.h>;
 // - libv4l2's variadic v4l2_open/v4l2_ioctl wrapped as fixed-arity functions;
 // - the VIDIOC_* request codes (function-like _IOWR macros) as constants;
 // - v4l2_mmap's MAP_FAILED folded into a NULL return.
@@ -10,7 +13,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/// v4l2_open(path, flags): a descriptor, or -1 with errno set.
+/// Loads libv4l2 from `soname` (dlopen, RTLD_NOW | RTLD_LOCAL) and, the first time, binds the
+/// functions below to it: 0 when `soname` loads, -1 when it or one of its functions is missing,
+/// with why (dlerror's text) in `why` (`capacity` bytes, NUL-terminated). A later call tries
+/// again. Thread-safe.
+int CV4L2Shims_load(const char *soname, char *why, size_t capacity);
+
+/// v4l2_open(path, flags): a descriptor, or -1 with errno set (ELIBACC when libv4l2 is not loaded).
 int CV4L2Shims_open(const char *path, int flags);
 /// v4l2_close(fd).
 int CV4L2Shims_close(int fd);

@@ -6,7 +6,9 @@ import Synchronization
 /// Deferred start is supported but disabled by default: preview is what launch waits for. Right after
 /// the first present after each `startRunning()` it emits `preview.first_present` (field
 /// `capture_time_ns`, the frame's capture time in ns) and, in automatic mode, lets the session run
-/// deferred start.
+/// deferred start. The event is stamped with the display's present time
+/// (`DisplaySink.presentStamped(_:)`), read before the frame became visible to the compositor, so
+/// the probe can never see the frame before the app says it presented it.
 public final class PreviewOutput: CaptureOutput, @unchecked Sendable {
   // @unchecked Sendable: state is behind the base class's `base` mutex and this class's own mutexes.
 
@@ -33,7 +35,7 @@ public final class PreviewOutput: CaptureOutput, @unchecked Sendable {
   }
 
   override func receive(_ frame: VideoFrame) {
-    display.present(frame)
+    let presentedAt = display.presentStamped(frame)
     let isFirst = presentation.withLock { state -> Bool in
       state.presentedFrames += 1
       defer { state.presentedSinceStart = true }
@@ -42,7 +44,7 @@ public final class PreviewOutput: CaptureOutput, @unchecked Sendable {
     guard isFirst else { return }
     signposter.event(
       .previewFirstPresent,
-      fields: ["capture_time_ns": .int(Int64(clamping: frame.captureTime))])
+      fields: ["capture_time_ns": .int(Int64(clamping: frame.captureTime))], at: presentedAt)
     session?.outputDidPresentFirstFrame(self)
   }
 }

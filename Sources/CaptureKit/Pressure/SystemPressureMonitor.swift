@@ -1,6 +1,6 @@
 import Dispatch
-import Foundation
 import Synchronization
+import SystemCalls
 
 /// Linux system pressure as capture-pressure levels: PSI (`/proc/pressure/{cpu,io,memory}`, the
 /// "some avg10" figure) and thermal zones (`/sys/class/thermal/thermal_zone*/temp`) where present.
@@ -61,7 +61,7 @@ public final class SystemPressureMonitor: Sendable {
   /// A thermal zone's `temp` text as degrees Celsius (the kernel writes millidegrees; small values are
   /// taken as degrees already), or nil.
   public static func parseThermal(_ text: String) -> Double? {
-    guard let raw = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { return nil }
+    guard let raw = Double(text.trimmingWhitespace()) else { return nil }
     return abs(raw) >= 1000 ? raw / 1000 : raw
   }
 
@@ -121,16 +121,13 @@ public final class SystemPressureMonitor: Sendable {
   }
 
   private func read(_ relative: String) -> String? {
-    guard let handle = FileHandle(forReadingAtPath: path(relative)) else { return nil }
-    defer { try? handle.close() }
     // /proc files report size 0: read to the end rather than by size.
-    guard let data = try? handle.readToEnd() else { return nil }
-    return String(decoding: data, as: UTF8.self)
+    FileSystem.readText(atPath: path(relative), maxBytes: 64 * 1024)
   }
 
   private func thermalZoneTemperatures() -> [Double] {
     let folder = "sys/class/thermal"
-    guard let entries = try? FileManager.default.contentsOfDirectory(atPath: path(folder)) else { return [] }
+    guard let entries = try? FileSystem.contentsOfDirectory(atPath: path(folder)) else { return [] }
     return entries.filter { $0.hasPrefix("thermal_zone") }.sorted().compactMap { zone in
       read("\(folder)/\(zone)/temp").flatMap(SystemPressureMonitor.parseThermal)
     }

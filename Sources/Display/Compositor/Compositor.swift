@@ -1,5 +1,4 @@
 import Dispatch
-import Foundation
 import Synchronization
 import SystemCalls
 
@@ -9,7 +8,8 @@ import SystemCalls
 
 /// The screen: a thread that latches the newest presented slot of a `DisplaySurface` at a fixed
 /// refresh rate and hands each scanout (a copy of the latched image, black until something is
-/// presented, plus the scanout time) to `onScanout`, on the compositor thread.
+/// presented, plus the scanout time, read after the latch) to `onScanout`, on the compositor
+/// thread.
 ///
 /// The thread sleeps to absolute deadlines on a fixed grid (`clock_nanosleep(CLOCK_MONOTONIC,
 /// TIMER_ABSTIME)`) and asks for `SCHED_FIFO` (`pthread_setschedparam`); where that is not
@@ -59,15 +59,17 @@ public final class Compositor: Sendable {
     guard running.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
     else { return }
     let started = DispatchSemaphore(value: 0)
-    let thread = Thread { [self] in
-      granted.store(requestRealtime(), ordering: .releasing)
-      started.signal()
-      run()
-      exited.signal()
+    do {
+      try SystemThread.start(name: "compositor") { [self] in
+        granted.store(requestRealtime(), ordering: .releasing)
+        started.signal()
+        run()
+        exited.signal()
+      }
+    } catch {
+      // Out of threads (EAGAIN): there is no display without this thread.
+      fatalError("cannot start the compositor thread: \(error.message)")
     }
-    thread.name = "firstframe.compositor"
-    thread.stackSize = 1 << 20
-    thread.start()
     started.wait()
   }
 
@@ -87,6 +89,21 @@ public final class Compositor: Sendable {
     return pthread_setschedparam(pthread_self(), SCHED_FIFO, &param) == 0
   }
 
+  /// One scanout step: latches the newest presented slot of `surface` into `buffer`, **then**
+  /// reads the scanout time from `clock`. Returns nil when the surface was closed.
+  ///
+  /// The order is what bounds the probe's error from below: a slot's present time is read before
+  /// the slot becomes visible (`SharedMemoryDisplay`), and the scanout time after the latch, so
+  /// present ≤ visible ≤ latch ≤ scanout time for every frame. Stamping first would let a frame
+  /// published between the stamp and the latch be seen "before" it was presented.
+  static func scan(
+    _ surface: DisplaySurface, latch: inout SurfaceLatch, into buffer: UnsafeMutablePointer<UInt8>,
+    clock: () -> UInt64
+  ) -> (outcome: SurfaceLatch.Outcome, time: UInt64)? {
+    guard let outcome = surface.withMemory({ m in latch.latch(m, into: buffer) }) else { return nil }
+    return (outcome, clock())
+  }
+
   private func run() {
     let g = surface.geometry
     var latch = SurfaceLatch(geometry: g)
@@ -97,11 +114,10 @@ public final class Compositor: Sendable {
     var index: UInt64 = 0
     while !stopRequested.load(ordering: .acquiring) {
       MonotonicClock.sleep(until: deadline)
-      let t = MonotonicClock.now()
-      let outcome = pixels.withUnsafeMutableBufferPointer { buffer in
-        surface.withMemory { m in latch.latch(m, into: buffer.baseAddress!) }
+      let step = pixels.withUnsafeMutableBufferPointer { buffer in
+        Self.scan(surface, latch: &latch, into: buffer.baseAddress!, clock: MonotonicClock.now)
       }
-      guard let outcome else { break }  // the surface was closed
+      guard let (outcome, t) = step else { break }  // the surface was closed
       switch outcome {
       case .latched(let info): presented = info
       case .corrupt: corrupt.add(1, ordering: .relaxed)

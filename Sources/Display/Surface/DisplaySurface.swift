@@ -1,4 +1,3 @@
-import Foundation
 import Synchronization
 import SystemCalls
 
@@ -25,7 +24,7 @@ public final class DisplaySurface: @unchecked Sendable {
   public let height: Int
   /// Number of frame slots.
   public let slots: Int
-  let geometry: SurfaceLayout.Geometry
+  package let geometry: SurfaceLayout.Geometry
   private let mapping: Mutex<Mapping?>
 
   // @unchecked: a raw pointer that only ever lives inside `mapping` (a Mutex).
@@ -167,7 +166,7 @@ public final class DisplaySurface: @unchecked Sendable {
   deinit { close() }
 
   /// Runs `body` on the mapped memory while holding the mapping lock, or returns nil when closed.
-  func withMemory<R>(_ body: (SurfaceMemory) -> R) -> R? {
+  package func withMemory<R>(_ body: (SurfaceMemory) -> R) -> R? {
     mapping.withLock { m -> R? in
       guard let current = m else { return nil }
       return body(SurfaceMemory(base: current.base))
@@ -179,7 +178,7 @@ public final class DisplaySurface: @unchecked Sendable {
   /// the runner. Returns the names removed. The corresponding call is `shm_unlink`.
   @discardableResult
   public static func removeStale(directory: String = "/dev/shm") -> [String] {
-    guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+    guard let entries = try? FileSystem.contentsOfDirectory(atPath: directory) else { return [] }
     var removed: [String] = []
     for entry in entries where entry.hasPrefix(namePrefix) {
       let rest = entry.dropFirst(namePrefix.count)

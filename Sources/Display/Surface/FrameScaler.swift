@@ -1,13 +1,16 @@
 /// Scales an 8-bit luma image to another size: an area average when shrinking in both
 /// directions, nearest neighbour otherwise. Reuses its scratch buffers between calls.
-struct FrameScaler {
+package struct FrameScaler {
   private var columnSums: [UInt32] = []
   private var xStarts: [Int32] = []
   private var xEnds: [Int32] = []
   private var key: (Int, Int) = (0, 0)
 
+  /// A scaler with no scratch buffers yet.
+  package init() {}
+
   /// Scales `source` (`sw`×`sh`, stride `sbpr`) into `dest` (`dw`×`dh`, stride `dbpr`).
-  mutating func scale(
+  package mutating func scale(
     source: UnsafePointer<UInt8>, width sw: Int, height sh: Int, bytesPerRow sbpr: Int,
     into dest: UnsafeMutablePointer<UInt8>, width dw: Int, height dh: Int, bytesPerRow dbpr: Int
   ) {

@@ -130,6 +130,11 @@ public final class SharedMemoryDisplay: DisplaySink, @unchecked Sendable {
   /// Scales `frame` to the surface and publishes it for the next scanout.
   public func present(_ frame: VideoFrame) { _ = publish(frame) }
 
+  /// Publishes `frame` and returns the present time stamped inside the slot's seqlock, just
+  /// before the slot became visible (the clock, after the fact, when the display is closed and
+  /// nothing was shown).
+  public func presentStamped(_ frame: VideoFrame) -> UInt64 { publish(frame) ?? MonotonicClock.now() }
+
   /// Publishes a black frame (the lock cover).
   public func presentBlack() { _ = publishBlack() }
 
@@ -183,7 +188,7 @@ public final class SharedMemoryDisplay: DisplaySink, @unchecked Sendable {
   }
 
   /// Test hook: runs `body` on the raw mapping (`totalBytes` bytes) under the lock.
-  func withRawMemory<R>(_ body: (UnsafeMutableRawBufferPointer) -> R) -> R? {
+  package func withRawMemory<R>(_ body: (UnsafeMutableRawBufferPointer) -> R) -> R? {
     state.withLock { s -> R? in
       guard let current = s else { return nil }
       return body(UnsafeMutableRawBufferPointer(start: current.base, count: current.size))

@@ -6,9 +6,9 @@ import Synchronization
 /// Every read checks every header field against the geometry the owner created, bounds every
 /// retry, and never trusts an index or a size from shared memory. A torn or corrupt read keeps
 /// the previous image.
-struct SurfaceLatch {
+package struct SurfaceLatch {
   /// What one latch attempt found.
-  enum Outcome: Equatable {
+  package enum Outcome: Equatable {
     /// Nothing presented yet (the screen stays black).
     case nothingPresented
     /// The newest slot is the one latched last time; the buffer is unchanged.
@@ -26,7 +26,7 @@ struct SurfaceLatch {
   private(set) var lastSlotSequence: UInt64 = 0
   static let maxAttempts = 3
 
-  init(geometry: SurfaceLayout.Geometry) { self.geometry = geometry }
+  package init(geometry: SurfaceLayout.Geometry) { self.geometry = geometry }
 
   /// Whether the header still describes `geometry` exactly.
   func headerIsValid(_ m: SurfaceMemory) -> Bool {
@@ -43,7 +43,7 @@ struct SurfaceLatch {
 
   /// Copies the newest complete slot into `buffer` (`width × height` bytes, rows packed) if it
   /// is new since the last call.
-  mutating func latch(_ m: SurfaceMemory, into buffer: UnsafeMutablePointer<UInt8>) -> Outcome {
+  package mutating func latch(_ m: SurfaceMemory, into buffer: UnsafeMutablePointer<UInt8>) -> Outcome {
     for _ in 0..<Self.maxAttempts {
       guard headerIsValid(m) else { return .corrupt }
       let newest = m.atomic32(SurfaceLayout.offNewestSlot).pointee.load(ordering: .acquiring)

@@ -30,7 +30,7 @@ import SystemCalls
 /// The probe never reads `frameSequence`, `captureTime`, `presentTime` or `flags`: it sees only
 /// pixels. A reader trusts nothing in the header: it checks every field against the geometry it
 /// expects on every read and bounds every retry.
-enum SurfaceLayout {
+package enum SurfaceLayout {
   static let magic: UInt32 = 0x5344_4646
   static let version: UInt32 = 1
   static let headerBytes = 4096
@@ -72,18 +72,20 @@ enum SurfaceLayout {
   }
 
   /// The geometry a surface declares.
-  struct Geometry: Equatable, Sendable {
-    var width: Int
-    var height: Int
-    var bytesPerRow: Int
-    var slots: Int
-    var slotBytes: Int { bytesPerRow * height }
-    var totalBytes: Int { SurfaceLayout.totalBytes(bytesPerRow: bytesPerRow, height: height, slots: slots) }
+  package struct Geometry: Equatable, Sendable {
+    package var width: Int
+    package var height: Int
+    package var bytesPerRow: Int
+    package var slots: Int
+    package var slotBytes: Int { bytesPerRow * height }
+    package var totalBytes: Int {
+      SurfaceLayout.totalBytes(bytesPerRow: bytesPerRow, height: height, slots: slots)
+    }
   }
 }
 
 /// Typed access to a mapped surface. Holds a raw pointer; the owner of the mapping keeps it alive.
-struct SurfaceMemory {
+package struct SurfaceMemory {
   let base: UnsafeMutableRawPointer
 
   @inline(__always) func u32(_ offset: Int) -> UInt32 {

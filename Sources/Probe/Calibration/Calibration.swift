@@ -21,6 +21,8 @@ public struct CalibrationSettings: Sendable, Hashable {
   public var load: Bool = false
   /// The seed of the trial schedule.
   public var seed: UInt64 = 2026
+  /// Whether to keep the digest of every presented frame (the X11 path's ground truth).
+  var recordsDigests = false
 
   /// The defaults: 60 Hz, 60 trials, 640×480, 30 fps, no load.
   public init() {}
@@ -48,10 +50,24 @@ public enum Calibration {
     defer { monitor.stop() }
     let display = try SharedMemoryDisplay.open(descriptor: monitor.surfaceDescriptor)
     defer { display.close() }
+    return trials(settings, monitor: monitor, presenter: display, display: "shm") { firstFresh, _ in
+      monitor.firstLiveGroundTruth.map { !$0.isBlack && $0.frameSequence >= firstFresh } ?? false
+    }
+  }
+
+  /// The trials, on any display path: `presenter` publishes known frames into the display
+  /// `monitor` watches; `freshShown(firstFreshSequence, presented)` says from ground truth
+  /// whether the image the first live frame was found on was a fresh one (`presented` maps the
+  /// digest of every frame presented in the trial, `ImageDigest`, to its sequence number).
+  static func trials(
+    _ settings: CalibrationSettings, monitor: DisplayMonitor, presenter: some CalibrationPresenter,
+    display: String, freshShown: (UInt64, [UInt64: UInt64]) -> Bool
+  ) -> CalibrationReport {
     let burners = settings.load ? BurnerThreads(threads: ProcessInfo.processInfo.activeProcessorCount) : nil
     defer { burners?.stop() }
 
-    let refresh = monitor.refreshIntervalNanoseconds
+    // No refresh grid on X11: wait as long as a 60 Hz screen would.
+    let refresh = monitor.refreshIntervalNanoseconds > 0 ? monitor.refreshIntervalNanoseconds : 16_666_667
     let cameraInterval = UInt64(1e9 / settings.cameraFrameRate)
     var rng = SplitMix64(seed: settings.seed)
     var sequence: UInt64 = 1
@@ -70,11 +86,13 @@ public enum Calibration {
       var scene = CalibrationScene(
         width: settings.width, height: settings.height, kind: kind, noiseSigma: trial % 2 == 1 ? 8 : 0,
         seed: rng.next())
+      var presented: [UInt64: UInt64] = [:]
       func frame() -> VideoFrame {
         let now = MonotonicClock.now()
         pixels.withUnsafeMutableBufferPointer {
           scene.render(captureTime: now, sequence: sequence, into: $0.baseAddress!)
         }
+        if settings.recordsDigests { presented[ImageDigest.of(pixels)] = sequence }
         defer { sequence += 1 }
         return VideoFrame(
           width: settings.width, height: settings.height, pixels: pixels, sequence: sequence, captureTime: now
@@ -83,14 +101,14 @@ public enum Calibration {
 
       // Before: black for a launch, live frames then the lock for a relock.
       if scenario == .launch {
-        display.publishBlack()
+        presenter.publishBlack()
         MonotonicClock.sleep(nanoseconds: 4 * refresh)
       } else {
         for _ in 0..<4 {
-          display.publish(frame())
+          presenter.publish(frame())
           MonotonicClock.sleep(nanoseconds: cameraInterval)
         }
-        if scenario == .relockWithCover { display.publishBlack() }
+        if scenario == .relockWithCover { presenter.publishBlack() }
         MonotonicClock.sleep(nanoseconds: UInt64.random(in: 20_000_000...60_000_000, using: &rng))
       }
 
@@ -105,7 +123,7 @@ public enum Calibration {
       var firstPresent: UInt64 = 0
       var k: UInt64 = 0
       while true {
-        guard let presentTime = display.publish(frame()) else { break }
+        guard let presentTime = presenter.publish(frame()) else { break }
         if k == 0 { firstPresent = presentTime }
         k += 1
         let found = detected.withLock { $0 } != nil
@@ -116,8 +134,7 @@ public enum Calibration {
 
       let report = monitor.snapshot()
       if let first = detected.withLock({ $0 }) {
-        let truth = monitor.firstLiveGroundTruth
-        let shownWasFresh = truth.map { !$0.isBlack && $0.frameSequence >= firstFreshSequence } ?? false
+        let shownWasFresh = freshShown(firstFreshSequence, presented)
         if first.scanoutTime < firstPresent || !shownWasFresh {
           early += 1
         } else {
@@ -145,11 +162,13 @@ public enum Calibration {
     let final = monitor.snapshot()
     return CalibrationReport(
       load: settings.load, loadThreads: burners?.count ?? 0, refreshHz: settings.refreshHz,
-      refreshIntervalMilliseconds: Double(refresh) / 1e6, realtimeGranted: monitor.realtimeGranted,
+      refreshIntervalMilliseconds: Double(monitor.refreshIntervalNanoseconds) / 1e6,
+      realtimeGranted: monitor.realtimeGranted,
       boardDecodes: CalibrationScene.boardDecodes, trials: settings.trials, early: early, misses: misses,
       lagP50Milliseconds: percentile(50), lagP99Milliseconds: percentile(99),
       lagMaxMilliseconds: lags.last ?? .nan,
       methods: methods, staleReportedWithoutCover: staleWithout, trialsWithoutCover: trialsWithout,
-      staleReportedWithCover: staleWith, analysisMicrosecondsPerScanout: final.analysisMicrosecondsPerScanout)
+      staleReportedWithCover: staleWith, analysisMicrosecondsPerScanout: final.analysisMicrosecondsPerScanout,
+      display: display)
   }
 }

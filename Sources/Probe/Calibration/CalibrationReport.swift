@@ -34,4 +34,17 @@ public struct CalibrationReport: Sendable, Codable, Hashable {
   public var staleReportedWithCover: Int
   /// The probe's mean analysis CPU per scanout during the trials, microseconds.
   public var analysisMicrosecondsPerScanout: Double
+  /// The display path: `shm`, or `x11:NAME` (the X server calibrated on).
+  public var display: String?
+  /// The 99th-percentile lag the path must stay within, ms (X11: 4), if it has one.
+  public var lagBoundMilliseconds: Double?
+  /// X11: whether images crossed in shared memory (MIT-SHM) rather than through the socket.
+  public var sharedMemoryImages: Bool?
+  /// X11: whether the Xvfb that bench started got `SCHED_FIFO` (nil for a server it did not start).
+  public var displayServerRealtime: Bool?
+
+  /// Whether the report passes: no early detection, no miss, and the lag within its bound.
+  public var passes: Bool {
+    early == 0 && misses == 0 && (lagBoundMilliseconds.map { !(lagP99Milliseconds > $0) } ?? true)
+  }
 }

@@ -1,30 +1,40 @@
 import Display
+import LaunchContract
 import LightBoard
 import PhaseTrace
 import Synchronization
 import SystemCalls
+import X11Display
 
 #if canImport(Glibc)
   import Glibc
 #endif
 
-/// The runner's display: a `DisplaySurface` for the app to present into, a `Compositor` that
-/// scans it out, and a `LiveFrameDetector` that watches every scanout on the compositor thread.
+/// The runner's display and probe: a frame source (`FrameSource`) and a `LiveFrameDetector` that
+/// watches every frame it delivers, on the source's thread.
+///
+/// Two display paths share everything after the source: on shared memory, a `DisplaySurface` for
+/// the app to present into and a `Compositor` that scans it out (`init(width:height:…)`); on
+/// X11, the probe's own X client reading the app's window on every change
+/// (`init(x11Display:…)`, then `watch(processID:)` once the app is spawned).
 public final class DisplayMonitor: Sendable {
   /// The surface's descriptor (a size-sealed memory file, close-on-exec): the app inherits it
-  /// as descriptor N and is told `FIRSTFRAME_DISPLAY=fd:N`; -1 once stopped.
-  public var surfaceDescriptor: Int32 { surface.descriptor ?? -1 }
-  /// Whether the compositor thread got `SCHED_FIFO`.
-  public var realtimeGranted: Bool { compositor.realtimeGranted }
-  /// The refresh interval, ns.
-  public var refreshIntervalNanoseconds: UInt64 { compositor.refreshIntervalNanoseconds }
-  /// The surface's width in pixels.
-  public var width: Int { surface.width }
-  /// The surface's height in pixels.
-  public var height: Int { surface.height }
+  /// as descriptor N and is told `FIRSTFRAME_DISPLAY=fd:N`; -1 on X11 or once stopped.
+  public var surfaceDescriptor: Int32 { (source as? SurfaceFrameSource)?.surface.descriptor ?? -1 }
+  /// What the app is told to present into (`FIRSTFRAME_DISPLAY`).
+  public let appDisplay: DisplayTarget
+  /// Whether the source's thread (the compositor, or the X11 probe) got `SCHED_FIFO`.
+  public var realtimeGranted: Bool { source.realtimeGranted }
+  /// The refresh interval, ns (0 on X11: no refresh grid).
+  public var refreshIntervalNanoseconds: UInt64 { source.refreshIntervalNanoseconds ?? 0 }
+  /// The surface's width in pixels (shared-memory path).
+  public var width: Int { (source as? SurfaceFrameSource)?.surface.width ?? 0 }
+  /// The surface's height in pixels (shared-memory path).
+  public var height: Int { (source as? SurfaceFrameSource)?.surface.height ?? 0 }
+  /// Why the display stopped delivering frames (the X server went away), or nil.
+  public var failure: String? { source.failure }
 
-  private let surface: DisplaySurface
-  private let compositor: Compositor
+  private let source: any FrameSource
   private let box: Box
 
   final class Box: Sendable {
@@ -39,6 +49,10 @@ public final class DisplayMonitor: Sendable {
     var scanouts: UInt64 = 0
     /// Ground truth of the scanout the first live frame was found on (calibration only).
     var firstLivePresented: PresentedFrameInfo?
+    /// Whether to keep a copy of the first live image (calibration only).
+    var keepsFirstLiveImage = false
+    /// The first live image, when kept: width, height and packed pixels.
+    var firstLiveImage: (width: Int, height: Int, pixels: [UInt8])?
   }
 
   /// Creates the surface (`width`×`height`, `slots` slots; sealed, so that the app cannot shrink
@@ -48,42 +62,68 @@ public final class DisplayMonitor: Sendable {
     width: Int = 640, height: Int = 480, refreshHz: Double = 60, slots: Int = 3,
     configuration: DetectorConfiguration = DetectorConfiguration(), realtime: Bool = true
   ) throws(DisplayError) {
-    let surface = try DisplaySurface.createSealed(width: width, height: height, slots: slots)
     var config = configuration
     config.pid = getpid()
     let box = Box(State(detector: LiveFrameDetector(configuration: config)))
-    let compositor: Compositor
-    do {
-      compositor = try Compositor(surface: surface, refreshHz: refreshHz, realtime: realtime) { scanout in
-        DisplayMonitor.analyse(scanout, box: box)
-      }
-    } catch {
-      surface.close()
-      throw error
-    }
+    let source = try SurfaceFrameSource(
+      width: width, height: height, refreshHz: refreshHz, slots: slots, realtime: realtime
+    ) { frame in DisplayMonitor.analyse(frame, box: box) }
     if config.refreshIntervalNanoseconds == nil {
-      config.refreshIntervalNanoseconds = compositor.refreshIntervalNanoseconds
+      config.refreshIntervalNanoseconds = source.refreshIntervalNanoseconds
       box.state.withLock { $0.detector = LiveFrameDetector(configuration: config) }
     }
-    self.surface = surface
-    self.compositor = compositor
+    self.source = source
     self.box = box
-    compositor.start()
+    self.appDisplay = .sharedMemory(name: source.surface.name)
+    try? source.start()  // the compositor's start cannot fail
   }
 
-  private static func analyse(_ scanout: Scanout, box: Box) {
+  /// Connects the probe to the X server `x11Display` (nil: `$DISPLAY`) and starts watching for
+  /// the app's window; call `watch(processID:)` once the app is spawned. With no refresh grid,
+  /// the detector's refresh interval is `X11FrameSource.cadenceAllowanceNanoseconds` unless
+  /// `configuration` gives one.
+  /// - Throws: `X11Error` — the XCB libraries, the server or its DAMAGE extension missing.
+  public init(
+    x11Display: String?, authorization: X11Authorization? = nil,
+    source capture: X11WindowCapture.Source = .window,
+    configuration: DetectorConfiguration = DetectorConfiguration(), realtime: Bool = true
+  ) throws(X11Error) {
+    var config = configuration
+    config.pid = getpid()
+    if config.refreshIntervalNanoseconds == nil {
+      config.refreshIntervalNanoseconds = X11FrameSource.cadenceAllowanceNanoseconds
+    }
+    let box = Box(State(detector: LiveFrameDetector(configuration: config)))
+    let source = try X11FrameSource(
+      display: x11Display, authorization: authorization, source: capture, realtime: realtime
+    ) { frame in DisplayMonitor.analyse(frame, box: box) }
+    do {
+      try source.start()
+    } catch {
+      source.stop()
+      throw X11Error(.systemCallFailed, error.message)
+    }
+    self.source = source
+    self.box = box
+    self.appDisplay = .x11(display: source.capture.connection.displayName)
+  }
+
+  /// X11: the app's pid, whose window the probe watches (`_NET_WM_PID`, or the first window
+  /// mapped). Does nothing on shared memory.
+  public func watch(processID pid: Int32) {
+    (source as? X11FrameSource)?.watch(processID: pid)
+  }
+
+  private static func analyse(_ frame: ProbeFrame, box: Box) {
     let notify = box.state.withLock { s -> (FirstLiveFrame, @Sendable (FirstLiveFrame) -> Void)? in
       let hadFirst = s.detector.firstLiveFrame != nil
       let cpu0 = MonotonicClock.threadCPUTime()
-      scanout.pixels.withUnsafeBufferPointer { p in
-        let image = LumaImage(
-          base: p.baseAddress!, width: scanout.width, height: scanout.height, bytesPerRow: scanout.width)
-        s.detector.observe(image, at: scanout.time)
-      }
+      s.detector.observe(frame.image, at: frame.time)
       s.analysisNanoseconds &+= MonotonicClock.threadCPUTime() &- cpu0
       s.scanouts &+= 1
       guard !hadFirst, let first = s.detector.firstLiveFrame else { return nil }
-      s.firstLivePresented = scanout.presented
+      s.firstLivePresented = frame.presented
+      if s.keepsFirstLiveImage { s.firstLiveImage = copy(frame.image) }
       guard let callback = s.onFirstLiveFrame else { return nil }
       s.onFirstLiveFrame = nil
       return (first, callback)
@@ -91,38 +131,71 @@ public final class DisplayMonitor: Sendable {
     if let (first, callback) = notify { callback(first) }
   }
 
+  private static func copy(_ image: LumaImage) -> (width: Int, height: Int, pixels: [UInt8]) {
+    var pixels = [UInt8](repeating: 0, count: image.width * image.height)
+    for y in 0..<image.height {
+      for x in 0..<image.width { pixels[y * image.width + x] = image[x, y] }
+    }
+    return (image.width, image.height, pixels)
+  }
+
   /// Arms the probe for `mode` (clears the previous measurement). `onFirstLiveFrame` runs once,
-  /// on the compositor thread, as soon as the first live frame is scanned out — keep it short
-  /// (the runner sends the shutter `tap` from it). Arm before spawning or unlocking.
+  /// on the source's thread, as soon as the first live frame is seen — keep it short (the
+  /// runner sends the shutter `tap` from it). Arm before spawning or unlocking: on X11, once a
+  /// window is watched, `arm` returns only when the probe has the window's pixels at the arm time
+  /// in hand (at most 1 s), so an unlock sent after it cannot replace the frozen image unseen.
+  /// Never call it from `onFirstLiveFrame` (the probe's own thread).
   public func arm(_ mode: ArmMode, onFirstLiveFrame: @escaping @Sendable (FirstLiveFrame) -> Void = { _ in })
   {
     box.state.withLock { s in
       s.detector.arm(mode)
       s.onFirstLiveFrame = onFirstLiveFrame
       s.firstLivePresented = nil
+      s.firstLiveImage = nil
     }
+    source.armed()
   }
 
   /// What the probe saw since the last `arm`.
   public func snapshot() -> ProbeReport {
     let (d, cpu, n) = box.state.withLock { s in (s.detector, s.analysisNanoseconds, s.scanouts) }
+    let faults = source.faults
     return ProbeReport(
       mode: d.mode, firstLiveFrame: d.firstLiveFrame, staleFrames: d.staleFrames,
       droppedFrames: d.droppedFrames,
-      scanoutsSinceArm: d.scanoutsSinceArm, refreshIntervalNanoseconds: compositor.refreshIntervalNanoseconds,
-      realtimeGranted: compositor.realtimeGranted, corruptReads: compositor.corruptReads,
-      tornReads: compositor.tornReads,
-      analysisMicrosecondsPerScanout: n == 0 ? 0 : Double(cpu) / Double(n) / 1000, events: d.events)
+      scanoutsSinceArm: d.scanoutsSinceArm, refreshIntervalNanoseconds: refreshIntervalNanoseconds,
+      realtimeGranted: source.realtimeGranted, corruptReads: faults.corruptReads,
+      tornReads: faults.tornReads,
+      analysisMicrosecondsPerScanout: n == 0 ? 0 : Double(cpu) / Double(n) / 1000,
+      events: source.events + d.events)
   }
 
-  /// Ground truth of the scanout the first live frame was found on (calibration only).
+  /// Ground truth of the scanout the first live frame was found on (shared memory, calibration only).
   package var firstLiveGroundTruth: PresentedFrameInfo? { box.state.withLock { $0.firstLivePresented } }
 
-  /// Stops the compositor and removes the surface. Safe to call more than once.
-  public func stop() {
-    compositor.stop()
-    surface.close()
+  /// Keeps a copy of each arm's first live image (calibration, where no ground truth comes with
+  /// the frame: the image is matched against what was presented).
+  package func keepFirstLiveImages() { box.state.withLock { $0.keepsFirstLiveImage = true } }
+
+  /// The first live image since the last arm, when kept: width, height and packed pixels.
+  package var firstLiveImage: (width: Int, height: Int, pixels: [UInt8])? {
+    box.state.withLock { $0.firstLiveImage }
   }
+
+  /// The analysis' total thread CPU time and the frames analysed, since the monitor started.
+  package var analysisCost: (nanoseconds: UInt64, frames: UInt64) {
+    box.state.withLock { ($0.analysisNanoseconds, $0.scanouts) }
+  }
+
+  /// X11: the probe thread's CPU time so far (ns, everything: waiting for events, reading
+  /// pixels, converting, detecting) and the frames it read; nil on shared memory.
+  package var x11ProbeThreadCost: (cpuNanoseconds: UInt64, frames: UInt64)? {
+    (source as? X11FrameSource)?.threadCost
+  }
+
+  /// Stops the source (the compositor and its surface, or the X11 probe and its connection).
+  /// Safe to call more than once.
+  public func stop() { source.stop() }
 
   deinit { stop() }
 }

@@ -1,3 +1,4 @@
+import LaunchContract
 import PhaseTrace
 
 /// What the probe saw since it was last armed.
@@ -22,6 +23,10 @@ public struct ProbeReport: Sendable {
   public var tornReads: UInt64
   /// The analysis' thread CPU time per scanout, microseconds (mean over all scanouts).
   public var analysisMicrosecondsPerScanout: Double
-  /// `display.first_live_frame`, `display.stale_frame`, `display.dropped_frame`, stamped with the probe's pid.
+  /// `display.first_live_frame`, `display.stale_frame`, `display.dropped_frame` (and on X11
+  /// `display.window_mapped`), stamped with the probe's pid.
   public var events: [PhaseEvent]
+
+  /// Whether the probe found the app's window on the screen (`display.window_mapped`; X11 only).
+  public var windowMapped: Bool { events.contains { $0.name == EventName.displayWindowMapped.rawValue } }
 }

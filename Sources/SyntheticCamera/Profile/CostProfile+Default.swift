@@ -1,5 +1,3 @@
-import Foundation
-
 extension CostProfile {
   /// The default profile, byte for byte `Benchmarks/profiles/default.json` (a test keeps the
   /// two identical), embedded so it works from any working directory.
@@ -38,7 +36,7 @@ extension CostProfile {
   /// start (preview only). See `Benchmarks/profiles/README.md`.
   public static let `default`: CostProfile = {
     do {
-      return try CostProfile.decode(json: Data(defaultJSON.utf8), source: "default.json")
+      return try CostProfile.decode(json: defaultJSON.utf8, source: "default.json")
     } catch {
       fatalError("the embedded default profile is invalid: \(error)")
     }

@@ -1,26 +1,29 @@
-import Foundation
+import JSONDecoding
+import SystemCalls
 
 extension CostProfile {
+  /// The largest profile file read, in bytes.
+  static let maxFileBytes = 1 << 20
+
   /// Reads and validates the profile at `path` (JSON; unknown fields are ignored).
   public static func load(path: String) throws(ProfileError) -> CostProfile {
-    let data: Data
+    let bytes: [UInt8]
     do {
-      data = try Data(contentsOf: URL(fileURLWithPath: path))
+      bytes = try FileSystem.contents(atPath: path, maxBytes: maxFileBytes)
     } catch {
-      let reason = (error as NSError).localizedFailureReason ?? String(describing: error)
       throw ProfileError(
         code: .unreadable, source: path, field: nil,
-        message: "profile \(path): cannot read the file (\(reason))",
+        message: "profile \(path): cannot read the file (\(error.message))",
         cause: String(describing: error))
     }
-    return try decode(json: data, source: path)
+    return try decode(json: bytes, source: path)
   }
 
-  /// Decodes and validates a profile from JSON bytes; `source` names it in errors.
-  public static func decode(json: Data, source: String) throws(ProfileError) -> CostProfile {
+  /// Decodes and validates a profile from JSON bytes (UTF-8); `source` names it in errors.
+  public static func decode(json: some Sequence<UInt8>, source: String) throws(ProfileError) -> CostProfile {
     let profile: CostProfile
     do {
-      profile = try JSONDecoder().decode(CostProfile.self, from: json)
+      profile = try JSONValueDecoder().decode(CostProfile.self, from: json)
     } catch let error as DecodingError {
       throw ProfileError(decoding: error, source: source)
     } catch {
@@ -158,7 +161,7 @@ extension ProfileError {
         message: "profile \(source): field \(field) \(CostProfile.requirement(forField: field))",
         cause: context.debugDescription)
     case .dataCorrupted(let context):
-      let detail = (context.underlyingError as NSError?)?.debugDescription ?? context.debugDescription
+      let detail = context.underlyingError.map { String(describing: $0) } ?? context.debugDescription
       self.init(
         code: .invalidJSON, source: source, field: nil, message: "profile \(source): not valid JSON",
         cause: detail)

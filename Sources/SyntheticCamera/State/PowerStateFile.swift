@@ -1,4 +1,3 @@
-import Foundation
 import Glibc
 import LaunchContract
 import SystemCalls
@@ -39,8 +38,8 @@ struct PowerStateFile: Sendable {
 
   /// This boot's id (`/proc/sys/kernel/random/boot_id`), or `unknown`.
   static let bootID: String = {
-    let text = try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8)
-    let trimmed = text?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+    let text = FileSystem.readText(atPath: "/proc/sys/kernel/random/boot_id", maxBytes: 4096)
+    let trimmed = text?.trimmingWhitespace() ?? ""
     return trimmed.isEmpty ? "unknown" : trimmed
   }()
 
@@ -53,7 +52,7 @@ struct PowerStateFile: Sendable {
   /// own (`PrivateDirectory.check`: then anyone could have written the file).
   func read() -> Record? {
     guard (try? PrivateDirectory.check(directory)) != nil,
-      let text = try? String(contentsOfFile: path, encoding: .utf8)
+      let text = FileSystem.readText(atPath: path, maxBytes: 64 * 1024)
     else { return nil }
     let lines = text.split(separator: "\n").map(String.init)
     guard lines.count >= 3, lines[0] == Self.header,
@@ -80,16 +79,11 @@ struct PowerStateFile: Sendable {
       throw error.errno.map { SyntheticCameraError(.stateFile, failure, errno: $0) }
         ?? SyntheticCameraError(.stateFile, failure)
     }
-    let temporary = path + ".tmp.\(getpid())"
     let text = "\(Self.header)\nboot_id \(bootID)\nlast_close_ns \(closeNs)\n"
-    guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8)) else {
-      throw SyntheticCameraError(.stateFile, "cannot write \(temporary)", errno: .current)
-    }
     do {
-      _ = try SystemCall.retrying { rename(temporary, path) }
+      try FileSystem.writeAtomically(Array(text.utf8), toPath: path)
     } catch {
-      unlink(temporary)
-      throw SyntheticCameraError(.stateFile, "cannot rename \(temporary) to \(path)", errno: error)
+      throw SyntheticCameraError(.stateFile, "cannot write \(path)", errno: error)
     }
   }
 

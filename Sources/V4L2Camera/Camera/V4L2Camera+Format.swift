@@ -109,6 +109,13 @@ extension V4L2Camera {
         path, wanted: "\(request.description) (the driver chose \(gotFourCC))",
         available: available, operation: V4L2Request.setFormat.rawValue)
     }
+    guard pix.width <= Self.maxDimension, pix.height <= Self.maxDimension else {
+      throw .formatUnsupported(
+        path,
+        wanted:
+          "\(request.description) (the driver confirmed \(pix.width)x\(pix.height), beyond \(Self.maxDimension) pixels a side)",
+        available: available, operation: V4L2Request.setFormat.rawValue)
+    }
     let width = Int(pix.width)
     let height = Int(pix.height)
     let minimumLine = layout == .plane ? width : width * 2

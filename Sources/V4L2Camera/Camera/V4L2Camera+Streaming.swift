@@ -35,8 +35,14 @@ extension V4L2Camera {
     let loop = StreamLoop(
       handle: handle, pool: pool, format: active, signposter: signposter,
       record: { [weak self] frame in self?.latestFrame.withLock { $0 = frame } }, deliver: deliver)
+    do throws(V4L2Error) {
+      try loop.start(control: control)
+    } catch {
+      var type = Int32(V4L2Handle.captureType)
+      _ = handle.ioctlStatus(.streamOff, &type)
+      throw error
+    }
     s.stream = (control, deliver)
-    loop.start(control: control)
   }
 
   /// Stops streaming: ends the stream thread (within one poll timeout, 50 ms), then

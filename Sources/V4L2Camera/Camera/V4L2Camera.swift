@@ -35,6 +35,10 @@ public final class V4L2Camera: CaptureDevice {
   public static let streamingBufferCount = 4
   /// The number of frames in the movie output's recording ring.
   public static let movieRingFrames = 8
+  /// The largest frame side taken from a driver, in pixels (8K sensors are 7680 wide). A driver
+  /// that lists or confirms a larger size is not believed: the size is left out, or the format
+  /// refused, rather than a frame of that size allocated.
+  public static let maxDimension = 8192
 
   /// Everything that changes, guarded by `state`.
   struct State: Sendable {

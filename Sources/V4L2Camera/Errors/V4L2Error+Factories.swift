@@ -15,6 +15,16 @@ extension V4L2Error {
       errno: errno, operation: operation, devicePath: path)
   }
 
+  /// libv4l2 cannot be loaded (`ELIBACC` from the kernel seam's `open`): names the package.
+  static func libraryMissing(_ path: String, errno: Errno) -> V4L2Error {
+    V4L2Error(
+      code: .libraryMissing,
+      message:
+        "V4L2 cameras need libv4l2 (\(LibV4L2.soname)), which is not installed; install the package"
+        + " \(LibV4L2.package): sudo apt-get install \(LibV4L2.package) (or scripts/install-deps --v4l2)",
+      errno: errno, operation: "dlopen \(LibV4L2.soname)", devicePath: path)
+  }
+
   /// The node is not a video capture device (a metadata node, an output-only device, a file).
   static func notACaptureDevice(_ path: String, why: String) -> V4L2Error {
     V4L2Error(

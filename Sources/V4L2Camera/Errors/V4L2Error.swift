@@ -23,6 +23,8 @@ public struct V4L2Error: Error, Sendable, Equatable, CustomStringConvertible {
     public static let timedOut = Code(rawValue: "timed_out")
     /// A call in the wrong state (stream before open, still before `initializeOutput(.photo)`).
     public static let invalidState = Code(rawValue: "invalid_state")
+    /// libv4l2, which V4L2 cameras need, is not installed (its package is named).
+    public static let libraryMissing = Code(rawValue: "library_missing")
     /// Any other failed system call.
     public static let systemCallFailed = Code(rawValue: "system_call_failed")
     /// The raw value.

@@ -81,7 +81,11 @@ extension V4L2Handle {
       }
     }
     var seen = Set<[Int]>()
-    return sizes.filter { seen.insert([$0.0, $0.1]).inserted }.map { w, h in
+    let believable = 1...V4L2Camera.maxDimension
+    return sizes.filter {
+      believable.contains($0.0) && believable.contains($0.1) && seen.insert([$0.0, $0.1]).inserted
+    }
+    .map { w, h in
       V4L2FrameSize(
         width: w, height: h, intervals: enumerateIntervals(pixelFormat: pixelFormat, width: w, height: h))
     }

@@ -29,6 +29,8 @@ struct V4L2Handle: Sendable {
         throw .permissionDenied(path, errno: code, node: node, groupName: kernel.groupName(node.groupID))
       case ENOENT:
         throw .noSuchDevice(path, errno: code)
+      case ELIBACC:
+        throw .libraryMissing(path, errno: code)
       default:
         throw .from(errno: code, operation: "open", path: path, streaming: false)
       }

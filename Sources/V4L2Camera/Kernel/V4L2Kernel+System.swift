@@ -1,5 +1,5 @@
 import CV4L2Shims
-import Foundation
+import SystemCalls
 
 #if canImport(Glibc)
   import Glibc
@@ -8,8 +8,13 @@ import Foundation
 extension V4L2Kernel {
   /// The real kernel: libv4l2 (`v4l2_open`, `v4l2_ioctl`, `v4l2_mmap`) through `CV4L2Shims`,
   /// which converts formats the device lacks (for example YUV 4:2:0 from MJPEG) in user space.
+  /// libv4l2 is loaded by the first `open` (``LibV4L2``); when it cannot be, `open` returns
+  /// `-ELIBACC` ("cannot access a needed shared library"), which names the package to install.
   public static let system = V4L2Kernel(
-    open: { path, flags in negativeErrno(CV4L2Shims_open(path, flags)) },
+    open: { path, flags in
+      guard LibV4L2.load() == nil else { return -ELIBACC }
+      return negativeErrno(CV4L2Shims_open(path, flags))
+    },
     close: { fd in negativeErrno(CV4L2Shims_close(fd)) },
     ioctl: { fd, request, argument in negativeErrno(CV4L2Shims_ioctl(fd, request.code, argument)) },
     mmap: { fd, length, offset in
@@ -43,7 +48,7 @@ extension V4L2Kernel {
       return String(cString: entry.gr_name)
     },
     videoNodes: {
-      let names = (try? FileManager.default.contentsOfDirectory(atPath: "/dev")) ?? []
+      let names = (try? FileSystem.contentsOfDirectory(atPath: "/dev")) ?? []
       return names.compactMap { name -> (Int, String)? in
         guard name.hasPrefix("video"), let n = Int(name.dropFirst(5)) else { return nil }
         return (n, "/dev/" + name)

@@ -31,11 +31,14 @@ extension BufferPool {
   }
 
   /// The driver's timestamp when it is `CLOCK_MONOTONIC` (as V4L2 stamps by default), else now; ns.
+  /// A timestamp no clock can show (negative, microseconds beyond a second, or past `UInt64`
+  /// nanoseconds) is not believed either: now.
   static func captureTime(of buffer: v4l2_buffer) -> UInt64 {
     let kind = buffer.flags & UInt32(V4L2_BUF_FLAG_TIMESTAMP_MASK)
     let sec = Int64(buffer.timestamp.tv_sec)
     let usec = Int64(buffer.timestamp.tv_usec)
-    if kind == UInt32(V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC), sec > 0 || usec > 0 {
+    let plausible = (0..<Int64(UInt64.max / 1_000_000_000)).contains(sec) && (0..<1_000_000).contains(usec)
+    if kind == UInt32(V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC), plausible, sec > 0 || usec > 0 {
       return UInt64(sec) * 1_000_000_000 + UInt64(usec) * 1000
     }
     return MonotonicClock.now()

@@ -1,7 +1,7 @@
 import CaptureKit
-import Foundation
 import PhaseTrace
 import Synchronization
+import SystemCalls
 
 #if canImport(Glibc)
   import Glibc
@@ -21,11 +21,15 @@ struct StreamLoop: Sendable {
   var deliver: @Sendable (VideoFrame) -> Void
 
   /// Starts the thread.
-  func start(control: StreamControl) {
-    let thread = Thread { self.run(control: control) }
-    thread.name = "v4l2-stream"
-    thread.qualityOfService = .userInteractive
-    thread.start()
+  /// - Throws: `V4L2Error` (`system_call_failed`, `pthread_create`) when no thread can be started.
+  func start(control: StreamControl) throws(V4L2Error) {
+    do {
+      try SystemThread.start(name: "v4l2-stream") { self.run(control: control) }
+    } catch {
+      throw V4L2Error(
+        code: .systemCallFailed, message: "cannot start the stream thread", errno: error,
+        operation: "pthread_create", devicePath: handle.path)
+    }
   }
 
   /// Dequeues frames until stopped or the device fails.

@@ -1,3 +1,4 @@
+import BenchAnalysis
 import BenchKit
 import Foundation
 import Glibc
@@ -48,6 +49,8 @@ struct ScratchRepository {
     let repo = ScratchRepository()
     try repo.git("init", "--quiet")
     try repo.write("Package.swift", "let package = Package(name: \"FirstFrame\")\n")
+    // A tracked file that camera-app is not built from (main tracks the fuzz package's state).
+    try repo.write("Fuzz/.build/workspace-state.json", "{}\n")
     try repo.git("add", "-A")
     try repo.git("commit", "--quiet", "-m", "no app yet")
     try repo.write(
@@ -99,6 +102,10 @@ func makeScript(_ path: String, _ text: String) {
     // An untracked file changes nothing that is built; a changed tracked file does, for HEAD only.
     try repo.write("notes.txt", "untracked\n")
     let builder = RevisionBuilder(repository: repo.path)
+    #expect(throws: Never.self) { try builder.resolve("HEAD") }
+    // Nor does a tracked file camera-app is not built from (scripts/fuzz rewrites this one
+    // before .ci/run's bench ab step; it was refused as "uncommitted changes").
+    try repo.write("Fuzz/.build/workspace-state.json", "{\"changed\": true}\n")
     #expect(throws: Never.self) { try builder.resolve("HEAD") }
     try repo.write("Sources/camera-app/main.swift", "print(4)\n")
     let (status, errors) = run(["--repo", repo.path, "HEAD~1", "HEAD", "--out", out])
@@ -182,7 +189,7 @@ func makeScript(_ path: String, _ text: String) {
     let used = Mutex(0)
     let builder = RevisionBuilder(
       repository: repo.path, build: fake.step,
-      currentCheckout: { _ throws(RunnerError) in
+      currentCheckout: { _, _ throws(RunnerError) in
         used.withLock { $0 += 1 }
         return checkoutBinary
       })
@@ -312,5 +319,47 @@ func makeScript(_ path: String, _ text: String) {
         #expect(abs(firsts.filter { $0 == .a }.count - firsts.filter { $0 == .b }.count) <= 1)
       }
     }
+  }
+}
+
+/// `bench ab` as a user runs it, with real camera-app runs.
+@Suite(.serialized, .timeLimit(.minutes(5))) struct ABEndToEndTests {
+  @Test("bench ab runs both revisions' camera-apps into A/ and B/; the gate catches B's slower first frame")
+  func gateCatchesSlowerRevision() throws {
+    let repo = try ScratchRepository.make()
+    let out = temporaryFolder("ab-e2e")
+    defer { try? FileManager.default.removeItem(atPath: out) }
+    let app = BuiltProducts.path("camera-app")
+    // Each commit's camera-app, put where RevisionBuilder keeps built ones (so nothing is
+    // built): A's is camera-app as built; B's is the same camera-app with its injected-delay
+    // hook set to 120 ms before preview — a labelled stand-in for a commit that made it slower.
+    for (revision, delay) in [("HEAD~1", ""), ("HEAD", "FIRSTFRAME_INJECT_DELAY_MS=120 ")] {
+      let folder = repo.path + "/.build/ab/bin/" + (try repo.git("rev-parse", revision))
+      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      makeScript(folder + "/camera-app", "#!/bin/sh\n\(delay)exec '\(app)' \"$@\"\n")
+    }
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent().path
+    let run = try #require(
+      try BenchInvocation.run(
+        [
+          "ab", "--repo", repo.path, "HEAD~1", "HEAD", "--runs", "8", "--warmup", "1", "--conditions", "warm",
+          "--configs", "deferred", "--profile", root + "/Benchmarks/profiles/fast.json", "--quiet", "--out",
+          out,
+        ], timeout: 240))
+    #expect(run.status == 0, "\(run.output)")
+    #expect(run.output.hasPrefix("A = HEAD~1 (") && run.output.contains("B = HEAD ("), "\(run.output)")
+    for side in ["A", "B"] {
+      let results = try ResultsFile.load(path: "\(out)/\(side)/results.json")
+      #expect(results.complete == true && results.cells.map(\.runs) == [8], "\(side)")
+      // The final save ended the side's journal, as bench's does.
+      #expect(try RunJournal.read(path: "\(out)/\(side)/\(RunJournal.fileName)").hasEnd)
+    }
+    var output = ""
+    var errors = ""
+    let status = GateCommand.run(
+      ["--baseline", out + "/A/results.json", out + "/B/results.json"], output: &output, errors: &errors)
+    #expect(status == 1, "\(output)\(errors)")
+    #expect(output.contains("FAIL first_frame_observed deferred/warm"), "\(output)")
   }
 }

@@ -46,7 +46,8 @@ import TestSupport
     #expect(badOut.contains("FAIL first_frame_observed deferred/cold: median"))
     #expect(badOut.contains("95 % CI") && badOut.contains("p = ") && badOut.contains("ratio"))
     let junit = try String(contentsOfFile: dir + "/junit.xml", encoding: .utf8)
-    #expect(junit.contains("<failure") && junit.contains("tests=\"8\""))
+    // 8 cells: first_frame_observed and the failure rate of each.
+    #expect(junit.contains("<failure") && junit.contains("tests=\"16\""))
     #expect(XMLParser(data: Data(junit.utf8)).parse())
   }
 
@@ -77,6 +78,18 @@ import TestSupport
     let (forced, out, _) = gate(["--baseline", v2, res, "--force"])
     #expect(forced == 0)
     #expect(out.contains("warning: comparing against a foreign baseline"))
+  }
+
+  @Test("a baseline measured on another display path (shm vs X11) is refused with exit 2 unless --force")
+  func otherDisplayPath() throws {
+    let base = try save(SyntheticResults.make(seed: 1), "base.json")  // before X11: shm
+    var x11 = SyntheticResults.make(seed: 2)
+    x11.settings.display = "x11"
+    let res = try save(x11, "x11.json")
+    let (code, _, err) = gate(["--baseline", base, res])
+    #expect(code == 2)
+    #expect(err.contains("display shm vs x11"), "\(err)")
+    #expect(gate(["--baseline", base, res, "--force"]).0 == 0)
   }
 
   @Test("corrupt, truncated, empty, missing and foreign-schema files give one line and exit 2")

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// Which programs the preload library can see, decided from the executable before it runs.
-@Suite struct PreloadCoverageTests {
+@Suite(PreloadHarness.timeLimit) struct PreloadCoverageTests {
   /// A minimal 64-bit ELF file: a header and one program header of `type`, followed by `interp`.
   static func elf(
     programHeader type: UInt32, interpreter: String = "", elfClass: UInt8 = 2, machine: UInt16 = 62

@@ -3,10 +3,14 @@ import Foundation
 import LaunchContract
 import PhaseTrace
 import TestSupport
+import Testing
 
 /// Runs `firstframe-v4l2-client` (built next to the test bundle) with or without the preload
 /// library and the fake V4L2 driver, and reads back what it printed and traced.
 struct PreloadHarness {
+  /// The time limit of every suite that starts programs through the harness.
+  static let timeLimit: TimeLimitTrait = .timeLimit(.minutes(2))
+
   /// What one run of the client left.
   struct Run {
     var status: Int32

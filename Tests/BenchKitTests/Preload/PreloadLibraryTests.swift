@@ -11,7 +11,7 @@ import Testing
 /// (`libfirstframe-fake-v4l2.so`, preloaded after the library), so it runs unprivileged on a
 /// kernel without V4L2. The client (`firstframe-v4l2-client`) drives it like a camera app:
 /// open → S_FMT → S_PARM → REQBUFS → QUERYBUF+mmap → QBUF → STREAMON → DQBUF.
-@Suite(.timeLimit(.minutes(2))) struct PreloadLibraryTests {
+@Suite(PreloadHarness.timeLimit) struct PreloadLibraryTests {
   @Test(
     "the library, the fake driver and the client are built next to the test bundle; elsewhere is a clear error"
   )

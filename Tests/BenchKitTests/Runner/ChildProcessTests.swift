@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite struct ChildProcessTests {
+@Suite(.timeLimit(.minutes(2))) struct ChildProcessTests {
   @Test("exit statuses and signals are reported as they happened")
   func termination() throws {
     let ok = try ChildProcess.spawn(argv: ["/bin/sh", "-c", "exit 3"], environment: [:])
@@ -63,16 +63,20 @@ import TestSupport
     #expect(pipe(&a) == 0 && pipe(&b) == 0)
     // Close-on-exec, so that no other test's child holds a write end open.
     for fd in a + b { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-    // Put b's write end at 50, the number a's write end goes to in the child.
-    try #require(fcntl(50, F_GETFD) == -1 && fcntl(51, F_GETFD) == -1, "descriptors 50 and 51 are in use")
-    #expect(fcntl(b[1], F_DUPFD_CLOEXEC, 50) == 50)
+    // Put b's write end at n, the number a's write end goes to in the child. Tests run in
+    // parallel in this process and open descriptors of their own: n and n + 1 are two free
+    // numbers far above the ones they get (open returns the lowest free one).
+    let n = try #require(
+      (Int32(900)..<1000).first { fcntl($0, F_GETFD) == -1 && fcntl($0 + 1, F_GETFD) == -1 },
+      "no two free descriptors")
+    #expect(fcntl(b[1], F_DUPFD_CLOEXEC, n) == n)
     close(b[1])
     let child = try ChildProcess.spawn(
       // bash: dash takes only one-digit descriptors in a redirection.
-      argv: ["/bin/bash", "-c", "echo A >&50; echo B >&51"], environment: [:],
-      inheritedFDs: [50: a[1], 51: 50])
+      argv: ["/bin/bash", "-c", "echo A >&\(n); echo B >&\(n + 1)"], environment: [:],
+      inheritedFDs: [n: a[1], n + 1: n])
     close(a[1])
-    close(50)
+    close(n)
     #expect(child.wait(timeout: 10) == .exited(0))
     func drain(_ fd: Int32) -> String {
       var buf = [UInt8](repeating: 0, count: 16)

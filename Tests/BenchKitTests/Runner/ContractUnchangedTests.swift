@@ -65,6 +65,7 @@ import Testing
       "--runs", "1", "--warmup", "0", "--conditions", conditions.joined(separator: ","),
       "--configs", "deferred,eager,manual,preview-only", "--outputs", "preview,photo,movie,analysis",
       "--lock-seconds", "0.3", "--profile", "Benchmarks/profiles/fast.json", "--out", out, "--quiet",
+      "--run-timeout", "60",  // a loaded machine or a sanitizer build must not fail a slow run
     ]
     bench.currentDirectoryURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -28,9 +28,7 @@ import Testing
   func shrinkingSurface() throws {
     let dir = temporaryFolder("bench-hostile-surface")
     defer { try? FileManager.default.removeItem(atPath: dir) }
-    let app = dir + "/shrink-surface"
-    try Data(Self.shrinkingApp.utf8).write(to: URL(fileURLWithPath: app))
-    #expect(chmod(app, 0o755) == 0)
+    let app = try BenchInvocation.writeScript(Self.shrinkingApp, named: "shrink-surface", in: dir)
     let out = dir + "/results"
 
     let bench = Process()

@@ -4,7 +4,7 @@ import LaunchContract
 import TestSupport
 import Testing
 
-@Suite struct RunCommandValidationTests {
+@Suite(.timeLimit(.minutes(3))) struct RunCommandValidationTests {
   func message(_ args: [String]) -> String? {
     do {
       _ = try RunCommand.parse(
@@ -154,17 +154,9 @@ import Testing
       ["report"], ["calibrate", "--trials", "99999999999"], ["doctor", "extra"],
     ])
   func executable(arguments: [String]) throws {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: BuiltProducts.path("bench"))
-    p.arguments = arguments
-    let err = Pipe()
-    let out = Pipe()
-    p.standardError = err
-    p.standardOutput = out
-    try p.run()
-    let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    let output = out.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
+    let p = try TestProcess.run(BuiltProducts.path("bench"), arguments, timeout: .seconds(60))
+    let errors = p.standardErrorText
+    let output = p.standardOutputData
     #expect(p.terminationStatus == 2)
     #expect(output.isEmpty)
     #expect(errors.hasPrefix("bench"), "\(errors)")

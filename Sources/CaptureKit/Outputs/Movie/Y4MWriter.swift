@@ -1,4 +1,4 @@
-import Foundation
+import SystemCalls
 
 /// Writes a YUV4MPEG2 (Y4M) stream: `C420jpeg` with the luma of each frame and neutral chroma (128),
 /// which ffmpeg and mpv play as grey video.
@@ -7,7 +7,18 @@ import Foundation
 /// the Y plane (`w*h` bytes) and the Cb and Cr planes (`ceil(w/2)*ceil(h/2)` bytes each).
 /// Not thread-safe: `MovieFileOutput` uses it from its own serial queue.
 struct Y4MWriter {
-  let handle: FileHandle
+  /// The open movie file; closed by ``close()`` or, for a writer dropped after an error, when the
+  /// last copy of the writer goes away.
+  final class File {
+    let fd: Int32
+    var isOpen = true
+
+    init(fd: Int32) { self.fd = fd }
+
+    deinit { if isOpen { FileDescriptorIO.close(fd) } }
+  }
+
+  let file: File
   let path: String
   let width: Int
   let height: Int
@@ -15,19 +26,19 @@ struct Y4MWriter {
 
   /// Creates (or truncates) `path` and writes the header. `frameRate` is frames per second.
   init(path: String, width: Int, height: Int, frameRate: Double) throws(CaptureError) {
-    guard FileManager.default.createFile(atPath: path, contents: nil),
-      let handle = FileHandle(forWritingAtPath: path)
-    else {
+    do {
+      file = File(fd: try FileSystem.createFile(atPath: path))
+    } catch {
       throw CaptureError(
-        .fileWriteFailed, "cannot create the movie file \(path); check that its folder exists and is writable"
-      )
+        .fileWriteFailed,
+        "cannot create the movie file \(path); check that its folder exists and is writable",
+        underlying: error)
     }
-    self.handle = handle
     self.path = path
     self.width = width
     self.height = height
     let (num, den) = Y4MWriter.rational(frameRate)
-    try write(Data("YUV4MPEG2 W\(width) H\(height) F\(num):\(den) Ip A1:1 C420jpeg\n".utf8))
+    try write(Array("YUV4MPEG2 W\(width) H\(height) F\(num):\(den) Ip A1:1 C420jpeg\n".utf8))
   }
 
   /// A frame rate as the `F` field's fraction: whole rates as `N:1`, others in thousandths.
@@ -46,32 +57,35 @@ struct Y4MWriter {
       )
     }
     let chroma = ((width + 1) / 2) * ((height + 1) / 2)
-    var data = Data(capacity: 6 + width * height + 2 * chroma)
-    data.append(contentsOf: Array("FRAME\n".utf8))
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(6 + width * height + 2 * chroma)
+    bytes.append(contentsOf: "FRAME\n".utf8)
     frame.pixels.withUnsafeBufferPointer { src in
       for row in 0..<height {
         let start = row * frame.bytesPerRow
-        data.append(UnsafeBufferPointer(rebasing: src[start..<(start + width)]))
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: src[start..<(start + width)]))
       }
     }
-    data.append(Data(repeating: 128, count: 2 * chroma))
-    try write(data)
+    bytes.append(contentsOf: repeatElement(128, count: 2 * chroma))
+    try write(bytes)
     frames += 1
   }
 
   /// Flushes and closes the file.
   func close() throws(CaptureError) {
+    guard file.isOpen else { return }
+    file.isOpen = false
+    defer { FileDescriptorIO.close(file.fd) }
     do {
-      try handle.synchronize()
-      try handle.close()
+      try FileSystem.synchronize(file.fd)
     } catch {
       throw CaptureError(.fileWriteFailed, "closing the movie file \(path) failed", underlying: error)
     }
   }
 
-  private func write(_ data: Data) throws(CaptureError) {
+  private func write(_ bytes: [UInt8]) throws(CaptureError) {
     do {
-      try handle.write(contentsOf: data)
+      try FileDescriptorIO.writeAll(file.fd, bytes)
     } catch {
       throw CaptureError(
         .fileWriteFailed, "writing the movie file \(path) failed; check free disk space", underlying: error)

@@ -1,0 +1,31 @@
+import LaunchContract
+import PhaseTrace
+
+/// The trust boundary between the app under test and the runner (DESIGN.md "Stage two"):
+/// events owned by the runner (`launch.*`, `relock.*`) and the probe (`display.*`) are taken from
+/// their own records only. The same names in the app's trace are forgeries: ignored and counted.
+public enum TrustBoundary {
+  /// The count key of a run's forged events (`counts.forged_events` in results.json).
+  public static let forgedEventsCount = "forged_events"
+
+  /// The app's trace split at the boundary.
+  public struct Split: Sendable {
+    /// Events the app may write (owner `app`): they join the runner's and probe's records.
+    public var trusted: [PhaseEvent]
+    /// Events the app wrote under a name owned by the runner or the probe: never used.
+    public var forged: [PhaseEvent]
+  }
+
+  /// Splits events read from the app's trace by their names' owners.
+  public static func split(appTrace events: [PhaseEvent]) -> Split {
+    var split = Split(trusted: [], forged: [])
+    for event in events {
+      if EventOwner(eventName: event.name) == .app {
+        split.trusted.append(event)
+      } else {
+        split.forged.append(event)
+      }
+    }
+    return split
+  }
+}

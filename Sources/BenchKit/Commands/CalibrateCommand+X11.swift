@@ -1,0 +1,80 @@
+import Foundation
+import LaunchContract
+import Probe
+
+extension CalibrateCommand {
+  /// `bench calibrate --display x11|x11:NAME`: the trials through a real X client, without and
+  /// with load, then the X11 probe's cost at 640×480 and 1280×720. Returns 0 when every report
+  /// passes (no early detection, no miss, lag p99 ≤ 4 ms), 1 otherwise.
+  static func executeX11(
+    _ options: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
+  ) -> Int32 {
+    let display: BenchDisplay
+    do {
+      display = try BenchDisplay.open(
+        options.display, width: options.settings.width, height: options.settings.height, logPath: nil)
+    } catch {
+      errors.write("bench calibrate: \(error.message)\n")
+      return 1
+    }
+    defer { display.stop() }
+    let name = display.x11Name
+    var reports: [CalibrationReport] = []
+    var costs: [X11ProbeCostReport] = []
+    do {
+      for load in options.load ? [false, true] : [false] {
+        var settings = options.settings
+        settings.load = load
+        var report = try Calibration.runX11(settings, display: name, authorization: display.authorization)
+        report.displayServerRealtime = display.server?.realtimeGranted
+        reports.append(report)
+      }
+      for (w, h) in [(640, 480), (1280, 720)] {
+        costs.append(
+          try X11ProbeCost.run(
+            width: w, height: h, display: name, authorization: display.authorization,
+            serverPID: display.server?.pid))
+      }
+    } catch {
+      errors.write("bench calibrate: \(display.failure ?? error.message)\n")
+      return 1
+    }
+    switch options.format {
+    case .json: output.write(json(JSONReport(calibration: reports, x11ProbeCost: costs)))
+    case .table: output.write(x11Table(reports, costs, display: display))
+    }
+    return reports.allSatisfy(\.passes) ? 0 : 1
+  }
+
+  static func x11Table(_ reports: [CalibrationReport], _ costs: [X11ProbeCostReport], display: BenchDisplay)
+    -> String
+  {
+    func f(_ v: Double) -> String { v.isNaN ? "-" : String(format: "%.2f", v) }
+    func yes(_ b: Bool?) -> String {
+      b.map { $0 ? "granted" : "not granted" } ?? "not bench's (existing server)"
+    }
+    var s = ""
+    if let r = reports.first, let server = display.serverInfo {
+      s +=
+        "display: \(r.display ?? "x11") (\(server.vendor) \(server.release), \(server.started ? "Xvfb started by bench" : "existing server")), images: \(r.sharedMemoryImages == true ? "MIT-SHM" : "through the socket")\n"
+      s += "real-time priority: probe \(yes(r.realtimeGranted)), X server \(yes(r.displayServerRealtime))\n"
+      s += "goal: no early detection, no miss, lag p99 ≤ \(f(r.lagBoundMilliseconds ?? .nan)) ms\n\n"
+    }
+    s += rowsHeader + "verdict\n"
+    for r in reports { s += row(r) + (r.passes ? "ok" : "FAIL") + "\n" }
+    #if DEBUG
+      let build = "a debug build: unoptimised, many times a release build's cost"
+    #else
+      let build = "release build"
+    #endif
+    s +=
+      "\nX11 probe cost (probe thread CPU per observed frame; goal ≤ 3 % of one core at 60 frames/s; \(build)):\n"
+    for c in costs {
+      s +=
+        "  \(c.width)×\(c.height): \(f(c.probeMicrosecondsPerFrame)) µs/frame (detector \(f(c.detectorMicrosecondsPerFrame))), \(f(c.probePercentOfCore)) % of one core at \(Int(c.framesPerSecond)) frames/s (\(c.framesObserved) of \(c.framesPresented) frames read)"
+      if let server = c.serverMicrosecondsPerFrame { s += "; X server \(f(server)) µs/frame" }
+      s += "\n"
+    }
+    return s
+  }
+}

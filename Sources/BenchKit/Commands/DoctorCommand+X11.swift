@@ -1,0 +1,28 @@
+import Foundation
+import X11Display
+
+extension DoctorCommand {
+  /// Whether `--display x11` can run here (the XCB libraries and Xvfb), and whether `DISPLAY`'s
+  /// server answers (for `--display x11:NAME`).
+  static func x11() -> String {
+    do {
+      try X11Library.load(X11Library.probing)
+    } catch {
+      return "no (\(error.message))"
+    }
+    guard XvfbServer.locate() != nil else { return "no (\(XvfbServer.missingMessage))" }
+    var line = "yes (Xvfb and libxcb, libxcb-shm, libxcb-damage present)"
+    if let display = ProcessInfo.processInfo.environment["DISPLAY"], !display.isEmpty {
+      do {
+        let capture = try X11WindowCapture(display: display)
+        line +=
+          "; DISPLAY \(display): \(capture.connection.setup.vendor), DAMAGE yes, MIT-SHM "
+          + (capture.usesSharedMemory ? "yes" : "no")
+        capture.close()
+      } catch {
+        line += "; DISPLAY \(display): \(error.message)"
+      }
+    }
+    return line
+  }
+}

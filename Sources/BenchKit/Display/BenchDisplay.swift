@@ -1,0 +1,110 @@
+import BenchAnalysis
+import Foundation
+import LaunchContract
+import X11Display
+
+/// The display a benchmark (or a calibration) runs on, set up once for all of its runs
+/// (`--display`): nothing to set up for `shm` (each run gets its own surface); a private Xvfb for
+/// `x11`; an existing X server, checked, for `x11:NAME`.
+public final class BenchDisplay: Sendable {
+  /// The path.
+  public let path: DisplayPath
+  /// The private Xvfb (`x11`).
+  public let server: XvfbServer?
+  /// The X display name (`:1`) on the X11 paths.
+  public let x11Name: String?
+  /// What the probe shows the private Xvfb; nil for an existing server (XCB reads `$XAUTHORITY`).
+  public let authorization: X11Authorization?
+  /// The X server, for results (X11 paths).
+  public let serverInfo: BenchResults.DisplayServerInfo?
+
+  /// The shared-memory path.
+  public static let sharedMemory = BenchDisplay(path: .sharedMemory, server: nil, x11Name: nil, info: nil)
+
+  private init(
+    path: DisplayPath, server: XvfbServer?, x11Name: String?, info: BenchResults.DisplayServerInfo?
+  ) {
+    self.path = path
+    self.server = server
+    self.x11Name = x11Name
+    self.authorization = server?.authorization
+    self.serverInfo = info
+  }
+
+  /// Checks, while the command line is read, what `path` needs: for `x11`, the XCB libraries
+  /// and Xvfb; for `x11:NAME`, the libraries and a server there that the probe can use (DAMAGE).
+  /// - Throws: `UsageError`, one line naming the package to install or the display that did not answer.
+  public static func validate(_ path: DisplayPath) throws(UsageError) {
+    switch path {
+    case .sharedMemory: return
+    case .privateX11:
+      do {
+        try X11Library.load(X11Library.probing)
+      } catch {
+        throw UsageError("--display x11: \(error.message)")
+      }
+      guard XvfbServer.locate() != nil else { throw UsageError(XvfbServer.missingMessage) }
+    case .x11(let name):
+      do {
+        try X11WindowCapture(display: name).close()
+      } catch {
+        throw UsageError("--display \(path): \(error.message)")
+      }
+    }
+  }
+
+  /// Sets up `path` for a benchmark whose preview is `width`×`height`: starts the private Xvfb
+  /// (its output in `logPath`), or connects once to the existing server to describe it.
+  /// - Throws: `RunnerError` `.displayFailed` when the server cannot be started or reached.
+  public static func open(_ path: DisplayPath, width: Int, height: Int, logPath: String?) throws(RunnerError)
+    -> BenchDisplay
+  {
+    switch path {
+    case .sharedMemory: return .sharedMemory
+    case .privateX11:
+      // A screen with room for the preview and for the cost benchmark's 1280×720 window.
+      let server = try XvfbServer(width: max(width, 1280), height: max(height, 720), logPath: logPath)
+      do {
+        let info = try describe(server.displayName, server.authorization, server: server)
+        return BenchDisplay(path: path, server: server, x11Name: server.displayName, info: info)
+      } catch {
+        server.stop()
+        throw error
+      }
+    case .x11(let name):
+      let info = try describe(name, nil, server: nil)
+      return BenchDisplay(path: path, server: nil, x11Name: name, info: info)
+    }
+  }
+
+  private static func describe(_ name: String, _ authorization: X11Authorization?, server: XvfbServer?)
+    throws(RunnerError) -> BenchResults.DisplayServerInfo
+  {
+    do {
+      let capture = try X11WindowCapture(display: name, authorization: authorization)
+      defer { capture.close() }
+      let setup = capture.connection.setup
+      return BenchResults.DisplayServerInfo(
+        name: name, vendor: setup.vendor, release: Int(setup.releaseNumber), started: server != nil,
+        screen: server?.screen, realtime: server?.realtimeGranted, sharedMemory: capture.usesSharedMemory)
+    } catch {
+      throw RunnerError(.displayFailed, error.message)
+    }
+  }
+
+  /// Why the display is gone (the private Xvfb exited), or nil.
+  public var failure: String? { server?.exitReason }
+
+  /// `environment` with what an X client launched on this display needs: `DISPLAY`, and
+  /// `XAUTHORITY` for the private Xvfb. Unchanged on the shared-memory path.
+  public func clientEnvironment(_ environment: [String: String]) -> [String: String] {
+    guard let x11Name else { return environment }
+    var env = environment
+    env["DISPLAY"] = x11Name
+    if let server { env["XAUTHORITY"] = server.authorityFile }
+    return env
+  }
+
+  /// Stops the private Xvfb (and removes what it left). Safe to call more than once.
+  public func stop() { server?.stop() }
+}

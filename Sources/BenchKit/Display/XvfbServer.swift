@@ -1,0 +1,236 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+import Dispatch
+import Foundation
+import Synchronization
+import SystemCalls
+import X11Display
+
+/// A private X server (Xvfb) for one benchmark: started with `-displayfd` (it picks a free
+/// display number and reports it), `-nolisten tcp`, `-noreset`, a screen that fits the preview,
+/// and its own `MIT-MAGIC-COOKIE-1` (an Xauthority file bench writes, readable by this user only).
+///
+/// **It never outlives bench.** A thread of its own starts Xvfb with `PR_SET_PDEATHSIG` (SIGTERM)
+/// tied to that thread and then waits for it (`waitpid`), so the kernel stops Xvfb if bench is
+/// killed, `stop()` stops it on Ctrl-C and at the end, and its exit mid-benchmark is known at
+/// once (`exitReason`). After it ends, its lock file and socket (`/tmp/.X<N>-lock`,
+/// `/tmp/.X11-unix/X<N>`) are removed if it left them, and so is the Xauthority file.
+public final class XvfbServer: Sendable {
+  /// The display name, `:N`.
+  public let displayName: String
+  /// The cookie clients show.
+  public let authorization: X11Authorization
+  /// The Xauthority file clients read (`XAUTHORITY`).
+  public let authorityFile: String
+  /// Xvfb's pid.
+  public let pid: pid_t
+  /// The screen, `W×H×24`.
+  public let screen: String
+  /// Whether Xvfb got `SCHED_FIFO` (`sched_setscheduler`).
+  public let realtimeGranted: Bool
+
+  private let folder: String
+  private let displayNumber: Int
+  private let owner: Owner
+  private let stopped = Mutex(false)
+
+  /// What the owner thread tells the rest: the spawn's outcome, then how Xvfb ended.
+  final class Owner: Sendable {
+    let spawned = Mutex<Result<pid_t, Errno>?>(nil)
+    let started = DispatchSemaphore(value: 0)
+    let ended = Mutex<ChildProcess.Termination?>(nil)
+    let endedSignal = DispatchSemaphore(value: 0)
+  }
+
+  /// Why the server is gone ("the X server Xvfb :1 exited: killed by signal SIGKILL"), or nil
+  /// while it runs.
+  public var exitReason: String? {
+    owner.ended.withLock { $0 }.map { "the X server (Xvfb \(displayName)) exited: \($0)" }
+  }
+
+  /// The path of `Xvfb` on `PATH`, or nil.
+  public static func locate() -> String? {
+    for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+    where access("\(dir)/Xvfb", X_OK) == 0 {
+      return "\(dir)/Xvfb"
+    }
+    return nil
+  }
+
+  /// The one line for a machine without Xvfb.
+  public static let missingMessage =
+    "--display x11 needs Xvfb: install the package xvfb (apt-get install xvfb)"
+
+  /// Starts Xvfb with a `width`×`height`×24 screen, its output in `logPath` (or /dev/null), and
+  /// waits (up to `timeout` seconds) until it accepts clients. `realtime` asks for `SCHED_FIFO`.
+  /// - Throws: `RunnerError` `.displayFailed` — Xvfb missing (the package to install), or it
+  ///   exited or stayed silent (with the end of its log).
+  public init(width: Int, height: Int, logPath: String? = nil, realtime: Bool = true, timeout: Double = 15)
+    throws(RunnerError)
+  {
+    guard let xvfb = Self.locate() else { throw RunnerError(.displayFailed, Self.missingMessage) }
+    let folder: String
+    do {
+      folder = try Self.privateFolder()
+    } catch {
+      throw RunnerError(
+        .displayFailed, "cannot create a folder for Xvfb's authorization: \(error.message)", errno: error)
+    }
+    let authorization = XauthorityFile.newCookie()
+    let authorityFile = folder + "/Xauthority"
+    let fds: (read: Int32, write: Int32)
+    let log = open(logPath ?? "/dev/null", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+    do {
+      try XauthorityFile.write(authorization, display: nil, to: authorityFile)
+      fds = try ProcessControl.pipe()
+    } catch {
+      if log >= 0 { close(log) }
+      try? FileManager.default.removeItem(atPath: folder)
+      throw RunnerError(.displayFailed, "cannot prepare Xvfb: \(error)")
+    }
+    let screen = "\(width)x\(height)x24"
+    let arguments = [
+      xvfb, "-displayfd", String(fds.write), "-nolisten", "tcp", "-noreset", "-auth", authorityFile,
+      "-screen", "0", screen,
+    ]
+    let owner = Owner()
+    let environment = ProcessInfo.processInfo.environment
+    do {
+      // The owner thread: Xvfb's parent-death signal is tied to it, so it waits for Xvfb.
+      try SystemThread.start(name: "firstframe.xvfb") {
+        let result = Result { () throws(Errno) -> pid_t in
+          try ProcessControl.spawnTiedToThread(
+            path: xvfb, arguments: arguments, environment: environment, output: log, keep: fds.write,
+            deathSignal: SIGTERM)
+        }
+        owner.spawned.withLock { $0 = result }
+        owner.started.signal()
+        guard case .success(let pid) = result else { return }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        owner.ended.withLock { $0 = ChildProcess.decode(status) }
+        owner.endedSignal.signal()
+      }
+    } catch {
+      throw RunnerError(.displayFailed, "cannot start Xvfb's thread: \(error.message)", errno: error)
+    }
+    owner.started.wait()
+    close(fds.write)
+    if log >= 0 { close(log) }
+    defer { close(fds.read) }
+    let pid: pid_t
+    switch owner.spawned.withLock({ $0 }) {
+    case .success(let p): pid = p
+    case .failure(let e):
+      try? FileManager.default.removeItem(atPath: folder)
+      throw RunnerError(.displayFailed, "cannot start \(xvfb): \(e.message)", errno: e)
+    case nil: fatalError("the owner thread signals after recording the spawn")
+    }
+    // -displayfd: Xvfb writes its display number and a newline once it accepts clients.
+    guard let number = Self.readDisplayNumber(fds.read, timeout: timeout) else {
+      kill(pid, SIGKILL)
+      _ = owner.endedSignal.wait(timeout: .now() + 5)
+      let tail =
+        logPath.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) }?
+        .split(separator: "\n").suffix(3).joined(separator: " / ") ?? ""
+      Self.removeLeftovers(pid: pid, display: nil)
+      try? FileManager.default.removeItem(atPath: folder)
+      let why =
+        owner.ended.withLock { $0 }.map { "exited: \($0)" } ?? "did not report a display within \(timeout) s"
+      throw RunnerError(.displayFailed, "Xvfb \(why)" + (tail.isEmpty ? "" : " (\(tail))"))
+    }
+    try? XauthorityFile.write(authorization, display: number, to: authorityFile)
+    var granted = false
+    if realtime {
+      var param = sched_param()
+      param.sched_priority = min(sched_get_priority_min(SCHED_FIFO) + 10, sched_get_priority_max(SCHED_FIFO))
+      granted = sched_setscheduler(pid, SCHED_FIFO, &param) == 0
+    }
+    self.displayName = ":\(number)"
+    self.displayNumber = number
+    self.authorization = authorization
+    self.authorityFile = authorityFile
+    self.pid = pid
+    self.screen = screen
+    self.realtimeGranted = granted
+    self.folder = folder
+    self.owner = owner
+  }
+
+  /// `/tmp/firstframe-xvfb-<bench pid>-XXXXXX`, mode 0700; folders of bench processes that are
+  /// gone (killed with SIGKILL, which nothing can clean up after) are removed first.
+  private static func privateFolder() throws(Errno) -> String {
+    let prefix = "firstframe-xvfb-"
+    for name in (try? FileManager.default.contentsOfDirectory(atPath: "/tmp")) ?? []
+    where name.hasPrefix(prefix) {
+      let owner = name.dropFirst(prefix.count).prefix { $0 != "-" }
+      if let pid = Int32(owner), kill(pid, 0) != 0 && errno == ESRCH {
+        try? FileManager.default.removeItem(atPath: "/tmp/" + name)
+      }
+    }
+    var template = Array("/tmp/\(prefix)\(getpid())-XXXXXX".utf8CString)
+    guard let made = mkdtemp(&template) else { throw Errno.current }
+    return String(cString: made)
+  }
+
+  /// Reads `N\n` from `fd` within `timeout` seconds; nil on EOF (Xvfb exited) or time-out.
+  static func readDisplayNumber(_ fd: Int32, timeout: Double) -> Int? {
+    var text = ""
+    let deadline = MonotonicClock.now() &+ UInt64(timeout * 1e9)
+    while !text.hasSuffix("\n") {
+      let now = MonotonicClock.now()
+      guard now < deadline else { return nil }
+      var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+      let ready = poll(&p, 1, Int32(min(1000, (deadline - now) / 1_000_000 + 1)))
+      if ready < 0 && errno == EINTR { continue }
+      guard ready > 0 else { continue }
+      var buffer = [UInt8](repeating: 0, count: 32)
+      let n = read(fd, &buffer, buffer.count)
+      if n < 0 && errno == EINTR { continue }
+      guard n > 0 else { return nil }
+      text += String(decoding: buffer[0..<n], as: UTF8.self)
+    }
+    return Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
+  }
+
+  /// Stops Xvfb (SIGTERM, then SIGKILL after `grace` seconds), waits for it, and removes what it
+  /// and bench left: its lock file and socket, the Xauthority folder. Safe to call more than once.
+  public func stop(grace: Double = 3) {
+    guard
+      !stopped.withLock({ s -> Bool in
+        defer { s = true }
+        return s
+      })
+    else { return }
+    if owner.ended.withLock({ $0 }) == nil {
+      kill(pid, SIGTERM)
+      if owner.endedSignal.wait(timeout: .now() + grace) == .timedOut {
+        kill(pid, SIGKILL)
+        _ = owner.endedSignal.wait(timeout: .now() + 5)
+      }
+    }
+    Self.removeLeftovers(pid: pid, display: displayNumber)
+    try? FileManager.default.removeItem(atPath: folder)
+  }
+
+  /// Removes `/tmp/.X<N>-lock` and `/tmp/.X11-unix/X<N>` when the lock names `pid` (Xvfb killed
+  /// with SIGKILL cannot remove them itself). With `display` nil, every lock naming `pid`.
+  static func removeLeftovers(pid: pid_t, display: Int?) {
+    let locks =
+      display.map { ["/tmp/.X\($0)-lock"] }
+      ?? ((try? FileManager.default.contentsOfDirectory(atPath: "/tmp")) ?? []).filter {
+        $0.hasPrefix(".X") && $0.hasSuffix("-lock")
+      }.map { "/tmp/" + $0 }
+    for lock in locks {
+      guard let text = try? String(contentsOfFile: lock, encoding: .utf8),
+        Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) == pid
+      else { continue }
+      let number = lock.dropFirst("/tmp/.X".count).dropLast("-lock".count)
+      unlink("/tmp/.X11-unix/X\(number)")
+      unlink(lock)
+    }
+  }
+
+  deinit { stop() }
+}

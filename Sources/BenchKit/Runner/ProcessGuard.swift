@@ -1,0 +1,148 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+import Foundation
+import Synchronization
+import SystemCalls
+
+/// Stops what bench started when bench dies, however it dies (SIGKILL included): a small helper
+/// process, bench itself re-run with the hidden `__guard` command, that holds the read end of a
+/// pipe from bench.
+///
+/// Bench tells it, one line per message, the process group of every child it starts (`ChildProcess`
+/// does this for each spawn) and releases it when the child is reaped, and names the temporary
+/// folders to remove. When the pipe reaches end of input — bench exited, normally or not, since
+/// only bench holds the write end (close-on-exec, so no child inherits it) — the guard sends
+/// SIGKILL to every group still listed and removes every folder still listed, then exits.
+/// The guard runs in a process group of its own and ignores the terminal's signals, so a Ctrl-C
+/// or a `kill` of bench's group does not take it down with bench.
+///
+/// A child that leaves its process group on purpose (`setsid`) can outlive bench; nothing short of
+/// a cgroup or a PID namespace stops that.
+public final class ProcessGuard: Sendable {
+  /// The guard of this process, once started: `ChildProcess` reports each child to it.
+  static let current = Mutex<ProcessGuard?>(nil)
+  /// The executable that implements the hidden helper commands (`__guard`, `__burn`): set by
+  /// bench's entry point; nil in other programs (tests), which then start no guard.
+  static let helperExecutable = Mutex<String?>(nil)
+
+  /// Says that `executable` (this program, bench) runs the hidden `__guard` command, so that
+  /// ``start()`` may start the guard. Bench's entry point calls it; other programs do not.
+  public static func enable(executable: String) { helperExecutable.withLock { $0 = executable } }
+  /// The hidden command that runs the guard.
+  public static let command = "__guard"
+
+  private let writeEnd: Int32
+  private let process: ChildProcess
+
+  private init(writeEnd: Int32, process: ChildProcess) {
+    self.writeEnd = writeEnd
+    self.process = process
+  }
+
+  /// Starts the guard (once per process) when this program can run it; nil otherwise.
+  /// - Throws: `RunnerError` when the pipe or the process cannot be created.
+  @discardableResult
+  public static func start() throws(RunnerError) -> ProcessGuard? {
+    if let running = current.withLock({ $0 }) { return running }
+    guard let executable = helperExecutable.withLock({ $0 }) else { return nil }
+    let (readEnd, writeEnd): (Int32, Int32)
+    do {
+      (readEnd, writeEnd) = try ProcessControl.pipe()
+    } catch {
+      throw RunnerError(
+        .spawnFailed, "cannot create the process guard's pipe: \(error.message)", errno: error)
+    }
+    let process: ChildProcess
+    do {
+      process = try ChildProcess.spawn(
+        argv: [executable, command], environment: ProcessInfo.processInfo.environment,
+        inheritedFDs: [0: readEnd])
+    } catch {
+      FileDescriptorIO.close(readEnd)
+      FileDescriptorIO.close(writeEnd)
+      throw error
+    }
+    FileDescriptorIO.close(readEnd)
+    // Never wait on the guard: a message that does not fit is dropped (it reads continuously).
+    _ = fcntl(writeEnd, F_SETFL, fcntl(writeEnd, F_GETFL) | O_NONBLOCK)
+    let started = ProcessGuard(writeEnd: writeEnd, process: process)
+    current.withLock { $0 = started }
+    return started
+  }
+
+  /// Asks the guard to kill process group `group` if bench dies before releasing it.
+  func watch(group: pid_t) { send("+\(group)") }
+
+  /// The child leading `group` was reaped and its group killed: nothing left to watch.
+  func release(group: pid_t) { send("-\(group)") }
+
+  /// Asks the guard to remove `path` (recursively) if bench dies before ``keep(_:)``.
+  public func removeOnExit(_ path: String) { send("rm " + path) }
+
+  /// Bench removed (or keeps) `path` itself: the guard forgets it.
+  public func keep(_ path: String) { send("keep " + path) }
+
+  /// Asks the guard to remove, if bench dies, the entries of `folder` whose names begin with
+  /// `prefix` (bench's shared-memory display surfaces: `/dev/shm/firstframe-<pid>-…`).
+  public func removeOnExit(in folder: String, namesStartingWith prefix: String) {
+    guard !prefix.isEmpty, !prefix.contains("/") else { return }
+    send("rmprefix " + prefix + "/" + folder)
+  }
+
+  private func send(_ line: String) {
+    guard !line.contains("\n") else { return }
+    try? FileDescriptorIO.writeAll(writeEnd, line + "\n")
+  }
+
+  /// The guard's own pid (for tests and diagnostics).
+  public var pid: pid_t { process.pid }
+
+  /// The body of `bench __guard`: reads messages on standard input until end of input, then kills
+  /// every process group still watched and removes every folder still listed. Never returns.
+  public static func serve() -> Never {
+    for sig in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGTSTP, SIGTTIN, SIGTTOU] { signal(sig, SIG_IGN) }
+    var groups = Set<pid_t>()
+    var paths: [String] = []
+    var prefixes: [(folder: String, prefix: String)] = []
+    var pending: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let n = buffer.withUnsafeMutableBytes { (try? FileDescriptorIO.read(0, into: $0)) ?? 0 }
+      if n <= 0 { break }
+      for byte in buffer[0..<n] {
+        guard byte == UInt8(ascii: "\n") else {
+          if pending.count < 8192 { pending.append(byte) }
+          continue
+        }
+        let line = String(decoding: pending, as: UTF8.self)
+        pending.removeAll(keepingCapacity: true)
+        if line.hasPrefix("+"), let g = pid_t(line.dropFirst()), g > 1 {
+          groups.insert(g)
+        } else if line.hasPrefix("-"), let g = pid_t(line.dropFirst()) {
+          groups.remove(g)
+        } else if line.hasPrefix("rm /") {
+          paths.append(String(line.dropFirst(3)))
+        } else if line.hasPrefix("rmprefix "), let slash = line.firstIndex(of: "/") {
+          let prefix = String(line[line.index(line.startIndex, offsetBy: 9)..<slash])
+          if !prefix.isEmpty { prefixes.append((String(line[slash...]), prefix)) }
+        } else if line.hasPrefix("keep ") {
+          let path = String(line.dropFirst(5))
+          paths.removeAll { $0 == path }
+        }
+      }
+    }
+    for g in groups {
+      kill(-g, SIGKILL)
+      kill(g, SIGKILL)
+    }
+    for path in paths { try? FileManager.default.removeItem(atPath: path) }
+    for (folder, prefix) in prefixes {
+      for entry in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+      where entry.hasPrefix(prefix) {
+        unlink(folder + "/" + entry)
+      }
+    }
+    exit(0)
+  }
+}

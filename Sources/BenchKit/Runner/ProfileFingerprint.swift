@@ -1,0 +1,21 @@
+import Foundation
+import SyntheticCamera
+
+/// A cost profile's contents as one short string, so that baselines match on what a profile
+/// costs and not on its name: `fnv1a64:` and 16 hex digits of the 64-bit FNV-1a hash of the
+/// profile's canonical JSON (keys sorted), the same for the built-in default and an identical file.
+public enum ProfileFingerprint {
+  /// The fingerprint of `profile`.
+  public static func hash(_ profile: CostProfile) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    let bytes = (try? encoder.encode(profile)) ?? Data(profile.name.utf8)
+    var h: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in bytes {
+      h ^= UInt64(byte)
+      h = h &* 0x0000_0100_0000_01b3
+    }
+    let hex = String(h, radix: 16)
+    return "fnv1a64:" + String(repeating: "0", count: 16 - hex.count) + hex
+  }
+}

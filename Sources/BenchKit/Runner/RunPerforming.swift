@@ -1,0 +1,40 @@
+import BenchAnalysis
+import LaunchContract
+
+/// What a benchmark session asks of a runner: one launch run (cold, warm, loaded), and a relock
+/// cell's long-lived app. ``BenchRunner`` launches real processes; a fake that answers at once
+/// lets a benchmark measure the session's own bookkeeping per run.
+public protocol RunPerforming: Sendable {
+  /// Runs one launch of `config` under `condition`; nil when `interrupted()` stopped it.
+  func launchRun(
+    config: LaunchConfiguration, condition: LaunchCondition, number: Int, runID: String, tracePath: String,
+    interrupted: @Sendable () -> Bool
+  ) -> RunOutcome?
+
+  /// Launches the app of a relock cell and waits until it is ready to be locked and unlocked.
+  func startRelockSession(
+    config: LaunchConfiguration, tracePath: String, interrupted: @Sendable () -> Bool
+  ) -> Result<any RelockRunning, RunnerError>
+}
+
+/// A relock cell's app, launched once: each run unlocks it, measures, and locks it again.
+public protocol RelockRunning: Sendable {
+  /// One relock run; nil when `interrupted()` stopped it.
+  func run(number: Int, interrupted: @Sendable () -> Bool) -> RunOutcome?
+  /// Ends the app.
+  func close()
+}
+
+/// The outcome of one run.
+public struct RunOutcome: Sendable {
+  /// The record for results.json.
+  public var record: BenchResults.RunRecord
+  /// Whether the compositor ran with real-time priority.
+  public var realtime: Bool
+
+  /// Creates an outcome.
+  public init(record: BenchResults.RunRecord, realtime: Bool) {
+    self.record = record
+    self.realtime = realtime
+  }
+}

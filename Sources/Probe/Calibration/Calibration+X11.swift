@@ -1,0 +1,59 @@
+import SystemCalls
+import X11Display
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+extension Calibration {
+  /// The X11 path's lag bound: the probe must see a presented frame within this many ms at the
+  /// 99th percentile (no refresh grid to wait for: the X round trip plus the probe's reaction).
+  public static let x11LagBoundMilliseconds = 4.0
+
+  /// Calibrates the X11 probe against ground truth on the X server `display` (nil: `$DISPLAY`):
+  /// a real X client of this process (`X11Presenter`, its own connection) presents known frames
+  /// at known times into a window; the probe (`DisplayMonitor(x11Display:)`, another connection)
+  /// finds its window by `_NET_WM_PID` and watches it. Ground truth: the present times the
+  /// presenter stamped before each image request, and the digest of each presented image,
+  /// matched with the image the probe found the first live frame on.
+  /// - Throws: `X11Error` when the libraries, the server or DAMAGE are missing, or the window
+  ///   never appears.
+  public static func runX11(
+    _ settings: CalibrationSettings, display: String?, authorization: X11Authorization? = nil
+  ) throws(X11Error) -> CalibrationReport {
+    let monitor = try DisplayMonitor(
+      x11Display: display, authorization: authorization,
+      configuration: DetectorConfiguration(
+        cameraFrameIntervalNanoseconds: UInt64(1e9 / settings.cameraFrameRate),
+        refreshIntervalNanoseconds: nil))
+    defer { monitor.stop() }
+    monitor.keepFirstLiveImages()
+    monitor.watch(processID: getpid())
+    let presenter = try X11Presenter(
+      display: display, authorization: authorization, width: settings.width, height: settings.height,
+      title: "FirstFrame calibration", pid: getpid())
+    defer { presenter.close() }
+    let deadline = MonotonicClock.now() &+ 5_000_000_000
+    let timedOut = MonotonicClock.sleep(until: deadline, slice: 1_000_000) { monitor.snapshot().windowMapped }
+    guard !timedOut else {
+      throw X11Error(
+        .requestFailed, "the probe did not find the calibration window on \(presenter.connection.displayName)"
+      )
+    }
+    var x11Settings = settings
+    x11Settings.recordsDigests = true
+    var report = trials(
+      x11Settings, monitor: monitor, presenter: presenter,
+      display: "x11:" + presenter.connection.displayName
+    ) { firstFresh, presented in
+      guard let image = monitor.firstLiveImage, let sequence = presented[ImageDigest.of(image.pixels)] else {
+        return false
+      }
+      return sequence >= firstFresh
+    }
+    report.refreshHz = 0
+    report.lagBoundMilliseconds = x11LagBoundMilliseconds
+    report.sharedMemoryImages = presenter.usesSharedMemory
+    return report
+  }
+}

@@ -1,0 +1,325 @@
+import Dispatch
+import LaunchContract
+import LightBoard
+import PhaseTrace
+import Synchronization
+import SystemCalls
+import X11Display
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The X11 path's frames: the probe's own X client (`X11WindowCapture`) on a thread that sleeps
+/// in `poll` on the connection, finds the app's window when it is mapped, and reads its pixels
+/// whenever DAMAGE reports a change — and once whenever the probe is armed, so that what the
+/// window already shows at the start (a frozen frame, the black cover) is seen too.
+///
+/// **The arm-time read comes first.** Without a refresh grid nothing else would look at an
+/// unchanged window, so `armed()` waits (up to `armReadTimeoutNanoseconds`) until the probe
+/// thread has the window's pixels in hand: the caller unlocks or spawns only then, and the app
+/// cannot replace the frozen image before the probe has seen it, however late the probe thread
+/// or the X server is scheduled.
+///
+/// **Which window.** Every top-level window mapped after the source started is a candidate.
+/// The app's is the first whose `_NET_WM_PID` (or its client's, inside a window manager's
+/// frame) is the app's pid (`watch(processID:)`); a window with no `_NET_WM_PID` is taken if it
+/// is the first mapped (method `first_mapped`). When it is found, the source emits
+/// `display.window_mapped`, stamped when the probe read the `MapNotify`.
+final class X11FrameSource: FrameSource {
+  /// The lateness the dropped-frame rule allows without a refresh grid: a 60 Hz screen's
+  /// interval (16.7 ms), the same tolerance as the shared-memory path at its default rate (a
+  /// new image may come up to 1.25 × this late before a frame counts as dropped).
+  static let cadenceAllowanceNanoseconds: UInt64 = 16_666_667
+  /// How long `armed()` waits for the arm-time read at most (1 s): beyond it the arm goes on
+  /// without it (an X server that stopped answering fails the run by itself).
+  static let armReadTimeoutNanoseconds: UInt64 = 1_000_000_000
+
+  let capture: X11WindowCapture
+  private let deliver: @Sendable (ProbeFrame) -> Void
+  private let wantsRealtime: Bool
+  private let state = Mutex(State())
+  private let wakeRead: Int32
+  private let wakeWrite: Int32
+  private let exited = DispatchSemaphore(value: 0)
+  /// Signalled by the probe thread after each arm-time read.
+  private let armReadDone = DispatchSemaphore(value: 0)
+
+  struct Candidate {
+    var window: UInt32
+    var mappedAt: UInt64
+    var overrideRedirect: Bool
+  }
+
+  struct State {
+    var started = false
+    var stopRequested = false
+    var realtime = false
+    /// The probe thread, once it runs (to raise it to `SCHED_FIFO` for an arm-time read).
+    var thread: pthread_t?
+    var expectedPID: Int32?
+    var candidates: [Candidate] = []
+    /// Arm-time reads asked for (`armed()`) and done (pixels in hand, or refused), counted.
+    var snapshotsRequested: UInt64 = 0
+    var snapshotsDone: UInt64 = 0
+    /// Whether a window of the app is watched (set on the probe thread).
+    var watching = false
+    var events: [PhaseEvent] = []
+    var failure: String?
+    var refusedReads: UInt64 = 0
+    /// The probe thread's CPU time (ns) after its last delivered frame, and the frames delivered.
+    var threadCPUNanoseconds: UInt64 = 0
+    var framesDelivered: UInt64 = 0
+  }
+
+  /// Connects to `display` (nil: `$DISPLAY`) and starts watching for windows; frames go to `deliver`.
+  init(
+    display: String?, authorization: X11Authorization?, source: X11WindowCapture.Source, realtime: Bool,
+    deliver: @escaping @Sendable (ProbeFrame) -> Void
+  ) throws(X11Error) {
+    capture = try X11WindowCapture(display: display, authorization: authorization, source: source)
+    let fds: (read: Int32, write: Int32)
+    do {
+      fds = try ProcessControl.pipe()
+    } catch {
+      capture.close()
+      throw X11Error(
+        .systemCallFailed, "cannot create the probe's wake-up pipe: \(error.message)", call: "pipe2",
+        errno: error)
+    }
+    (wakeRead, wakeWrite) = fds
+    _ = fcntl(wakeRead, F_SETFL, O_NONBLOCK)
+    self.deliver = deliver
+    self.wantsRealtime = realtime
+  }
+
+  /// The app's pid: its window is the one to watch.
+  func watch(processID pid: Int32) {
+    state.withLock { $0.expectedPID = pid }
+    wake()
+  }
+
+  func start() throws(ProbeSourceError) {
+    guard
+      state.withLock({ s -> Bool in
+        defer { s.started = true }
+        return !s.started
+      })
+    else { return }
+    let started = DispatchSemaphore(value: 0)
+    do {
+      try SystemThread.start(name: "firstframe.x11probe") { [self] in
+        let granted = wantsRealtime && Self.requestRealtime()
+        state.withLock {
+          $0.realtime = granted
+          $0.thread = pthread_self()
+        }
+        started.signal()
+        run()
+        state.withLock { $0.thread = nil }
+        exited.signal()
+      }
+    } catch {
+      state.withLock { $0.started = false }
+      throw ProbeSourceError("cannot start the X11 probe thread: \(error.message)")
+    }
+    started.wait()
+  }
+
+  /// Asks for an arm-time read and, while a window is watched, waits until the probe thread has
+  /// its pixels in hand (at most `armReadTimeoutNanoseconds`; not at all before a window is
+  /// found: its first read is of the whole window anyway).
+  func armed() {
+    // The probe thread may be converting or analysing the previous image at normal priority:
+    // back to SCHED_FIFO now (under the lock, so the thread cannot have exited), so that the
+    // arm-time read is not queued behind a loaded machine.
+    let (ticket, watching) = state.withLock { s -> (UInt64, Bool) in
+      s.snapshotsRequested += 1
+      if s.realtime, let thread = s.thread { Self.setRealtime(thread) }
+      return (s.snapshotsRequested, s.watching && !s.stopRequested && s.failure == nil)
+    }
+    wake()
+    guard watching else { return }
+    let deadline = MonotonicClock.now() + Self.armReadTimeoutNanoseconds
+    while true {
+      let done = state.withLock { s in s.snapshotsDone >= ticket || s.stopRequested || s.failure != nil }
+      let now = MonotonicClock.now()
+      if done || now >= deadline { return }
+      _ = armReadDone.wait(timeout: .now() + .nanoseconds(Int(deadline - now)))
+    }
+  }
+
+  func stop() {
+    let wasRunning = state.withLock { s -> Bool in
+      defer { s.stopRequested = true }
+      return s.started && !s.stopRequested
+    }
+    if wasRunning {
+      armReadDone.signal()
+      wake()
+      exited.wait()
+    }
+    capture.close()
+  }
+
+  deinit {
+    stop()
+    Glibc.close(wakeRead)
+    Glibc.close(wakeWrite)
+  }
+
+  var realtimeGranted: Bool { state.withLock { $0.realtime } }
+  var refreshIntervalNanoseconds: UInt64? { nil }
+  var faults: FrameSourceFaults { FrameSourceFaults(refusedReads: state.withLock { $0.refusedReads }) }
+  var events: [PhaseEvent] { state.withLock { $0.events } }
+  var failure: String? { state.withLock { $0.failure } }
+  /// The probe thread's CPU time so far (ns, as of its last frame) and the frames it delivered.
+  var threadCost: (cpuNanoseconds: UInt64, frames: UInt64) {
+    state.withLock { ($0.threadCPUNanoseconds, $0.framesDelivered) }
+  }
+
+  private func wake() {
+    var one: UInt8 = 1
+    _ = Glibc.write(wakeWrite, &one, 1)
+  }
+
+  private static func requestRealtime() -> Bool { setRealtime(pthread_self()) }
+
+  /// Puts `thread` at `SCHED_FIFO` (`pthread_setschedparam`); whether it was allowed.
+  @discardableResult
+  private static func setRealtime(_ thread: pthread_t) -> Bool {
+    var param = sched_param()
+    param.sched_priority = min(sched_get_priority_min(SCHED_FIFO) + 10, sched_get_priority_max(SCHED_FIFO))
+    return pthread_setschedparam(thread, SCHED_FIFO, &param) == 0
+  }
+
+  /// Back to normal priority (`SCHED_OTHER`) for the CPU-heavy part of a frame.
+  private static func leaveRealtime() {
+    var param = sched_param()
+    param.sched_priority = 0
+    _ = pthread_setschedparam(pthread_self(), SCHED_OTHER, &param)
+  }
+
+  // MARK: - The thread
+
+  private func run() {
+    var fds = [
+      pollfd(fd: capture.fileDescriptor, events: Int16(POLLIN), revents: 0),
+      pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
+    ]
+    var drain = [UInt8](repeating: 0, count: 64)
+    while true {
+      if state.withLock({ $0.stopRequested }) { return }
+      do {
+        try serviceConnection()
+      } catch {
+        state.withLock { $0.failure = error.message }
+        armReadDone.signal()
+        return
+      }
+      _ = poll(&fds, 2, -1)
+      if fds[1].revents != 0 { while Glibc.read(wakeRead, &drain, drain.count) > 0 {} }
+    }
+  }
+
+  /// Handles every event that arrived and reads every change, until the connection is quiet
+  /// (replies are waited for, and events that arrive meanwhile are queued inside XCB, where
+  /// `poll` cannot see them).
+  private func serviceConnection() throws(X11Error) {
+    while true {
+      let events = try capture.pollEvents()
+      let now = MonotonicClock.now()
+      for event in events { try handle(event, at: now) }
+      try resolveWindow()
+      // The arm-time read: every request up to `snapshot` is answered by this read.
+      var snapshot: UInt64?
+      if capture.window != nil {
+        snapshot = state.withLock { s -> UInt64? in
+          s.snapshotsRequested > s.snapshotsDone ? s.snapshotsRequested : nil
+        }
+        if snapshot != nil { capture.invalidate() }
+      }
+      guard capture.hasChanges else {
+        if events.isEmpty { return }
+        continue
+      }
+      let realtime = state.withLock { $0.realtime }
+      var leftRealtime = false
+      let stamp = try capture.readChanges {
+        if let snapshot { markArmRead(upTo: snapshot) }
+        if realtime {
+          Self.leaveRealtime()
+          leftRealtime = true
+        }
+      }
+      if let snapshot { markArmRead(upTo: snapshot) }  // also when refused
+      if let stamp {
+        capture.withLuma { base, width, height in
+          deliver(
+            ProbeFrame(
+              image: LumaImage(base: base, width: width, height: height, bytesPerRow: width), time: stamp))
+        }
+      }
+      if leftRealtime { _ = Self.requestRealtime() }
+      let cpu = MonotonicClock.threadCPUTime()
+      state.withLock {
+        $0.refusedReads = UInt64(capture.refusedReads)
+        $0.threadCPUNanoseconds = cpu
+        $0.framesDelivered += 1
+      }
+    }
+  }
+
+  /// The arm-time reads up to `ticket` are in hand (the pixels, not yet converted): `armed()`
+  /// may return while the frame is converted and analysed.
+  private func markArmRead(upTo ticket: UInt64) {
+    state.withLock { $0.snapshotsDone = max($0.snapshotsDone, ticket) }
+    armReadDone.signal()
+  }
+
+  private func handle(_ event: X11Event, at time: UInt64) throws(X11Error) {
+    switch event {
+    case .mapped(let window, let overrideRedirect) where capture.window == nil:
+      state.withLock {
+        $0.candidates.append(Candidate(window: window, mappedAt: time, overrideRedirect: overrideRedirect))
+      }
+    case .configured(let window, _, _, _, _) where window == capture.window:
+      try capture.resize()
+    default: break
+    }
+  }
+
+  /// Picks the app's window among the mapped candidates once the app's pid is known.
+  private func resolveWindow() throws(X11Error) {
+    guard capture.window == nil else { return }
+    let (pid, candidates) = state.withLock { ($0.expectedPID, $0.candidates) }
+    guard let pid, !candidates.isEmpty else { return }
+    var chosen: (Candidate, method: String)?
+    for candidate in candidates {
+      let owner = capture.processID(of: candidate.window)
+      if owner == pid {
+        chosen = (candidate, "net_wm_pid")
+        break
+      }
+      if owner == nil && !candidate.overrideRedirect && chosen == nil { chosen = (candidate, "first_mapped") }
+    }
+    guard let (candidate, method) = chosen else {
+      state.withLock { $0.candidates.removeAll() }  // other clients' windows
+      return
+    }
+    let client = capture.clientWindow(candidate.window)
+    try capture.watch(client)
+    let event = PhaseEvent(
+      ts: candidate.mappedAt, name: EventName.displayWindowMapped.rawValue, kind: .event, pid: getpid(),
+      fields: [
+        "window": .string("0x" + String(client, radix: 16)), "method": .string(method),
+        "app_pid": .int(Int64(pid)), "width": .int(Int64(capture.width)),
+        "height": .int(Int64(capture.height)),
+      ])
+    state.withLock {
+      $0.events.append(event)
+      $0.candidates.removeAll()
+      $0.watching = true
+    }
+  }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Synchronization
+import SystemCalls
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A program a test runs, that cannot hang the test: its output goes to temporary files (not
+/// pipes, so a grandchild that keeps them open cannot block a read), every wait has a deadline,
+/// and a program still running at the deadline is stopped (SIGTERM, then SIGKILL after 2 s) and
+/// marked ``timedOut``. The names follow Foundation's `Process` so that a test changes little.
+public final class TestProcess: @unchecked Sendable {
+  // @unchecked: `process` is Foundation's `Process`, not marked Sendable, whose state reads and
+  // `run()` lock internally; the rest is immutable or atomic.
+  private let process = Process()
+  private let outputFile: String
+  private let errorFile: String
+  private let stopped = Atomic<Bool>(false)
+
+  /// Prepares `executable` with `arguments` and, when given, exactly `environment`. With
+  /// `input` set, the program's standard input is that pipe's read end (for `fd:0` endpoints).
+  public init(
+    executable: String, arguments: [String] = [], environment: [String: String]? = nil, input: Pipe? = nil
+  ) {
+    let base = NSTemporaryDirectory() + "test-process-\(UUID().uuidString)"
+    outputFile = base + ".out"
+    errorFile = base + ".err"
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    if let environment { process.environment = environment }
+    process.standardInput = input ?? FileHandle.nullDevice
+  }
+
+  deinit {
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    unlink(outputFile)
+    unlink(errorFile)
+  }
+
+  /// Starts the program.
+  public func run() throws {
+    _ = FileManager.default.createFile(atPath: outputFile, contents: nil)
+    _ = FileManager.default.createFile(atPath: errorFile, contents: nil)
+    process.standardOutput = FileHandle(forWritingAtPath: outputFile)
+    process.standardError = FileHandle(forWritingAtPath: errorFile)
+    try process.run()
+  }
+
+  /// The process id.
+  public var processIdentifier: Int32 { process.processIdentifier }
+  /// Whether it still runs.
+  public var isRunning: Bool { process.isRunning }
+
+  /// Waits until the program ends, at most `timeout`; then stops it (SIGTERM, SIGKILL after 2 s)
+  /// and marks it ``timedOut``. Returns whether it ended by itself in time.
+  @discardableResult
+  public func waitUntilExit(timeout: Duration) -> Bool {
+    if blockUntil(timeout: timeout, every: .milliseconds(5), { !process.isRunning }) { return true }
+    stopped.store(true, ordering: .releasing)
+    kill(process.processIdentifier, SIGTERM)
+    if !blockUntil(timeout: .seconds(2), every: .milliseconds(5), { !process.isRunning }) {
+      kill(process.processIdentifier, SIGKILL)
+      _ = blockUntil(timeout: .seconds(10), every: .milliseconds(5)) { !process.isRunning }
+    }
+    return false
+  }
+
+  /// Whether a wait had to stop the program.
+  public var timedOut: Bool { stopped.load(ordering: .acquiring) }
+  /// The exit status, or the signal number when a signal ended it (as `Process`); -1 while it runs.
+  public var terminationStatus: Int32 { process.isRunning ? -1 : process.terminationStatus }
+  /// Whether it exited or a signal ended it.
+  public var terminationReason: Process.TerminationReason { process.terminationReason }
+  /// Everything it wrote to standard output so far.
+  public var standardOutputData: Data { FileManager.default.contents(atPath: outputFile) ?? Data() }
+  /// Everything it wrote to standard error so far, as text.
+  public var standardErrorText: String {
+    String(decoding: FileManager.default.contents(atPath: errorFile) ?? Data(), as: UTF8.self)
+  }
+
+  /// Runs `executable` to its end, at most `timeout` (see ``waitUntilExit(timeout:)``).
+  public static func run(
+    _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+    timeout: Duration = .seconds(120)
+  ) throws -> TestProcess {
+    let p = TestProcess(executable: executable, arguments: arguments, environment: environment)
+    try p.run()
+    p.waitUntilExit(timeout: timeout)
+    return p
+  }
+}

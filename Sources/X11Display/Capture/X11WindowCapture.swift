@@ -1,0 +1,235 @@
+import CXCBShims
+import SystemCalls
+
+/// The probe's X client: it watches the screen for the app's window, learns of every change to
+/// that window through the DAMAGE extension, and reads the changed pixels (MIT-SHM
+/// `ShmGetImage`, or `GetImage` where shared memory is refused) into an 8-bit luma image of the
+/// whole window, stamping `CLOCK_MONOTONIC` as soon as the pixels are in hand.
+///
+/// Used from one thread (the probe's); nothing here blocks except the replies it waits for.
+public final class X11WindowCapture: @unchecked Sendable {
+  // @unchecked: used from one thread at a time (the probe's); the connection itself is thread-safe.
+
+  /// What to read a watched window's pixels from.
+  public enum Source: String, Sendable, CaseIterable {
+    /// The window's own contents: what the app gave the server (the default).
+    case window
+    /// The screen (the root window) where the window is: what a compositing window manager
+    /// actually shows, one composition later. Damage is watched on the root then.
+    case screen
+  }
+
+  /// The connection.
+  public let connection: X11Connection
+  /// Where pixels are read from.
+  public let source: Source
+  /// Whether images cross in shared memory.
+  public let usesSharedMemory: Bool
+  /// The watched window, once `watch(_:)` was called.
+  public private(set) var window: UInt32?
+  /// The watched window's size, pixels.
+  public private(set) var width = 0
+  /// The watched window's size, pixels.
+  public private(set) var height = 0
+  /// Reads the server refused (a window partly off screen, or unmapped meanwhile).
+  public private(set) var refusedReads = 0
+
+  private let damageFirstEvent: UInt8
+  private let netWMPid: UInt32
+  private var damage: UInt32 = 0
+  private var format: X11PixelFormat?
+  private var segment: X11SharedMemory?
+  private var luma: [UInt8] = []
+  private var pending: X11Rectangle?
+  private var rootOrigin = (x: 0, y: 0)
+
+  /// Connects to `display` (nil: `$DISPLAY`), checks that the server has DAMAGE (and MIT-SHM
+  /// 1.2, else images come through the socket), and starts watching the root window for
+  /// windows being created, mapped and reparented.
+  /// - Throws: `X11Error` — a library or the server missing, or `.extensionMissing` without DAMAGE.
+  public convenience init(display: String?, authorization: X11Authorization? = nil, source: Source = .window)
+    throws(X11Error)
+  {
+    try self.init(display: display, authorization: authorization, source: source, allowsSharedMemory: true)
+  }
+
+  /// `init(display:…)`, with `allowsSharedMemory` false reading through the socket (`GetImage`)
+  /// as on a server that refuses MIT-SHM (tests).
+  package init(
+    display: String?, authorization: X11Authorization?, source: Source, allowsSharedMemory: Bool
+  ) throws(X11Error) {
+    let connection = try X11Connection(
+      display: display, authorization: authorization, libraries: X11Library.probing)
+    let damage = connection.extensionInfo(Int32(CXCBShims_ExtensionDamage))
+    guard damage.present else {
+      throw X11Error(
+        .extensionMissing,
+        "the X display \(connection.displayName) has no DAMAGE extension, which the probe needs")
+    }
+    // DAMAGE answers nothing before its version is agreed (1.1: the version XCB speaks).
+    _ = try connection.reply(CXCBShims_damageQueryVersion(connection.raw, 1, 1), "xcb_damage_query_version")
+    self.connection = connection
+    self.source = source
+    self.damageFirstEvent = damage.firstEvent
+    self.netWMPid = try connection.atom("_NET_WM_PID")
+    self.usesSharedMemory = allowsSharedMemory && X11SharedMemory.isAvailable(on: connection)
+    // SubstructureNotify on the root: CreateNotify, MapNotify, ReparentNotify of top-level windows.
+    _ = CXCBShims_changeWindowAttributes(connection.raw, connection.screen.root, 0x800, [0x80000])
+    try connection.roundTrip()
+  }
+
+  /// The connection's socket, to `poll` for events.
+  public var fileDescriptor: Int32 { connection.fileDescriptor }
+
+  /// The events that have arrived (never blocks). Damage to the watched window is also kept
+  /// for the next `readChanges()`.
+  /// - Throws: `X11Error` `.connectionLost` when the server has gone.
+  public func pollEvents() throws(X11Error) -> [X11Event] {
+    var events: [X11Event] = []
+    while let event = connection.nextEvent(damageFirstEvent: damageFirstEvent) {
+      if case .damaged(let drawable, var area) = event, damage != 0 {
+        if source == .screen {
+          guard drawable == connection.screen.root else { continue }
+          area.x -= rootOrigin.x
+          area.y -= rootOrigin.y
+        }
+        pending = (pending ?? X11Rectangle(x: 0, y: 0, width: 0, height: 0)).union(area)
+      }
+      events.append(event)
+    }
+    if let failure = connection.failure { throw failure }
+    return events
+  }
+
+  /// The process that owns `window` (`_NET_WM_PID`), looking one level down when a window
+  /// manager framed it.
+  public func processID(of window: UInt32) -> Int32? {
+    if let pid = connection.processID(of: window, netWMPid: netWMPid) { return pid }
+    for child in connection.children(of: window) {
+      if let pid = connection.processID(of: child, netWMPid: netWMPid) { return pid }
+    }
+    return nil
+  }
+
+  /// The child of `window` that carries `_NET_WM_PID` (the client inside a window manager's
+  /// frame), or `window` itself.
+  public func clientWindow(_ window: UInt32) -> UInt32 {
+    if connection.processID(of: window, netWMPid: netWMPid) != nil { return window }
+    return connection.children(of: window).first { connection.processID(of: $0, netWMPid: netWMPid) != nil }
+      ?? window
+  }
+
+  /// Starts watching `window`: a DAMAGE object on it (or on the root, reading `.screen`), its
+  /// size and pixel format, the shared image. The whole window counts as changed, so the next
+  /// `readChanges()` reads all of it.
+  public func watch(_ window: UInt32) throws(X11Error) {
+    if damage != 0 { _ = CXCBShims_damageDestroy(connection.raw, damage) }
+    self.window = window
+    let damage = try connection.generateID()
+    // BoundingBox (2): one event per growth of the damaged area, with its bounds.
+    let watched = source == .screen ? connection.screen.root : window
+    _ = CXCBShims_damageCreate(connection.raw, damage, watched, 2)
+    // StructureNotify on the window: its size changes and its end.
+    _ = CXCBShims_changeWindowAttributes(connection.raw, window, 0x800, [0x20000])
+    self.damage = damage
+    try resize()
+  }
+
+  /// Re-reads the watched window's size and format (after a `ConfigureNotify`).
+  public func resize() throws(X11Error) {
+    guard let window else { return }
+    let geometry = try connection.geometry(of: window)
+    let attributes = try connection.attributes(of: window)
+    guard let visual = connection.setup.visual(attributes.visual, on: connection.screenNumber) else {
+      throw X11Error(.unsupportedVisual, "the window's visual is not one of the screen's")
+    }
+    let depth = source == .screen ? connection.screen.rootDepth : geometry.depth
+    let rootVisual = connection.setup.visual(connection.screen.rootVisual, on: connection.screenNumber)
+    format = try X11PixelFormat(
+      setup: connection.setup, visual: source == .screen ? rootVisual ?? visual : visual, depth: depth)
+    if source == .screen { rootOrigin = try connection.rootPosition(of: window) }
+    if geometry.width != width || geometry.height != height || luma.isEmpty {
+      width = max(1, geometry.width)
+      height = max(1, geometry.height)
+      luma = [UInt8](repeating: 0, count: width * height)
+      segment?.close()
+      segment = nil
+      if usesSharedMemory {
+        segment = try X11SharedMemory(connection: connection, size: 4 * width * height, serverWrites: true)
+      }
+    }
+    pending = X11Rectangle(x: 0, y: 0, width: width, height: height)
+  }
+
+  /// Whether changes are waiting to be read.
+  public var hasChanges: Bool { pending.map { !$0.isEmpty } ?? false }
+
+  /// Marks the whole window as changed (read it all next time: a snapshot).
+  public func invalidate() {
+    if window != nil { pending = X11Rectangle(x: 0, y: 0, width: width, height: height) }
+  }
+
+  /// Reads what changed since the last read into the luma image: `DamageSubtract` first (a
+  /// change after it raises a new event), then the changed area's pixels. Returns the
+  /// `CLOCK_MONOTONIC` time (ns) the pixels were in hand, or nil when nothing changed or the
+  /// server refused the read (counted in `refusedReads`). `inHand` runs right after the stamp,
+  /// before the pixels are converted (the probe leaves real-time priority there).
+  /// - Throws: `X11Error` `.connectionLost` when the server has gone.
+  public func readChanges(inHand: () -> Void = {}) throws(X11Error) -> UInt64? {
+    let changed = pending
+    pending = nil  // taken even when nothing can be read, so a caller looping on hasChanges ends
+    guard window != nil, let format, let area = changed?.clipped(width: width, height: height), !area.isEmpty
+    else { return nil }
+    _ = CXCBShims_damageSubtract(connection.raw, damage, 0, 0)
+    let drawable = source == .screen ? connection.screen.root : window!
+    let (dx, dy) = source == .screen ? rootOrigin : (0, 0)
+    let rowBytes = format.bytesPerRow(width: area.width)
+    do {
+      if let segment {
+        let cookie = CXCBShims_shmGetImage(
+          connection.raw, drawable, Int16(area.x + dx), Int16(area.y + dy), UInt16(area.width),
+          UInt16(area.height), UInt32.max, 2, segment.segment, 0)
+        _ = try connection.reply(cookie, "xcb_shm_get_image")
+        let stamp = MonotonicClock.now()
+        inHand()
+        convert(UnsafeRawPointer(segment.base), rowBytes: rowBytes, area: area, format: format)
+        return stamp
+      }
+      let cookie = CXCBShims_getImage(
+        connection.raw, 2, drawable, Int16(area.x + dx), Int16(area.y + dy), UInt16(area.width),
+        UInt16(area.height), UInt32.max)
+      let reply = try connection.reply(cookie, "xcb_get_image")
+      let inHand = MonotonicClock.now()
+      reply.withBytes(from: 32) { pixels, _ in convert(pixels, rowBytes: rowBytes, area: area, format: format)
+      }
+      return inHand
+    } catch  where error.code == .requestFailed {
+      refusedReads += 1
+      return nil
+    }
+  }
+
+  private func convert(_ pixels: UnsafeRawPointer, rowBytes: Int, area: X11Rectangle, format: X11PixelFormat)
+  {
+    let w = width
+    luma.withUnsafeMutableBufferPointer { out in
+      format.luma(
+        from: pixels, sourceBytesPerRow: rowBytes, width: area.width, height: area.height,
+        into: out.baseAddress! + area.y * w + area.x, destinationBytesPerRow: w)
+    }
+  }
+
+  /// Runs `body` on the luma image (`width`×`height`, rows packed).
+  public func withLuma<R>(_ body: (UnsafePointer<UInt8>, _ width: Int, _ height: Int) -> R) -> R {
+    luma.withUnsafeBufferPointer { body($0.baseAddress!, width, height) }
+  }
+
+  /// Stops watching (the window's DAMAGE object) and closes the connection. Safe to call more than once.
+  public func close() {
+    segment?.close()
+    segment = nil
+    connection.disconnect()
+  }
+
+  deinit { close() }
+}

@@ -1,0 +1,124 @@
+import BenchAnalysis
+import BenchKit
+import Foundation
+import LaunchContract
+import Synchronization
+import Testing
+import TestSupport
+
+/// A runner that answers at once: run `interruptAt` (1-based, counting every call) comes back
+/// interrupted, as a Ctrl-C during that run would make it.
+final class ScriptedRunner: RunPerforming {
+  let calls = Mutex(0)
+  let interruptAt: Int?
+  let interrupted = Atomic<Bool>(false)
+
+  init(interruptAt: Int? = nil) { self.interruptAt = interruptAt }
+
+  func launchRun(
+    config: LaunchConfiguration, condition: LaunchCondition, number: Int, runID: String, tracePath: String,
+    interrupted: @Sendable () -> Bool
+  ) -> RunOutcome? {
+    let call = calls.withLock { c in
+      c += 1
+      return c
+    }
+    if call == interruptAt {
+      self.interrupted.store(true, ordering: .relaxed)
+      return nil
+    }
+    let ms = Double(100 + call)
+    return RunOutcome(
+      record: .init(
+        run: number, ok: call % 5 != 0, error: call % 5 == 0 ? "scripted failure" : nil,
+        phases: [PhaseName.firstFrameObserved: ms, PhaseName.processLaunch: ms / 10],
+        counts: ["stale_frames": 0]),
+      realtime: false)
+  }
+
+  func startRelockSession(
+    config: LaunchConfiguration, tracePath: String, interrupted: @Sendable () -> Bool
+  ) -> Result<any RelockRunning, RunnerError> {
+    .failure(RunnerError(.spawnFailed, "no relock here"))
+  }
+}
+
+@Suite struct BenchSessionTests {
+  static func settings(runs: Int, out: String) -> RunSettings {
+    var s = RunSettings()
+    s.runs = runs
+    s.warmup = 0
+    s.conditions = [.cold, .warm]
+    s.configs = [.deferred, .eager]
+    s.outDir = out
+    return s
+  }
+
+  static let base = SyntheticResults.make(runs: 0)
+
+  @Test("an interrupt ends the whole session at once: no later round or condition polls or runs again")
+  func interruptEndsEveryLoop() {
+    let out = temporaryFolder("session")
+    defer { try? FileManager.default.removeItem(atPath: out) }
+    let runner = ScriptedRunner(interruptAt: 3)
+    let polls = Mutex(0)
+    let session = BenchSession(
+      settings: Self.settings(runs: 10_000, out: out), runner: runner,
+      progress: ProgressReporter(total: 0, quiet: true), base: Self.base,
+      interrupted: { [runner] in
+        polls.withLock { $0 += 1 }
+        return runner.interrupted.load(ordering: .relaxed)
+      })
+    let results = session.run()
+    #expect(runner.calls.withLock { $0 } == 3)
+    #expect(results.settings.interrupted)
+    #expect(results.cells.reduce(0) { $0 + $1.records.count } == 2)
+    // Three polls before each of the three runs at most, and the final check: not one per round
+    // of the 10,000 left.
+    #expect(polls.withLock { $0 } < 20, "the loops kept spinning after the interrupt")
+  }
+
+  @Test("every finished run is in the journal, and the journal rebuilds the same results")
+  func journalRebuildsResults() throws {
+    let out = temporaryFolder("session")
+    defer { try? FileManager.default.removeItem(atPath: out) }
+    let journal = try RunJournal(folder: out, base: Self.base)
+    let session = BenchSession(
+      settings: Self.settings(runs: 6, out: out), runner: ScriptedRunner(),
+      progress: ProgressReporter(total: 0, quiet: true), base: Self.base, journal: journal,
+      interrupted: { false })
+    let results = session.run()
+    #expect(results.complete == true)
+    let read = try RunJournal.read(path: journal.path)
+    #expect(!read.hasEnd)
+    #expect(read.unreadableLines == 0)
+    #expect(read.results.complete == false)
+    #expect(read.results.cells.map(\.condition) == results.cells.map(\.condition))
+    for (rebuilt, original) in zip(read.results.cells, results.cells) {
+      #expect(rebuilt.records.map(\.run) == original.records.map(\.run))
+      #expect(rebuilt.runs == original.runs && rebuilt.failed == original.failed)
+      #expect(rebuilt.phases == original.phases)
+    }
+    #expect(results.cells.reduce(0) { $0 + $1.records.count } == 24)
+    try journal.end(interrupted: false)
+    #expect(try RunJournal.read(path: journal.path).hasEnd)
+  }
+
+  @Test("a journal cut in the middle of a line (a killed bench) still gives every whole run")
+  func cutJournal() throws {
+    let out = temporaryFolder("session")
+    defer { try? FileManager.default.removeItem(atPath: out) }
+    let journal = try RunJournal(folder: out, base: Self.base)
+    let session = BenchSession(
+      settings: Self.settings(runs: 3, out: out), runner: ScriptedRunner(),
+      progress: ProgressReporter(total: 0, quiet: true), base: Self.base, journal: journal,
+      interrupted: { false })
+    _ = session.run()
+    let size = try #require(try FileManager.default.attributesOfItem(atPath: journal.path)[.size] as? Int)
+    #expect(truncate(journal.path, off_t(size - 40)) == 0)
+    let read = try RunJournal.read(path: journal.path)
+    #expect(read.unreadableLines == 1)
+    #expect(read.results.cells.reduce(0) { $0 + $1.records.count } == 11)
+    #expect(read.results.settings.interrupted)
+  }
+}

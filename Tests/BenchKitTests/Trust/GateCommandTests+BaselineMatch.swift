@@ -1,0 +1,75 @@
+import BenchAnalysis
+import BenchKit
+import Foundation
+import TestSupport
+import Testing
+
+/// A baseline is compared only with results made the same way, on the same machine (issue 11
+/// item 3); with `GateCommandTests`' folder and helpers.
+extension GateCommandTests {
+  @Test(
+    "a baseline from other outputs on another machine is refused naming each difference, accepted with --force"
+  )
+  func otherOutputsAndMachine() throws {
+    var baseline = SyntheticResults.make(seed: 1)
+    baseline.settings.outputs = ["preview", "photo"]
+    baseline.host.machineId = "0123456789abcdef"
+    baseline.host.cpuModel = "Other CPU @ 2.0GHz"
+    var results = SyntheticResults.make(seed: 2)
+    results.settings.outputs = ["preview", "photo", "movie", "analysis"]
+    results.host.machineId = "fedcba9876543210"
+    results.host.cpuModel = "This CPU @ 3.0GHz"
+    let base = try save(baseline, "base.json")
+    let res = try save(results, "res.json")
+    let (code, _, err) = gate(["--baseline", base, res])
+    #expect(code == 2)
+    #expect(err.split(separator: "\n").count == 1)
+    #expect(err.contains("outputs preview,photo vs preview,photo,movie,analysis"), "\(err)")
+    #expect(err.contains("machine id 0123456789abcdef vs fedcba9876543210"), "\(err)")
+    #expect(err.contains("CPU model Other CPU @ 2.0GHz vs This CPU @ 3.0GHz"), "\(err)")
+    let (forced, out, _) = gate(["--baseline", base, res, "--force"])
+    #expect(forced == 0)
+    #expect(out.contains("warning: comparing against a foreign baseline") && out.contains("outputs"))
+  }
+
+  @Test(
+    "every setting that changes a launch is compared: profile contents, app, refresh, tap, lock, priority, eviction, CPUs"
+  )
+  func everySetting() {
+    let baseline = SyntheticResults.make(seed: 1)
+    #expect(Gate.incompatibilities(baseline: baseline, results: baseline).isEmpty)
+    var results = baseline
+    results.settings.profileHash = "fnv1a64:0000000000000001"
+    results.settings.app = "/usr/bin/other-app --config {config}"
+    results.settings.refreshHz = 120
+    results.settings.tap = !baseline.settings.tap
+    results.settings.lockSeconds = 3
+    results.host.realtimeCompositor = !baseline.host.realtimeCompositor
+    results.host.realtimeCamera = true
+    results.host.cacheEviction = "fadvise+drop_caches+other"
+    results.host.cpus = baseline.host.cpus + 2
+    results.host.kernel = "9.9.9-other"
+    results.settings.injectDelayMs = 30
+    let named = Gate.incompatibilities(baseline: baseline, results: results).joined(separator: "; ")
+    for word in [
+      "profile contents", "app", "refresh", "tap", "lock seconds", "real-time compositor", "real-time camera",
+      "cache eviction", "CPUs", "kernel", "injected delay",
+    ] {
+      #expect(named.contains(word), "\(word) not named in: \(named)")
+    }
+  }
+
+  @Test("an --app run carries no cost profile: not the name \"default\", no contents hash")
+  func appRunHasNoProfile() throws {
+    let options = try #require(
+      try RunCommand.parse([
+        "--app", "/bin/true", "--out", FileManager.default.temporaryDirectory.path + "/ff-baseline-match",
+      ]))
+    #expect(options.settings.profileName == nil)
+    #expect(options.settings.profileHash == nil)
+    let builtIn = try #require(
+      try RunCommand.parse(["--out", FileManager.default.temporaryDirectory.path + "/ff-baseline-match"]))
+    #expect(builtIn.settings.profileName == "default")
+    #expect(builtIn.settings.profileHash?.hasPrefix("fnv1a64:") == true)
+  }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `scripts/nightly` with the debug bench (`BENCH=`), no baseline and no gates file: only what
+/// bench itself says decides the exit status.
+@Suite(.serialized, .timeLimit(.minutes(3))) struct NightlyTests {
+  @Test("the nightly exits non-zero when bench's runs failed, even though no gate failed")
+  func failedRunsFailTheNightly() throws {
+    let dir = temporaryFolder("nightly-failed-runs")
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+    let nightly = Process()
+    nightly.executableURL = URL(fileURLWithPath: "/bin/bash")
+    nightly.arguments = [
+      root.path + "/scripts/nightly", "--warmup", "0", "--conditions", "warm", "--configs", "deferred",
+      "--quiet", "--app", "/bin/sh -c 'kill -SEGV $$'",
+    ]
+    var env = ProcessInfo.processInfo.environment
+    env["BENCH"] = BuiltProducts.path("bench")
+    env["RUNS"] = "1"
+    env["OUT"] = dir + "/out"
+    env["BASELINE"] = dir + "/no-baseline.json"
+    env["GATES"] = dir + "/no-gates.json"
+    env["GITHUB_STEP_SUMMARY"] = dir + "/summary.md"
+    // Only the benchmark and its gates: no fuzzing, no sanitizer runs (they come after them).
+    env["FUZZ_SECONDS"] = "0"
+    env["SANITIZE"] = "none"
+    nightly.environment = env
+    nightly.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+    nightly.standardError = FileHandle(forWritingAtPath: "/dev/null")
+    try nightly.run()
+    let ended = blockUntil(timeout: .seconds(120), every: .milliseconds(20)) { !nightly.isRunning }
+    if !ended { nightly.terminate() }
+    try #require(ended, "the nightly did not finish")
+    nightly.waitUntilExit()
+    #expect(FileManager.default.fileExists(atPath: dir + "/out/results.json"))
+    #expect(nightly.terminationStatus == 1)
+  }
+}

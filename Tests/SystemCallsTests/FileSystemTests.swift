@@ -1,0 +1,73 @@
+import Glibc
+import SystemCalls
+import Testing
+
+@Suite struct FileSystemTests {
+  /// A new empty folder under /tmp, removed by `cleanUp`.
+  static func temporaryFolder() throws -> String {
+    var template = Array("/tmp/firstframe-fs-XXXXXX".utf8CString)
+    let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+    try #require(made != nil)
+    return String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
+  static func cleanUp(_ folder: String) {
+    let names = (try? FileSystem.contentsOfDirectory(atPath: folder)) ?? []
+    for name in names {
+      let path = folder + "/" + name
+      if FileSystem.isDirectory(path) { cleanUp(path) } else { unlink(path) }
+    }
+    rmdir(folder)
+  }
+
+  @Test("a /proc file is read to its end, whatever its reported size")
+  func readsProcFilesWhole() throws {
+    let maps = try FileSystem.contents(atPath: "/proc/self/maps")
+    // The test runner maps dozens of libraries: far more than one 4 KiB read.
+    #expect(maps.count > 4096)
+    #expect(maps.last == UInt8(ascii: "\n"))
+  }
+
+  @Test("a missing file, a folder and a file over the limit are errors with their errno")
+  func readErrors() throws {
+    #expect(throws: Errno.noSuchFile) { try FileSystem.contents(atPath: "/nonexistent/firstframe") }
+    #expect(throws: Errno(rawValue: EISDIR)) { try FileSystem.contents(atPath: "/tmp") }
+    #expect(throws: Errno(rawValue: EFBIG)) {
+      try FileSystem.contents(atPath: "/proc/self/maps", maxBytes: 100)
+    }
+    #expect(FileSystem.readFile(atPath: "/nonexistent/firstframe") == nil)
+  }
+
+  @Test("folders are created with their parents; an existing one is fine, a file in the way is not")
+  func createsFolders() throws {
+    let root = try Self.temporaryFolder()
+    defer { Self.cleanUp(root) }
+    try FileSystem.createDirectory(atPath: root + "/a/b/c", mode: 0o700)
+    #expect(FileSystem.isDirectory(root + "/a/b/c"))
+    try FileSystem.createDirectory(atPath: root + "/a/b")
+    try FileSystem.writeAtomically(Array("x".utf8), toPath: root + "/file")
+    #expect(throws: Errno.fileExists) { try FileSystem.createDirectory(atPath: root + "/file/d") }
+    #expect(Set(try FileSystem.contentsOfDirectory(atPath: root)) == ["a", "file"])
+    #expect(throws: Errno.noSuchFile) { try FileSystem.contentsOfDirectory(atPath: root + "/none") }
+  }
+
+  @Test("an atomic write replaces the file's content and leaves no temporary file behind")
+  func writesAtomically() throws {
+    let root = try Self.temporaryFolder()
+    defer { Self.cleanUp(root) }
+    let path = root + "/state"
+    try FileSystem.writeAtomically(Array("first\n".utf8), toPath: path)
+    try FileSystem.writeAtomically(Array("second\n".utf8), toPath: path, mode: 0o600)
+    #expect(FileSystem.readText(atPath: path) == "second\n")
+    #expect(try FileSystem.contentsOfDirectory(atPath: root) == ["state"])
+    #expect(throws: Errno.noSuchFile) { try FileSystem.writeAtomically([1], toPath: root + "/none/state") }
+    #expect(try FileSystem.contentsOfDirectory(atPath: root) == ["state"])
+  }
+
+  @Test("whitespace around a value is trimmed, inside it is kept")
+  func trimming() {
+    #expect(" 42000\n".trimmingWhitespace() == "42000")
+    #expect("\t a b \r\n".trimmingWhitespace() == "a b")
+    #expect(" \n".trimmingWhitespace() == "")
+  }
+}
