@@ -131,6 +131,7 @@ public enum RunCommand: Command {
         bench doctor                             devices, cache dropping, real-time priority, PSI
         bench launch-floor [NAME=PATH …]         camera-app's spawn → main against hello programs
         bench build-app                          build camera-app as bench runs it; print its path
+        bench ab REV_A REV_B                     camera-app at two git revisions, interleaved, B vs A
       exit status: 0 ok, 1 runs failed (or a gate failed), 2 bad usage or input, 130 interrupted
       """)
 
@@ -305,13 +306,7 @@ public enum RunCommand: Command {
   ) throws(UsageError) -> Int32 {
     let (settings, format, quiet) = (options.settings, options.format, options.quiet)
     let interrupted = InterruptFlag.install()
-    // Every child bench starts dies with it, even after SIGKILL (see ProcessGuard).
-    var guardProcess: ProcessGuard?
-    do {
-      guardProcess = try ProcessGuard.start()
-    } catch {
-      errors.write("bench: \(error.message); an app may outlive bench if bench is killed\n")
-    }
+    let guardProcess = startGuard(errors: &errors)
     let folder = try ResultsFolder.claim(settings.outDir, overwrite: options.overwrite) { line in
       errors.write(line + "\n")
     }
@@ -333,41 +328,12 @@ public enum RunCommand: Command {
     }
     if interrupted.isSet { return 130 }
 
-    let display: BenchDisplay
-    do {
-      display = try BenchDisplay.open(
-        settings.display, width: settings.displayWidth, height: settings.displayHeight,
-        logPath: settings.display == .privateX11 ? settings.outDir + "/xvfb.log" : nil)
-    } catch {
-      errors.write("bench: \(error.message)\n")
-      return 1
-    }
+    guard let display = openDisplay(settings, quiet: quiet, errors: &errors) else { return 1 }
     defer { display.stop() }
-    if let server = display.serverInfo, !quiet {
-      errors.write("bench: display \(settings.display): X server \(server.name) (\(server.vendor))\n")
-    }
 
     let total = settings.conditions.count * settings.configs.count * (settings.runs + settings.warmup)
     let progress = ProgressReporter(total: total, quiet: quiet)
-    var base = BenchResults(
-      tool: .init(version: FirstFrameVersion.current), host: HostProbe.current(),
-      settings: .init(
-        runs: settings.runs, warmup: settings.warmup, conditions: settings.conditions.map(\.rawValue),
-        configs: settings.configs.map(\.rawValue), outputs: settings.outputs.map(\.rawValue),
-        camera: settings.camera.description,
-        profile: settings.profilePath,
-        profileName: settings.profileName, app: settings.appCommand?.joined(separator: " "),
-        refreshHz: settings.refreshHz, tap: settings.tap, lockSeconds: settings.lockSeconds,
-        runTimeoutSeconds: settings.runTimeoutSeconds, startedAt: ISO8601DateFormatter().string(from: Date()),
-        display: settings.display.description,
-        displayServer: display.serverInfo.map {
-          var info = $0
-          info.probeReads = settings.x11Read.rawValue
-          return info
-        }),
-      cells: [])
-    base.settings.profileHash = settings.profileHash
-    base.settings.injectDelayMs = settings.injectDelayMs
+    let base = baseResults(settings, display: display)
     let journal: RunJournal
     do {
       journal = try RunJournal(folder: folder.path, base: base)
@@ -395,6 +361,62 @@ public enum RunCommand: Command {
     return finish(
       results, folder: folder, journal: journal, format: format, quiet: quiet,
       displayFailure: display.failure, output: &output, errors: &errors)
+  }
+
+  /// Starts the process guard: every child bench starts dies with it, even after SIGKILL (see
+  /// ``ProcessGuard``). Nil (said on `errors`) when it cannot be started.
+  static func startGuard(errors: inout some TextOutputStream) -> ProcessGuard? {
+    do {
+      return try ProcessGuard.start()
+    } catch {
+      errors.write("bench: \(error.message); an app may outlive bench if bench is killed\n")
+      return nil
+    }
+  }
+
+  /// The display `settings.display` names, set up for the whole benchmark (a private Xvfb logs
+  /// to `xvfb.log` in `settings.outDir`); nil, said on `errors`, when it cannot be.
+  static func openDisplay(_ settings: RunSettings, quiet: Bool, errors: inout some TextOutputStream)
+    -> BenchDisplay?
+  {
+    let display: BenchDisplay
+    do {
+      display = try BenchDisplay.open(
+        settings.display, width: settings.displayWidth, height: settings.displayHeight,
+        logPath: settings.display == .privateX11 ? settings.outDir + "/xvfb.log" : nil)
+    } catch {
+      errors.write("bench: \(error.message)\n")
+      return nil
+    }
+    if let server = display.serverInfo, !quiet {
+      errors.write("bench: display \(settings.display): X server \(server.name) (\(server.vendor))\n")
+    }
+    return display
+  }
+
+  /// What results.json records before the first run: the tool, the host, the settings and
+  /// the display the runs are shown on.
+  static func baseResults(_ settings: RunSettings, display: BenchDisplay) -> BenchResults {
+    var base = BenchResults(
+      tool: .init(version: FirstFrameVersion.current), host: HostProbe.current(),
+      settings: .init(
+        runs: settings.runs, warmup: settings.warmup, conditions: settings.conditions.map(\.rawValue),
+        configs: settings.configs.map(\.rawValue), outputs: settings.outputs.map(\.rawValue),
+        camera: settings.camera.description,
+        profile: settings.profilePath,
+        profileName: settings.profileName, app: settings.appCommand?.joined(separator: " "),
+        refreshHz: settings.refreshHz, tap: settings.tap, lockSeconds: settings.lockSeconds,
+        runTimeoutSeconds: settings.runTimeoutSeconds, startedAt: ISO8601DateFormatter().string(from: Date()),
+        display: settings.display.description,
+        displayServer: display.serverInfo.map {
+          var info = $0
+          info.probeReads = settings.x11Read.rawValue
+          return info
+        }),
+      cells: [])
+    base.settings.profileHash = settings.profileHash
+    base.settings.injectDelayMs = settings.injectDelayMs
+    return base
   }
 
   /// Writes the final results (results.json, samples.csv, the reports), ends the journal when

@@ -90,7 +90,7 @@ public enum CameraAppLocator {
 
   /// The path of an up-to-date camera-app. `log` receives progress lines (building…). While
   /// `swift build` runs, `interrupted` is checked every few milliseconds: when it turns true the
-  /// build (and its process group) is stopped and `RunnerError.Code.interrupted` thrown.
+  /// build (with every compiler job it started) is stopped and `RunnerError.Code.interrupted` thrown.
   public static func locate(interrupted: () -> Bool = { false }, log: (String) -> Void) throws(RunnerError)
     -> String
   {
@@ -117,18 +117,31 @@ public enum CameraAppLocator {
     if !isUpToDate(binary: binary, root: root) {
       log("building camera-app (release, static Swift and C++ runtimes) — once per source change…")
     }
-    let swift = findSwift()
     let logPath = root + "/.build/camera-app-build.log"
-    try? FileManager.default.createDirectory(atPath: root + "/.build", withIntermediateDirectories: true)
+    return try build(package: root, scratch: scratch, logPath: logPath, interrupted: interrupted)
+  }
+
+  /// Builds camera-app from the package at `package` into the scratch folder `scratch`:
+  /// `swift build --package-path PACKAGE` with ``buildArguments`` (the scratch folder replaced), its output in
+  /// `logPath`. Stopped (with every compiler job it started) when `interrupted` turns true, and set to
+  /// die with bench (``BuildGuard``). `swift` defaults to the one on `PATH`. Returns the binary.
+  /// - Throws: `RunnerError` `.interrupted`, or `.buildFailed` with the log's last line.
+  static func build(
+    package: String, scratch: String, logPath: String, swift: String? = nil, interrupted: () -> Bool
+  ) throws(RunnerError) -> String {
+    let binary = scratch + "/release/camera-app"
+    try? FileManager.default.createDirectory(
+      atPath: (logPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
     unlink(logPath)
     prepareStaticCxx(scratch: scratch, swift: swift)
     let arguments = buildArguments.map { $0.replacingOccurrences(of: ".build/camera-app", with: scratch) }
     let child = try ChildProcess.spawn(
-      argv: [swift, "build", "--package-path", root] + arguments,
+      argv: BuildGuard.wrap([swift ?? findSwift(), "build", "--package-path", package] + arguments),
       environment: ProcessInfo.processInfo.environment, logPath: logPath)
     var status: ChildProcess.Termination?
     while status == nil {
       if interrupted() {
+        ProcessTree.kill(child.pid)
         child.terminate(grace: 1)
         throw RunnerError(.interrupted, "interrupted while building camera-app")
       }
