@@ -72,6 +72,10 @@ struct ThirdPartyAppTests {
         let observed = try #require(record.phases[PhaseName.firstFrameObserved])
         #expect(mapped <= observed)
         #expect(record.counts[BenchRunner.firstFrameByChange] == 1)
+        // app.main from the preload library bench loaded into the pipeline: process_launch.
+        let main = try #require(record.timeline?.first { $0.name == EventName.appMain.rawValue })
+        #expect(main.fields?["source"] == PreloadLibrary.eventSource)
+        #expect(try #require(record.phases[PhaseName.processLaunch]) <= mapped)
         if cell.condition == "cold" {
           // The pipeline's executable and the libraries the loader resolves for it.
           #expect((record.counts["evicted_files"] ?? 0) > 10, "\(record.counts)")
