@@ -54,7 +54,7 @@ public final class BenchSession: Sendable {
       }
       defer { burners?.stop() }
       // A configuration that cannot apply in this condition (relock for a third-party app) gets
-      // no cell: results say why under `settings.not_run`, and the table prints it.
+      // no cell: results say why under `settings.notRun`, and the table prints it.
       let configs = settings.benchConfigurations.filter {
         settings.notRunReason(for: $0, in: condition) == nil
       }

@@ -36,7 +36,7 @@ extension RunSettings {
 
   /// Why `configuration` is not run at all in `condition`, or nil when it is: a third-party app
   /// cannot be told to lock, so relock does not apply to it. Results list the reason under
-  /// `settings.not_run` and the table prints it.
+  /// `settings.notRun` and the table prints it.
   public func notRunReason(for configuration: BenchConfiguration, in condition: LaunchCondition) -> String? {
     guard case .app(let app) = configuration, condition == .relock else { return nil }
     return
