@@ -40,6 +40,11 @@ struct ThirdPartyAppTests {
   static let ffplay = onPath("ffplay") != nil
   static let ffplayMissing: Comment = "skipped: ffplay missing (scripts/install-deps installs ffmpeg)"
 
+  /// Generous limits for the tests that expect every run to succeed: under a full parallel
+  /// suite on 2 cores, ffplay has taken more than 10 s (the defaults) to load its libraries and
+  /// map its window. The tests check behaviour, not speed.
+  static let patientLimits = ["--run-timeout", "60", "--window-timeout", "60"]
+
   /// Runs bench to its end; returns its exit status and results.
   static func bench(_ args: [String], out: String) throws -> (status: Int32, results: BenchResults) {
     let p = try X11BenchTests.spawnBench(args + ["--display", "x11", "--quiet"], out: out)
@@ -57,7 +62,7 @@ struct ThirdPartyAppTests {
       [
         "--app-config", "gst=gst-launch-1.0 videotestsrc ! ximagesink", "--runs", "2", "--warmup", "1",
         "--conditions", "cold,warm,relock,loaded",
-      ], out: out)
+      ] + Self.patientLimits, out: out)
     let errors = results.cells.flatMap { c in
       c.records.compactMap { $0.error.map { "\(c.condition): \($0)" } }
     }
@@ -115,7 +120,7 @@ struct ThirdPartyAppTests {
       [
         "--app-config", "ffplay=ffplay -loglevel error -nostats -an -f lavfi -i testsrc", "--runs", "2",
         "--warmup", "1", "--conditions", "warm",
-      ], out: out)
+      ] + Self.patientLimits, out: out)
     let cell = try #require(results.cells.first)
     #expect(status == 0, "\(cell.records.map { $0.error ?? "ok" })")
     #expect(cell.runs == 2 && cell.failed == 0)
