@@ -77,7 +77,7 @@ public final class ABSession: Sendable {
       if interrupted() { break }
       let burners = CPUBurners.started(for: condition, progress: progress)
       defer { burners?.stop() }
-      var relock: [ABSide: [LaunchConfiguration: any RelockRunning]] = [:]
+      var relock: [ABSide: [BenchConfiguration: any RelockRunning]] = [:]
       defer { relock.values.forEach { $0.values.forEach { $0.close() } } }
       for side in ABSide.allCases {
         relock[side] = sides[side]?.start(condition, burners: burners?.count)
@@ -89,7 +89,8 @@ public final class ABSession: Sendable {
         guard let session = sides[step.side] else { continue }
         guard
           session.perform(
-            config: step.config, condition: condition, round: step.round, relock: relock[step.side] ?? [:],
+            config: .builtIn(step.config), condition: condition, round: step.round,
+            relock: relock[step.side] ?? [:],
             done: &done)
         else { break conditions }
       }

@@ -49,8 +49,11 @@ public final class BenchSession: Sendable {
       defer { burners?.stop() }
       let relock = start(condition, burners: burners?.count)
       defer { relock.values.forEach { $0.close() } }
+      // A configuration that cannot apply in this condition (relock for a third-party app) gets
+      // no cell: results say why under `settings.notRun`, and the table prints it.
+      let configs = configurations(in: condition)
       for round in 0..<(settings.warmup + settings.runs) {
-        for config in settings.configs {
+        for config in configs {
           if interruptFlag() { break conditions }
           guard perform(config: config, condition: condition, round: round, relock: relock, done: &done)
           else { break conditions }
@@ -64,17 +67,18 @@ public final class BenchSession: Sendable {
   /// Starts `condition`: its cells (one journal line each) and, for relock, each
   /// configuration's long-lived app. Returns those apps (the caller closes them); one that did not
   /// start is noted, and its runs fail.
-  func start(_ condition: LaunchCondition, burners: Int?) -> [LaunchConfiguration: any RelockRunning] {
+  func start(_ condition: LaunchCondition, burners: Int?) -> [BenchConfiguration: any RelockRunning] {
     try? FileManager.default.createDirectory(atPath: tracesDir, withIntermediateDirectories: true)
-    for config in settings.configs {
+    let configs = configurations(in: condition)
+    for config in configs {
       startCell(config: config, condition: condition, burners: burners)
     }
     guard condition == .relock else { return [:] }
-    var sessions: [LaunchConfiguration: any RelockRunning] = [:]
-    for config in settings.configs {
+    var sessions: [BenchConfiguration: any RelockRunning] = [:]
+    for config in configs {
       if interruptFlag() { break }
       switch runner.startRelockSession(
-        config: config, tracePath: "\(tracesDir)/relock-\(config.rawValue).jsonl", interrupted: interruptFlag)
+        config: config, tracePath: "\(tracesDir)/relock-\(config.name).jsonl", interrupted: interruptFlag)
       {
       case .success(let s): sessions[config] = s
       case .failure(let e): progress.note("bench: \(labelPrefix)relock/\(config): \(e.message)")
@@ -88,8 +92,8 @@ public final class BenchSession: Sendable {
   /// `relock` holds the condition's apps from ``start(_:burners:)``. Returns false when an
   /// interrupt stopped the run (nothing is recorded).
   func perform(
-    config: LaunchConfiguration, condition: LaunchCondition, round: Int,
-    relock: [LaunchConfiguration: any RelockRunning], done: inout Int
+    config: BenchConfiguration, condition: LaunchCondition, round: Int,
+    relock: [BenchConfiguration: any RelockRunning], done: inout Int
   ) -> Bool {
     let counted = round >= settings.warmup
     let number = round - settings.warmup + 1
@@ -106,8 +110,8 @@ public final class BenchSession: Sendable {
     } else {
       let name =
         counted
-        ? "\(condition.rawValue)-\(config.rawValue)-\(number)"
-        : "\(condition.rawValue)-\(config.rawValue)-warmup\(round + 1)"
+        ? "\(condition.rawValue)-\(config.name)-\(number)"
+        : "\(condition.rawValue)-\(config.name)-warmup\(round + 1)"
       outcome = runner.launchRun(
         config: config, condition: condition, number: number, runID: name,
         tracePath: "\(tracesDir)/\(name).jsonl", interrupted: interruptFlag)
@@ -135,14 +139,19 @@ public final class BenchSession: Sendable {
   /// "A " for a `bench ab` side's session, else empty: put before progress labels.
   var labelPrefix: String { label.map { $0 + " " } ?? "" }
 
-  func startCell(config: LaunchConfiguration, condition: LaunchCondition, burners: Int?) {
+  /// The configurations that run under `condition` (a third-party app has no relock).
+  func configurations(in condition: LaunchCondition) -> [BenchConfiguration] {
+    settings.benchConfigurations.filter { settings.notRunReason(for: $0, in: condition) == nil }
+  }
+
+  func startCell(config: BenchConfiguration, condition: LaunchCondition, burners: Int?) {
     let cell = cells.withLock { cells -> BenchResults.Cell? in
-      if cells.contains(where: { $0.config == config.rawValue && $0.condition == condition.rawValue }) {
+      if cells.contains(where: { $0.config == config.name && $0.condition == condition.rawValue }) {
         return nil
       }
-      let notApplicable = settings.expectations(for: config).inapplicablePhases(in: condition)
+      let notApplicable = settings.inapplicablePhases(for: config, in: condition)
       let cell = BenchResults.Cell(
-        config: config.rawValue, condition: condition.rawValue, camera: settings.camera.description,
+        config: config.name, condition: condition.rawValue, camera: settings.camera.description,
         runs: 0, failed: 0, burners: condition == .loaded ? (burners ?? 0) : nil, phases: [:], records: [],
         notApplicable: notApplicable.isEmpty ? nil : notApplicable)
       cells.append(cell)
@@ -152,7 +161,7 @@ public final class BenchSession: Sendable {
   }
 
   func finish(
-    _ outcome: RunOutcome, config: LaunchConfiguration, condition: LaunchCondition, counted: Bool,
+    _ outcome: RunOutcome, config: BenchConfiguration, condition: LaunchCondition, counted: Bool,
     done: Int, warmup: Bool
   ) {
     if outcome.realtime { realtimeSeen.withLock { $0 = true } }
@@ -160,7 +169,7 @@ public final class BenchSession: Sendable {
     if counted {
       cells.withLock { cells in
         if let i = cells.firstIndex(where: {
-          $0.config == config.rawValue && $0.condition == condition.rawValue
+          $0.config == config.name && $0.condition == condition.rawValue
         }
         ) {
           cells[i].records.append(outcome.record)
@@ -168,12 +177,12 @@ public final class BenchSession: Sendable {
       }
       journaled { () throws(ResultsFileError) in
         try journal?.append(
-          run: outcome.record, config: config.rawValue, condition: condition.rawValue,
+          run: outcome.record, config: config.name, condition: condition.rawValue,
           camera: settings.camera.description, realtime: outcome.realtime)
       }
     }
     let what =
-      labelPrefix + "\(condition.rawValue)/\(config.rawValue)"
+      labelPrefix + "\(condition.rawValue)/\(config.name)"
       + (warmup ? " warm-up" : " run \(outcome.record.run)")
     let summary: String
     if outcome.record.ok {

@@ -133,10 +133,11 @@ public enum CameraAppLocator {
     try? FileManager.default.createDirectory(
       atPath: (logPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
     unlink(logPath)
+    let swift = swift ?? findSwift()
     prepareStaticCxx(scratch: scratch, swift: swift)
     let arguments = buildArguments.map { $0.replacingOccurrences(of: ".build/camera-app", with: scratch) }
     let child = try ChildProcess.spawn(
-      argv: BuildGuard.wrap([swift ?? findSwift(), "build", "--package-path", package] + arguments),
+      argv: BuildGuard.wrap([swift, "build", "--package-path", package] + arguments),
       environment: ProcessInfo.processInfo.environment, logPath: logPath)
     var status: ChildProcess.Termination?
     while status == nil {

@@ -43,7 +43,7 @@ final class ABSideRunner: RunPerforming {
   }
 
   func launchRun(
-    config: LaunchConfiguration, condition: LaunchCondition, number: Int, runID: String, tracePath: String,
+    config: BenchConfiguration, condition: LaunchCondition, number: Int, runID: String, tracePath: String,
     interrupted: @Sendable () -> Bool
   ) -> RunOutcome? {
     guard log.call(side) != nil else { return nil }
@@ -56,7 +56,7 @@ final class ABSideRunner: RunPerforming {
   }
 
   func startRelockSession(
-    config: LaunchConfiguration, tracePath: String, interrupted: @Sendable () -> Bool
+    config: BenchConfiguration, tracePath: String, interrupted: @Sendable () -> Bool
   ) -> Result<any RelockRunning, RunnerError> {
     .failure(RunnerError(.spawnFailed, "no relock here"))
   }
