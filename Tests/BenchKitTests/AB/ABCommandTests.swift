@@ -11,6 +11,15 @@ import TestSupport
 struct ScratchRepository {
   let path = temporaryFolder("ab-repo")
 
+  /// Whether `git` is on `PATH`: `bench ab` needs it (so do these suites, which are skipped
+  /// without it, saying so); the default job and the other tests do not.
+  static let gitAvailable = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").contains
+  {
+    access(String($0) + "/git", X_OK) == 0
+  }
+  /// The reason shown for a suite skipped without git.
+  static let noGit: Comment = "git is not installed: bench ab compares git revisions"
+
   /// Runs git in the repository; returns its stdout, trimmed.
   @discardableResult
   func git(_ arguments: String...) throws -> String {
@@ -72,7 +81,8 @@ func makeScript(_ path: String, _ text: String) {
   precondition(made, "cannot write \(path)")
 }
 
-@Suite(.timeLimit(.minutes(2))) struct ABCommandTests {
+@Suite(.timeLimit(.minutes(2)), .enabled(if: ScratchRepository.gitAvailable, ScratchRepository.noGit))
+struct ABCommandTests {
   func run(_ arguments: [String]) -> (status: Int32, errors: String) {
     var output = ""
     var errors = ""
@@ -323,7 +333,9 @@ func makeScript(_ path: String, _ text: String) {
 }
 
 /// `bench ab` as a user runs it, with real camera-app runs.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct ABEndToEndTests {
+@Suite(
+  .serialized, .timeLimit(.minutes(5)), .enabled(if: ScratchRepository.gitAvailable, ScratchRepository.noGit))
+struct ABEndToEndTests {
   @Test("bench ab runs both revisions' camera-apps into A/ and B/; the gate catches B's slower first frame")
   func gateCatchesSlowerRevision() throws {
     let repo = try ScratchRepository.make()
