@@ -5,6 +5,7 @@ import BenchAnalysis
 import Display
 import Foundation
 import LaunchContract
+import SystemCalls
 
 /// `bench ab REV_A REV_B`: code against code on one machine in one run. Builds camera-app at
 /// two git revisions (``RevisionBuilder``) and runs both, interleaved run by run
@@ -181,10 +182,11 @@ public enum ABCommand: Command {
   ) -> [ABSide: String]? {
     // HEAD may come from this checkout's own camera-app build only when that is the repository
     // being compared and bench would build it (not FIRSTFRAME_CAMERA_APP's binary).
-    let root = CameraAppLocator.packageRoot().map { realPath($0) }
+    let root = CameraAppLocator.packageRoot().map { FileSystem.realPath($0) ?? $0 }
     let builder = RevisionBuilder(
       repository: o.repository,
-      reuseCheckout: root == realPath(o.repository) && LaunchEnvironment.value(of: .cameraApp) == nil)
+      reuseCheckout: root == (FileSystem.realPath(o.repository) ?? o.repository)
+        && LaunchEnvironment.value(of: .cameraApp) == nil)
     var binaries: [ABSide: String] = [:]
     for (side, revision) in [(ABSide.a, o.a), (.b, o.b)] {
       do {
@@ -201,12 +203,6 @@ public enum ABCommand: Command {
       }
     }
     return binaries
-  }
-
-  static func realPath(_ path: String) -> String {
-    guard let resolved = realpath(path, nil) else { return path }
-    defer { free(resolved) }
-    return String(cString: resolved)
   }
 
   /// The comparison B vs A, headed by what A and B are.

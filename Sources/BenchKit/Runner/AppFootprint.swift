@@ -25,9 +25,11 @@ public enum AppFootprint {
   /// the loader resolves for a dynamically linked executable. Files that cannot be resolved are
   /// left out.
   public static func files(ofExecutable path: String) -> Set<String> {
-    guard let real = realPath(path) else { return [] }
+    guard let real = FileSystem.realPath(path) else { return [] }
     var files: Set<String> = [real]
-    if let interpreter = scriptInterpreter(real), interpreter != real, let resolved = realPath(interpreter) {
+    if let interpreter = scriptInterpreter(real), interpreter != real,
+      let resolved = FileSystem.realPath(interpreter)
+    {
       files.insert(resolved)
       files.formUnion(libraries(of: resolved))
     } else {
@@ -62,7 +64,7 @@ public enum AppFootprint {
       if let arrow = entry.range(of: "=> ") { entry = entry[arrow.upperBound...] }
       guard entry.hasPrefix("/") else { continue }
       if let address = entry.range(of: " (0x", options: .backwards) { entry = entry[..<address.lowerBound] }
-      if let real = realPath(String(entry)) { paths.insert(real) }
+      if let real = FileSystem.realPath(String(entry)) { paths.insert(real) }
     }
     return paths
   }
@@ -88,11 +90,5 @@ public enum AppFootprint {
     var magic = [UInt8](repeating: 0, count: 4)
     let n = magic.withUnsafeMutableBytes { (try? FileDescriptorIO.read(fd, into: $0)) ?? 0 }
     return n == 4 && magic == [0x7F, 0x45, 0x4C, 0x46]
-  }
-
-  static func realPath(_ path: String) -> String? {
-    guard let resolved = realpath(path, nil) else { return nil }
-    defer { free(resolved) }
-    return String(cString: resolved)
   }
 }

@@ -65,13 +65,6 @@ public struct LaunchFloor: Sendable {
     self.environment = environment
   }
 
-  /// `path` with every symbolic link resolved (`realpath(3)`), or `path` itself when that fails.
-  static func realPath(_ path: String) -> String {
-    guard let resolved = realpath(path, nil) else { return path }
-    defer { free(resolved) }
-    return String(cString: resolved)
-  }
-
   /// The descriptor each program's trace is written to.
   static let traceDescriptor: Int32 = 3
 
@@ -92,7 +85,7 @@ public struct LaunchFloor: Sendable {
         report.failures.append("inspection: \(why.message)")
       }
       // By its real path, as /proc/PID/maps names it (argv[0] may be a symbolic link to it).
-      report.mappedFiles[Self.realPath(program.argv[0])] = report.binaryBytes
+      report.mappedFiles[FileSystem.realPath(program.argv[0]) ?? program.argv[0]] = report.binaryBytes
       return report
     }
     for condition in conditions {
