@@ -43,11 +43,13 @@ public enum CameraAppLocator {
 
   /// Links `scratch/static-cxx/libstdc++.a` to the archive the toolchain's clang would link
   /// (`clang -print-file-name=libstdc++.a`, the GCC installation the Swift driver uses), or
-  /// leaves the folder empty when there is none; returns the archive's path, or nil.
+  /// leaves the folder empty when there is none; returns the archive's path, or nil. A link that
+  /// still leads to a readable archive is kept: clang is asked once, not at every bench start.
   @discardableResult public static func prepareStaticCxx(scratch: String, swift: String) -> String? {
     let folder = scratch + "/" + staticCxxFolder
     try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     let link = folder + "/libstdc++.a"
+    if let archive = FileSystem.realPath(link), archive != link, access(archive, R_OK) == 0 { return archive }
     unlink(link)
     let clang = (swift as NSString).deletingLastPathComponent + "/clang"
     let answer = folder + "/clang-answer"
