@@ -43,18 +43,21 @@ public enum CameraAppLocator {
 
   /// Links `scratch/static-cxx/libstdc++.a` to the archive the toolchain's clang would link
   /// (`clang -print-file-name=libstdc++.a`, the GCC installation the Swift driver uses), or
-  /// leaves the folder empty when there is none; returns the archive's path, or nil. A link that
-  /// still leads to a readable archive is kept: clang is asked once, not at every bench start.
+  /// leaves the folder without it when there is none; returns the archive's path, or nil.
+  ///
+  /// Tests, benches and scripts build camera-app at the same time, so a link that still leads to
+  /// a readable archive is kept (clang is asked once, not at every bench start), and a link is
+  /// only ever replaced by an atomic rename, never removed: a `swift build` linking meanwhile
+  /// would take the shared runtime instead, and SwiftPM would keep that binary.
   @discardableResult public static func prepareStaticCxx(scratch: String, swift: String) -> String? {
     let folder = scratch + "/" + staticCxxFolder
     try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     let link = folder + "/libstdc++.a"
     if let archive = FileSystem.realPath(link), archive != link, access(archive, R_OK) == 0 { return archive }
-    unlink(link)
     let clang = (swift as NSString).deletingLastPathComponent + "/clang"
-    let answer = folder + "/clang-answer"
+    let unique = "\(getpid())-\(UUID().uuidString)"
+    let answer = folder + "/clang-answer-" + unique
     defer { unlink(answer) }
-    unlink(answer)
     guard access(clang, X_OK) == 0,
       let child = try? ChildProcess.spawn(
         argv: [clang, "-print-file-name=libstdc++.a"], environment: ProcessInfo.processInfo.environment,
@@ -65,7 +68,14 @@ public enum CameraAppLocator {
         in: .whitespacesAndNewlines),
       archive.hasPrefix("/"), access(archive, R_OK) == 0
     else { return nil }
-    return symlink(archive, link) == 0 ? archive : nil
+    let fresh = folder + "/.link-" + unique
+    unlink(fresh)
+    guard symlink(archive, fresh) == 0 else { return nil }
+    guard rename(fresh, link) == 0 else {
+      unlink(fresh)
+      return nil
+    }
+    return archive
   }
 
   /// The package root this bench belongs to: walk up from the executable, then the working directory.

@@ -4,6 +4,7 @@ import Foundation
 import Glibc
 import LaunchContract
 import Synchronization
+import TestThreads
 import Testing
 import TestSupport
 
@@ -334,7 +335,8 @@ struct ABCommandTests {
 
 /// `bench ab` as a user runs it, with real camera-app runs.
 @Suite(
-  .serialized, .timeLimit(.minutes(5)), .enabled(if: ScratchRepository.gitAvailable, ScratchRepository.noGit))
+  .ownThread, .serialized, .timeLimit(.minutes(5)),
+  .enabled(if: ScratchRepository.gitAvailable, ScratchRepository.noGit))
 struct ABEndToEndTests {
   @Test("bench ab runs both revisions' camera-apps into A/ and B/; the gate catches B's slower first frame")
   func gateCatchesSlowerRevision() throws {

@@ -2,12 +2,13 @@ import BenchKit
 import Foundation
 import LaunchContract
 import SystemCalls
+import TestThreads
 import Testing
 
 /// camera-app as `bench` builds it (release, static Swift runtime: ``CameraAppLocator``; the first
 /// run builds it, which takes minutes) carries no Foundation, and with the synthetic camera maps
 /// no video library: launch stage one loads only what the synthetic camera needs (issue 14).
-@Suite(.serialized, .timeLimit(.minutes(20))) struct CameraAppFootprintTests {
+@Suite(.ownThread, .serialized, .timeLimit(.minutes(20))) struct CameraAppFootprintTests {
   /// Swift's mangled names of Foundation's modules: any symbol or type reference of theirs in
   /// the binary contains one.
   static let foundationModules = [
