@@ -59,6 +59,9 @@ public enum ResultsTable {
     for (note, where_) in notes.sorted(by: { $0.key < $1.key }) {
       out += "- not applicable in \(where_.joined(separator: ", ")): \(note)\n"
     }
+    for (cell, reason) in (results.settings.notRun ?? [:]).sorted(by: { $0.key < $1.key }) {
+      out += "- not applicable, not run: \(cell): \(reason)\n"
+    }
     if let delay = results.settings.injectDelayMs {
       out +=
         "- injected delay: camera-app was told to wait \(delay) ms before starting preview (--inject-delay-ms,"
