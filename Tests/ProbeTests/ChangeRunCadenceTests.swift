@@ -45,15 +45,23 @@ import Testing
       return px
     }
 
+    /// Shows `px` at refresh `n`; `late`: the probe read it late, right after it was done with
+    /// the previous image (X11: the change arrived while it was busy).
     @discardableResult
-    mutating func show(_ px: [UInt8], atRefresh n: UInt64) -> ScanoutClass {
+    mutating func show(_ px: [UInt8], atRefresh n: UInt64, late: Bool = false) -> ScanoutClass {
       px.withUnsafeBufferPointer {
         detector.observe(
           LumaImage(
             base: $0.baseAddress!, width: ChangeRunCadenceTests.w, height: ChangeRunCadenceTests.h,
             bytesPerRow: ChangeRunCadenceTests.w),
-          at: 1_000_000_000 + n * ChangeRunCadenceTests.r)
+          at: 1_000_000_000 + n * ChangeRunCadenceTests.r, seenLate: late)
       }
+    }
+
+    /// X11-style reads: only new images are read (on DAMAGE), at the refreshes given, each
+    /// `late` or not.
+    mutating func read(_ reads: [(refresh: UInt64, image: [UInt8], late: Bool)]) {
+      for r in reads { show(r.image, atRefresh: r.refresh, late: r.late) }
     }
 
     /// Shows `images[n]` (nil: black) on refresh n, from refresh `from` on.
@@ -147,5 +155,69 @@ import Testing
     ]
     feed.play(images, from: 0, to: 18)
     #expect(feed.firstLiveRefresh == 10)
+  }
+
+  // MARK: - X11: reads the probe made late (it was busy with the previous image)
+
+  @Test(
+    "X11: a later gap that is the probe's own busy time (a late read) does not break the run, so the first read stays the first live frame"
+  )
+  func lateReadKeepsRun() {
+    // As `bench calibrate --display x11` saw under load: the probe read the first two frames on
+    // time (82 ms apart, within 2 × 33.3 + 16.7 + 8.3 ms), was then starved while analysing the
+    // second at normal priority, and read the next change 130 ms later, right when it was done.
+    var feed = Feed(cadence: Self.camera)
+    Self.launch(&feed)
+    feed.read([
+      (10, feed.fresh(), false), (15, feed.fresh(), false), (23, feed.fresh(), true),
+      (25, feed.fresh(), false),
+      (27, feed.fresh(), false),
+    ])
+    #expect(feed.firstLiveRefresh == 10)
+    #expect(feed.detector.firstLiveFrame?.confirmedAt == 1_000_000_000 + 23 * Self.r)
+  }
+
+  @Test("X11: a gap beyond the reach that the probe was not busy for still breaks the run")
+  func promptGapStillBreaksRun() {
+    var feed = Feed(cadence: Self.camera)
+    Self.launch(&feed)
+    feed.read([
+      (10, feed.fresh(), false), (15, feed.fresh(), false), (23, feed.fresh(), false),
+      (25, feed.fresh(), false),
+      (27, feed.fresh(), false),
+    ])
+    #expect(feed.firstLiveRefresh == 23)
+  }
+
+  @Test(
+    "X11: a late read never vouches for the run's first gap: a splash read on time, then live frames read late, is not live"
+  )
+  func lateReadNeverVouchesForFirstGap() {
+    var feed = Feed(cadence: Self.camera)
+    Self.launch(&feed)
+    let splash = SplashImage.frame(width: Self.w, height: Self.h).pixels
+    feed.read([
+      (4, splash, false), (16, feed.fresh(), true), (18, feed.fresh(), false), (20, feed.fresh(), false),
+    ])
+    #expect(feed.firstLiveRefresh == 16)
+  }
+
+  @Test(
+    "X11, camera rate unknown: a late gap does not count as the cadence a still image's first gap is judged by"
+  )
+  func lateGapNotCadenceWithoutRate() {
+    var feed = Feed(cadence: nil)
+    Self.launch(&feed)
+    let splash = SplashImage.frame(width: Self.w, height: Self.h).pixels
+    // The splash 6 refreshes before the live frames (within the unknown camera's reach); the
+    // next live frame is read 10 refreshes late, then they come every 2 refreshes. Taken as the
+    // cadence, the probe's 10-refresh busy time would let the splash's 6-refresh gap pass
+    // (6 ≤ 2 × 10 + 1); the 2-refresh cadence does not. And the late gap cannot vouch for the
+    // frame at 10 either, so the first live frame is the late read.
+    feed.read([
+      (4, splash, false), (10, feed.fresh(), false), (20, feed.fresh(), true), (22, feed.fresh(), false),
+      (24, feed.fresh(), false),
+    ])
+    #expect(feed.firstLiveRefresh == 20)
   }
 }

@@ -1,6 +1,8 @@
 import CaptureKit
+import Dispatch
 import LaunchContract
 import PhaseTrace
+import Synchronization
 import SystemCalls
 import TestSupport
 import Testing
@@ -135,6 +137,84 @@ struct X11ProbeTests {
     #expect(calls.blockUntilCount(1, timeout: .seconds(10)))
     let first = try #require(monitor.snapshot().firstLiveFrame)
     #expect(first.scanoutTime >= (firstPresent ?? .max))
+  }
+
+  @Test(
+    "a change that arrives while the probe is busy with the previous image is read late, and that busy time does not break the change run: the first fresh read stays the first live frame"
+  )
+  func busyProbeReadsLate() throws {
+    let server = try XvfbFixture.start()
+    defer { server.stop() }
+    // A camera interval so long that no read made on time, however loaded the machine, falls
+    // beyond the run's reach (2 × 0.5 s + 16.7 ms + 8.3 ms): only the probe's busy time does.
+    var config = DetectorConfiguration(
+      cameraFrameIntervalNanoseconds: 500_000_000,
+      refreshIntervalNanoseconds: X11FrameSource.cadenceAllowanceNanoseconds)
+    config.decodesLightBoard = false
+    let detector = Mutex(LiveFrameDetector(configuration: config))
+    let reach = detector.withLock { $0.runReachNanoseconds }
+    let reads = Collector<(time: UInt64, late: Bool, kind: ScanoutClass)>()
+    let release = DispatchSemaphore(value: 0)
+    let busyAt = Collector<UInt64>()
+    // The probe's analysis, starved on the second fresh image (as at normal priority under load)
+    // until the test lets it go on.
+    let source = try X11FrameSource(
+      display: server.displayName, authorization: server.authorization, source: .window, realtime: false
+    ) { frame in
+      let kind = detector.withLock { $0.observe(frame.image, at: frame.time, seenLate: frame.seenLate) }
+      reads.append((frame.time, frame.seenLate, kind))
+      if kind == .waiting && reads.values.filter({ $0.kind == .waiting }).count == 2 {
+        busyAt.append(frame.time)
+        _ = release.wait(timeout: .now() + 30)
+      }
+    }
+    try source.start()
+    defer {
+      release.signal()
+      source.stop()
+    }
+    source.watch(processID: getpid())
+    let presenter = try X11Presenter(
+      display: server.displayName, authorization: server.authorization, width: 96, height: 64, title: "t",
+      pid: getpid())
+    defer { presenter.close() }
+    presenter.publishBlack()
+    #expect(blockUntil(timeout: .seconds(10)) { !source.events.isEmpty })  // the window is watched
+    detector.withLock { $0.arm(.launch(since: MonotonicClock.now())) }
+    source.armed()
+
+    var scene = CalibrationScene(width: 96, height: 64, kind: .pattern, noiseSigma: 0, seed: 5)
+    var sequence: UInt64 = 0
+    func presentFresh() -> UInt64? {
+      defer { sequence += 1 }
+      return presenter.publish(Self.frame(&scene, width: 96, height: 64, sequence: sequence).0)
+    }
+    func freshReads() -> [(time: UInt64, late: Bool, kind: ScanoutClass)] {
+      reads.values.filter { $0.kind == .waiting || $0.kind == .firstLive || $0.kind == .afterFirstLive }
+    }
+    let firstPresent = try #require(presentFresh())
+    #expect(blockUntil(timeout: .seconds(10)) { freshReads().count >= 1 })
+    _ = presentFresh()
+    #expect(busyAt.blockUntilCount(1, timeout: .seconds(10)))
+    _ = presentFresh()  // arrives while the probe is busy
+    // The probe stays busy for longer than the run's reach, then reads the change it missed.
+    MonotonicClock.sleep(until: busyAt.values[0] &+ reach &+ 50_000_000)
+    release.signal()
+    #expect(blockUntil(timeout: .seconds(10)) { freshReads().count >= 3 })
+    for _ in 0..<4 where detector.withLock({ $0.firstLiveFrame }) == nil {
+      let before = freshReads().count
+      _ = presentFresh()
+      #expect(blockUntil(timeout: .seconds(10)) { freshReads().count > before })
+    }
+
+    let fresh = freshReads()
+    #expect(fresh.count >= 3)
+    guard fresh.count >= 3 else { return }
+    #expect(fresh[2].late, "the change that arrived while the probe was busy was read late")
+    #expect(fresh[2].time &- fresh[1].time > reach)
+    let first = try #require(detector.withLock { $0.firstLiveFrame })
+    #expect(first.scanoutTime >= firstPresent)
+    #expect(first.scanoutTime == fresh[0].time, "the first fresh read is the first live frame")
   }
 
   @Test("the probe reports the X server going away instead of hanging")

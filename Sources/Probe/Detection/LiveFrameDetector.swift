@@ -34,7 +34,11 @@ import PhaseTrace
 ///   cadence tolerance, by default half a refresh). With the camera's frame interval known
 ///   (`DetectorConfiguration.cameraFrameIntervalNanoseconds`) that reach is the whole cadence
 ///   test, for the first gap as for the others; without it the first gap must also be at most
-///   twice the run's longest later gap plus one refresh. A splash screen or a non-black cover is
+///   twice the run's longest later gap plus one refresh. On X11 a read can be late
+///   (`observe(_:at:seenLate:)`): the change came while the probe was busy with the previous
+///   image, so the gap before it is the probe's busy time; such a gap beyond the reach does not
+///   break a run already two images long, but never vouches for a run's first gap, nor counts as
+///   the cadence the first gap is judged by. A splash screen or a non-black cover is
 ///   a still image, not a run; one garbage buffer, or a frame in flight from before an unlock,
 ///   stands alone and is followed by a gap; the frozen pre-lock image is similar to the
 ///   reference. The run is confirmed on its last scanout (that is when `observe`
@@ -79,8 +83,8 @@ public struct LiveFrameDetector: Sendable {
   /// This arm's pre-arm reference, frozen at its first scanout at or after the arm time.
   private var reference: [ImageSignature] = []
   private var referenceFrozen = false
-  /// The scanout times of the new images in the change run under way.
-  private var run: [UInt64] = []
+  /// The new images of the change run under way: scanout times, and whether each was read late.
+  private var run: [(time: UInt64, late: Bool)] = []
   private var lastScanoutTime: UInt64?
   private var scanoutDeltas: [UInt64] = []
   private var lastNewImageTime: UInt64?
@@ -110,8 +114,10 @@ public struct LiveFrameDetector: Sendable {
   }
 
   /// Analyses one scanout shown at `time` (`CLOCK_MONOTONIC` ns) and says what it was.
+  /// `seenLate`: the probe read it late, its change having arrived while it was busy with the
+  /// previous image (`ProbeFrame.seenLate`, X11 only).
   @discardableResult
-  public mutating func observe(_ image: LumaImage, at time: UInt64) -> ScanoutClass {
+  public mutating func observe(_ image: LumaImage, at time: UInt64, seenLate: Bool = false) -> ScanoutClass {
     current.compute(image)
     if hasPrevious && !previous.matches(width: image.width, height: image.height) {
       hasPrevious = false
@@ -138,7 +144,8 @@ public struct LiveFrameDetector: Sendable {
         if reading == nil && configuration.decodesLightBoard {
           reading = LightBoard.decode(image)
         }
-        result = classifyNonBlank(at: time, mode: mode, reading: reading, sameAsPrevious: sameAsPrevious)
+        result = classifyNonBlank(
+          at: time, mode: mode, reading: reading, sameAsPrevious: sameAsPrevious, seenLate: seenLate)
       }
       if firstLiveFrame != nil && !sameAsPrevious && result != .firstLive {
         noteNewImage(at: time)
@@ -170,7 +177,7 @@ public struct LiveFrameDetector: Sendable {
   }
 
   private mutating func classifyNonBlank(
-    at time: UInt64, mode: ArmMode, reading: LightBoardReading?, sameAsPrevious: Bool
+    at time: UInt64, mode: ArmMode, reading: LightBoardReading?, sameAsPrevious: Bool, seenLate: Bool
   ) -> ScanoutClass {
     if case .board(let us, _)? = reading {
       run = []
@@ -198,18 +205,24 @@ public struct LiveFrameDetector: Sendable {
       recordStale(at: time, reason: "pre_arm_content", captureTimeMicroseconds: nil)
       return .stale
     }
-    if let last = run.last, time &- last > runReachNanoseconds { run = [] }
+    // A gap beyond the reach breaks the run, unless it ends in a late read: then it is the
+    // probe's busy time, which says nothing about the camera, and the run goes on (its first gap
+    // must still be seen within the reach: `trimUnvouchedStart`).
+    if let last = run.last, time &- last.time > runReachNanoseconds, !(seenLate && run.count >= 2) {
+      run = []
+    }
     guard !sameAsPrevious else { return .waiting }  // a repeat neither starts nor extends a run
-    run.append(time)
-    trimInconsistentStart()
-    guard run.count >= max(1, configuration.changeRunLength) else { return .waiting }
+    run.append((time, seenLate))
+    let judged = trimUnvouchedStart()
+    guard judged, run.count >= max(1, configuration.changeRunLength) else { return .waiting }
     let later = run.dropFirst()
     found(
       FirstLiveFrame(
-        mode: mode, scanoutTime: run[0], method: .change, captureTimeMicroseconds: nil, confirmedAt: time),
+        mode: mode, scanoutTime: run[0].time, method: .change, captureTimeMicroseconds: nil, confirmedAt: time
+      ),
       changes: run.count)
     run = []
-    for t in later { noteNewImage(at: t) }
+    for image in later { noteNewImage(at: image.time) }
     return .firstLive
   }
 
@@ -229,22 +242,34 @@ public struct LiveFrameDetector: Sendable {
   /// 60 Hz, until scanout intervals give the real one.
   static let defaultRefreshNanoseconds: UInt64 = 16_666_667
 
-  /// Without a known camera frame interval: drops the run's first image while its gap to the
-  /// second is more than twice the run's longest later gap plus one refresh, so a still image (a
-  /// splash screen) shown just before the live frames is not part of their cadence.
+  /// Drops the run's first images while their place in the camera's cadence is not shown, and
+  /// says whether the run's start is judged (it may be confirmed):
+  /// - a first gap beyond the reach is never vouched for: it can only be a late read's gap
+  ///   (X11: the probe was busy, so it cannot say when the change came), kept as a later gap
+  ///   before the images ahead of it were dropped;
+  /// - without a known camera frame interval, the first image goes while its gap to the second is
+  ///   more than twice the run's longest later gap plus one refresh, so a still image (a splash
+  ///   screen) shown just before the live frames is not part of their cadence. Late reads' gaps
+  ///   are not the cadence and are left out; until a later gap was seen on time the start is not
+  ///   judged.
   ///
   /// With a known interval the first gap is judged like every other, against the cadence's
   /// reach (`runReachNanoseconds`), never against the later gaps: those are what a starved
   /// presenter makes short when it catches up after a late second frame, and judging the first
   /// gap by them moved the first live frame to the second (`bench calibrate` measured lags of
   /// 60–90 ms that way).
-  private mutating func trimInconsistentStart() {
-    guard configuration.cameraFrameIntervalNanoseconds == nil else { return }
+  private mutating func trimUnvouchedStart() -> Bool {
+    let reach = runReachNanoseconds
     let refresh = refreshIntervalNanoseconds ?? Self.defaultRefreshNanoseconds
-    while run.count >= 3 {
-      var longestLater: UInt64 = 0
-      for i in 2..<run.count { longestLater = max(longestLater, run[i] &- run[i - 1]) }
-      guard run[1] &- run[0] > 2 &* longestLater &+ refresh else { return }
+    while true {
+      while run.count >= 2 && run[1].time &- run[0].time > reach { run.removeFirst() }
+      guard configuration.cameraFrameIntervalNanoseconds == nil, run.count >= 3 else { return true }
+      var longestLater: UInt64?
+      for i in 2..<run.count where !run[i].late {
+        longestLater = max(longestLater ?? 0, run[i].time &- run[i - 1].time)
+      }
+      guard let longestLater else { return false }
+      guard run[1].time &- run[0].time > 2 &* longestLater &+ refresh else { return true }
       run.removeFirst()
     }
   }

@@ -129,7 +129,7 @@ public final class DisplayMonitor: Sendable {
     let notify = box.state.withLock { s -> (FirstLiveFrame, @Sendable (FirstLiveFrame) -> Void)? in
       let hadFirst = s.detector.firstLiveFrame != nil
       let cpu0 = MonotonicClock.threadCPUTime()
-      s.detector.observe(frame.image, at: frame.time)
+      s.detector.observe(frame.image, at: frame.time, seenLate: frame.seenLate)
       s.analysisNanoseconds &+= MonotonicClock.threadCPUTime() &- cpu0
       s.scanouts &+= 1
       if s.recent.count >= (s.keepsFirstLiveImage ? 8 : 32) { s.recent.removeFirst() }

@@ -11,11 +11,17 @@ public struct ProbeFrame {
   public var time: UInt64
   /// Ground truth of what was presented (shared memory only; calibration reads it, detection never).
   public var presented: PresentedFrameInfo?
+  /// X11: the probe read this image late — its change arrived while the probe was still busy
+  /// with the previous image (converting and analysing it at normal priority), so the time since
+  /// the previous read is the probe's own, not the app's. Never on shared memory (the compositor
+  /// scans out on its grid).
+  public var seenLate: Bool
 
   /// Creates the frame.
-  public init(image: LumaImage, time: UInt64, presented: PresentedFrameInfo? = nil) {
+  public init(image: LumaImage, time: UInt64, presented: PresentedFrameInfo? = nil, seenLate: Bool = false) {
     self.image = image
     self.time = time
     self.presented = presented
+    self.seenLate = seenLate
   }
 }

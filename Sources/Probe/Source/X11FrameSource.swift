@@ -225,7 +225,13 @@ final class X11FrameSource: FrameSource {
   /// Handles every event that arrived and reads every change, until the connection is quiet
   /// (replies are waited for, and events that arrive meanwhile are queued inside XCB, where
   /// `poll` cannot see them).
+  ///
+  /// A read made before the thread slept again after delivering a frame is **late**
+  /// (`ProbeFrame.seenLate`): its change arrived while the probe was converting or analysing
+  /// the previous image, at normal priority, so the gap since the previous read is the probe's
+  /// busy time, however long a loaded machine made it.
   private func serviceConnection() throws(X11Error) {
+    var deliveredSinceWaking = false
     while true {
       let events = try capture.pollEvents()
       let now = MonotonicClock.now()
@@ -257,8 +263,10 @@ final class X11FrameSource: FrameSource {
         capture.withLuma { base, width, height in
           deliver(
             ProbeFrame(
-              image: LumaImage(base: base, width: width, height: height, bytesPerRow: width), time: stamp))
+              image: LumaImage(base: base, width: width, height: height, bytesPerRow: width), time: stamp,
+              seenLate: deliveredSinceWaking))
         }
+        deliveredSinceWaking = true
       }
       if leftRealtime { _ = Self.requestRealtime() }
       let cpu = MonotonicClock.threadCPUTime()
