@@ -1,3 +1,4 @@
+import BenchKit
 import CaptureKit
 import Dispatch
 import LaunchContract
@@ -30,6 +31,13 @@ struct X11ProbeTests {
     return (
       VideoFrame(width: width, height: height, pixels: pixels, sequence: sequence, captureTime: now), now
     )
+  }
+
+  /// A 96×64 window of this process (`_NET_WM_PID` = its pid) on `server`, for frames to present.
+  static func presenter(on server: XvfbServer) throws -> X11Presenter {
+    try X11Presenter(
+      display: server.displayName, authorization: server.authorization, width: 96, height: 64, title: "t",
+      pid: getpid())
   }
 
   @Test(
@@ -123,9 +131,7 @@ struct X11ProbeTests {
     let calls = Collector<FirstLiveFrame>()
     monitor.arm(.launch(since: MonotonicClock.now())) { calls.append($0) }
     monitor.watch(processID: getpid())
-    let presenter = try X11Presenter(
-      display: server.displayName, authorization: server.authorization, width: 96, height: 64, title: "t",
-      pid: getpid())
+    let presenter = try Self.presenter(on: server)
     defer { presenter.close() }
     var scene = CalibrationScene(width: 96, height: 64, kind: .pattern, seed: 9)
     var firstPresent: UInt64?
@@ -174,9 +180,7 @@ struct X11ProbeTests {
       source.stop()
     }
     source.watch(processID: getpid())
-    let presenter = try X11Presenter(
-      display: server.displayName, authorization: server.authorization, width: 96, height: 64, title: "t",
-      pid: getpid())
+    let presenter = try Self.presenter(on: server)
     defer { presenter.close() }
     presenter.publishBlack()
     #expect(blockUntil(timeout: .seconds(10)) { !source.events.isEmpty })  // the window is watched
@@ -215,6 +219,51 @@ struct X11ProbeTests {
     let first = try #require(detector.withLock { $0.firstLiveFrame })
     #expect(first.scanoutTime >= firstPresent)
     #expect(first.scanoutTime == fresh[0].time, "the first fresh read is the first live frame")
+  }
+
+  /// Whether this process may put a thread under `SCHED_FIFO` (tried on a thread of its own).
+  static let realtimeAllowed: Bool = {
+    let granted = Mutex<Bool?>(nil)
+    do {
+      try SystemThread.start(name: "rt-check") {
+        let ok = SystemThread.requestRealtime(priority: 1)
+        granted.withLock { $0 = ok }
+      }
+    } catch {
+      return false
+    }
+    _ = blockUntil(timeout: .seconds(10)) { granted.withLock { $0 } != nil }
+    return granted.withLock { $0 } ?? false
+  }()
+
+  @Test(
+    "while the probe looks for the first live frame it analyses at real-time priority, so a loaded machine cannot make the reads that decide it late",
+    .enabled(if: realtimeAllowed, "this process may not use SCHED_FIFO: nothing to check"))
+  func searchAnalysedAtRealtime() throws {
+    let server = try XvfbFixture.start()
+    defer { server.stop() }
+    let monitor = try DisplayMonitor(x11Display: server.displayName, authorization: server.authorization)
+    defer { monitor.stop() }
+    #expect(monitor.realtimeGranted)
+    // The first live frame is announced on the probe's thread, in the middle of the analysis of
+    // the image it was found on: that thread's policy then is the analysis's.
+    let policies = Collector<Int32>()
+    monitor.arm(.launch(since: MonotonicClock.now())) { _ in
+      var policy: Int32 = 0
+      var param = sched_param()
+      _ = pthread_getschedparam(pthread_self(), &policy, &param)
+      policies.append(policy)
+    }
+    monitor.watch(processID: getpid())
+    let presenter = try Self.presenter(on: server)
+    defer { presenter.close() }
+    var scene = CalibrationScene(width: 96, height: 64, kind: .pattern, seed: 11)
+    for k in 0..<12 where policies.count == 0 {
+      presenter.publish(Self.frame(&scene, width: 96, height: 64, sequence: UInt64(k)).0)
+      MonotonicClock.sleep(nanoseconds: 33_000_000)
+    }
+    #expect(policies.blockUntilCount(1, timeout: .seconds(10)))
+    #expect(policies.values.first == SCHED_FIFO, "the probe analysed the deciding image at normal priority")
   }
 
   @Test("the probe reports the X server going away instead of hanging")

@@ -106,7 +106,8 @@ public final class DisplayMonitor: Sendable {
     }
     let box = Box(State(detector: LiveFrameDetector(configuration: config)))
     let source = try X11FrameSource(
-      display: x11Display, authorization: authorization, source: capture, realtime: realtime
+      display: x11Display, authorization: authorization, source: capture, realtime: realtime,
+      searching: { box.state.withLock { $0.detector.mode != nil && $0.detector.firstLiveFrame == nil } }
     ) { frame in DisplayMonitor.analyse(frame, box: box) }
     do {
       try source.start()

@@ -21,6 +21,13 @@ import X11Display
 /// cannot replace the frozen image before the probe has seen it, however late the probe thread
 /// or the X server is scheduled.
 ///
+/// **Priority.** The thread waits and reads under `SCHED_FIFO` where allowed, and converts and
+/// analyses each image at normal priority, so that a slow (debug) probe never holds a core at
+/// real-time priority for long — except while the probe is looking for the first live frame
+/// (`searching`: armed, not found yet). Those reads decide the headline: change detection needs
+/// each new image read when it comes, and an analysis starved at normal priority (100–600 ms
+/// under load) left the next changes to be read late, in one, so runs broke.
+///
 /// **Which window.** Every top-level window mapped after the source started is a candidate.
 /// The app's is the first whose `_NET_WM_PID` (or its client's, inside a window manager's
 /// frame) is the app's pid (`watch(processID:)`); a window with no `_NET_WM_PID` is taken if it
@@ -37,6 +44,8 @@ final class X11FrameSource: FrameSource {
 
   let capture: X11WindowCapture
   private let deliver: @Sendable (ProbeFrame) -> Void
+  /// Whether the probe is looking for the first live frame now (armed, not found yet).
+  private let searching: @Sendable () -> Bool
   private let wantsRealtime: Bool
   private let state = Mutex(State())
   private let wakeRead: Int32
@@ -72,10 +81,13 @@ final class X11FrameSource: FrameSource {
     var framesDelivered: UInt64 = 0
   }
 
-  /// Connects to `display` (nil: `$DISPLAY`) and starts watching for windows; frames go to `deliver`.
+  /// Connects to `display` (nil: `$DISPLAY`) and starts watching for windows; frames go to
+  /// `deliver`. `searching` says whether the probe is looking for the first live frame now
+  /// (armed, not found yet): while it is, a frame is converted and analysed at real-time
+  /// priority too.
   init(
     display: String?, authorization: X11Authorization?, source: X11WindowCapture.Source, realtime: Bool,
-    deliver: @escaping @Sendable (ProbeFrame) -> Void
+    searching: @escaping @Sendable () -> Bool = { false }, deliver: @escaping @Sendable (ProbeFrame) -> Void
   ) throws(X11Error) {
     capture = try X11WindowCapture(display: display, authorization: authorization, source: source)
     let fds: (read: Int32, write: Int32)
@@ -90,6 +102,7 @@ final class X11FrameSource: FrameSource {
     (wakeRead, wakeWrite) = fds
     _ = fcntl(wakeRead, F_SETFL, O_NONBLOCK)
     self.deliver = deliver
+    self.searching = searching
     self.wantsRealtime = realtime
   }
 
@@ -228,8 +241,8 @@ final class X11FrameSource: FrameSource {
   ///
   /// A read made before the thread slept again after delivering a frame is **late**
   /// (`ProbeFrame.seenLate`): its change arrived while the probe was converting or analysing
-  /// the previous image, at normal priority, so the gap since the previous read is the probe's
-  /// busy time, however long a loaded machine made it.
+  /// the previous image (at normal priority, unless `searching`), so the gap since the previous
+  /// read is the probe's busy time, however long a loaded machine made it.
   private func serviceConnection() throws(X11Error) {
     var deliveredSinceWaking = false
     while true {
@@ -253,7 +266,7 @@ final class X11FrameSource: FrameSource {
       var leftRealtime = false
       let stamp = try capture.readChanges {
         if let snapshot { markArmRead(upTo: snapshot) }
-        if realtime {
+        if realtime && !searching() {
           Self.leaveRealtime()
           leftRealtime = true
         }
