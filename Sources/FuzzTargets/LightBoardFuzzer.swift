@@ -4,7 +4,8 @@ import Probe
 /// The light-board decoder and the live-frame detector, as the probe reads pixels an app
 /// under test put on screen. The first byte picks the mode:
 /// - 0: an image of any size and stride filled with the input's bytes;
-/// - 1: a board rendered for a time and step from the input, with up to 8 pixels overwritten:
+/// - 1: a board rendered for a time (whole microseconds, the board's unit: 6 input bytes, so
+///   below its 2⁴⁸ µs wrap) and step from the input, with up to 8 pixels overwritten:
 ///   a reading, if any, must be exactly that time and step (four pixels make one block's
 ///   samples agree, so 8 pixels change at most 2 code bits, which the CRC-16 always catches);
 /// - 2: a board with whole rectangles painted over, then decoded;
@@ -41,11 +42,11 @@ enum LightBoardFuzzer {
       }
     }
 
-    mutating func render(milliseconds: UInt64, sequence: UInt64) {
+    mutating func render(microseconds: UInt64, sequence: UInt64) {
       let (w, h, bpr) = (width, height, bytesPerRow)
       pixels.withUnsafeMutableBufferPointer {
         LightBoard.render(
-          captureTime: milliseconds * 1_000_000, sequence: sequence, width: w, height: h, bytesPerRow: bpr,
+          captureTime: microseconds * 1_000, sequence: sequence, width: w, height: h, bytesPerRow: bpr,
           into: $0.baseAddress!)
       }
     }
@@ -61,9 +62,9 @@ enum LightBoardFuzzer {
 
   static func patched(_ input: inout FuzzInput, rectangles: Bool) -> [String] {
     var image = Image(&input)
-    let milliseconds = input.unsigned(bytes: 6) % 18_000_000_000_000  // × 10⁶ ns stays in UInt64
+    let microseconds = input.unsigned(bytes: 6)  // < 2⁴⁸: the board carries it whole
     let sequence = UInt64(input.byte())
-    image.render(milliseconds: milliseconds, sequence: sequence)
+    image.render(microseconds: microseconds, sequence: sequence)
     let patches = rectangles ? input.int(in: 0...4) : input.int(in: 0...8)
     for _ in 0..<patches {
       let x = input.int(in: 0...(image.width - 1))
@@ -76,9 +77,9 @@ enum LightBoardFuzzer {
     }
     let reading = image.decode()
     guard !rectangles, case .board(let time, let step) = reading else { return [] }
-    if time != milliseconds || step != Int(sequence % UInt64(LightBoardLayout.barPeriod)) {
+    if time != microseconds || step != Int(sequence % UInt64(LightBoardLayout.barPeriod)) {
       return [
-        "a board rendered for \(milliseconds) ms, step \(sequence % 32), read as \(time) ms, step \(step)"
+        "a board rendered for \(microseconds) µs, step \(sequence % 32), read as \(time) µs, step \(step)"
       ]
     }
     return []
@@ -97,8 +98,7 @@ enum LightBoardFuzzer {
       var image = Image(&input, maxWidth: 320, maxHeight: 240)
       switch input.byte() % 3 {
       case 0:
-        image.render(
-          milliseconds: input.unsigned(bytes: 6) % 18_000_000_000_000, sequence: UInt64(input.byte()))
+        image.render(microseconds: input.unsigned(bytes: 6), sequence: UInt64(input.byte()))
       case 1: image.pixels = image.pixels.map { _ in input.byte() }
       default: break
       }
