@@ -3,6 +3,7 @@ import Foundation
 import LaunchContract
 import PhaseTrace
 import SystemCalls
+import TestThreads
 import Testing
 import TestSupport
 
@@ -10,7 +11,7 @@ import TestSupport
 
 /// Runs against a real V4L2 device (vivid in the VM: `scripts/vivid-integration`) only when
 /// `FIRSTFRAME_V4L2_DEVICE` names one, e.g. `/dev/video0`.
-@Suite(.timeLimit(.minutes(2))) struct V4L2DeviceIntegrationTests {
+@Suite(.blocking, .timeLimit(.minutes(10))) struct V4L2DeviceIntegrationTests {
   static let device = ProcessInfo.processInfo.environment["FIRSTFRAME_V4L2_DEVICE"].flatMap {
     $0.isEmpty ? nil : $0
   }
