@@ -182,7 +182,6 @@ let package = Package(
       dependencies: [
         "V4L2Camera", "CaptureKit", "PhaseTrace", "CV4L2Shims", "LaunchContract", "SystemCalls",
         "TestSupport", "V4L2TestSupport",
-        "TestThreads",
       ], swiftSettings: strict),
     .testTarget(
       name: "DisplayTests",

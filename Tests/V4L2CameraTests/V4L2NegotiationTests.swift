@@ -1,12 +1,11 @@
 import CaptureKit
-import TestThreads
 import Testing
 import TestSupport
 import V4L2TestSupport
 
 @testable import V4L2Camera
 
-@Suite(.blocking, .timeLimit(.minutes(10))) struct V4L2NegotiationTests {
+@Suite(.timeLimit(.minutes(2))) struct V4L2NegotiationTests {
   static let sizes = [
     V4L2FrameSize(width: 320, height: 240, intervals: []),
     V4L2FrameSize(width: 640, height: 480, intervals: []),

@@ -1,14 +1,13 @@
 import CaptureKit
 import Foundation
 import PhaseTrace
-import TestThreads
 import Testing
 import TestSupport
 import V4L2TestSupport
 
 @testable import V4L2Camera
 
-@Suite(.blocking, .timeLimit(.minutes(10))) struct V4L2StreamingTests {
+@Suite(.timeLimit(.minutes(2))) struct V4L2StreamingTests {
   @Test("frames stream from the fake mmap'd pool with the right luma, size and order")
   func streamsFrames() throws {
     let fake = FakeV4L2Kernel()
