@@ -135,8 +135,8 @@ let package = Package(
       dependencies: ["CaptureKit", "PhaseTrace", "BenchAnalysis", "LaunchContract", "SystemCalls"],
       path: "Sources/TestSupport", swiftSettings: strict),
 
-    // The `.ownThread` test trait: a test's body off Swift's cooperative pool (tests only; it
-    // imports Testing, which nothing else links).
+    // The `.blocking` test trait: a blocking test's body off Swift's cooperative pool (tests only;
+    // it imports Testing, which nothing else links).
     .target(name: "TestThreads", path: "Sources/TestThreads", swiftSettings: strict),
 
     // The fake V4L2 kernel, shared by the V4L2 tests and the V4L2 fuzz target.
@@ -156,14 +156,17 @@ let package = Package(
     .testTarget(
       name: "CommandLineKitTests", dependencies: ["CommandLineKit", "BenchKit", "CameraApp"],
       resources: [.copy("Fixtures")], swiftSettings: strict),
-    .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"], swiftSettings: strict),
+    .testTarget(
+      name: "SystemCallsTests", dependencies: ["SystemCalls", "TestThreads"], swiftSettings: strict),
     .testTarget(
       name: "JSONDecodingTests", dependencies: ["JSONDecoding", "PhaseTrace", "BenchAnalysis"],
       swiftSettings: strict),
-    .testTarget(name: "PhaseTraceTests", dependencies: ["PhaseTrace", "TestSupport", "SystemCalls"], swiftSettings: strict),
+    .testTarget(
+      name: "PhaseTraceTests", dependencies: ["PhaseTrace", "TestSupport", "SystemCalls"],
+      swiftSettings: strict),
     .testTarget(
       name: "CaptureKitTests",
-      dependencies: ["CaptureKit", "TestSupport", "LaunchContract", "PhaseTrace", "SystemCalls", "TestThreads"],
+      dependencies: ["CaptureKit", "TestSupport", "LaunchContract", "PhaseTrace", "SystemCalls"],
       swiftSettings: strict),
     .testTarget(
       name: "LightBoardTests", dependencies: ["LightBoard", "BenchAnalysis"], swiftSettings: strict),
@@ -171,6 +174,7 @@ let package = Package(
       name: "SyntheticCameraTests",
       dependencies: [
         "SyntheticCamera", "CaptureKit", "LightBoard", "TestSupport", "LaunchContract", "SystemCalls",
+        "TestThreads",
       ],
       swiftSettings: strict),
     .testTarget(
@@ -180,19 +184,22 @@ let package = Package(
         "TestSupport", "V4L2TestSupport",
       ], swiftSettings: strict),
     .testTarget(
-      name: "DisplayTests", dependencies: ["Display", "CaptureKit", "TestSupport", "SystemCalls"],
+      name: "DisplayTests",
+      dependencies: ["Display", "CaptureKit", "TestSupport", "SystemCalls", "TestThreads"],
       swiftSettings: strict),
     .testTarget(
       name: "ProbeTests",
       dependencies: [
         "Probe", "LightBoard", "Display", "CaptureKit", "BenchAnalysis", "TestSupport", "LaunchContract",
         "PhaseTrace", "SystemCalls",
+        "TestThreads",
       ],
       swiftSettings: strict),
     .testTarget(
       name: "CameraAppTests",
       dependencies: [
         "CameraApp", "PhaseTrace", "TestSupport", "CaptureKit", "CommandLineKit", "LaunchContract",
+        "TestThreads",
       ], swiftSettings: strict),
     .testTarget(
       name: "BenchAnalysisTests",
@@ -213,12 +220,15 @@ let package = Package(
       dependencies: [
         "X11Display", "Probe", "BenchKit", "BenchAnalysis", "CaptureKit", "LaunchContract", "PhaseTrace",
         "SystemCalls", "TestSupport",
+        "TestThreads",
       ], swiftSettings: strict),
     // End to end: bench against small hostile apps, killed and interrupted at random, on a full
     // disk; prints the suite's figures (cases, crashes, runs lost, processes left, peak memory).
     .testTarget(
       name: "FaultInjectionTests",
-      dependencies: ["BenchKit", "BenchAnalysis", "LaunchContract", "SystemCalls", "TestSupport"],
+      dependencies: [
+        "BenchKit", "BenchAnalysis", "LaunchContract", "SystemCalls", "TestSupport", "TestThreads",
+      ],
       swiftSettings: strict),
   ],
   swiftLanguageModes: [.v6]

@@ -2,6 +2,7 @@
   import Glibc
 #endif
 import Foundation
+import SystemCalls
 
 /// Runs the built `bench` executable the way a user does, for tests of what it writes.
 public enum BenchInvocation {
@@ -16,8 +17,9 @@ public enum BenchInvocation {
   /// Writes `script` (starting with `#!`) to `dir/name`, executable; returns its path.
   public static func writeScript(_ script: String, named name: String, in dir: String) throws -> String {
     let path = dir + "/" + name
-    try Data(script.utf8).write(to: URL(fileURLWithPath: path))
-    guard chmod(path, 0o755) == 0 else { throw CocoaError(.fileWriteNoPermission) }
+    // Written close-on-exec: a process another thread starts meanwhile must not keep it open
+    // for writing, or executing it fails with ETXTBSY ("Text file busy").
+    try FileSystem.writeAtomically(Array(script.utf8), toPath: path, mode: 0o755)
     return path
   }
 

@@ -1,10 +1,11 @@
 import Foundation
 import PhaseTrace
 import TestSupport
+import TestThreads
 import Testing
 
 /// Runs the real camera-app executable, as the runner does, and checks what it writes.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct CameraAppProcessTests {
+@Suite(.blocking, .serialized, .timeLimit(.minutes(10))) struct CameraAppProcessTests {
   struct Run {
     var status: Int32
     var stderr: String

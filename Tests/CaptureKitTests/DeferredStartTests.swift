@@ -2,13 +2,12 @@ import Dispatch
 import LaunchContract
 import PhaseTrace
 import SystemCalls
-import TestThreads
 import Testing
 import TestSupport
 
 @testable import CaptureKit
 
-@Suite(.ownThread, Rig.timeLimit) struct DeferredStartTests {
+@Suite(Rig.timeLimit) struct DeferredStartTests {
   @Test("outputs default to Apple's deferred-start settings")
   func defaults() {
     #expect(PhotoOutput().isDeferredStartEnabled)

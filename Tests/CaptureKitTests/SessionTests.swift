@@ -1,12 +1,11 @@
 import Dispatch
 import PhaseTrace
-import TestThreads
 import Testing
 import TestSupport
 
 @testable import CaptureKit
 
-@Suite(.ownThread, Rig.timeLimit) struct SessionTests {
+@Suite(Rig.timeLimit) struct SessionTests {
   @Test("begin/commit applies staged inputs and outputs once, at the commit")
   func stagedConfiguration() {
     let device = FakeCaptureDevice()

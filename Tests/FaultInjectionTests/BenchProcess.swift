@@ -158,8 +158,9 @@ struct Workspace {
   /// Writes an executable shell script `name` with `body`; returns its path.
   func script(_ name: String, _ body: String) throws -> String {
     let file = path + "/" + name
-    try Data(("#!/bin/sh\n" + body + "\n").utf8).write(to: URL(fileURLWithPath: file))
-    chmod(file, 0o755)
+    // Written close-on-exec: a process another thread starts meanwhile must not keep it open
+    // for writing, or executing it fails with ETXTBSY ("Text file busy").
+    try FileSystem.writeAtomically(Array(("#!/bin/sh\n" + body + "\n").utf8), toPath: file, mode: 0o755)
     return file
   }
 

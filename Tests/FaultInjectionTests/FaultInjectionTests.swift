@@ -1,4 +1,5 @@
 import Foundation
+import TestThreads
 import Testing
 
 /// The fault-injection suite (issue 10): bench against small hostile apps (shell scripts around
@@ -8,7 +9,7 @@ import Testing
 /// processes left behind (goal 0 each) and bench's peak memory. 17 cases; about 30 s of bench runs
 /// (75 s with the test process on a loaded 2-core machine). `FAULT_CASES=a,b` picks cases,
 /// `FAULT_SEED` replays the random signal times, `FAULT_DISK=fsize` forces the non-root disk limit.
-@Suite(.serialized, FaultCase.timeLimit) struct FaultInjectionTests {
+@Suite(.blocking, .serialized, FaultCase.timeLimit) struct FaultInjectionTests {
   /// Every case, or those whose names contain one of `FAULT_CASES` (comma-separated) when set.
   static let all = (FaultCase.appFaults + FaultCase.benchFaults).filter { c in
     guard let wanted = ProcessInfo.processInfo.environment["FAULT_CASES"] else { return true }

@@ -3,11 +3,12 @@ import Foundation
 import Glibc
 import LaunchContract
 import SystemCalls
+import TestThreads
 import Testing
 import TestSupport
 @testable import SyntheticCamera
 
-@Suite(.timeLimit(.minutes(2))) struct SoftwareCostTests {
+@Suite(.blocking, .timeLimit(.minutes(10))) struct SoftwareCostTests {
   @Test("a software cost really consumes the calling thread's CPU time (≥ 80 % of the ms asked)")
   func softwareUsesCPU() throws {
     var profile = try Fixtures.fast

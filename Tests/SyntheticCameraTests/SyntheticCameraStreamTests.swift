@@ -2,11 +2,12 @@ import CaptureKit
 import Foundation
 import LightBoard
 import SystemCalls
+import TestThreads
 import Testing
 import TestSupport
 @testable import SyntheticCamera
 
-@Suite(.timeLimit(.minutes(2))) struct SyntheticCameraStreamTests {
+@Suite(.blocking, .timeLimit(.minutes(10))) struct SyntheticCameraStreamTests {
   static func decode(_ frame: VideoFrame) -> LightBoardReading {
     frame.pixels.withUnsafeBufferPointer {
       LightBoard.decode(

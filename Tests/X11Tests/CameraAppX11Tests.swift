@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import TestThreads
 import Testing
 import X11Display
 
@@ -9,7 +10,9 @@ import X11Display
 
 /// camera-app on an X server: FIRSTFRAME_DISPLAY=x11:NAME, or DISPLAY when run by hand.
 // Skipped where Xvfb or the XCB libraries are missing (XvfbFixture.skipReason says so).
-@Suite(.serialized, .enabled(if: XvfbFixture.available, XvfbFixture.skipReason), .timeLimit(.minutes(2)))
+@Suite(
+  .blocking, .serialized, .enabled(if: XvfbFixture.available, XvfbFixture.skipReason),
+  .timeLimit(.minutes(10)))
 struct CameraAppX11Tests {
   static func run(_ environment: [String: String], seconds: String = "20") throws -> Process {
     let p = Process()

@@ -3,6 +3,7 @@ import BenchKit
 import Foundation
 import LaunchContract
 import TestSupport
+import TestThreads
 import Testing
 
 #if canImport(Glibc)
@@ -12,7 +13,9 @@ import Testing
 /// Programs we did not write, benchmarked as users run them (`--app-config NAME=COMMAND`) on
 /// bench's private Xvfb: a GStreamer pipeline and ffplay. Each test needs its program and is
 /// skipped with the reason where it is missing (`scripts/install-deps` installs them).
-@Suite(.serialized, .enabled(if: XvfbFixture.available, XvfbFixture.skipReason), .timeLimit(.minutes(5)))
+@Suite(
+  .blocking, .serialized, .enabled(if: XvfbFixture.available, XvfbFixture.skipReason),
+  .timeLimit(.minutes(10)))
 struct ThirdPartyAppTests {
   /// The executable `name` on PATH, or nil.
   static func onPath(_ name: String) -> String? {

@@ -3,6 +3,7 @@ import BenchKit
 import Foundation
 import LaunchContract
 import TestSupport
+import TestThreads
 import Testing
 
 #if canImport(Glibc)
@@ -11,7 +12,9 @@ import Testing
 
 /// `bench --display x11` the way a user runs it: the real bench and camera-app on a private Xvfb.
 // Skipped where Xvfb or the XCB libraries are missing (XvfbFixture.skipReason says so).
-@Suite(.serialized, .enabled(if: XvfbFixture.available, XvfbFixture.skipReason), .timeLimit(.minutes(5)))
+@Suite(
+  .blocking, .serialized, .enabled(if: XvfbFixture.available, XvfbFixture.skipReason),
+  .timeLimit(.minutes(10)))
 struct X11BenchTests {
   static func tempDir() throws -> String {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bench-x11-\(UUID().uuidString)")

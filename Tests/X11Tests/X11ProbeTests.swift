@@ -6,6 +6,7 @@ import PhaseTrace
 import Synchronization
 import SystemCalls
 import TestSupport
+import TestThreads
 import Testing
 import X11Display
 
@@ -18,7 +19,9 @@ import X11Display
 /// The X11 probe against a real Xvfb: it finds the app's window, sees what was presented no
 /// earlier than it was presented, and sees the stale frame a relock without the cover leaves.
 // Skipped where Xvfb or the XCB libraries are missing (XvfbFixture.skipReason says so).
-@Suite(.serialized, .enabled(if: XvfbFixture.available, XvfbFixture.skipReason), .timeLimit(.minutes(3)))
+@Suite(
+  .blocking, .serialized, .enabled(if: XvfbFixture.available, XvfbFixture.skipReason),
+  .timeLimit(.minutes(10)))
 struct X11ProbeTests {
   static func frame(_ scene: inout CalibrationScene, width: Int, height: Int, sequence: UInt64) -> (
     VideoFrame, UInt64

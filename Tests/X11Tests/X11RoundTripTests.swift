@@ -1,11 +1,14 @@
 import CaptureKit
 import SystemCalls
+import TestThreads
 import Testing
 import X11Display
 
 /// The X client against a real Xvfb: what a window shows is what was presented, pixel for pixel.
 // Skipped where Xvfb or the XCB libraries are missing (XvfbFixture.skipReason says so).
-@Suite(.serialized, .enabled(if: XvfbFixture.available, XvfbFixture.skipReason), .timeLimit(.minutes(2)))
+@Suite(
+  .blocking, .serialized, .enabled(if: XvfbFixture.available, XvfbFixture.skipReason),
+  .timeLimit(.minutes(10)))
 struct X11RoundTripTests {
   static func frame(width: Int, height: Int, seed: UInt8) -> VideoFrame {
     var pixels = [UInt8](repeating: 0, count: width * height)

@@ -31,7 +31,8 @@ public final class InterruptFlag: Sendable {
         sigemptyset(&unblock)
         sigaddset(&unblock, sig)
         pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
-        raise(sig)
+        // Not while a child is being spawned: the guard must know every child's group.
+        ChildProcess.withNoSpawnInFlight { _ = raise(sig) }
         return
       }
       var errors = StandardStream.error

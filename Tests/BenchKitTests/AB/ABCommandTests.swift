@@ -5,6 +5,7 @@ import Glibc
 import LaunchContract
 import Synchronization
 import TestThreads
+import SystemCalls
 import Testing
 import TestSupport
 
@@ -77,12 +78,17 @@ struct ScratchRepository {
 
 /// Writes an executable file (mode 0755).
 func makeScript(_ path: String, _ text: String) {
-  let made = FileManager.default.createFile(
-    atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o755])
-  precondition(made, "cannot write \(path)")
+  // Written close-on-exec: a process another thread starts meanwhile must not keep it open for
+  // writing, or executing it fails with ETXTBSY ("Text file busy").
+  do {
+    try FileSystem.writeAtomically(Array(text.utf8), toPath: path, mode: 0o755)
+  } catch {
+    preconditionFailure("cannot write \(path): \(error)")
+  }
 }
 
-@Suite(.timeLimit(.minutes(2)), .enabled(if: ScratchRepository.gitAvailable, ScratchRepository.noGit))
+@Suite(
+  .blocking, .timeLimit(.minutes(10)), .enabled(if: ScratchRepository.gitAvailable, ScratchRepository.noGit))
 struct ABCommandTests {
   func run(_ arguments: [String]) -> (status: Int32, errors: String) {
     var output = ""
@@ -335,7 +341,7 @@ struct ABCommandTests {
 
 /// `bench ab` as a user runs it, with real camera-app runs.
 @Suite(
-  .ownThread, .serialized, .timeLimit(.minutes(5)),
+  .blocking, .serialized, .timeLimit(.minutes(10)),
   .enabled(if: ScratchRepository.gitAvailable, ScratchRepository.noGit))
 struct ABEndToEndTests {
   @Test("bench ab runs both revisions' camera-apps into A/ and B/; the gate catches B's slower first frame")

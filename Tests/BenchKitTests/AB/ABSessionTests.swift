@@ -3,6 +3,7 @@ import BenchKit
 import Foundation
 import LaunchContract
 import Synchronization
+import TestThreads
 import Testing
 import TestSupport
 
@@ -62,7 +63,7 @@ final class ABSideRunner: RunPerforming {
   }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct ABSessionTests {
+@Suite(.blocking, .timeLimit(.minutes(10))) struct ABSessionTests {
   static let base = SyntheticResults.make(runs: 0)
 
   static func settings(out: String, runs: Int) -> RunSettings {

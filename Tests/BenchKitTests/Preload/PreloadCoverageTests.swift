@@ -1,10 +1,12 @@
 import BenchKit
 import Foundation
+import TestThreads
+import SystemCalls
 import Testing
 import TestSupport
 
 /// Which programs the preload library can see, decided from the executable before it runs.
-@Suite(PreloadHarness.timeLimit) struct PreloadCoverageTests {
+@Suite(.blocking, PreloadHarness.timeLimit) struct PreloadCoverageTests {
   /// A minimal 64-bit ELF file: a header and one program header of `type`, followed by `interp`.
   static func elf(
     programHeader type: UInt32, interpreter: String = "", elfClass: UInt8 = 2, machine: UInt16 = 62
@@ -23,8 +25,10 @@ import TestSupport
 
   static func write(_ data: Data, _ name: String, in folder: String, mode: mode_t = 0o755) -> String {
     let path = folder + "/" + name
-    _ = FileManager.default.createFile(atPath: path, contents: data)
-    chmod(path, mode)
+    // Written close-on-exec: a process another thread starts meanwhile must not keep it open
+    // for writing, or executing it fails with ETXTBSY ("Text file busy").
+    try? FileSystem.writeAtomically(Array(data), toPath: path, mode: mode)
+    chmod(path, mode)  // whatever the umask took away (set-user-ID included)
     return path
   }
 

@@ -4,6 +4,7 @@ import Foundation
 import LaunchContract
 import PhaseTrace
 import TestSupport
+import TestThreads
 import Testing
 
 /// The preload library against a stand-in device: a regular file under
@@ -11,7 +12,7 @@ import Testing
 /// (`libfirstframe-fake-v4l2.so`, preloaded after the library), so it runs unprivileged on a
 /// kernel without V4L2. The client (`firstframe-v4l2-client`) drives it like a camera app:
 /// open → S_FMT → S_PARM → REQBUFS → QUERYBUF+mmap → QBUF → STREAMON → DQBUF.
-@Suite(PreloadHarness.timeLimit) struct PreloadLibraryTests {
+@Suite(.blocking, PreloadHarness.timeLimit) struct PreloadLibraryTests {
   @Test(
     "the library, the fake driver and the client are built next to the test bundle; elsewhere is a clear error"
   )

@@ -3,13 +3,14 @@ import BenchKit
 import Foundation
 import LaunchContract
 import PhaseTrace
+import TestThreads
 import Testing
 
 /// The preload library against a real V4L2 driver, only when `FIRSTFRAME_V4L2_DEVICE` names a
 /// node: the client through each way into the device, and v4l2-ctl, an app we did not write, with
 /// and without libv4l2 (`-w`). One at a time (a node streams to one process), and apart from the
 /// other device tests: `scripts/vivid-integration` runs this suite on its own against vivid.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct PreloadRealDeviceTests {
+@Suite(.blocking, .serialized, .timeLimit(.minutes(10))) struct PreloadRealDeviceTests {
   static let device = ProcessInfo.processInfo.environment["FIRSTFRAME_V4L2_DEVICE"].flatMap {
     $0.isEmpty ? nil : $0
   }

@@ -3,10 +3,11 @@ import BenchKit
 import Foundation
 import LaunchContract
 import TestSupport
+import TestThreads
 import Testing
 
 /// `--app-config NAME=COMMAND`: user-named third-party apps as configurations.
-@Suite(.timeLimit(.minutes(3))) struct AppConfigTests {
+@Suite(.blocking, .timeLimit(.minutes(10))) struct AppConfigTests {
   static func usage(_ args: [String]) -> (status: Int32, errors: String) {
     var output = ""
     var errors = ""

@@ -2,11 +2,12 @@ import BenchAnalysis
 import BenchKit
 import Foundation
 import LaunchContract
+import TestThreads
 import Testing
 import TestSupport
 
 /// Runs the real `bench` executable against the real (debug) camera-app, the way a user does.
-@Suite(.serialized, .timeLimit(.minutes(10))) struct BenchEndToEndTests {
+@Suite(.blocking, .serialized, .timeLimit(.minutes(10))) struct BenchEndToEndTests {
   static var binDir: String { BuiltProducts.directory }
 
   static func tempDir() throws -> String {

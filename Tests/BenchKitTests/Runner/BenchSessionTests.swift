@@ -3,6 +3,7 @@ import BenchKit
 import Foundation
 import LaunchContract
 import Synchronization
+import TestThreads
 import Testing
 import TestSupport
 
@@ -43,7 +44,7 @@ final class ScriptedRunner: RunPerforming {
   }
 }
 
-@Suite struct BenchSessionTests {
+@Suite(.blocking) struct BenchSessionTests {
   static func settings(runs: Int, out: String) -> RunSettings {
     var s = RunSettings()
     s.runs = runs

@@ -8,7 +8,7 @@ import Testing
 /// camera-app as `bench` builds it (release, static Swift runtime: ``CameraAppLocator``; the first
 /// run builds it, which takes minutes) carries no Foundation, and with the synthetic camera maps
 /// no video library: launch stage one loads only what the synthetic camera needs (issue 14).
-@Suite(.ownThread, .serialized, .timeLimit(.minutes(20))) struct CameraAppFootprintTests {
+@Suite(.blocking, .serialized, .timeLimit(.minutes(20))) struct CameraAppFootprintTests {
   /// Swift's mangled names of Foundation's modules: any symbol or type reference of theirs in
   /// the binary contains one.
   static let foundationModules = [
@@ -74,7 +74,7 @@ import Testing
 
 /// The scripts that launch camera-app themselves get it from bench (`bench build-app`), so they
 /// measure the binary bench runs; none builds it its own way.
-@Suite struct CameraAppBuildArgumentsTests {
+@Suite(.blocking) struct CameraAppBuildArgumentsTests {
   @Test("Benchmarks/app-launch and scripts/vivid-integration take camera-app from bench build-app")
   func scriptsBuildAsBenchDoes() throws {
     let root = try #require(CameraAppLocator.packageRoot())

@@ -1,9 +1,10 @@
 import BenchKit
 import Foundation
+import TestThreads
 import Testing
 import TestSupport
 
-@Suite(.timeLimit(.minutes(2))) struct ChildProcessTests {
+@Suite(.blocking, .timeLimit(.minutes(10))) struct ChildProcessTests {
   @Test("exit statuses and signals are reported as they happened")
   func termination() throws {
     let ok = try ChildProcess.spawn(argv: ["/bin/sh", "-c", "exit 3"], environment: [:])
@@ -86,5 +87,34 @@ import TestSupport
     }
     #expect(drain(a[0]) == "A\n")
     #expect(drain(b[0]) == "B\n")
+  }
+}
+
+/// The second Ctrl-C ends bench inside `ChildProcess.withNoSpawnInFlight`, so that no child is
+/// left between its spawn and the process guard's knowing of its group.
+@Suite(.blocking, .timeLimit(.minutes(10))) struct SpawnInFlightTests {
+  @Test("no child starts while withNoSpawnInFlight runs; the spawn completes after it")
+  func spawnWaits() throws {
+    let dir = FileManager.default.temporaryDirectory.path + "/spawn-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let started = dir + "/started"
+    let spawned = Collector<ChildProcess>()
+    let startedWhileHeld = ChildProcess.withNoSpawnInFlight { () -> Bool in
+      Thread.detachNewThread {
+        if let child = try? ChildProcess.spawn(argv: ["/bin/sh", "-c", ": > '\(started)'"], environment: [:])
+        {
+          spawned.append(child)
+        }
+      }
+      // Without the lock the child starts (and makes its file) within milliseconds.
+      return blockUntil(timeout: .seconds(2), every: .milliseconds(5)) {
+        FileManager.default.fileExists(atPath: started)
+      }
+    }
+    #expect(!startedWhileHeld, "a child started while withNoSpawnInFlight ran")
+    #expect(spawned.blockUntilCount(1, timeout: .seconds(20)), "the spawn completed after it")
+    #expect(spawned.values.first?.wait(timeout: 20) == .exited(0))
+    #expect(FileManager.default.fileExists(atPath: started))
   }
 }

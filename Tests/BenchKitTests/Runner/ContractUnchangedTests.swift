@@ -2,6 +2,7 @@ import BenchAnalysis
 import Foundation
 import LaunchContract
 import TestSupport
+import TestThreads
 import Testing
 
 /// Issue 9 was a refactoring with behaviour unchanged: results.json, samples.csv and the trace
@@ -10,7 +11,7 @@ import Testing
 /// configuration with the fast profile, trimmed to a few samples per field). Later issues may add
 /// fields and events, never remove or retype them: each addition is listed in
 /// `Fixtures/results-fields-added.txt` or `Fixtures/trace-vocabulary-added.json`.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct ContractUnchangedTests {
+@Suite(.blocking, .serialized, .timeLimit(.minutes(10))) struct ContractUnchangedTests {
   static func fixture(_ name: String) throws -> Data {
     let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .appendingPathComponent("Fixtures/" + name).path

@@ -3,9 +3,10 @@ import Foundation
 import LaunchContract
 import Synchronization
 import SystemCalls
+import TestThreads
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct ControlSenderTests {
+@Suite(.blocking, .timeLimit(.minutes(10))) struct ControlSenderTests {
   @Test("commands to an app that never reads its control pipe are dropped and counted, never waited for")
   func neverRead() throws {
     let (readEnd, writeEnd) = try ProcessControl.pipe()

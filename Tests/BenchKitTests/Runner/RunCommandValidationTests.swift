@@ -2,9 +2,10 @@ import BenchKit
 import Foundation
 import LaunchContract
 import TestSupport
+import TestThreads
 import Testing
 
-@Suite(.timeLimit(.minutes(3))) struct RunCommandValidationTests {
+@Suite(.blocking, .timeLimit(.minutes(10))) struct RunCommandValidationTests {
   func message(_ args: [String]) -> String? {
     do {
       _ = try RunCommand.parse(

@@ -1,0 +1,101 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+import Foundation
+import Testing
+
+/// Runs each test of a suite (or one test) on the blocking tests' own threads
+/// (``BlockingTestExecutor``) instead of Swift's cooperative pool.
+///
+/// Swift Testing starts every test at once on the cooperative pool, which has one thread per
+/// core (2 here), and a test's clock (its `.timeLimit`) runs from then on. A test that blocks its
+/// thread — waiting for a child process, a build of camera-app, a bench run — held one of those
+/// two for its whole length, and every other test, even one that needs a millisecond, waited
+/// behind it with its clock running: in CI, parsing tests took 85 s and 1-minute limits were
+/// exceeded while two tests waited for camera-app's release build. Tests with this trait take
+/// turns on threads of their own, as many as the machine has cores, so the blocking ones still
+/// do not all run at once (which overloads the machine: every bench run at the same time), and
+/// the cooperative pool stays free for the rest.
+public struct BlockingTrait: SuiteTrait, TestTrait, TestScoping {
+  /// Applies to every test of the suite, and of suites nested in it.
+  public var isRecursive: Bool { true }
+
+  /// Provides scope to each test case's run, not to the suite as a whole.
+  public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
+    testCase == nil ? nil : self
+  }
+
+  /// Runs `function` (the test case's body) under a task executor preference for
+  /// ``BlockingTestExecutor/shared``.
+  public func provideScope(
+    for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+  ) async throws {
+    try await withTaskExecutorPreference(BlockingTestExecutor.shared) { try await function() }
+  }
+}
+
+extension Trait where Self == BlockingTrait {
+  /// This test blocks its thread (processes, builds, blocking waits): run it on the blocking
+  /// tests' threads, never on one of the cooperative pool's (``BlockingTrait``).
+  public static var blocking: Self { BlockingTrait() }
+}
+
+/// A task executor with a fixed number of threads of its own that run the jobs given to it in the
+/// order given. For tests only: a job that blocks holds one of these threads, never the
+/// cooperative pool's.
+public final class BlockingTestExecutor: TaskExecutor, @unchecked Sendable {
+  /// The executor ``BlockingTrait`` uses: one thread per active processor, at least 2.
+  public static let shared = BlockingTestExecutor(
+    threads: max(2, ProcessInfo.processInfo.activeProcessorCount))
+  private let condition = NSCondition()
+  private var queue: [UnownedJob] = []
+  private var head = 0
+  /// Its threads (`pthread_self()` of each), under `condition`'s lock.
+  private var threads: [pthread_t] = []
+
+  /// Starts `threads` threads (8 MiB of stack each) that wait for jobs.
+  public init(threads: Int) {
+    for _ in 0..<max(1, threads) {
+      let thread = Thread { [unowned self] in self.serve() }
+      thread.stackSize = 8 << 20
+      thread.start()
+    }
+  }
+
+  /// Queues `job`; the next free thread runs it.
+  public func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    condition.lock()
+    queue.append(job)
+    condition.signal()
+    condition.unlock()
+  }
+
+  private func serve() {
+    condition.lock()
+    threads.append(pthread_self())
+    condition.unlock()
+    let executor = asUnownedTaskExecutor()
+    while true {
+      condition.lock()
+      while head == queue.count { condition.wait() }
+      let job = queue[head]
+      head += 1
+      if head > 1024 && head * 2 > queue.count {
+        queue.removeFirst(head)
+        head = 0
+      }
+      condition.unlock()
+      job.runSynchronously(on: executor)
+    }
+  }
+
+  /// Whether the calling thread is one of this executor's (Foundation's thread names are no
+  /// guide: a new thread starts with its creator's name, and `Thread.current.name` may read it).
+  public func runsCurrentThread() -> Bool {
+    let me = pthread_self()
+    condition.lock()
+    defer { condition.unlock() }
+    return threads.contains { pthread_equal($0, me) != 0 }
+  }
+}
