@@ -166,7 +166,8 @@ let package = Package(
     .testTarget(
       name: "SyntheticCameraTests",
       dependencies: [
-        "SyntheticCamera", "CaptureKit", "LightBoard", "TestSupport", "LaunchContract", "SystemCalls",
+        "SyntheticCamera", "CaptureKit", "LightBoard", "TestSupport", "LaunchContract", "PhaseTrace",
+        "SystemCalls",
       ],
       swiftSettings: strict),
     .testTarget(

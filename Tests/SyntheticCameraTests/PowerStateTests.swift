@@ -10,13 +10,13 @@ import TestSupport
     let directory = Fixtures.stateDirectory()
     let first = SyntheticCamera(profile: try Fixtures.fast, stateDirectory: directory)
     try first.open()
-    #expect(first.lastPowerUp == .cold)
+    #expect(first.lastPowerUp?.kind == .cold)
     first.close()
     #expect(first.lastStateFileError == nil)
 
     let second = SyntheticCamera(profile: try Fixtures.fast, stateDirectory: directory)
     try second.open()
-    #expect(second.lastPowerUp == .warm)
+    #expect(second.lastPowerUp?.kind == .warm)
     second.close()
     let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory)
     #expect(leftovers == ["synthetic-camera.state"])
@@ -31,7 +31,7 @@ import TestSupport
     try SyntheticCamera.markCold(stateDirectory: directory)
     try SyntheticCamera.markCold(stateDirectory: directory)
     try camera.open()
-    #expect(camera.lastPowerUp == .cold)
+    #expect(camera.lastPowerUp?.kind == .cold)
     camera.close()
   }
 
@@ -70,12 +70,12 @@ import TestSupport
     let t0 = MonotonicClock.now()
     try camera.open()
     let cold = MonotonicClock.now() - t0
-    #expect(camera.lastPowerUp == .cold)
+    #expect(camera.lastPowerUp?.kind == .cold)
     camera.close()
     let t1 = MonotonicClock.now()
     try camera.open()
     let warm = MonotonicClock.now() - t1
-    #expect(camera.lastPowerUp == .warm)
+    #expect(camera.lastPowerUp?.kind == .warm)
     camera.close()
     #expect(cold >= 200_000_000)
     #expect(warm >= 10_000_000)
@@ -116,7 +116,7 @@ import TestSupport
 
     let camera = SyntheticCamera(profile: try Fixtures.fast, stateDirectory: directory)
     try camera.open()
-    #expect(camera.lastPowerUp == .cold)
+    #expect(camera.lastPowerUp?.kind == .cold)
     camera.close()
     #expect(camera.lastStateFileError?.message.contains("owned by user 65534") == true)
   }

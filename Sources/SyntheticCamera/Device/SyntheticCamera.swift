@@ -78,8 +78,12 @@ public final class SyntheticCamera: CaptureDevice {
   /// Whether the frame thread got `SCHED_FIFO`; nil until a stream has started.
   public var realtimePriorityGranted: Bool? { state.withLock { $0.realtimePriorityGranted } }
 
-  /// How the last `open()` powered up; nil before the first.
-  public var lastPowerUp: PowerUp? { state.withLock { $0.lastPowerUp } }
+  /// How the last `open()` powered up, decided from the state file (source `state_file`): cold
+  /// unless the camera was closed (by any process, this boot) within the profile's
+  /// `warm_window_ms`. Nil before the first open.
+  public var lastPowerUp: (kind: DevicePowerUp, source: String)? {
+    state.withLock { $0.lastPowerUp }.map { ($0, "state_file") }
+  }
 
   /// Why the last `close()` could not record the close time (then the next open is cold), if it could not.
   public var lastStateFileError: SyntheticCameraError? { state.withLock { $0.lastStateFileError } }
