@@ -66,6 +66,7 @@ public enum ResultsTable {
         + " the runner or the probe may write (launch.*, relock.*, display.*) in \(runs) of \(c.records.count) runs;"
         + " ignored\n"
     }
+    out += verificationNotes(results)
     return out
   }
 

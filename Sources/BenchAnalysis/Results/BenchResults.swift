@@ -145,6 +145,9 @@ public struct BenchResults: Codable, Sendable {
     public var display: String?
     /// The X server the runs used, on the X11 paths.
     public var displayServer: DisplayServerInfo?
+    /// The loaded condition's burners (`--load`): what they do, how many, on which CPUs, and the
+    /// limits that sized them. Absent in results from before `--load` (they were all `cpu`).
+    public var load: LoadInfo?
     /// Creates the record (`wallSeconds` and `interrupted` are filled in at the end).
     public init(
       runs: Int, warmup: Int, conditions: [String], configs: [String], outputs: [String],

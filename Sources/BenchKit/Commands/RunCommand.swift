@@ -95,6 +95,10 @@ public enum RunCommand: Command {
     "--inject-delay-ms", "MS",
     "camera-app waits MS ms before preview (a regression to test gates; moves frames by whole intervals)",
     parser: .integer(in: 1...60_000))
+  static let load = Option(
+    "--load", "KIND",
+    "loaded condition: cpu (spin) or memory (also stream over a buffer 2x the last-level cache); one burner per allowed CPU, within the cgroup quota",
+    default: defaults.load, parser: .choice())
   static let noTap = Flag("--no-tap", "do not press the shutter when the first live frame appears")
   static let out = Option<String?>(
     "--out", "DIR", "results folder", shownAs: "Results/<UTC timestamp>, linked from Results/latest",
@@ -116,7 +120,7 @@ public enum RunCommand: Command {
       """,
     options: [
       runs, warmup, conditions, configs, outputs, camera, profile, app, display, x11Read, refreshHz,
-      lockSeconds, runTimeout,
+      lockSeconds, runTimeout, load,
       injectDelay, noTap,
       out, overwrite, format, quiet,
     ],
@@ -157,6 +161,9 @@ public enum RunCommand: Command {
     s.runTimeoutSeconds = try o.value(runTimeout)
     s.tap = !o.isSet(noTap)
     s.injectDelayMs = try o.value(injectDelay)
+    s.load = try o.value(load)
+    // Planned once, from bench's own affinity and cgroup quota: recorded as run.
+    if s.conditions.contains(.loaded) { s.burnerPlan = BurnerPlan.current(kind: s.load) }
     let outputFormat = try o.value(format)
 
     s.camera = try o.value(camera)
@@ -367,6 +374,7 @@ public enum RunCommand: Command {
       cells: [])
     base.settings.profileHash = settings.profileHash
     base.settings.injectDelayMs = settings.injectDelayMs
+    base.settings.load = settings.burnerPlan?.info
     let journal: RunJournal
     do {
       journal = try RunJournal(folder: folder.path, base: base)

@@ -30,6 +30,8 @@ public final class BenchRunner: RunPerforming {
   let appBinary: String?
   let stateDirectory: String
   let learnedFiles = Mutex<Set<String>>([])
+  /// Per program: the files its cold runs evict (``coldEvictionFiles(config:)``).
+  let coldFiles = Mutex<[String: Set<String>]>([:])
   let pid = getpid()
   /// The display the runs present to (`settings.display`, set up for the whole benchmark).
   let display: BenchDisplay
@@ -272,15 +274,10 @@ public final class BenchRunner: RunPerforming {
     interrupted: @Sendable () -> Bool
   ) -> RunOutcome? {
     var eviction: CacheEvictor.Outcome?
+    let evictionSet = condition == .cold ? coldEvictionFiles(config: config) : []
     if condition == .cold {
       try? SyntheticCamera.markCold(stateDirectory: stateDirectory)
-      var files = learnedFiles.withLock { $0 }
-      // The executable bench was told to run (trusted, unlike the app's maps): its real path, since
-      // the eviction does not follow links.
-      if let exe = argv(config: config).first {
-        files.insert(URL(fileURLWithPath: exe).resolvingSymlinksInPath().path)
-      }
-      eviction = CacheEvictor(files: files).evict()
+      eviction = CacheEvictor(files: evictionSet).evict()
     }
     let firstLive = FirstLiveFrameBox()
     let app: LaunchedApp
@@ -318,7 +315,13 @@ public final class BenchRunner: RunPerforming {
       number: number, failure: reason, tracePath: tracePath, read: read, extra: [spawnEvent] + report.events,
       start: app.spawnedAt, end: UInt64.max, relock: false, report: report, wallMs: wallMs,
       droppedCommands: app.control.droppedCommands)
-    RunVerification(realtimeCompositor: realtime, eviction: eviction).apply(to: &run)
+    RunVerification(
+      realtimeCompositor: realtime, missedDeadlines: report.missedDeadlines, eviction: eviction,
+      condition: condition
+    ).apply(to: &run)
+    if condition == .cold {
+      run.counts[BenchResults.CountKey.mappedNotEvicted] = mappedNotEvicted(evictionSet)
+    }
     return RunOutcome(record: run, realtime: realtime)
   }
 
@@ -345,6 +348,9 @@ public final class BenchRunner: RunPerforming {
     counts[TrustBoundary.forgedEventsCount] = forged
     if let granted = RunVerification.cameraRealtime(in: events) {
       counts[RunVerification.realtimeCamera] = granted ? 1 : 0
+    }
+    if let powerUp = RunVerification.powerUp(in: events) {
+      counts[RunVerification.powerUpCold] = powerUp == .cold ? 1 : 0
     }
     var error = failure
     if error == nil && phases[PhaseName.firstFrameObserved] == nil { error = "the probe saw no live frame" }
@@ -461,7 +467,10 @@ public final class BenchRunner: RunPerforming {
       start: unlockAt, end: endAt, relock: true, report: report,
       wallMs: MonotonicClock.milliseconds(from: unlockAt, to: endAt), windowStart: lockEvent.ts,
       droppedCommands: dropped)
-    RunVerification(realtimeCompositor: app.monitor.realtimeGranted, eviction: nil).apply(to: &run)
+    RunVerification(
+      realtimeCompositor: app.monitor.realtimeGranted, missedDeadlines: report.missedDeadlines, eviction: nil,
+      condition: .relock
+    ).apply(to: &run)
     return RunOutcome(record: run, realtime: app.monitor.realtimeGranted)
   }
 }

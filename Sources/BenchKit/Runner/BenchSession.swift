@@ -47,7 +47,7 @@ public final class BenchSession: Sendable {
       var burners: CPUBurners?
       if condition == .loaded {
         do {
-          burners = try CPUBurners()
+          burners = try CPUBurners(plan: settings.burnerPlan ?? .current(kind: settings.load))
         } catch {
           progress.note("bench: cannot start CPU burners: \(error.message)")
         }

@@ -1,0 +1,138 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+import BenchAnalysis
+import Foundation
+import LaunchContract
+import SystemCalls
+import TestSupport
+import Testing
+
+@testable import BenchKit
+
+/// Every condition verified per run (issue 11, item 4): the cold eviction's set, the device's
+/// power-up against the condition, and the burners' size and pinning.
+@Suite(.serialized, .timeLimit(.minutes(3))) struct PerRunVerificationTests {
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().path
+
+  // MARK: - Cold eviction
+
+  @Test("camera-app's ELF closure: itself, the loader, libc and the Swift runtime, all real paths")
+  func cameraAppClosure() throws {
+    let app = BuiltProducts.path("camera-app")
+    let files = ELFDependencies.closure(of: app, environment: ProcessInfo.processInfo.environment)
+    #expect(files.contains(URL(fileURLWithPath: app).resolvingSymlinksInPath().path))
+    #expect(files.contains { $0.contains("/ld-linux") }, "\(files.sorted())")
+    #expect(files.contains { $0.hasSuffix("/libc.so.6") }, "\(files.sorted())")
+    #expect(files.contains { $0.hasSuffix("/libswiftCore.so") }, "\(files.sorted())")
+    #expect(files.allSatisfy { $0.hasPrefix("/") && !$0.contains("/../") })
+    // Every library the running test process maps that camera-app needs by name is found: the
+    // closure is what the loader resolves, not a guess.
+    let mapped = CacheEvictor.mappedFiles(pid: getpid())
+    for lib in mapped where lib.hasSuffix("/libc.so.6") {
+      #expect(files.contains(URL(fileURLWithPath: lib).resolvingSymlinksInPath().path))
+    }
+  }
+
+  @Test("a script's closure holds its interpreter's; a file that is not ELF is only itself")
+  func scriptsAndOthers() throws {
+    let dir = temporaryFolder("elf-closure")
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let script = try BenchInvocation.writeScript("#!/bin/sh\nexit 0\n", named: "s", in: dir)
+    let files = ELFDependencies.closure(of: script, environment: [:])
+    #expect(files.contains(URL(fileURLWithPath: "/bin/sh").resolvingSymlinksInPath().path))
+    #expect(files.contains { $0.hasSuffix("/libc.so.6") }, "\(files.sorted())")
+    let text = dir + "/data.txt"
+    try Data("not ELF".utf8).write(to: URL(fileURLWithPath: text))
+    #expect(ELFDependencies.closure(of: text, environment: [:]).count == 1)
+  }
+
+  /// Before the fix the first cold run evicted only the executable (1 file) and later ones the
+  /// libraries learned from earlier runs' maps: seen failing with `evicted_files` [1, 40].
+  @Test("the first cold run evicts the same set as later ones: camera-app, its libraries and the profile")
+  func firstColdRunEvictsTheSameSet() throws {
+    let dir = temporaryFolder("bench-cold-set")
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let profile = Self.root + "/Benchmarks/profiles/fast.json"
+    let app = BuiltProducts.path("camera-app")
+    _ = try #require(
+      try BenchInvocation.run(
+        [
+          "--runs", "3", "--warmup", "0", "--conditions", "cold", "--configs", "deferred", "--profile",
+          profile,
+          "--quiet", "--out", dir + "/out",
+        ], environment: ["FIRSTFRAME_CAMERA_APP": app]))
+    let results = try ResultsFile.load(path: dir + "/out/results.json")
+    let records = try #require(results.cells.first).records
+    #expect(records.count == 3)
+    let expected =
+      ELFDependencies.closure(of: app, environment: ProcessInfo.processInfo.environment).count + 1
+    let files = records.map { $0.counts["evicted_files"] }
+    #expect(files == Array(repeating: expected, count: 3), "\(files) vs \(expected)")
+    let bytes = records.compactMap { $0.counts["evicted_bytes"] }
+    #expect(bytes.count == 3 && Set(bytes).count == 1 && bytes[0] > 1 << 20, "\(bytes)")
+    #expect(records.allSatisfy { $0.counts["mapped_not_evicted"] != nil })
+  }
+
+  // MARK: - Power-up
+
+  @Test("a power-up that does not match the condition fails the run; not reported is not a failure")
+  func powerUpMismatch() {
+    #expect(RunVerification.powerUpMismatch(1, condition: .cold) == nil)
+    #expect(RunVerification.powerUpMismatch(0, condition: .warm) == nil)
+    #expect(RunVerification.powerUpMismatch(0, condition: .relock) == nil)
+    #expect(RunVerification.powerUpMismatch(0, condition: .loaded) == nil)
+    #expect(RunVerification.powerUpMismatch(nil, condition: .cold) == nil)
+    #expect(
+      RunVerification.powerUpMismatch(0, condition: .cold)?.contains("powered up warm in a cold run") == true)
+    #expect(
+      RunVerification.powerUpMismatch(1, condition: .warm)?.contains("powered up cold in a warm run") == true)
+    var record = BenchResults.RunRecord(
+      run: 1, ok: true, error: nil, phases: [:], counts: ["power_up_cold": 0])
+    RunVerification(realtimeCompositor: false, missedDeadlines: 3, eviction: nil, condition: .cold).apply(
+      to: &record)
+    #expect(!record.ok)
+    #expect(record.counts["missed_deadlines"] == 3)
+  }
+
+  /// An app (a shell script) that leaves the synthetic camera warm — it records a close of the
+  /// device just now in the runner's state folder — then runs the real camera-app. Its first
+  /// argument is CLOCK_BOOTTIME − CLOCK_MONOTONIC in ns (see ForgedEventsTests).
+  static let warmingApp = """
+    #!/bin/sh
+    offset=$1; shift
+    read up _ < /proc/uptime
+    now=$(awk -v u="$up" -v o="$offset" 'BEGIN { printf "%.0f", u * 1e9 - o }')
+    read boot < /proc/sys/kernel/random/boot_id
+    printf 'firstframe-synthetic-state 1\\nboot_id %s\\nlast_close_ns %s\\n' "$boot" "$now" \\
+      > "$FIRSTFRAME_SYNTHETIC_STATE/synthetic-camera.state"
+    exec "$@"
+    """
+
+  @Test("a cold run whose device powered up warm fails with that reason, counted in the table's notes")
+  func coldRunThatWasNotCold() throws {
+    let dir = temporaryFolder("bench-not-cold")
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let app = try BenchInvocation.writeScript(Self.warmingApp, named: "warming", in: dir)
+    let camera = BuiltProducts.path("camera-app")
+    let profile = Self.root + "/Benchmarks/profiles/fast.json"
+    let bench = try #require(
+      try BenchInvocation.run([
+        "--app",
+        "\(app) \(ForgedEventsTests.clockOffsetNs()) \(camera) --config {config} --outputs {outputs} --profile \(profile)",
+        "--runs", "1", "--warmup", "0", "--conditions", "cold,warm", "--configs", "deferred", "--quiet",
+        "--out",
+        dir + "/out",
+      ]))
+    let results = try ResultsFile.load(path: dir + "/out/results.json")
+    let cold = try #require(results.cells.first { $0.condition == "cold" }?.records.first)
+    #expect(cold.counts["power_up_cold"] == 0, "\(cold.counts)")
+    #expect(!cold.ok)
+    #expect(cold.error?.contains("powered up warm in a cold run") == true, "\(cold.error ?? "ok")")
+    let warm = try #require(results.cells.first { $0.condition == "warm" }?.records.first)
+    #expect(warm.counts["power_up_cold"] == 0, "\(warm.counts)")
+    #expect(warm.ok, "\(warm.error ?? "ok")")
+    #expect(bench.output.contains("cold runs not cold in cold/deferred: 1 of 1"), "\(bench.output)")
+  }
+}
