@@ -88,7 +88,7 @@ import Testing
     let pid = try #require(burners.processIDs.first)
     // Its resident memory grows past the buffer once it has touched it all.
     #expect(
-      await waitUntil(timeout: .seconds(20)) {
+      await waitUntil(timeout: .seconds(90)) {
         let status = FileSystem.readText(atPath: "/proc/\(pid)/status", maxBytes: 1 << 16) ?? ""
         let rss = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
         let kb = rss.flatMap {
