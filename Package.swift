@@ -135,6 +135,10 @@ let package = Package(
       dependencies: ["CaptureKit", "PhaseTrace", "BenchAnalysis", "LaunchContract", "SystemCalls"],
       path: "Sources/TestSupport", swiftSettings: strict),
 
+    // The `.ownThread` test trait: a test's body off Swift's cooperative pool (tests only; it
+    // imports Testing, which nothing else links).
+    .target(name: "TestThreads", path: "Sources/TestThreads", swiftSettings: strict),
+
     // The fake V4L2 kernel, shared by the V4L2 tests and the V4L2 fuzz target.
     .target(
       name: "V4L2TestSupport", dependencies: ["V4L2Camera", "CV4L2Shims", "SystemCalls"],
@@ -159,7 +163,7 @@ let package = Package(
     .testTarget(name: "PhaseTraceTests", dependencies: ["PhaseTrace", "TestSupport", "SystemCalls"], swiftSettings: strict),
     .testTarget(
       name: "CaptureKitTests",
-      dependencies: ["CaptureKit", "TestSupport", "LaunchContract", "PhaseTrace", "SystemCalls"],
+      dependencies: ["CaptureKit", "TestSupport", "LaunchContract", "PhaseTrace", "SystemCalls", "TestThreads"],
       swiftSettings: strict),
     .testTarget(
       name: "LightBoardTests", dependencies: ["LightBoard", "BenchAnalysis"], swiftSettings: strict),
@@ -199,7 +203,7 @@ let package = Package(
       name: "BenchKitTests",
       dependencies: [
         "BenchKit", "BenchAnalysis", "CommandLineKit", "PhaseTrace", "LaunchContract", "SystemCalls",
-        "TestSupport",
+        "TestSupport", "TestThreads",
       ],
       exclude: ["Fixtures"], swiftSettings: strict),
     .testTarget(

@@ -38,6 +38,14 @@ public enum FileSystem {
     readFile(atPath: path, maxBytes: maxBytes).map { String(decoding: $0, as: UTF8.self) }
   }
 
+  /// `path` with every symbolic link, `.` and `..` resolved, or nil when it does not exist or
+  /// cannot be resolved. The corresponding call is `realpath(3)`.
+  public static func realPath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+  }
+
   /// The names in the folder at `path` (without `.` and `..`), in no particular order.
   /// The corresponding calls are `opendir(3)`, `readdir(3)` and `closedir(3)`.
   /// - Throws: the ``Errno`` of `opendir` (`ENOENT`, `ENOTDIR`, `EACCES`).

@@ -13,6 +13,9 @@ case "__burn":
 case ProcessGuard.command:
   // The process guard: stops what this bench started when it dies (internal; see ProcessGuard).
   ProcessGuard.serve()
+case BuildGuard.argument:
+  // A child that dies with bench (internal; see BuildGuard): bench ab's swift build.
+  BuildGuard.exec(Array(arguments.dropFirst()))
 default:
   // This executable runs the hidden helpers above, so the run command may start a guard.
   ProcessGuard.enable(

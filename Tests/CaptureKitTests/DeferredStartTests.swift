@@ -2,12 +2,13 @@ import Dispatch
 import LaunchContract
 import PhaseTrace
 import SystemCalls
+import TestThreads
 import Testing
 import TestSupport
 
 @testable import CaptureKit
 
-@Suite(Rig.timeLimit) struct DeferredStartTests {
+@Suite(.ownThread, Rig.timeLimit) struct DeferredStartTests {
   @Test("outputs default to Apple's deferred-start settings")
   func defaults() {
     #expect(PhotoOutput().isDeferredStartEnabled)

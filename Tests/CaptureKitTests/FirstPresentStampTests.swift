@@ -2,6 +2,7 @@ import LaunchContract
 import PhaseTrace
 import Synchronization
 import SystemCalls
+import TestThreads
 import Testing
 import TestSupport
 
@@ -23,7 +24,8 @@ final class ImmediateScanoutDisplay: DisplaySink {
   func presentBlack() {}
 }
 
-@Suite(.timeLimit(.minutes(1))) struct FirstPresentStampTests {
+// 3 minutes, not 1: in the full suite on 2 cores this test waits for the cooperative pool (it passed after 80 and 112 s in two CI rehearsals, and hit a 1-minute limit in a third).
+@Suite(.ownThread, .timeLimit(.minutes(3))) struct FirstPresentStampTests {
   @Test("preview.first_present is stamped no later than the frame becomes visible to the compositor")
   func stampedBeforeVisible() async throws {
     let trace = InMemoryTrace()

@@ -1,11 +1,12 @@
 import Dispatch
 import Foundation
+import TestThreads
 import Testing
 import TestSupport
 
 @testable import CaptureKit
 
-@Suite(Rig.timeLimit) struct MovieAndAnalysisTests {
+@Suite(.ownThread, Rig.timeLimit) struct MovieAndAnalysisTests {
   @Test("the movie output writes a valid Y4M file: header, FRAME markers, luma and neutral chroma")
   func y4m() async throws {
     let rig = Rig(

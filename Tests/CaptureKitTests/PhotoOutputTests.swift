@@ -1,12 +1,13 @@
 import Dispatch
 import PhaseTrace
 import SystemCalls
+import TestThreads
 import Testing
 import TestSupport
 
 @testable import CaptureKit
 
-@Suite(Rig.timeLimit) struct PhotoOutputTests {
+@Suite(.ownThread, Rig.timeLimit) struct PhotoOutputTests {
   typealias PhotoResult = Result<CapturedPhoto, CaptureError>
 
   @Test("a photo requested before deferred start triggers it in manual mode and is delivered")

@@ -1,11 +1,12 @@
 import Dispatch
 import PhaseTrace
+import TestThreads
 import Testing
 import TestSupport
 
 @testable import CaptureKit
 
-@Suite(Rig.timeLimit) struct SessionTests {
+@Suite(.ownThread, Rig.timeLimit) struct SessionTests {
   @Test("begin/commit applies staged inputs and outputs once, at the commit")
   func stagedConfiguration() {
     let device = FakeCaptureDevice()

@@ -88,12 +88,14 @@ import Testing
       ["report", "a", "b"],
       ["calibrate", "extra"], ["calibrate", "--format", "yaml"], ["doctor", "extra"], ["doctor", "--bogus"],
       ["launch-floor", "--launches", "0"], ["launch-floor", "hello"], ["launch-floor", "x=/nonexistent"],
-      ["launch-floor", "--conditions", "relock"], ["run", "--runs", "0"],
+      ["launch-floor", "--conditions", "relock"], ["build-app", "extra"], ["build-app", "--bogus"],
+      ["run", "--runs", "0"],
     ])
   func benchBadInput(arguments: [String]) {
     let r = bench(arguments)
     let command =
-      ["compare", "gate", "baseline", "report", "calibrate", "doctor", "launch-floor"].contains(arguments[0])
+      ["compare", "gate", "baseline", "report", "calibrate", "doctor", "launch-floor", "build-app"]
+        .contains(arguments[0])
       ? "bench \(arguments[0]): " : "bench: "
     #expect(r.status == 2)
     #expect(r.output.isEmpty)

@@ -20,7 +20,9 @@ import Testing
 
   @Test(
     "bench's and each subcommand's --help is byte-identical to its committed copy",
-    arguments: ["", "compare", "gate", "baseline", "report", "calibrate", "doctor", "launch-floor"])
+    arguments: [
+      "", "compare", "gate", "baseline", "report", "calibrate", "doctor", "launch-floor", "build-app", "ab",
+    ])
   func bench(subcommand: String) throws {
     let expected = try Self.fixture(subcommand.isEmpty ? "help-bench.txt" : "help-bench-\(subcommand).txt")
     var output = ""

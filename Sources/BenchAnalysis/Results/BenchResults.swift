@@ -145,9 +145,18 @@ public struct BenchResults: Codable, Sendable {
     public var display: String?
     /// The X server the runs used, on the X11 paths.
     public var displayServer: DisplayServerInfo?
+    /// The third-party apps named by the user (`--app-config NAME=COMMAND`): name → the command
+    /// as given (before `{device}` and the other placeholders are replaced). Absent without any.
+    public var appConfigs: [String: String]? = nil
+    /// Cells that were not run because they cannot apply, `condition/config` → why (relock for
+    /// an app that cannot be told to lock). Absent when every cell ran.
+    public var notRun: [String: String]? = nil
+    /// X11: a launch run whose app mapped no window within this many seconds failed
+    /// (`--window-timeout`), seconds. Absent on the shared-memory path and in older results.
+    public var windowTimeoutSeconds: Double? = nil
     /// The loaded condition's burners (`--load`): what they do, how many, on which CPUs, and the
     /// limits that sized them. Absent in results from before `--load` (they were all `cpu`).
-    public var load: LoadInfo?
+    public var load: LoadInfo? = nil
     /// Creates the record (`wallSeconds` and `interrupted` are filled in at the end).
     public init(
       runs: Int, warmup: Int, conditions: [String], configs: [String], outputs: [String],

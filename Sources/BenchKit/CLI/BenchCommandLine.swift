@@ -7,7 +7,8 @@ public enum BenchCommandLine {
     [
       ("compare", CompareCommand.self), ("gate", GateCommand.self), ("baseline", BaselineCommand.self),
       ("report", ReportCommand.self), ("calibrate", CalibrateCommand.self), ("doctor", DoctorCommand.self),
-      ("launch-floor", LaunchFloorCommand.self), ("run", RunCommand.self),
+      ("launch-floor", LaunchFloorCommand.self), ("build-app", BuildAppCommand.self), ("ab", ABCommand.self),
+      ("run", RunCommand.self),
     ]
   }
 

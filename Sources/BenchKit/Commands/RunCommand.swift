@@ -75,6 +75,12 @@ public enum RunCommand: Command {
     "--app", "\"COMMAND ARGS\"",
     "benchmark another app (split into argv without a shell; {config}, {outputs}, {camera} are replaced)",
     parser: .text)
+  static let appConfig = Option<AppConfiguration?>(
+    "--app-config", "N=CMD",
+    "a third-party app, a configuration named N that runs CMD (repeatable; {device} is the --camera v4l2 node); without --configs only these run",
+    parser: ValueParser(
+      parse: { (text, _) throws(UsageError) -> AppConfiguration in try AppConfiguration(parsing: text) },
+      describe: { "\($0.name)=\($0.command)" }))
   static let refreshHz = Option(
     "--refresh-hz", "N", "display refresh rate", default: defaults.refreshHz, parser: .refreshRate)
   static let display = Option(
@@ -90,6 +96,10 @@ public enum RunCommand: Command {
   static let runTimeout = Option(
     "--run-timeout", "S", "a run with no live frame after S seconds fails",
     default: defaults.runTimeoutSeconds,
+    parser: .number(in: NumberRange(greaterThan: 0, atMost: 3600)))
+  static let windowTimeout = Option(
+    "--window-timeout", "S", "X11: a run whose app maps no window within S seconds fails",
+    default: defaults.windowTimeoutSeconds,
     parser: .number(in: NumberRange(greaterThan: 0, atMost: 3600)))
   static let injectDelay = Option<Int?>(
     "--inject-delay-ms", "MS",
@@ -112,15 +122,16 @@ public enum RunCommand: Command {
   /// The option table (DESIGN.md "Command line", a contract).
   public static let spec = CommandLineSpec(
     command: "bench",
-    synopsis: "[options]    (or: bench compare|gate|baseline|report|calibrate|doctor|launch-floor … --help)",
+    synopsis: "[options]    (or: bench COMMAND … --help; the commands are listed below)",
     summary: """
       Launches the camera app again and again under cold, warm, relock and loaded conditions,
       finds the first live preview frame from the display's pixels, and reports every launch
       phase's distribution per configuration, with a deferred-vs-eager verdict per condition.
       """,
     options: [
-      runs, warmup, conditions, configs, outputs, camera, profile, app, display, x11Read, refreshHz,
-      lockSeconds, runTimeout, load,
+      runs, warmup, conditions, configs, outputs, camera, profile, app, appConfig, display, x11Read,
+      refreshHz,
+      lockSeconds, runTimeout, windowTimeout, load,
       injectDelay, noTap,
       out, overwrite, format, quiet,
     ],
@@ -134,6 +145,8 @@ public enum RunCommand: Command {
         bench calibrate                          the probe against ground truth
         bench doctor                             devices, cache dropping, real-time priority, PSI
         bench launch-floor [NAME=PATH …]         camera-app's spawn → main against hello programs
+        bench build-app                          build camera-app as bench runs it; print its path
+        bench ab REV_A REV_B                     camera-app at two git revisions, interleaved, B vs A
       exit status: 0 ok, 1 runs failed (or a gate failed), 2 bad usage or input, 130 interrupted
       """)
 
@@ -159,6 +172,10 @@ public enum RunCommand: Command {
     }
     s.lockSeconds = try o.value(lockSeconds)
     s.runTimeoutSeconds = try o.value(runTimeout)
+    s.windowTimeoutSeconds = try o.value(windowTimeout)
+    if o.isGiven(windowTimeout) && !s.display.isX11 {
+      throw UsageError("--window-timeout applies to --display x11 or x11:NAME only")
+    }
     s.tap = !o.isSet(noTap)
     s.injectDelayMs = try o.value(injectDelay)
     s.load = try o.value(load)
@@ -192,8 +209,19 @@ public enum RunCommand: Command {
       syntheticProfile = .default
       s.profileName = CostProfile.default.name
     }
+    try takeAppConfigs(o, into: &s)
     if let app = try o.value(app) {
+      guard !s.configs.isEmpty else {
+        throw UsageError(
+          "--app runs in the built-in configurations: with --app-config, name them with --configs (or give the app as --app-config NAME=COMMAND)"
+        )
+      }
       var argv = try CommandSplitter.split(app)
+      if argv.contains(where: { $0.contains(AppConfiguration.devicePlaceholder) })
+        && s.camera.devicePath == nil
+      {
+        throw UsageError("--app: {device} needs a V4L2 camera (--camera v4l2:/dev/videoN)")
+      }
       guard let resolved = resolveExecutable(argv[0]) else {
         throw UsageError("--app: cannot find an executable named '\(argv[0])'")
       }
@@ -208,12 +236,57 @@ public enum RunCommand: Command {
           "--profile applies to camera-app only; with --app, give the profile in the app's command")
       }
       s.profileName = nil
+    } else if s.configs.isEmpty {
+      // Only third-party apps: no profile of ours describes them.
+      guard s.profilePath == nil else {
+        throw UsageError("--profile applies to camera-app only; it does not run without --configs")
+      }
+      s.profileName = nil
     } else if let syntheticProfile {
       s.profileHash = ProfileFingerprint.hash(syntheticProfile)
       try checkReachable(syntheticProfile, settings: s)
     }
     s.outDir = try prepareOutDir(o.value(out))
     return Options(settings: s, format: outputFormat, quiet: o.isSet(quiet), overwrite: o.isSet(overwrite))
+  }
+
+  /// `--app-config NAME=COMMAND …`: the apps, their executables resolved on PATH, `{device}`
+  /// checked against the camera, the preload library found and its reach judged per app. Without
+  /// `--configs`, only the apps run.
+  static func takeAppConfigs(_ o: ParsedOptions, into s: inout RunSettings) throws(UsageError) {
+    var apps = try o.values(appConfig)
+    guard !apps.isEmpty else { return }
+    try AppConfiguration.validate(apps)
+    if !o.isGiven(configs) { s.configs = [] }
+    for i in apps.indices {
+      let name = apps[i].name
+      if apps[i].usesDevice && s.camera.devicePath == nil {
+        throw UsageError("--app-config \(name): {device} needs a V4L2 camera (--camera v4l2:/dev/videoN)")
+      }
+      guard let resolved = resolveExecutable(apps[i].argv[0]) else {
+        throw UsageError(
+          "--app-config \(name): cannot find an executable named \(CommandSplitter.quoted(apps[i].argv[0]))")
+      }
+      guard isProgram(resolved) else {
+        throw UsageError(
+          "--app-config \(name): \(resolved) is not a program (neither an ELF executable nor a #! script)")
+      }
+      apps[i].argv[0] = resolved
+    }
+    s.appConfigs = apps
+    do {
+      s.preloadLibrary = try PreloadLibrary.locate()
+    } catch {
+      for app in apps {
+        s.preloadReasons[app.name] = "the preload library is not available: \(error.message)"
+      }
+      return
+    }
+    for app in apps {
+      if let reason = PreloadLibrary.coverage(ofExecutable: app.argv[0]).reason {
+        s.preloadReasons[app.name] = "the preload library cannot see the app: \(reason)"
+      }
+    }
   }
 
   static func resolveExecutable(_ name: String) -> String? {
@@ -311,20 +384,14 @@ public enum RunCommand: Command {
   ) throws(UsageError) -> Int32 {
     let (settings, format, quiet) = (options.settings, options.format, options.quiet)
     let interrupted = InterruptFlag.install()
-    // Every child bench starts dies with it, even after SIGKILL (see ProcessGuard).
-    var guardProcess: ProcessGuard?
-    do {
-      guardProcess = try ProcessGuard.start()
-    } catch {
-      errors.write("bench: \(error.message); an app may outlive bench if bench is killed\n")
-    }
+    let guardProcess = startGuard(errors: &errors)
     let folder = try ResultsFolder.claim(settings.outDir, overwrite: options.overwrite) { line in
       errors.write(line + "\n")
     }
     // Surfaces left by a bench that was killed with SIGKILL (nothing else can leak them).
     _ = DisplaySurface.removeStale()
     let appBinary: String?
-    if settings.appCommand == nil {
+    if settings.appCommand == nil && !settings.configs.isEmpty {
       do {
         appBinary = try CameraAppLocator.locate(interrupted: { interrupted.isSet }) { line in
           if !quiet { errors.write("bench: \(line)\n") }
@@ -339,42 +406,15 @@ public enum RunCommand: Command {
     }
     if interrupted.isSet { return 130 }
 
-    let display: BenchDisplay
-    do {
-      display = try BenchDisplay.open(
-        settings.display, width: settings.displayWidth, height: settings.displayHeight,
-        logPath: settings.display == .privateX11 ? settings.outDir + "/xvfb.log" : nil)
-    } catch {
-      errors.write("bench: \(error.message)\n")
-      return 1
-    }
+    guard let display = openDisplay(settings, quiet: quiet, errors: &errors) else { return 1 }
     defer { display.stop() }
-    if let server = display.serverInfo, !quiet {
-      errors.write("bench: display \(settings.display): X server \(server.name) (\(server.vendor))\n")
-    }
 
-    let total = settings.conditions.count * settings.configs.count * (settings.runs + settings.warmup)
+    let cellsRun = settings.conditions.reduce(0) { sum, condition in
+      sum + settings.benchConfigurations.filter { settings.notRunReason(for: $0, in: condition) == nil }.count
+    }
+    let total = cellsRun * (settings.runs + settings.warmup)
     let progress = ProgressReporter(total: total, quiet: quiet)
-    var base = BenchResults(
-      tool: .init(version: FirstFrameVersion.current), host: HostProbe.current(),
-      settings: .init(
-        runs: settings.runs, warmup: settings.warmup, conditions: settings.conditions.map(\.rawValue),
-        configs: settings.configs.map(\.rawValue), outputs: settings.outputs.map(\.rawValue),
-        camera: settings.camera.description,
-        profile: settings.profilePath,
-        profileName: settings.profileName, app: settings.appCommand?.joined(separator: " "),
-        refreshHz: settings.refreshHz, tap: settings.tap, lockSeconds: settings.lockSeconds,
-        runTimeoutSeconds: settings.runTimeoutSeconds, startedAt: ISO8601DateFormatter().string(from: Date()),
-        display: settings.display.description,
-        displayServer: display.serverInfo.map {
-          var info = $0
-          info.probeReads = settings.x11Read.rawValue
-          return info
-        }),
-      cells: [])
-    base.settings.profileHash = settings.profileHash
-    base.settings.injectDelayMs = settings.injectDelayMs
-    base.settings.load = settings.burnerPlan?.info
+    let base = baseResults(settings, display: display)
     let journal: RunJournal
     do {
       journal = try RunJournal(folder: folder.path, base: base)
@@ -402,6 +442,82 @@ public enum RunCommand: Command {
     return finish(
       results, folder: folder, journal: journal, format: format, quiet: quiet,
       displayFailure: display.failure, output: &output, errors: &errors)
+  }
+
+  /// Starts the process guard: every child bench starts dies with it, even after SIGKILL (see
+  /// ``ProcessGuard``). Nil (said on `errors`) when it cannot be started.
+  static func startGuard(errors: inout some TextOutputStream) -> ProcessGuard? {
+    do {
+      return try ProcessGuard.start()
+    } catch {
+      errors.write("bench: \(error.message); an app may outlive bench if bench is killed\n")
+      return nil
+    }
+  }
+
+  /// The display `settings.display` names, set up for the whole benchmark (a private Xvfb logs
+  /// to `xvfb.log` in `settings.outDir`); nil, said on `errors`, when it cannot be.
+  static func openDisplay(_ settings: RunSettings, quiet: Bool, errors: inout some TextOutputStream)
+    -> BenchDisplay?
+  {
+    let display: BenchDisplay
+    do {
+      display = try BenchDisplay.open(
+        settings.display, width: settings.displayWidth, height: settings.displayHeight,
+        logPath: settings.display == .privateX11 ? settings.outDir + "/xvfb.log" : nil)
+    } catch {
+      errors.write("bench: \(error.message)\n")
+      return nil
+    }
+    if let server = display.serverInfo, !quiet {
+      errors.write("bench: display \(settings.display): X server \(server.name) (\(server.vendor))\n")
+    }
+    return display
+  }
+
+  /// What results.json records before the first run: the tool, the host, the settings and
+  /// the display the runs are shown on.
+  static func baseResults(_ settings: RunSettings, display: BenchDisplay) -> BenchResults {
+    var base = BenchResults(
+      tool: .init(version: FirstFrameVersion.current), host: HostProbe.current(),
+      settings: .init(
+        runs: settings.runs, warmup: settings.warmup, conditions: settings.conditions.map(\.rawValue),
+        configs: settings.benchConfigurations.map(\.name), outputs: settings.outputs.map(\.rawValue),
+        camera: settings.camera.description,
+        profile: settings.profilePath,
+        profileName: settings.profileName, app: settings.appCommand?.joined(separator: " "),
+        refreshHz: settings.refreshHz, tap: settings.tap, lockSeconds: settings.lockSeconds,
+        runTimeoutSeconds: settings.runTimeoutSeconds, startedAt: ISO8601DateFormatter().string(from: Date()),
+        display: settings.display.description,
+        displayServer: display.serverInfo.map {
+          var info = $0
+          info.probeReads = settings.x11Read.rawValue
+          return info
+        }),
+      cells: [])
+    base.settings.profileHash = settings.profileHash
+    base.settings.injectDelayMs = settings.injectDelayMs
+    base.settings.load = settings.burnerPlan?.info
+    record(apps: settings, in: &base.settings)
+    return base
+  }
+
+  /// Records the third-party apps, the cells that cannot apply to them, and the window timeout.
+  static func record(apps settings: RunSettings, in recorded: inout BenchResults.BenchSettings) {
+    if !settings.appConfigs.isEmpty {
+      recorded.appConfigs = Dictionary(
+        uniqueKeysWithValues: settings.appConfigs.map { ($0.name, $0.command) })
+    }
+    var notRun: [String: String] = [:]
+    for condition in settings.conditions {
+      for config in settings.benchConfigurations {
+        if let reason = settings.notRunReason(for: config, in: condition) {
+          notRun["\(condition.rawValue)/\(config.name)"] = reason
+        }
+      }
+    }
+    recorded.notRun = notRun.isEmpty ? nil : notRun
+    if settings.display.isX11 { recorded.windowTimeoutSeconds = settings.windowTimeoutSeconds }
   }
 
   /// Writes the final results (results.json, samples.csv, the reports), ends the journal when

@@ -1,36 +1,26 @@
 import Foundation
-import LaunchContract
+import SystemCalls
 
 extension BenchRunner {
-  /// The files every cold run evicts, the first as much as the later ones: the program bench
-  /// starts (camera-app, or an `--app` program's executable found in `PATH`) with everything
-  /// the loader maps to start it (`ELFDependencies`: its interpreter and the closure of its
-  /// needed libraries; a script's interpreter), and the cost profile the launch reads. Computed
-  /// once per program from the files alone, never from what a run happened to map, so it does
-  /// not grow from one run to the next.
+  /// The files a cold run of `config` evicts. Every counted cold run of a program evicts the same
+  /// set, the first as much as the later ones: the program bench starts (camera-app, an `--app`
+  /// or `--app-config` executable, resolved when the command was parsed) with what the loader
+  /// maps to start it (``AppFootprint``: its libraries; a script's interpreter and its
+  /// libraries), the cost profile the launch reads, and every file the benchmark's apps were
+  /// seen to map by their first frames before that first counted cold run (libraries opened
+  /// with `dlopen`: GStreamer's plugins, ffmpeg's codecs — learned in warm-up runs and earlier
+  /// cells). The set is fixed at the first counted run (`counted`), so it does not grow from one
+  /// counted run to the next; an uncounted run evicts what is known so far.
   ///
-  /// Libraries the app opens with `dlopen` are not in it; a cold run counts the files the app
-  /// was seen to map outside this set in `mapped_not_evicted`.
-  func coldEvictionFiles(config: LaunchConfiguration) -> Set<String> {
+  /// A cold run counts the files its app had mapped by its first frame outside this set in
+  /// `mapped_not_evicted`.
+  func coldEvictionFiles(config: BenchConfiguration, counted: Bool) -> Set<String> {
     guard let program = argv(config: config).first else { return [] }
-    let environment = ProcessInfo.processInfo.environment
-    return coldFiles.withLock { cache in
-      if let known = cache[program] { return known }
-      var files = Set<String>()
-      if let path = ELFDependencies.searchPath(program, environment: environment) {
-        files = ELFDependencies.closure(of: path, environment: environment)
-      }
-      if let profile = settings.profilePath {
-        files.insert(URL(fileURLWithPath: profile).resolvingSymlinksInPath().path)
-      }
-      cache[program] = files
-      return files
-    }
-  }
-
-  /// How many files the app was seen to map (in this run or an earlier one) that `evicted` does
-  /// not hold.
-  func mappedNotEvicted(_ evicted: Set<String>) -> Int {
-    learnedFiles.withLock { $0.subtracting(evicted).count }
+    if let fixed = coldFiles.withLock({ $0[program] }) { return fixed }
+    var files = AppFootprint.files(ofExecutable: program)
+    if let profile = settings.profilePath, let real = FileSystem.realPath(profile) { files.insert(real) }
+    files.formUnion(learnedFiles.withLock { $0 })
+    if counted { coldFiles.withLock { $0[program] = $0[program] ?? files } }
+    return files
   }
 }

@@ -20,13 +20,16 @@ public final class BenchSession: Sendable {
   let interruptFlag: @Sendable () -> Bool
   let realtimeSeen = Mutex(false)
   let journalProblemShown = Mutex(false)
+  let label: String?
 
   /// Creates the session. `interrupted` is polled between and during runs; `journal` receives
-  /// each finished run (nil: the runs are only kept in memory).
+  /// each finished run (nil: the runs are only kept in memory); `label` (a `bench ab` side, "A"
+  /// or "B") heads its progress lines.
   public init(
     settings: RunSettings, runner: any RunPerforming, progress: ProgressReporter, base: BenchResults,
-    journal: RunJournal? = nil, interrupted: @escaping @Sendable () -> Bool
+    journal: RunJournal? = nil, label: String? = nil, interrupted: @escaping @Sendable () -> Bool
   ) {
+    self.label = label
     self.settings = settings
     self.runner = runner
     self.progress = progress
@@ -40,79 +43,88 @@ public final class BenchSession: Sendable {
   public func run() -> BenchResults {
     let started = MonotonicClock.now()
     var done = 0
-    let tracesDir = settings.outDir + "/traces"
-    try? FileManager.default.createDirectory(atPath: tracesDir, withIntermediateDirectories: true)
     conditions: for condition in settings.conditions {
       if interruptFlag() { break }
-      var burners: CPUBurners?
-      if condition == .loaded {
-        do {
-          burners = try CPUBurners(plan: settings.burnerPlan ?? .current(kind: settings.load))
-        } catch {
-          progress.note("bench: cannot start CPU burners: \(error.message)")
-        }
-      }
+      let burners = CPUBurners.started(for: condition, settings: settings, progress: progress)
       defer { burners?.stop() }
-      for config in settings.configs {
-        startCell(config: config, condition: condition, burners: burners?.count)
-      }
-      let rounds = settings.warmup + settings.runs
-      if condition == .relock {
-        var sessions: [LaunchConfiguration: any RelockRunning] = [:]
-        defer { sessions.values.forEach { $0.close() } }
-        for config in settings.configs {
+      let relock = start(condition, burners: burners?.count)
+      defer { relock.values.forEach { $0.close() } }
+      // A configuration that cannot apply in this condition (relock for a third-party app) gets
+      // no cell: results say why under `settings.notRun`, and the table prints it.
+      let configs = configurations(in: condition)
+      for round in 0..<(settings.warmup + settings.runs) {
+        for config in configs {
           if interruptFlag() { break conditions }
-          switch runner.startRelockSession(
-            config: config, tracePath: "\(tracesDir)/relock-\(config.rawValue).jsonl",
-            interrupted: interruptFlag)
-          {
-          case .success(let s): sessions[config] = s
-          case .failure(let e): progress.note("bench: relock/\(config): \(e.message)")
-          }
-        }
-        for round in 0..<rounds {
-          for config in settings.configs {
-            if interruptFlag() { break conditions }
-            let counted = round >= settings.warmup
-            let number = round - settings.warmup + 1
-            let outcome: RunOutcome?
-            if let s = sessions[config] {
-              outcome = s.run(number: number, interrupted: interruptFlag)
-            } else {
-              outcome = .init(
-                record: .init(
-                  run: number, ok: false, error: "the relock app did not start", phases: [:], counts: [:]),
-                realtime: false)
-            }
-            guard let outcome else { break conditions }
-            done += 1
-            finish(
-              outcome, config: config, condition: condition, counted: counted, done: done, warmup: !counted)
-          }
-        }
-      } else {
-        for round in 0..<rounds {
-          for config in settings.configs {
-            if interruptFlag() { break conditions }
-            let counted = round >= settings.warmup
-            let number = round - settings.warmup + 1
-            let name =
-              counted
-              ? "\(condition.rawValue)-\(config.rawValue)-\(number)"
-              : "\(condition.rawValue)-\(config.rawValue)-warmup\(round + 1)"
-            guard
-              let outcome = runner.launchRun(
-                config: config, condition: condition, number: number, runID: name,
-                tracePath: "\(tracesDir)/\(name).jsonl", interrupted: interruptFlag)
-            else { break conditions }
-            done += 1
-            finish(
-              outcome, config: config, condition: condition, counted: counted, done: done, warmup: !counted)
-          }
+          guard perform(config: config, condition: condition, round: round, relock: relock, done: &done)
+          else { break conditions }
         }
       }
     }
     progress.finish()
+    return results(since: started)
+  }
+
+  /// Starts `condition`: its cells (one journal line each) and, for relock, each
+  /// configuration's long-lived app. Returns those apps (the caller closes them); one that did not
+  /// start is noted, and its runs fail.
+  func start(_ condition: LaunchCondition, burners: Int?) -> [BenchConfiguration: any RelockRunning] {
+    try? FileManager.default.createDirectory(atPath: tracesDir, withIntermediateDirectories: true)
+    let configs = configurations(in: condition)
+    for config in configs {
+      startCell(config: config, condition: condition, burners: burners)
+    }
+    guard condition == .relock else { return [:] }
+    var sessions: [BenchConfiguration: any RelockRunning] = [:]
+    for config in configs {
+      if interruptFlag() { break }
+      switch runner.startRelockSession(
+        config: config, tracePath: "\(tracesDir)/relock-\(config.name).jsonl", interrupted: interruptFlag)
+      {
+      case .success(let s): sessions[config] = s
+      case .failure(let e): progress.note("bench: \(labelPrefix)relock/\(config): \(e.message)")
+      }
+    }
+    return sessions
+  }
+
+  /// One run of `config` under `condition` in round `round` (from 0; the first `warmup` rounds
+  /// are not counted), recorded with ``finish(_:config:condition:counted:done:warmup:)``;
+  /// `relock` holds the condition's apps from ``start(_:burners:)``. Returns false when an
+  /// interrupt stopped the run (nothing is recorded).
+  func perform(
+    config: BenchConfiguration, condition: LaunchCondition, round: Int,
+    relock: [BenchConfiguration: any RelockRunning], done: inout Int
+  ) -> Bool {
+    let counted = round >= settings.warmup
+    let number = round - settings.warmup + 1
+    let outcome: RunOutcome?
+    if condition == .relock {
+      if let s = relock[config] {
+        outcome = s.run(number: number, interrupted: interruptFlag)
+      } else {
+        outcome = .init(
+          record: .init(
+            run: number, ok: false, error: "the relock app did not start", phases: [:], counts: [:]),
+          realtime: false)
+      }
+    } else {
+      let name =
+        counted
+        ? "\(condition.rawValue)-\(config.name)-\(number)"
+        : "\(condition.rawValue)-\(config.name)-warmup\(round + 1)"
+      outcome = runner.launchRun(
+        config: config, condition: condition, number: number, runID: name,
+        tracePath: "\(tracesDir)/\(name).jsonl", interrupted: interruptFlag)
+    }
+    guard let outcome else { return false }
+    done += 1
+    finish(outcome, config: config, condition: condition, counted: counted, done: done, warmup: !counted)
+    return true
+  }
+
+  /// The results of the runs so far, assembled as a journal is (``RunJournal/assemble(base:cells:realtime:)``),
+  /// with the wall time since `started` (a ``MonotonicClock`` reading) and `complete` true.
+  func results(since started: UInt64) -> BenchResults {
     var results = RunJournal.assemble(
       base: baseResults, cells: cells.withLock { $0 }, realtime: realtimeSeen.withLock { $0 })
     results.host.realtimeCamera = RunVerification.anyCameraRealtime(results.cells)
@@ -122,14 +134,24 @@ public final class BenchSession: Sendable {
     return results
   }
 
-  func startCell(config: LaunchConfiguration, condition: LaunchCondition, burners: Int?) {
+  var tracesDir: String { settings.outDir + "/traces" }
+
+  /// "A " for a `bench ab` side's session, else empty: put before progress labels.
+  var labelPrefix: String { label.map { $0 + " " } ?? "" }
+
+  /// The configurations that run under `condition` (a third-party app has no relock).
+  func configurations(in condition: LaunchCondition) -> [BenchConfiguration] {
+    settings.benchConfigurations.filter { settings.notRunReason(for: $0, in: condition) == nil }
+  }
+
+  func startCell(config: BenchConfiguration, condition: LaunchCondition, burners: Int?) {
     let cell = cells.withLock { cells -> BenchResults.Cell? in
-      if cells.contains(where: { $0.config == config.rawValue && $0.condition == condition.rawValue }) {
+      if cells.contains(where: { $0.config == config.name && $0.condition == condition.rawValue }) {
         return nil
       }
-      let notApplicable = settings.expectations(for: config).inapplicablePhases(in: condition)
+      let notApplicable = settings.inapplicablePhases(for: config, in: condition)
       let cell = BenchResults.Cell(
-        config: config.rawValue, condition: condition.rawValue, camera: settings.camera.description,
+        config: config.name, condition: condition.rawValue, camera: settings.camera.description,
         runs: 0, failed: 0, burners: condition == .loaded ? (burners ?? 0) : nil, phases: [:], records: [],
         notApplicable: notApplicable.isEmpty ? nil : notApplicable)
       cells.append(cell)
@@ -139,7 +161,7 @@ public final class BenchSession: Sendable {
   }
 
   func finish(
-    _ outcome: RunOutcome, config: LaunchConfiguration, condition: LaunchCondition, counted: Bool,
+    _ outcome: RunOutcome, config: BenchConfiguration, condition: LaunchCondition, counted: Bool,
     done: Int, warmup: Bool
   ) {
     if outcome.realtime { realtimeSeen.withLock { $0 = true } }
@@ -147,7 +169,7 @@ public final class BenchSession: Sendable {
     if counted {
       cells.withLock { cells in
         if let i = cells.firstIndex(where: {
-          $0.config == config.rawValue && $0.condition == condition.rawValue
+          $0.config == config.name && $0.condition == condition.rawValue
         }
         ) {
           cells[i].records.append(outcome.record)
@@ -155,12 +177,13 @@ public final class BenchSession: Sendable {
       }
       journaled { () throws(ResultsFileError) in
         try journal?.append(
-          run: outcome.record, config: config.rawValue, condition: condition.rawValue,
+          run: outcome.record, config: config.name, condition: condition.rawValue,
           camera: settings.camera.description, realtime: outcome.realtime)
       }
     }
-    let label =
-      "\(condition.rawValue)/\(config.rawValue)" + (warmup ? " warm-up" : " run \(outcome.record.run)")
+    let what =
+      labelPrefix + "\(condition.rawValue)/\(config.name)"
+      + (warmup ? " warm-up" : " run \(outcome.record.run)")
     let summary: String
     if outcome.record.ok {
       let observed =
@@ -168,9 +191,9 @@ public final class BenchSession: Sendable {
       summary = "first frame observed \(observed)"
     } else {
       summary = "FAILED: \(outcome.record.error ?? "unknown")"
-      progress.note("bench: \(label) failed: \(outcome.record.error ?? "unknown")")
+      progress.note("bench: \(what) failed: \(outcome.record.error ?? "unknown")")
     }
-    progress.update(done: done, label: label, summary: summary)
+    progress.update(done: done, label: what, summary: summary)
   }
 
   /// Runs a journal write; the first failure is noted once (the journal keeps the lines and

@@ -3,6 +3,7 @@
 #endif
 import Foundation
 import LaunchContract
+import SystemCalls
 
 /// Finds the `camera-app` executable, building it when needed, so `swift run bench` works on a
 /// fresh clone with no other step.
@@ -15,8 +16,15 @@ import LaunchContract
 /// - no Foundation in anything it links, and libv4l2 loaded only when a V4L2 camera is opened;
 /// - a position-dependent executable (`-Xlinker -no-pie`): the loader has none of its tens of
 ///   thousands of relative relocations to apply, and their pages stay clean (the price: the
-///   executable's own code is not placed at a random address).
-/// `FIRSTFRAME_CAMERA_APP` names a prebuilt binary instead.
+///   executable's own code is not placed at a random address);
+/// - the C++ runtime the Swift runtime needs linked in too (`libstdc++.a`, `-static-libgcc`): the
+///   static Swift runtime still names `libstdc++.so.6` and `libgcc_s.so.1`, whose loading,
+///   symbol binding and initialisation took about half of a static Swift hello's spawn → `main`
+///   here. The linker takes `libstdc++.a` from ``staticCxxFolder`` (a link to the archive the
+///   toolchain's clang names) ahead of the shared library; without the archive that folder stays
+///   empty and the shared library is linked as before.
+/// `FIRSTFRAME_CAMERA_APP` names a prebuilt binary instead; `bench build-app` builds it and
+/// prints its path (for scripts).
 public enum CameraAppLocator {
   /// The `swift build` arguments that build camera-app as bench runs it, after
   /// `swift build --package-path ROOT`; `Benchmarks/app-launch` and `scripts/vivid-integration`
@@ -25,7 +33,50 @@ public enum CameraAppLocator {
     "-c", "release", "--product", "camera-app", "--scratch-path", ".build/camera-app",
     "--static-swift-stdlib",
     "-Xlinker", "-no-pie",
+    "-Xlinker", "-L.build/camera-app/static-cxx", "-Xswiftc", "-Xclang-linker", "-Xswiftc", "-static-libgcc",
   ]
+
+  /// The folder, under camera-app's scratch folder, that holds only a link to the C++ runtime's
+  /// static archive, so that the linker's search for `-lstdc++` finds `libstdc++.a` there before
+  /// any shared `libstdc++.so`.
+  public static let staticCxxFolder = "static-cxx"
+
+  /// Links `scratch/static-cxx/libstdc++.a` to the archive the toolchain's clang would link
+  /// (`clang -print-file-name=libstdc++.a`, the GCC installation the Swift driver uses), or
+  /// leaves the folder without it when there is none; returns the archive's path, or nil.
+  ///
+  /// Tests, benches and scripts build camera-app at the same time, so a link that still leads to
+  /// a readable archive is kept (clang is asked once, not at every bench start), and a link is
+  /// only ever replaced by an atomic rename, never removed: a `swift build` linking meanwhile
+  /// would take the shared runtime instead, and SwiftPM would keep that binary.
+  @discardableResult public static func prepareStaticCxx(scratch: String, swift: String) -> String? {
+    let folder = scratch + "/" + staticCxxFolder
+    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let link = folder + "/libstdc++.a"
+    if let archive = FileSystem.realPath(link), archive != link, access(archive, R_OK) == 0 { return archive }
+    let clang = (swift as NSString).deletingLastPathComponent + "/clang"
+    let unique = "\(getpid())-\(UUID().uuidString)"
+    let answer = folder + "/clang-answer-" + unique
+    defer { unlink(answer) }
+    guard access(clang, X_OK) == 0,
+      let child = try? ChildProcess.spawn(
+        argv: [clang, "-print-file-name=libstdc++.a"], environment: ProcessInfo.processInfo.environment,
+        logPath: answer),
+      child.wait(timeout: 30) ?? child.terminate() == .exited(0),
+      let printed = try? FileSystem.contents(atPath: answer, maxBytes: 4096),
+      case let archive = String(decoding: printed, as: UTF8.self).trimmingCharacters(
+        in: .whitespacesAndNewlines),
+      archive.hasPrefix("/"), access(archive, R_OK) == 0
+    else { return nil }
+    let fresh = folder + "/.link-" + unique
+    unlink(fresh)
+    guard symlink(archive, fresh) == 0 else { return nil }
+    guard rename(fresh, link) == 0 else {
+      unlink(fresh)
+      return nil
+    }
+    return archive
+  }
 
   /// The package root this bench belongs to: walk up from the executable, then the working directory.
   public static func packageRoot() -> String? {
@@ -51,7 +102,7 @@ public enum CameraAppLocator {
 
   /// The path of an up-to-date camera-app. `log` receives progress lines (building…). While
   /// `swift build` runs, `interrupted` is checked every few milliseconds: when it turns true the
-  /// build (and its process group) is stopped and `RunnerError.Code.interrupted` thrown.
+  /// build (with every compiler job it started) is stopped and `RunnerError.Code.interrupted` thrown.
   public static func locate(interrupted: () -> Bool = { false }, log: (String) -> Void) throws(RunnerError)
     -> String
   {
@@ -76,19 +127,34 @@ public enum CameraAppLocator {
     // SwiftPM decides what is stale (a no-op build takes well under a second); the file-time
     // check only decides whether to tell the user that a real build is coming.
     if !isUpToDate(binary: binary, root: root) {
-      log("building camera-app (release, static Swift runtime) — once per source change…")
+      log("building camera-app (release, static Swift and C++ runtimes) — once per source change…")
     }
-    let swift = findSwift()
     let logPath = root + "/.build/camera-app-build.log"
-    try? FileManager.default.createDirectory(atPath: root + "/.build", withIntermediateDirectories: true)
+    return try build(package: root, scratch: scratch, logPath: logPath, interrupted: interrupted)
+  }
+
+  /// Builds camera-app from the package at `package` into the scratch folder `scratch`:
+  /// `swift build --package-path PACKAGE` with ``buildArguments`` (the scratch folder replaced), its output in
+  /// `logPath`. Stopped (with every compiler job it started) when `interrupted` turns true, and set to
+  /// die with bench (``BuildGuard``). `swift` defaults to the one on `PATH`. Returns the binary.
+  /// - Throws: `RunnerError` `.interrupted`, or `.buildFailed` with the log's last line.
+  static func build(
+    package: String, scratch: String, logPath: String, swift: String? = nil, interrupted: () -> Bool
+  ) throws(RunnerError) -> String {
+    let binary = scratch + "/release/camera-app"
+    try? FileManager.default.createDirectory(
+      atPath: (logPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
     unlink(logPath)
-    let arguments = buildArguments.map { $0 == ".build/camera-app" ? scratch : $0 }
+    let swift = swift ?? findSwift()
+    prepareStaticCxx(scratch: scratch, swift: swift)
+    let arguments = buildArguments.map { $0.replacingOccurrences(of: ".build/camera-app", with: scratch) }
     let child = try ChildProcess.spawn(
-      argv: [swift, "build", "--package-path", root] + arguments,
+      argv: BuildGuard.wrap([swift, "build", "--package-path", package] + arguments),
       environment: ProcessInfo.processInfo.environment, logPath: logPath)
     var status: ChildProcess.Termination?
     while status == nil {
       if interrupted() {
+        ProcessTree.kill(child.pid)
         child.terminate(grace: 1)
         throw RunnerError(.interrupted, "interrupted while building camera-app")
       }
@@ -104,7 +170,7 @@ public enum CameraAppLocator {
   }
 
   /// The first `swift` on `PATH`, else the toolchain's.
-  static func findSwift() -> String {
+  public static func findSwift() -> String {
     // (Each folder as a String: `split(…) + [literal]` was inferred as arrays of characters, so
     // no folder on PATH ever matched.)
     let dirs = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)

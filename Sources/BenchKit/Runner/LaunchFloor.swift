@@ -84,7 +84,8 @@ public struct LaunchFloor: Sendable {
       case .failure(let why):
         report.failures.append("inspection: \(why.message)")
       }
-      report.mappedFiles[program.argv[0]] = report.binaryBytes
+      // By its real path, as /proc/PID/maps names it (argv[0] may be a symbolic link to it).
+      report.mappedFiles[FileSystem.realPath(program.argv[0]) ?? program.argv[0]] = report.binaryBytes
       return report
     }
     for condition in conditions {

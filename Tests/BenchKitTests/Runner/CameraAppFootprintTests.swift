@@ -2,12 +2,13 @@ import BenchKit
 import Foundation
 import LaunchContract
 import SystemCalls
+import TestThreads
 import Testing
 
 /// camera-app as `bench` builds it (release, static Swift runtime: ``CameraAppLocator``; the first
 /// run builds it, which takes minutes) carries no Foundation, and with the synthetic camera maps
 /// no video library: launch stage one loads only what the synthetic camera needs (issue 14).
-@Suite(.serialized, .timeLimit(.minutes(20))) struct CameraAppFootprintTests {
+@Suite(.ownThread, .serialized, .timeLimit(.minutes(20))) struct CameraAppFootprintTests {
   /// Swift's mangled names of Foundation's modules: any symbol or type reference of theirs in
   /// the binary contains one.
   static let foundationModules = [
@@ -46,18 +47,41 @@ import Testing
       #expect(!library.hasPrefix("libjpeg"), "\(library) is mapped")
       #expect(!library.hasPrefix("libFoundation"), "\(library) is mapped")
     }
+    // With the C++ runtime's static archive at hand (the toolchain's own GCC installation has
+    // it), the C++ runtime is linked in: the loader loads neither libstdc++ nor libgcc_s at launch
+    // (asked as ldd asks: LD_TRACE_LOADED_OBJECTS=1 makes it list what it loads, then exit), and
+    // libstdc++ is not mapped at all. (glibc itself may dlopen libgcc_s later, to unwind a thread
+    // that exits: that is after launch.)
+    let scratch = try #require(CameraAppLocator.packageRoot()) + "/.build/camera-app"
+    if CameraAppLocator.prepareStaticCxx(scratch: scratch, swift: CameraAppLocator.findSwift()) != nil {
+      #expect(!libraries.contains { $0.hasPrefix("libstdc++") }, "\(libraries)")
+      let listing = state + "-loaded.txt"
+      defer { unlink(listing) }
+      let loader = try ChildProcess.spawn(
+        argv: [app], environment: ["LD_TRACE_LOADED_OBJECTS": "1"], logPath: listing)
+      #expect(loader.wait(timeout: 30) ?? loader.terminate() == .exited(0))
+      let loaded = String(decoding: try FileSystem.contents(atPath: listing), as: UTF8.self)
+      #expect(loaded.contains("libc.so"), "the loader listed what it loads: \(loaded)")
+      #expect(!loaded.contains("libstdc++"), "\(loaded)")
+      #expect(!loaded.contains("libgcc_s"), "\(loaded)")
+    } else {
+      print(
+        "CameraAppFootprintTests: no libstdc++.a for the toolchain's clang; the shared C++ runtime is allowed"
+      )
+    }
   }
 }
 
-/// The scripts that build camera-app themselves build it as bench does.
+/// The scripts that launch camera-app themselves get it from bench (`bench build-app`), so they
+/// measure the binary bench runs; none builds it its own way.
 @Suite struct CameraAppBuildArgumentsTests {
-  @Test("Benchmarks/app-launch and scripts/vivid-integration build camera-app with bench's arguments")
+  @Test("Benchmarks/app-launch and scripts/vivid-integration take camera-app from bench build-app")
   func scriptsBuildAsBenchDoes() throws {
     let root = try #require(CameraAppLocator.packageRoot())
-    let command = "swift build " + CameraAppLocator.buildArguments.joined(separator: " ")
     for script in ["Benchmarks/app-launch", "scripts/vivid-integration"] {
       let text = try String(contentsOfFile: root + "/" + script, encoding: .utf8)
-      #expect(text.contains(command), "\(script) does not run: \(command)")
+      #expect(text.contains("build-app)"), "\(script) does not take camera-app from bench build-app")
+      #expect(!text.contains("--product camera-app"), "\(script) builds camera-app its own way")
     }
   }
 }

@@ -18,34 +18,38 @@ import Testing
 
   // MARK: - Cold eviction
 
-  @Test("camera-app's ELF closure: itself, the loader, libc and the Swift runtime, all real paths")
-  func cameraAppClosure() throws {
+  @Test("camera-app's footprint: itself, the loader, libc and the Swift runtime, all real paths")
+  func cameraAppFootprint() throws {
     let app = BuiltProducts.path("camera-app")
-    let files = ELFDependencies.closure(of: app, environment: ProcessInfo.processInfo.environment)
+    let files = AppFootprint.files(ofExecutable: app)
     #expect(files.contains(URL(fileURLWithPath: app).resolvingSymlinksInPath().path))
     #expect(files.contains { $0.contains("/ld-linux") }, "\(files.sorted())")
     #expect(files.contains { $0.hasSuffix("/libc.so.6") }, "\(files.sorted())")
     #expect(files.contains { $0.hasSuffix("/libswiftCore.so") }, "\(files.sorted())")
     #expect(files.allSatisfy { $0.hasPrefix("/") && !$0.contains("/../") })
-    // Every library the running test process maps that camera-app needs by name is found: the
-    // closure is what the loader resolves, not a guess.
+    // The libc the running test process maps is the one found for camera-app: the footprint is
+    // what the loader resolves, not a guess.
     let mapped = CacheEvictor.mappedFiles(pid: getpid())
     for lib in mapped where lib.hasSuffix("/libc.so.6") {
       #expect(files.contains(URL(fileURLWithPath: lib).resolvingSymlinksInPath().path))
     }
   }
 
-  @Test("a script's closure holds its interpreter's; a file that is not ELF is only itself")
+  @Test(
+    "a script's footprint holds its interpreter's, through env too; a file that is not ELF is only itself")
   func scriptsAndOthers() throws {
-    let dir = temporaryFolder("elf-closure")
+    let dir = temporaryFolder("app-footprint")
     defer { try? FileManager.default.removeItem(atPath: dir) }
-    let script = try BenchInvocation.writeScript("#!/bin/sh\nexit 0\n", named: "s", in: dir)
-    let files = ELFDependencies.closure(of: script, environment: [:])
-    #expect(files.contains(URL(fileURLWithPath: "/bin/sh").resolvingSymlinksInPath().path))
-    #expect(files.contains { $0.hasSuffix("/libc.so.6") }, "\(files.sorted())")
+    let sh = try #require(FileSystem.realPath("/bin/sh"))
+    for (name, line) in [("direct", "#!/bin/sh"), ("env", "#!/usr/bin/env sh")] {
+      let script = try BenchInvocation.writeScript("\(line)\nexit 0\n", named: name, in: dir)
+      let files = AppFootprint.files(ofExecutable: script)
+      #expect(files.contains(sh), "\(name): \(files.sorted())")
+      #expect(files.contains { $0.hasSuffix("/libc.so.6") }, "\(name): \(files.sorted())")
+    }
     let text = dir + "/data.txt"
     try Data("not ELF".utf8).write(to: URL(fileURLWithPath: text))
-    #expect(ELFDependencies.closure(of: text, environment: [:]).count == 1)
+    #expect(AppFootprint.files(ofExecutable: text).count == 1)
   }
 
   /// Before the fix the first cold run evicted only the executable (1 file) and later ones the
@@ -66,8 +70,7 @@ import Testing
     let results = try ResultsFile.load(path: dir + "/out/results.json")
     let records = try #require(results.cells.first).records
     #expect(records.count == 3)
-    let expected =
-      ELFDependencies.closure(of: app, environment: ProcessInfo.processInfo.environment).count + 1
+    let expected = AppFootprint.files(ofExecutable: app).count + 1
     let files = records.map { $0.counts["evicted_files"] }
     #expect(files == Array(repeating: expected, count: 3), "\(files) vs \(expected)")
     let bytes = records.compactMap { $0.counts["evicted_bytes"] }

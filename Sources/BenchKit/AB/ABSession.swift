@@ -1,0 +1,101 @@
+import BenchAnalysis
+import Foundation
+import LaunchContract
+import SystemCalls
+
+/// Which revision of a `bench ab` comparison: A is the reference, B the new one.
+public enum ABSide: String, Sendable, CaseIterable {
+  /// The reference revision (REV_A).
+  case a = "A"
+  /// The new revision (REV_B).
+  case b = "B"
+}
+
+/// One run of a `bench ab` session: a launch of one side's camera-app.
+public struct ABStep: Sendable, Equatable {
+  /// The condition it runs under.
+  public var condition: LaunchCondition
+  /// The configuration.
+  public var config: LaunchConfiguration
+  /// Whose camera-app.
+  public var side: ABSide
+  /// The round within the condition, from 0; the first `warmup` rounds are not counted.
+  public var round: Int
+}
+
+/// `bench ab`'s measuring: both revisions' camera-apps run under the same conditions and
+/// configurations, interleaved run by run, so that whatever drifts on the machine (heat, other
+/// load, the page cache) hits both alike. Each side has its own ``BenchSession`` with its own run
+/// journal in its own results folder (`A/`, `B/`): every finished run is on the disk before the
+/// next starts, exactly as in `bench`, and each side's results are assembled from its runs at the
+/// end (``RunJournal/assemble(base:cells:realtime:)``).
+public final class ABSession: Sendable {
+  let settings: RunSettings
+  let sides: [ABSide: BenchSession]
+  let progress: ProgressReporter
+  let interrupted: @Sendable () -> Bool
+
+  /// The order of the runs: within each condition, round by round, configuration by
+  /// configuration, one run of each side: A B in even rounds and B A in odd ones (A B B A …), so
+  /// that neither side is always the one that runs right after the other.
+  public static func order(conditions: [LaunchCondition], configs: [LaunchConfiguration], rounds: Int)
+    -> [ABStep]
+  {
+    var steps: [ABStep] = []
+    for condition in conditions {
+      for round in 0..<rounds {
+        for config in configs {
+          for side in round % 2 == 0 ? [ABSide.a, .b] : [.b, .a] {
+            steps.append(ABStep(condition: condition, config: config, side: side, round: round))
+          }
+        }
+      }
+    }
+    return steps
+  }
+
+  /// Creates the session: `settings` says what to run (conditions, configurations, runs,
+  /// warm-up); `sides` holds each side's session (its runner runs that side's camera-app, its
+  /// journal is in that side's folder).
+  public init(
+    settings: RunSettings, sides: [ABSide: BenchSession], progress: ProgressReporter,
+    interrupted: @escaping @Sendable () -> Bool
+  ) {
+    self.settings = settings
+    self.sides = sides
+    self.progress = progress
+    self.interrupted = interrupted
+  }
+
+  /// Runs every step of ``order(conditions:configs:rounds:)``. Returns each side's results
+  /// (complete, or what finished before an interrupt), `complete` true: the caller writes them
+  /// as the final results (``RunCommand``'s `finish`).
+  public func run() -> [ABSide: BenchResults] {
+    let started = MonotonicClock.now()
+    var done = 0
+    conditions: for condition in settings.conditions {
+      if interrupted() { break }
+      let burners = CPUBurners.started(for: condition, settings: settings, progress: progress)
+      defer { burners?.stop() }
+      var relock: [ABSide: [BenchConfiguration: any RelockRunning]] = [:]
+      defer { relock.values.forEach { $0.values.forEach { $0.close() } } }
+      for side in ABSide.allCases {
+        relock[side] = sides[side]?.start(condition, burners: burners?.count)
+      }
+      let steps = Self.order(
+        conditions: [condition], configs: settings.configs, rounds: settings.warmup + settings.runs)
+      for step in steps {
+        if interrupted() { break conditions }
+        guard let session = sides[step.side] else { continue }
+        guard
+          session.perform(
+            config: .builtIn(step.config), condition: condition, round: step.round,
+            relock: relock[step.side] ?? [:],
+            done: &done)
+        else { break conditions }
+      }
+    }
+    progress.finish()
+    return sides.mapValues { $0.results(since: started) }
+  }
+}

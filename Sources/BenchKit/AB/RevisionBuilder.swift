@@ -1,0 +1,296 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+import Foundation
+import SystemCalls
+
+/// A git revision as given on the command line, resolved to its commit.
+public struct Revision: Sendable, Equatable {
+  /// As given (`HEAD~1`, `origin/main`, `v0.1.0`).
+  public var name: String
+  /// The full commit hash it resolved to.
+  public var commit: String
+
+  /// The first 12 characters of the commit hash.
+  public var shortCommit: String { String(commit.prefix(12)) }
+
+  /// Creates a revision.
+  public init(name: String, commit: String) {
+    self.name = name
+    self.commit = commit
+  }
+}
+
+/// Builds camera-app at git revisions for `bench ab`, the same way `bench` builds it today
+/// (``CameraAppLocator``: release, `--static-swift-stdlib`, its own scratch folder), and keeps
+/// one binary per commit so that a second `bench ab` of the same revisions builds nothing.
+///
+/// Layout, in the package's `.build/ab/` (mode 0700, ignored by git like all of `.build`):
+/// - `bin/<commit>/camera-app`: the cache, one finished binary per commit (written under a
+///   temporary name and renamed, so a build that was stopped leaves nothing that looks finished);
+/// - `src/`: a detached git worktree that is checked out at the revision being built;
+/// - `scratch/`: that worktree's SwiftPM scratch folder, kept between builds, so that building
+///   a second revision recompiles only what differs between the two;
+/// - `lock`: held (`flock`) while building, so two `bench ab` at once take turns.
+///
+/// A revision that is the current checkout's `HEAD`, with no uncommitted change to tracked
+/// files, is taken from the checkout's own camera-app build (``CameraAppLocator``): that is
+/// the same source built the same way, and usually already built.
+public final class RevisionBuilder: Sendable {
+  /// Builds camera-app from the package at `source` with SwiftPM scratch folder `scratch` and
+  /// returns the binary's path; polls `interrupted` and stops the build when it turns true.
+  public typealias BuildStep =
+    @Sendable (_ source: String, _ scratch: String, _ interrupted: @Sendable () -> Bool) throws(RunnerError)
+    -> String
+
+  /// Returns the current checkout's own camera-app (built when needed; the build stops when
+  /// `interrupted` turns true); `log` gets progress lines.
+  public typealias CheckoutStep =
+    @Sendable (_ interrupted: @Sendable () -> Bool, _ log: (String) -> Void) throws(RunnerError) -> String
+
+  /// The git repository (the package root).
+  public let repository: String
+  /// `.build/ab` or the folder given.
+  public let folder: String
+  let build: BuildStep
+  let currentCheckout: CheckoutStep?
+
+  /// Creates a builder for `repository`. `folder` defaults to `<repository>/.build/ab`; `build`
+  /// to ``swiftBuild(_:_:_:swift:)``; `currentCheckout` (how to get the checkout's own
+  /// camera-app for a clean `HEAD`) to ``CameraAppLocator/locate(interrupted:log:)``; with
+  /// `reuseCheckout` false every revision is built in the worktree.
+  public init(
+    repository: String, folder: String? = nil, build: BuildStep? = nil, reuseCheckout: Bool = true,
+    currentCheckout: CheckoutStep? = nil
+  ) {
+    self.repository = repository
+    self.folder = folder ?? repository + "/.build/ab"
+    if let build {
+      self.build = build
+    } else {
+      self.build = { (source, scratch, interrupted) throws(RunnerError) in
+        try RevisionBuilder.swiftBuild(source, scratch, interrupted)
+      }
+    }
+    if !reuseCheckout {
+      self.currentCheckout = nil
+    } else if let currentCheckout {
+      self.currentCheckout = currentCheckout
+    } else {
+      self.currentCheckout = { (interrupted, log) throws(RunnerError) in
+        try CameraAppLocator.locate(interrupted: interrupted, log: log)
+      }
+    }
+  }
+
+  // MARK: - Resolving
+
+  /// Resolves `name` to a commit that has camera-app, and refuses a `HEAD` whose working tree
+  /// has uncommitted changes to what camera-app is built from (they would not be measured).
+  /// - Throws: `UsageError` (exit 2) naming what is wrong, in one line.
+  public func resolve(_ name: String) throws(UsageError) -> Revision {
+    guard !name.isEmpty, !name.hasPrefix("-") else {
+      throw UsageError("'\(name)' is not a git revision")
+    }
+    guard Git.run(["rev-parse", "--git-dir"], in: repository).status == 0 else {
+      throw UsageError("\(repository) is not a git repository (bench ab builds revisions with git)")
+    }
+    let parsed = Git.run(["rev-parse", "--verify", "--quiet", "\(name)^{commit}"], in: repository)
+    guard parsed.status == 0, let commit = parsed.lines.first, commit.count >= 40 else {
+      throw UsageError("unknown revision '\(name)' in \(repository)")
+    }
+    let tree = Git.run(["ls-tree", "--name-only", commit, "Sources/camera-app/"], in: repository)
+    let manifest = Git.run(["show", "\(commit):Package.swift"], in: repository)
+    guard tree.status == 0, !tree.lines.isEmpty, manifest.status == 0,
+      manifest.output.contains("\"camera-app\"")
+    else {
+      throw UsageError("revision '\(name)' (\(commit.prefix(12))) has no camera-app to build")
+    }
+    let head = Git.run(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], in: repository)
+    if head.lines.first == commit, let dirty = uncommittedChanges() {
+      throw UsageError(
+        "'\(name)' is the checkout's HEAD, but the working tree has uncommitted changes (\(dirty)): they would not be measured; commit them first"
+      )
+    }
+    return Revision(name: name, commit: commit)
+  }
+
+  /// What camera-app is built from: a change anywhere else (a fuzzer's build state, notes) is
+  /// not measured either way.
+  static let buildInputs = ["Package.swift", "Package.resolved", "Sources"]
+
+  /// The first changed tracked file that camera-app is built from (``buildInputs``), when the
+  /// working tree has such uncommitted changes.
+  func uncommittedChanges() -> String? {
+    let status = Git.run(
+      ["status", "--porcelain", "--untracked-files=no", "--"] + Self.buildInputs, in: repository)
+    guard status.status == 0 else { return "git status failed" }
+    guard let first = status.lines.first else { return nil }
+    return String(first.dropFirst(3))
+  }
+
+  // MARK: - Building
+
+  /// The cached binary's path for `commit` (it may not exist yet).
+  public func cachedBinary(_ commit: String) -> String { folder + "/bin/\(commit)/camera-app" }
+
+  /// camera-app built at `revision`: from the cache, else from the current checkout (a clean
+  /// `HEAD`), else built in the worktree. `log` gets progress lines.
+  /// - Throws: `RunnerError` (`.interrupted` when `interrupted` turned true, `.buildFailed`).
+  public func binary(
+    for revision: Revision, interrupted: @escaping @Sendable () -> Bool, log: (String) -> Void
+  ) throws(RunnerError) -> String {
+    let cached = cachedBinary(revision.commit)
+    if access(cached, X_OK) == 0 {
+      log("camera-app at \(revision.name) (\(revision.shortCommit)): cached, \(cached)")
+      return cached
+    }
+    try prepareFolder()
+    let lock = try Lock(path: folder + "/lock", interrupted: interrupted)
+    defer { lock.release() }
+    if access(cached, X_OK) == 0 { return cached }  // built by another bench ab meanwhile
+    let built: String
+    let head = Git.run(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], in: repository).lines.first
+    if let currentCheckout, head == revision.commit, uncommittedChanges() == nil {
+      log("camera-app at \(revision.name) (\(revision.shortCommit)): the checkout's own build")
+      built = try currentCheckout(interrupted, log)
+    } else {
+      log("building camera-app at \(revision.name) (\(revision.shortCommit)) in \(folder)/src (release)…")
+      try checkOut(revision)
+      if interrupted() { throw RunnerError(.interrupted, "interrupted") }
+      built = try build(folder + "/src", folder + "/scratch", interrupted)
+    }
+    try store(built, as: cached)
+    return cached
+  }
+
+  func prepareFolder() throws(RunnerError) {
+    do {
+      try FileManager.default.createDirectory(
+        atPath: folder + "/bin", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    } catch {
+      throw RunnerError(.buildFailed, "cannot create \(folder)/bin: \(error.localizedDescription)")
+    }
+    chmod(folder, 0o700)
+  }
+
+  /// Makes `src` a detached worktree at `revision` (adding it when it is missing or broken).
+  func checkOut(_ revision: Revision) throws(RunnerError) {
+    let src = folder + "/src"
+    var ok = false
+    if access(src + "/.git", F_OK) == 0 {
+      ok = Git.run(["checkout", "--quiet", "--force", "--detach", revision.commit], in: src).status == 0
+    }
+    if !ok {
+      try? FileManager.default.removeItem(atPath: src)
+      _ = Git.run(["worktree", "prune"], in: repository)
+      let added = Git.run(
+        ["worktree", "add", "--quiet", "--force", "--detach", src, revision.commit], in: repository)
+      guard added.status == 0 else {
+        throw RunnerError(
+          .buildFailed, "git worktree add \(src) \(revision.shortCommit) failed: \(added.lines.last ?? "")")
+      }
+    }
+    // Files the previous revision's build or a stopped checkout left behind.
+    _ = Git.run(["clean", "--quiet", "-d", "--force", "-x"], in: src)
+  }
+
+  /// Copies `built` to `destination` under a temporary name, then renames it into place.
+  func store(_ built: String, as destination: String) throws(RunnerError) {
+    let dir = (destination as NSString).deletingLastPathComponent
+    let temporary = destination + ".partial-\(getpid())"
+    do {
+      try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+      try? FileManager.default.removeItem(atPath: temporary)
+      try FileManager.default.copyItem(atPath: built, toPath: temporary)
+    } catch {
+      try? FileManager.default.removeItem(atPath: temporary)
+      throw RunnerError(.buildFailed, "cannot keep camera-app in \(dir): \(error.localizedDescription)")
+    }
+    guard rename(temporary, destination) == 0 else {
+      let error = Errno.current
+      unlink(temporary)
+      throw RunnerError(
+        .buildFailed, "cannot keep camera-app as \(destination): \(error.message)", errno: error)
+    }
+  }
+
+  /// `swift build -c release --product camera-app --static-swift-stdlib` of the package at
+  /// `source` into `scratch` (``CameraAppLocator``'s command), its output in
+  /// `<scratch>/build.log`. Stopped, with every compiler job it started, when `interrupted` turns true;
+  /// it also dies with bench (``BuildGuard``).
+  /// `swift` is the toolchain's `swift` (default: found on `PATH`, else `/opt/swift/usr/bin`).
+  public static func swiftBuild(
+    _ source: String, _ scratch: String, _ interrupted: @Sendable () -> Bool,
+    swift: String? = nil
+  ) throws(RunnerError) -> String {
+    try CameraAppLocator.build(
+      package: source, scratch: scratch, logPath: scratch + "/build.log", swift: swift,
+      interrupted: interrupted)
+  }
+
+  /// An exclusive `flock` on a file, waited for while polling `interrupted`.
+  struct Lock {
+    let fd: Int32
+
+    init(path: String, interrupted: () -> Bool) throws(RunnerError) {
+      fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+      guard fd >= 0 else {
+        let error = Errno.current
+        throw RunnerError(.buildFailed, "cannot open \(path): \(error.message)", errno: error)
+      }
+      while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+        if interrupted() {
+          FileDescriptorIO.close(fd)
+          throw RunnerError(.interrupted, "interrupted while waiting for another bench ab's build")
+        }
+        MonotonicClock.sleep(nanoseconds: 100_000_000)
+      }
+    }
+
+    func release() { FileDescriptorIO.close(fd) }
+  }
+}
+
+/// `git` as a child process: its exit status, and what it wrote (stdout and stderr together).
+enum Git {
+  struct Result {
+    /// nil when git could not be started.
+    var status: Int32?
+    var output: String
+    var lines: [String] { output.split(separator: "\n").map(String.init) }
+  }
+
+  static func run(_ arguments: [String], in directory: String) -> Result {
+    guard let git = executable() else { return Result(status: nil, output: "git not found") }
+    guard let dir = try? PrivateDirectory.makeTemporary(prefix: "firstframe-git-") else {
+      return Result(status: nil, output: "no temporary folder")
+    }
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let log = dir + "/out"
+    var environment = ProcessInfo.processInfo.environment
+    environment["GIT_TERMINAL_PROMPT"] = "0"
+    environment["LC_ALL"] = "C"
+    guard
+      let child = try? ChildProcess.spawn(
+        argv: [git, "-C", directory] + arguments, environment: environment, logPath: log)
+    else {
+      return Result(status: nil, output: "cannot start git")
+    }
+    var end: ChildProcess.Termination?
+    while end == nil { end = child.wait(timeout: 60) }
+    let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+    if case .exited(let code) = end { return Result(status: code, output: output) }
+    return Result(status: -1, output: output)
+  }
+
+  static func executable() -> String? {
+    for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") + [
+      "/usr/bin"
+    ] {
+      let candidate = "\(dir)/git"
+      if access(candidate, X_OK) == 0 { return candidate }
+    }
+    return nil
+  }
+}

@@ -1,0 +1,43 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+import Foundation
+
+/// A process and everything it started, found through `/proc` by parent pid: for stopping a
+/// child such as `swift build`, which starts each compiler job in a process group of its own,
+/// so that signalling the child's group does not reach them.
+enum ProcessTree {
+  /// The parent pid of every process now, from `/proc/<pid>/stat` (its fourth field).
+  static func parents() -> [pid_t: pid_t] {
+    var parents: [pid_t: pid_t] = [:]
+    for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+      guard let pid = pid_t(entry),
+        let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+        let close = stat.lastIndex(of: ")")
+      else { continue }
+      // "pid (comm) state ppid …": comm may hold spaces and parentheses, so read after the last ')'.
+      let fields = stat[stat.index(after: close)...].split(separator: " ")
+      if fields.count > 1, let parent = pid_t(fields[1]) { parents[pid] = parent }
+    }
+    return parents
+  }
+
+  /// Stops `root` and every process under it, however deep and in whatever process group:
+  /// each is first stopped (SIGSTOP, from the top down, so that none can start another while
+  /// the tree is read), then all are killed (SIGKILL). `root` stays unreaped for its parent.
+  static func kill(_ root: pid_t) {
+    var stopped: Set<pid_t> = []
+    // A few passes: a child started between reading /proc and stopping its parent is found next time.
+    for _ in 0..<3 {
+      var frontier = [root]
+      let parents = parents()
+      var children: [pid_t: [pid_t]] = [:]
+      for (pid, parent) in parents { children[parent, default: []].append(pid) }
+      while let pid = frontier.popLast() {
+        if stopped.insert(pid).inserted { Glibc.kill(pid, SIGSTOP) }
+        frontier += children[pid] ?? []
+      }
+    }
+    for pid in stopped { Glibc.kill(pid, SIGKILL) }
+  }
+}
