@@ -1,12 +1,18 @@
 extension ResultsTable {
-  /// The table's notes on per-run verification: per cell, missed compositor deadlines (when
-  /// any), cold runs whose device was not cold, other runs whose device was cold, and cells
-  /// whose app never reported its power-up.
+  /// The table's notes on per-run verification: per cell, missed compositor deadlines (when any), runs whose device bench released (their app ended
+  /// holding it), cold runs whose device was not cold, other runs whose device was cold, and
+  /// cells whose app never reported its power-up.
   static func verificationNotes(_ results: BenchResults) -> String {
     typealias Key = BenchResults.CountKey
     var out = ""
     for c in results.cells {
       let name = "\(c.condition)/\(c.config)"
+      let released = c.records.filter { $0.counts[Key.deviceReleasedByBench] == 1 }.count
+      if released > 0 {
+        out +=
+          "- device released by bench in \(name): \(released) of \(c.records.count) runs (the app ended holding it:"
+          + " killed, crashed or timed out)\n"
+      }
       let missed = c.records.compactMap { $0.counts[Key.missedDeadlines] }
       let total = missed.reduce(0, +)
       if total > 0 {

@@ -14,12 +14,15 @@ extension BenchResults {
     public static let evictedFiles = "evicted_files"
     /// Cold runs: the sizes of those files, bytes.
     public static let evictedBytes = "evicted_bytes"
-    /// Cold runs: files the app was seen to map (in this run or an earlier one) that the cold
-    /// eviction does not cover (libraries opened with `dlopen`, data files).
+    /// Cold runs: files the run's app had mapped by its first frame that the cold eviction does
+    /// not cover (libraries opened with `dlopen` after the set was fixed, data files).
     public static let mappedNotEvicted = "mapped_not_evicted"
     /// Cold runs: 1 when all clean caches were dropped (`/proc/sys/vm/drop_caches`), else 0.
     public static let dropCaches = "drop_caches"
     /// The device's power-up (`device.power_up`): 1 cold, 0 warm; absent when the app did not say.
     public static let powerUpCold = "power_up_cold"
+    /// 1 when the run's app ended holding the synthetic camera (killed, crashed, timed out) and
+    /// bench recorded the device's release when it reaped the app; absent otherwise.
+    public static let deviceReleasedByBench = "device_released_by_bench"
   }
 }

@@ -355,6 +355,7 @@ public final class BenchRunner: RunPerforming {
       app.closeControl()
       app.monitor.stop()
     }
+    let released = recordDeviceRelease()
     let wallMs = MonotonicClock.milliseconds(from: app.spawnedAt, to: MonotonicClock.now())
     if failure == "interrupted" { return nil }
     var reason = failure
@@ -371,6 +372,7 @@ public final class BenchRunner: RunPerforming {
       realtimeCompositor: realtime, missedDeadlines: report.missedDeadlines, eviction: eviction,
       condition: condition
     ).apply(to: &run)
+    if released { run.counts[BenchResults.CountKey.deviceReleasedByBench] = 1 }
     if condition == .cold {
       run.counts[BenchResults.CountKey.mappedNotEvicted] = app.mapped.withLock {
         $0.subtracting(evictionSet).count
@@ -453,8 +455,11 @@ public final class BenchRunner: RunPerforming {
       runner.relockRun(self, number: number, interrupted: interrupted)
     }
 
-    /// Ends the app.
-    public func close() { app.shutDown() }
+    /// Ends the app (and records the device's release if it could not).
+    public func close() {
+      app.shutDown()
+      _ = runner.recordDeviceRelease()
+    }
   }
 
   /// Launches the app for a relock cell and waits for its launch to settle; then locks it.
@@ -482,6 +487,7 @@ public final class BenchRunner: RunPerforming {
       app.child.terminate(grace: 0.5)
       app.closeControl()
       app.monitor.stop()
+      _ = recordDeviceRelease()
       return .failure(RunnerError(.spawnFailed, "relock: the app did not launch: \(failure)"))
     }
     app.send(.lock)
@@ -516,6 +522,8 @@ public final class BenchRunner: RunPerforming {
       awaited: settings.awaitedEvents(for: session.config, in: .relock),
       interrupted: interrupted)
     if failure == "interrupted" { return nil }
+    // An app that ended during the run (crashed) released the device when it ended.
+    let released = app.child.poll() != nil && recordDeviceRelease()
     let report = app.monitor.snapshot()
     let endAt = MonotonicClock.now()
     let read = app.trace.withLock { $0.drain() }
@@ -533,6 +541,7 @@ public final class BenchRunner: RunPerforming {
       realtimeCompositor: app.monitor.realtimeGranted, missedDeadlines: report.missedDeadlines, eviction: nil,
       condition: .relock
     ).apply(to: &run)
+    if released { run.counts[BenchResults.CountKey.deviceReleasedByBench] = 1 }
     return RunOutcome(record: run, realtime: app.monitor.realtimeGranted)
   }
 }

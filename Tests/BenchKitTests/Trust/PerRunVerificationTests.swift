@@ -99,6 +99,15 @@ import Testing
     #expect(record.counts["missed_deadlines"] == 3)
   }
 
+  @Test("the table's notes name the runs whose device bench released")
+  func releaseNotes() {
+    var results = SyntheticResults.make(conditions: ["warm"], runs: 3)
+    results.cells[0].records[1].counts[BenchResults.CountKey.deviceReleasedByBench] = 1
+    let text = ResultsTable.text(results)
+    #expect(text.contains("device released by bench in warm/deferred: 1 of 3 runs"), "\(text)")
+    #expect(!text.contains("device released by bench in warm/eager"), "\(text)")
+  }
+
   /// An app (a shell script) that leaves the synthetic camera warm — it records a close of the
   /// device just now in the runner's state folder — then runs the real camera-app. Its first
   /// argument is CLOCK_BOOTTIME − CLOCK_MONOTONIC in ns (see ForgedEventsTests).
@@ -117,18 +126,9 @@ import Testing
   func coldRunThatWasNotCold() throws {
     let dir = temporaryFolder("bench-not-cold")
     defer { try? FileManager.default.removeItem(atPath: dir) }
-    let app = try BenchInvocation.writeScript(Self.warmingApp, named: "warming", in: dir)
-    let camera = BuiltProducts.path("camera-app")
-    let profile = Self.root + "/Benchmarks/profiles/fast.json"
-    let bench = try #require(
-      try BenchInvocation.run([
-        "--app",
-        "\(app) \(ForgedEventsTests.clockOffsetNs()) \(camera) --config {config} --outputs {outputs} --profile \(profile)",
-        "--runs", "1", "--warmup", "0", "--conditions", "cold,warm", "--configs", "deferred", "--quiet",
-        "--out",
-        dir + "/out",
-      ]))
-    let results = try ResultsFile.load(path: dir + "/out/results.json")
+    let (results, output) = try Self.bench(
+      wrapping: Self.warmingApp, argument: "\(ForgedEventsTests.clockOffsetNs())", in: dir,
+      ["--runs", "1", "--warmup", "0", "--conditions", "cold,warm"])
     let cold = try #require(results.cells.first { $0.condition == "cold" }?.records.first)
     #expect(cold.counts["power_up_cold"] == 0, "\(cold.counts)")
     #expect(!cold.ok)
@@ -136,6 +136,72 @@ import Testing
     let warm = try #require(results.cells.first { $0.condition == "warm" }?.records.first)
     #expect(warm.counts["power_up_cold"] == 0, "\(warm.counts)")
     #expect(warm.ok, "\(warm.error ?? "ok")")
-    #expect(bench.output.contains("cold runs not cold in cold/deferred: 1 of 1"), "\(bench.output)")
+    #expect(output.contains("cold runs not cold in cold/deferred: 1 of 1"), "\(output)")
+  }
+
+  /// Runs bench with `--configs deferred` and `arguments`, its `--app` the shell script `script`
+  /// (written to `dir`) given `argument` and then camera-app's command with the fast profile;
+  /// returns the results and bench's output.
+  static func bench(wrapping script: String, argument: String, in dir: String, _ arguments: [String]) throws
+    -> (BenchResults, String)
+  {
+    let app = try BenchInvocation.writeScript(script, named: "app", in: dir)
+    let camera = BuiltProducts.path("camera-app")
+    let profile = Self.root + "/Benchmarks/profiles/fast.json"
+    let bench = try #require(
+      try BenchInvocation.run(
+        [
+          "--app", "\(app) \(argument) \(camera) --config {config} --outputs {outputs} --profile \(profile)",
+          "--configs", "deferred", "--run-timeout", "60", "--quiet", "--out", dir + "/out",
+        ] + arguments))
+    return (try ResultsFile.load(path: dir + "/out/results.json"), bench.output)
+  }
+
+  /// An app (a shell script) whose odd-numbered runs are killed holding the device: it starts
+  /// camera-app, waits until the app's trace says the device powered up, then SIGKILLs it and
+  /// exits 1, as a crash would. Its even-numbered runs are camera-app itself. Its first argument
+  /// is the file that counts its runs.
+  static let killedEveryOtherApp = """
+    #!/bin/sh
+    count=$1; shift
+    n=$(( $(cat "$count" 2>/dev/null || echo 0) + 1 ))
+    echo $n > "$count"
+    if [ $((n % 2)) -eq 0 ]; then exec "$@"; fi
+    "$@" &
+    app=$!
+    i=0
+    until grep -q 'device.power_up' "$FIRSTFRAME_TRACE" 2>/dev/null || [ $i -ge 1200 ]; do
+      i=$((i + 1))
+      sleep 0.05
+    done
+    kill -9 $app
+    exit 1
+    """
+
+  /// Before the fix the killed app's device stayed "never released" in the synthetic camera's
+  /// state, so the next warm run powered up cold and failed: seen failing with "the device
+  /// powered up cold in a warm run".
+  @Test(
+    "a warm run after an app killed holding the device is warm: bench records the release when it reaps the app"
+  )
+  func releaseOfAKilledHolder() throws {
+    let dir = temporaryFolder("bench-killed-holder")
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    // The warm-up run is killed: nothing else opened the device before run 1. Run 2 is killed
+    // too, and run 3 follows it.
+    let (results, output) = try Self.bench(
+      wrapping: Self.killedEveryOtherApp, argument: dir + "/count", in: dir,
+      ["--runs", "3", "--warmup", "1", "--conditions", "warm"])
+    let runs = try #require(results.cells.first?.records, "\(output)")
+    try #require(runs.count == 3)
+    for run in [runs[0], runs[2]] {
+      #expect(run.counts["power_up_cold"] == 0, "run \(run.run): \(run.counts)")
+      #expect(run.error == nil, "run \(run.run)")
+      #expect(run.counts["device_released_by_bench"] == nil, "run \(run.run): its app closed the device")
+    }
+    #expect(runs[1].error?.hasPrefix("app exited with status 1") == true, "\(runs[1].error ?? "ok")")
+    #expect(runs[1].counts["device_released_by_bench"] == 1, "\(runs[1].counts)")
+    #expect(
+      output.contains("device released by bench in warm/deferred: 1 of 3 runs"), "\(output)")
   }
 }
