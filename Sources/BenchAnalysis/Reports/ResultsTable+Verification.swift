@@ -1,5 +1,6 @@
 extension ResultsTable {
-  /// The table's notes on per-run verification: per cell, missed compositor deadlines (when any), runs whose device bench released (their app ended
+  /// The table's notes on per-run verification: per cell, its priming run (when primed),
+  /// missed compositor deadlines (when any), runs whose device bench released (their app ended
   /// holding it), cold runs whose device was not cold, other runs whose device was cold, and
   /// cells whose app never reported its power-up.
   static func verificationNotes(_ results: BenchResults) -> String {
@@ -7,6 +8,14 @@ extension ResultsTable {
     var out = ""
     for c in results.cells {
       let name = "\(c.condition)/\(c.config)"
+      if let priming = c.priming {
+        let device = priming.counts[Key.powerUpCold].map {
+          $0 == 1 ? "; device powered up cold" : "; device powered up warm"
+        }
+        out +=
+          "- \(name) primed by one uncounted run before its first (--warmup 0, no earlier run of \(c.config))"
+          + "\(device ?? "")\(priming.ok ? "" : "; it failed: \(priming.error ?? "unknown")")\n"
+      }
       let released = c.records.filter { $0.counts[Key.deviceReleasedByBench] == 1 }.count
       if released > 0 {
         out +=

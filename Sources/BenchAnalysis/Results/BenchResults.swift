@@ -154,6 +154,11 @@ public struct BenchResults: Codable, Sendable {
     /// X11: a launch run whose app mapped no window within this many seconds failed
     /// (`--window-timeout`), seconds. Absent on the shared-memory path and in older results.
     public var windowTimeoutSeconds: Double? = nil
+    /// The cells (`condition/config`) whose first counted run followed one uncounted priming run
+    /// of the same app, because no run preceded it (`--warmup 0`, a warm or loaded cell whose
+    /// configuration no earlier condition ran); each cell keeps that run as `priming`. Absent
+    /// when none was primed.
+    public var primedCells: [String]? = nil
     /// The loaded condition's burners (`--load`): what they do, how many, on which CPUs, and the
     /// limits that sized them. Absent in results from before `--load` (they were all `cpu`).
     public var load: LoadInfo? = nil
@@ -243,9 +248,13 @@ public struct BenchResults: Codable, Sendable {
     /// `process_launch` in relock, where the app is not relaunched). Every phase is either in
     /// `phases` or here; one missing from both did not happen when it should have.
     public var notApplicable: [String: String]?
+    /// The uncounted run that primed this cell (`settings.primedCells`: `--warmup 0`, a warm or
+    /// loaded cell whose configuration had not run yet), kept whole with its outcome and its
+    /// device power-up; its numbers are in no distribution. Absent when the cell was not primed.
+    public var priming: RunRecord? = nil
 
     enum CodingKeys: String, CodingKey {
-      case config, condition, camera, runs, failed, burners, phases, records
+      case config, condition, camera, runs, failed, burners, phases, records, priming
       case notApplicable = "not_applicable"
     }
 

@@ -80,7 +80,7 @@ public final class ABSession: Sendable {
       var relock: [ABSide: [BenchConfiguration: any RelockRunning]] = [:]
       defer { relock.values.forEach { $0.values.forEach { $0.close() } } }
       for side in ABSide.allCases {
-        relock[side] = sides[side]?.start(condition, burners: burners?.count)
+        relock[side] = sides[side]?.start(condition, burners: burners?.count, done: &done)
       }
       let steps = Self.order(
         conditions: [condition], configs: settings.configs, rounds: settings.warmup + settings.runs)

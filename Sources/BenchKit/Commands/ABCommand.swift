@@ -119,7 +119,9 @@ public enum ABCommand: Command {
     let stop: @Sendable () -> Bool = { interrupted.isSet || display.failure != nil }
     let rounds = o.settings.warmup + o.settings.runs
     let progress = ProgressReporter(
-      total: 2 * o.settings.conditions.count * o.settings.configs.count * rounds, quiet: o.quiet)
+      total: 2
+        * (o.settings.conditions.count * o.settings.configs.count * rounds + o.settings.primedCells.count),
+      quiet: o.quiet)
     var sessions: [ABSide: BenchSession] = [:]
     var journals: [ABSide: RunJournal] = [:]
     for side in ABSide.allCases {

@@ -52,7 +52,9 @@ public enum RunCommand: Command {
   static let runs = Option(
     "--runs", "N", "counted runs per cell", default: defaults.runs, parser: .integer(in: 1...100_000))
   static let warmup = Option(
-    "--warmup", "N", "uncounted runs per configuration before each condition", default: defaults.warmup,
+    "--warmup", "N",
+    "uncounted runs per configuration before each condition (0: a warm or loaded cell no run precedes is primed by one)",
+    default: defaults.warmup,
     parser: .integer(in: 0...100_000))
   static let conditions = Option(
     "--conditions", "LIST", "cold,warm,relock,loaded", default: defaults.conditions, shownAs: "all four",
@@ -412,7 +414,7 @@ public enum RunCommand: Command {
     let cellsRun = settings.conditions.reduce(0) { sum, condition in
       sum + settings.benchConfigurations.filter { settings.notRunReason(for: $0, in: condition) == nil }.count
     }
-    let total = cellsRun * (settings.runs + settings.warmup)
+    let total = cellsRun * (settings.runs + settings.warmup) + settings.primedCells.count
     let progress = ProgressReporter(total: total, quiet: quiet)
     let base = baseResults(settings, display: display)
     let journal: RunJournal
@@ -498,6 +500,7 @@ public enum RunCommand: Command {
     base.settings.profileHash = settings.profileHash
     base.settings.injectDelayMs = settings.injectDelayMs
     base.settings.load = settings.burnerPlan?.info
+    base.settings.primedCells = settings.primedCells.isEmpty ? nil : settings.primedCells
     record(apps: settings, in: &base.settings)
     return base
   }

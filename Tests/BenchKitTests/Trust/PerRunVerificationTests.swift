@@ -99,13 +99,21 @@ import Testing
     #expect(record.counts["missed_deadlines"] == 3)
   }
 
-  @Test("the table's notes name the runs whose device bench released")
-  func releaseNotes() {
+  @Test(
+    "the table's notes name a primed cell with its priming run's power-up, and runs whose device bench released"
+  )
+  func primingAndReleaseNotes() {
     var results = SyntheticResults.make(conditions: ["warm"], runs: 3)
+    results.cells[0].priming = .init(
+      run: 0, ok: true, error: nil, phases: [:], counts: [BenchResults.CountKey.powerUpCold: 1])
     results.cells[0].records[1].counts[BenchResults.CountKey.deviceReleasedByBench] = 1
     let text = ResultsTable.text(results)
+    #expect(
+      text.contains(
+        "warm/deferred primed by one uncounted run before its first (--warmup 0, no earlier run of deferred); device powered up cold"
+      ), "\(text)")
     #expect(text.contains("device released by bench in warm/deferred: 1 of 3 runs"), "\(text)")
-    #expect(!text.contains("device released by bench in warm/eager"), "\(text)")
+    #expect(!text.contains("warm/eager primed"), "\(text)")
   }
 
   /// An app (a shell script) that leaves the synthetic camera warm — it records a close of the
