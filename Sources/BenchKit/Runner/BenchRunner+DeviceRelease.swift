@@ -9,7 +9,7 @@ extension BenchRunner {
   /// kernel's own, and an app that closed the device recorded its release itself: nothing is
   /// recorded then. Returns whether a release was recorded.
   func recordDeviceRelease() -> Bool {
-    (try? SyntheticCamera.recordRelease(stateDirectory: stateDirectory, atNs: MonotonicClock.now()))
+    (try? SyntheticCamera.recordRelease(stateDirectory: deviceStateDirectory, atNs: MonotonicClock.now()))
       ?? false
   }
 }

@@ -29,6 +29,9 @@ public final class BenchRunner: RunPerforming {
   /// camera-app's path, when the app is ours.
   let appBinary: String?
   let stateDirectory: String
+  /// The synthetic camera's power state folder (`FIRSTFRAME_SYNTHETIC_STATE`): the runner's own
+  /// `stateDirectory`, or one shared with the other runners of the same device (see `init`).
+  let deviceStateDirectory: String
   let learnedFiles = Mutex<Set<String>>([])
   /// Per program: the set its counted cold runs evict, fixed at the first (``coldEvictionFiles(config:counted:)``).
   let coldFiles = Mutex<[String: Set<String>]>([:])
@@ -42,11 +45,14 @@ public final class BenchRunner: RunPerforming {
   /// The apps' state (the synthetic camera's power state, the photo library) goes into a folder
   /// of the runner's own with an unpredictable name (`mkdtemp`, mode 0700, in `$TMPDIR` or
   /// `/tmp`), removed with the runner: never one at a predictable name that another user could
-  /// have made first.
+  /// have made first. Runners that share one camera (`bench ab`'s two sides, interleaved on the
+  /// same device) share its power state: `deviceStateDirectory`, a private folder the caller
+  /// made and removes; nil keeps it in the runner's own folder.
   /// - Throws: `RunnerError` when that folder cannot be made.
-  public init(settings: RunSettings, appBinary: String?, display: BenchDisplay = .sharedMemory)
-    throws(RunnerError)
-  {
+  public init(
+    settings: RunSettings, appBinary: String?, display: BenchDisplay = .sharedMemory,
+    deviceStateDirectory: String? = nil
+  ) throws(RunnerError) {
     self.settings = settings
     self.appBinary = appBinary
     self.display = display
@@ -56,6 +62,7 @@ public final class BenchRunner: RunPerforming {
       throw RunnerError(
         .stateFolder, "cannot make the apps' state folder: \(error.message)", errno: error.errno)
     }
+    self.deviceStateDirectory = deviceStateDirectory ?? stateDirectory
   }
 
   deinit {
@@ -125,7 +132,7 @@ public final class BenchRunner: RunPerforming {
     launch.control = .descriptor(Self.controlDescriptor)
     launch.runID = runID
     launch.configuration = config.name
-    launch.syntheticState = stateDirectory
+    launch.syntheticState = deviceStateDirectory
     launch.appState = stateDirectory + "/app"
     launch.injectDelayMilliseconds = settings.injectDelayMs
     // What the app is told comes from bench's own settings only: none of the launch keys is
@@ -320,7 +327,7 @@ public final class BenchRunner: RunPerforming {
     var eviction: CacheEvictor.Outcome?
     let evictionSet = condition == .cold ? coldEvictionFiles(config: config, counted: number >= 1) : []
     if condition == .cold {
-      try? SyntheticCamera.markCold(stateDirectory: stateDirectory)
+      try? SyntheticCamera.markCold(stateDirectory: deviceStateDirectory)
       eviction = CacheEvictor(files: evictionSet).evict()
     }
     let firstLive = FirstLiveFrameBox()
