@@ -166,15 +166,23 @@ import Testing
   }
 
   /// An app (a shell script) whose odd-numbered runs are killed holding the device: it starts
-  /// camera-app, waits until the app's trace says the device powered up, then SIGKILLs it and
-  /// exits 1, as a crash would. Its even-numbered runs are camera-app itself. Its first argument
-  /// is the file that counts its runs.
+  /// camera-app with the profile its second argument names instead of the one it is given (one
+  /// whose format negotiation, right after the device's power-up, takes 30 s, so that the run
+  /// cannot finish first), waits until the app's trace says the device powered up, then
+  /// SIGKILLs it and exits 1, as a crash would. Its even-numbered runs are camera-app itself.
+  /// Its first argument is the file that counts its runs.
   static let killedEveryOtherApp = """
     #!/bin/sh
-    count=$1; shift
+    count=$1; slow=$2; shift 2
     n=$(( $(cat "$count" 2>/dev/null || echo 0) + 1 ))
     echo $n > "$count"
     if [ $((n % 2)) -eq 0 ]; then exec "$@"; fi
+    given=$#; previous=
+    for word in "$@"; do
+      if [ "$previous" = --profile ]; then set -- "$@" "$slow"; else set -- "$@" "$word"; fi
+      previous=$word
+    done
+    shift $given
     "$@" &
     app=$!
     i=0
@@ -197,8 +205,14 @@ import Testing
     defer { try? FileManager.default.removeItem(atPath: dir) }
     // The warm-up run is killed: nothing else opened the device before run 1. Run 2 is killed
     // too, and run 3 follows it.
+    let fast = try String(contentsOfFile: Self.root + "/Benchmarks/profiles/fast.json", encoding: .utf8)
+    let slow = fast.replacingOccurrences(
+      of: #""format_negotiation": { "kind": "hardware", "ms": 1 }"#,
+      with: #""format_negotiation": { "kind": "hardware", "ms": 30000 }"#)
+    try #require(slow != fast)
+    try Data(slow.utf8).write(to: URL(fileURLWithPath: dir + "/slow.json"))
     let (results, output) = try Self.bench(
-      wrapping: Self.killedEveryOtherApp, argument: dir + "/count", in: dir,
+      wrapping: Self.killedEveryOtherApp, argument: "\(dir)/count \(dir)/slow.json", in: dir,
       ["--runs", "3", "--warmup", "1", "--conditions", "warm"])
     let runs = try #require(results.cells.first?.records, "\(output)")
     try #require(runs.count == 3)
