@@ -200,7 +200,7 @@ public final class BenchSession: Sendable {
     }
     let what =
       labelPrefix + "\(condition.rawValue)/\(config.name)"
-      + (priming ? " priming run" : warmup ? " warm-up" : " run \(outcome.record.run)")
+      + (priming ? " priming, uncounted" : warmup ? " warm-up" : " run \(outcome.record.run)")
     let summary: String
     if outcome.record.ok {
       let observed =
