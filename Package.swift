@@ -173,8 +173,8 @@ let package = Package(
     .testTarget(
       name: "SyntheticCameraTests",
       dependencies: [
-        "SyntheticCamera", "CaptureKit", "LightBoard", "TestSupport", "LaunchContract", "SystemCalls",
-        "TestThreads",
+        "SyntheticCamera", "CaptureKit", "LightBoard", "TestSupport", "LaunchContract", "PhaseTrace",
+        "SystemCalls", "TestThreads",
       ],
       swiftSettings: strict),
     .testTarget(

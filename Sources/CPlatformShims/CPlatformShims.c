@@ -2,6 +2,8 @@
 #include "CPlatformShims.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -92,4 +94,26 @@ int CPlatformShims_spawnTiedToThread(const char *path, char *const argv[], char 
     return -1;
   }
   return pid;
+}
+
+int CPlatformShims_getAffinity(int pid, unsigned char *mask, int bytes) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity((pid_t)pid, sizeof(set), &set) != 0) return -1;
+  int n = bytes < (int)sizeof(set) ? bytes : (int)sizeof(set);
+  memset(mask, 0, (size_t)bytes);
+  for (int cpu = 0; cpu < n * 8; cpu++) {
+    if (CPU_ISSET(cpu, &set)) mask[cpu / 8] |= (unsigned char)(1u << (cpu % 8));
+  }
+  return 0;
+}
+
+int CPlatformShims_setAffinity(int pid, const unsigned char *mask, int bytes) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  int n = bytes < (int)sizeof(set) ? bytes : (int)sizeof(set);
+  for (int cpu = 0; cpu < n * 8; cpu++) {
+    if (mask[cpu / 8] & (1u << (cpu % 8))) CPU_SET(cpu, &set);
+  }
+  return sched_setaffinity((pid_t)pid, sizeof(set), &set);
 }

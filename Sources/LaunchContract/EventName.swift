@@ -56,6 +56,9 @@ public enum EventName: String, Sendable, Hashable, CaseIterable {
   case pressureLevel = "pressure.level"
   /// Whether the camera's frame thread got real-time priority (field `granted`).
   case deviceRealtimePriority = "device.realtime_priority"
+  /// How the camera powered up when the session opened (or restarted) it: field `kind`,
+  /// `cold` or `warm` (`DevicePowerUp`), and field `source`.
+  case devicePowerUp = "device.power_up"
   /// Device phases (begin/end): open.
   case deviceOpen = "device.open"
   /// Device phases (begin/end): format negotiation.

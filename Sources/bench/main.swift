@@ -6,8 +6,10 @@ import Foundation
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "__burn":
-  // A CPU burner of the loaded condition (internal; see CPUBurners).
-  CPUBurners.burn(parent: Int32(arguments.dropFirst().first ?? "") ?? getppid())
+  // A burner of the loaded condition (internal; see CPUBurners): parent pid, buffer bytes.
+  CPUBurners.burn(
+    parent: Int32(arguments.dropFirst().first ?? "") ?? getppid(),
+    bufferBytes: Int(arguments.dropFirst(2).first ?? "") ?? 0)
 case ProcessGuard.command:
   // The process guard: stops what this bench started when it dies (internal; see ProcessGuard).
   ProcessGuard.serve()

@@ -83,7 +83,7 @@ extension FaultCase {
       close(writeEnd)
       #expect(
         bench.waitUntil(seconds: 30) {
-          FileManager.default.fileExists(atPath: out + "/traces/warm-deferred-1.jsonl")
+          FileManager.default.fileExists(atPath: firstRunTrace(out))
         })
       bench.send(SIGINT)
       let o = bench.finish(deadline: 60)
@@ -121,7 +121,7 @@ extension FaultCase {
       let bench = try BenchProcess(hostile(app, out: out, runs: 1, timeout: "30"), workspace: ws)
       #expect(
         bench.waitUntil(seconds: 30) {
-          FileManager.default.fileExists(atPath: out + "/traces/warm-deferred-1.jsonl")
+          FileManager.default.fileExists(atPath: firstRunTrace(out))
         })
       bench.send(SIGINT)
       #expect(bench.waitUntil(seconds: 10) { bench.log.contains("bench: stopping") })
@@ -177,7 +177,7 @@ extension FaultCase {
       let first = try BenchProcess(hostile(app, out: out, runs: 1, timeout: "30"), workspace: ws)
       #expect(
         first.waitUntil(seconds: 30) {
-          FileManager.default.fileExists(atPath: out + "/traces/warm-deferred-1.jsonl")
+          FileManager.default.fileExists(atPath: firstRunTrace(out))
         })
       let second = try BenchProcess(hostile(app, out: out, runs: 1), workspace: ws).finish(deadline: 30)
       #expect(

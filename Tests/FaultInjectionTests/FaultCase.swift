@@ -37,6 +37,11 @@ struct FaultCase: Sendable, CustomTestStringConvertible {
     ]
   }
 
+  /// The trace of the first run a ``hostile(_:out:runs:configs:timeout:)`` benchmark starts: its
+  /// cell's priming run (`--warmup 0` with warm alone: one uncounted run before the first counted
+  /// one, `settings.primedCells`).
+  static func firstRunTrace(_ out: String) -> String { out + "/traces/warm-deferred-priming.jsonl" }
+
   /// bench's arguments for `runs` runs of camera-app (fast profile) under warm.
   static func cameraRuns(out: String, runs: Int, configs: String = "deferred,eager") -> [String] {
     [

@@ -10,13 +10,13 @@ import TestSupport
     let directory = Fixtures.stateDirectory()
     let first = SyntheticCamera(profile: try Fixtures.fast, stateDirectory: directory)
     try first.open()
-    #expect(first.lastPowerUp == .cold)
+    #expect(first.lastPowerUp?.kind == .cold)
     first.close()
     #expect(first.lastStateFileError == nil)
 
     let second = SyntheticCamera(profile: try Fixtures.fast, stateDirectory: directory)
     try second.open()
-    #expect(second.lastPowerUp == .warm)
+    #expect(second.lastPowerUp?.kind == .warm)
     second.close()
     let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory)
     #expect(leftovers == ["synthetic-camera.state"])
@@ -31,7 +31,7 @@ import TestSupport
     try SyntheticCamera.markCold(stateDirectory: directory)
     try SyntheticCamera.markCold(stateDirectory: directory)
     try camera.open()
-    #expect(camera.lastPowerUp == .cold)
+    #expect(camera.lastPowerUp?.kind == .cold)
     camera.close()
   }
 
@@ -58,6 +58,60 @@ import TestSupport
     #expect(file.powerUp(now: now, warmWindowMs: window) == .cold)
   }
 
+  @Test(
+    "an open that is never closed (a killed holder) leaves the device held; its release, recorded by whoever reaped the holder, makes the next open warm"
+  )
+  func releaseOfAKilledHolder() throws {
+    let directory = Fixtures.stateDirectory()
+    let holder = SyntheticCamera(profile: try Fixtures.fast, stateDirectory: directory)
+    try holder.open()
+    #expect(holder.lastPowerUp?.kind == .cold)
+    #expect(holder.lastStateFileError == nil)
+    // The holder is killed: no close(). Nothing recorded a release, so an open now is cold.
+    let file = PowerStateFile(directory: directory)
+    #expect(file.read()?.heldSinceNs != nil)
+    #expect(file.powerUp(now: MonotonicClock.now(), warmWindowMs: 10_000) == .cold)
+    let reapedAt = MonotonicClock.now()
+    #expect(try SyntheticCamera.recordRelease(stateDirectory: directory, atNs: reapedAt))
+    #expect(file.read() == .init(bootID: PowerStateFile.bootID, lastCloseNs: reapedAt, heldSinceNs: nil))
+    // Released once: a second report changes nothing.
+    #expect(try !SyntheticCamera.recordRelease(stateDirectory: directory, atNs: reapedAt + 1))
+
+    let next = SyntheticCamera(profile: try Fixtures.fast, stateDirectory: directory)
+    try next.open()
+    #expect(next.lastPowerUp?.kind == .warm)
+    next.close()
+    // Closed by its holder: the release is its own, and a reaper's report changes nothing.
+    let closed = try #require(file.read())
+    #expect(closed.heldSinceNs == nil)
+    #expect(try !SyntheticCamera.recordRelease(stateDirectory: directory, atNs: MonotonicClock.now()))
+    #expect(file.read() == closed)
+    // No state at all (a cold device, a V4L2 camera): nothing to release.
+    try SyntheticCamera.markCold(stateDirectory: directory)
+    #expect(try !SyntheticCamera.recordRelease(stateDirectory: directory, atNs: MonotonicClock.now()))
+  }
+
+  @Test("the state file keeps the last close while the device is held, and reads files without either line")
+  func heldRecordFormat() throws {
+    let directory = Fixtures.stateDirectory()
+    let file = PowerStateFile(directory: directory)
+    let now = MonotonicClock.now()
+    try file.write(closeNs: now - 1_000_000_000)
+    try file.markHeld(openNs: now)
+    #expect(
+      file.read() == .init(bootID: PowerStateFile.bootID, lastCloseNs: now - 1_000_000_000, heldSinceNs: now))
+    // Held since an open in the warm window of an earlier close: the close still decides.
+    #expect(file.powerUp(now: now, warmWindowMs: 10_000) == .warm)
+    try SyntheticCamera.markCold(stateDirectory: directory)
+    try file.markHeld(openNs: now)
+    #expect(file.read() == .init(bootID: PowerStateFile.bootID, lastCloseNs: nil, heldSinceNs: now))
+    #expect(file.powerUp(now: now, warmWindowMs: 10_000) == .cold)
+    // A record from another boot is not carried into this boot's.
+    try file.write(closeNs: now - 1_000_000_000, bootID: "another-boot")
+    try file.markHeld(openNs: now)
+    #expect(file.read() == .init(bootID: PowerStateFile.bootID, lastCloseNs: nil, heldSinceNs: now))
+  }
+
   /// Waits are lower bounds, which load cannot break; how much sooner a warm open is on a real
   /// machine is a benchmark's question (`bench`: process_launch and device phases, cold vs warm).
   @Test("a cold open waits at least the cold cost and a warm one at least the warm cost")
@@ -70,12 +124,12 @@ import TestSupport
     let t0 = MonotonicClock.now()
     try camera.open()
     let cold = MonotonicClock.now() - t0
-    #expect(camera.lastPowerUp == .cold)
+    #expect(camera.lastPowerUp?.kind == .cold)
     camera.close()
     let t1 = MonotonicClock.now()
     try camera.open()
     let warm = MonotonicClock.now() - t1
-    #expect(camera.lastPowerUp == .warm)
+    #expect(camera.lastPowerUp?.kind == .warm)
     camera.close()
     #expect(cold >= 200_000_000)
     #expect(warm >= 10_000_000)
@@ -116,7 +170,7 @@ import TestSupport
 
     let camera = SyntheticCamera(profile: try Fixtures.fast, stateDirectory: directory)
     try camera.open()
-    #expect(camera.lastPowerUp == .cold)
+    #expect(camera.lastPowerUp?.kind == .cold)
     camera.close()
     #expect(camera.lastStateFileError?.message.contains("owned by user 65534") == true)
   }

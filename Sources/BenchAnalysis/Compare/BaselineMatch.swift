@@ -1,7 +1,8 @@
 /// Whether a baseline was made the same way as the results it gates, on the same machine.
 ///
 /// Compared: the tool version; how the launches were made (camera, cost profile name and
-/// contents hash, app command, outputs, refresh rate, tap, lock seconds, injected delay); what
+/// contents hash, app command, outputs, refresh rate, tap, lock seconds, injected delay, the
+/// loaded condition's load kind); what
 /// the machine allowed (real-time priority of the compositor and of the camera thread, the
 /// cache-eviction method); and the machine itself (machine id, kernel, CPU model and count). A
 /// value recorded on one side only is a difference: it cannot be shown to match.
@@ -28,6 +29,8 @@ public enum BaselineMatch {
     compare(
       "injected delay ms", b.settings.injectDelayMs.map(String.init) ?? "none",
       r.settings.injectDelayMs.map(String.init) ?? "none")
+    // Results from before --load all loaded the CPU only.
+    compare("load", b.settings.load?.kind ?? "cpu", r.settings.load?.kind ?? "cpu")
     compare("real-time compositor", text(b.host.realtimeCompositor), text(r.host.realtimeCompositor))
     compare("real-time camera", text(b.host.realtimeCamera), text(r.host.realtimeCamera))
     // Results from before the X11 path were all made on the shared-memory surface.

@@ -78,6 +78,7 @@ public enum ResultsTable {
         + " ignored\n"
     }
     for note in results.detectionNotes { out += "- \(note)\n" }
+    out += verificationNotes(results)
     return out
   }
 

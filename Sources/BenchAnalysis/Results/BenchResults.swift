@@ -157,6 +157,14 @@ public struct BenchResults: Codable, Sendable {
     /// X11: a launch run whose app mapped no window within this many seconds failed
     /// (`--window-timeout`), seconds. Absent on the shared-memory path and in older results.
     public var windowTimeoutSeconds: Double? = nil
+    /// The cells (`condition/config`) whose first counted run followed one uncounted priming run
+    /// of the same app, because no run preceded it (`--warmup 0`, a warm or loaded cell whose
+    /// configuration no earlier condition ran); each cell keeps that run as `priming`. Absent
+    /// when none was primed.
+    public var primedCells: [String]? = nil
+    /// The loaded condition's burners (`--load`): what they do, how many, on which CPUs, and the
+    /// limits that sized them. Absent in results from before `--load` (they were all `cpu`).
+    public var load: LoadInfo? = nil
     /// Creates the record (`wallSeconds` and `interrupted` are filled in at the end).
     public init(
       runs: Int, warmup: Int, conditions: [String], configs: [String], outputs: [String],
@@ -249,8 +257,13 @@ public struct BenchResults: Codable, Sendable {
     /// noted under the table.
     public var detection: [String: Int]?
 
+    /// The uncounted run that primed this cell (`settings.primedCells`: `--warmup 0`, a warm or
+    /// loaded cell whose configuration had not run yet), kept whole with its outcome and its
+    /// device power-up; its numbers are in no distribution. Absent when the cell was not primed.
+    public var priming: RunRecord? = nil
+
     enum CodingKeys: String, CodingKey {
-      case config, condition, camera, runs, failed, burners, phases, records, detection
+      case config, condition, camera, runs, failed, burners, phases, records, detection, priming
       case notApplicable = "not_applicable"
     }
 

@@ -75,12 +75,12 @@ public final class ABSession: Sendable {
     var done = 0
     conditions: for condition in settings.conditions {
       if interrupted() { break }
-      let burners = CPUBurners.started(for: condition, progress: progress)
+      let burners = CPUBurners.started(for: condition, settings: settings, progress: progress)
       defer { burners?.stop() }
       var relock: [ABSide: [BenchConfiguration: any RelockRunning]] = [:]
       defer { relock.values.forEach { $0.values.forEach { $0.close() } } }
       for side in ABSide.allCases {
-        relock[side] = sides[side]?.start(condition, burners: burners?.count)
+        relock[side] = sides[side]?.start(condition, burners: burners?.count, done: &done)
       }
       let steps = Self.order(
         conditions: [condition], configs: settings.configs, rounds: settings.warmup + settings.runs)

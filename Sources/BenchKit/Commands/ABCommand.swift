@@ -119,7 +119,20 @@ public enum ABCommand: Command {
     let stop: @Sendable () -> Bool = { interrupted.isSet || display.failure != nil }
     let rounds = o.settings.warmup + o.settings.runs
     let progress = ProgressReporter(
-      total: 2 * o.settings.conditions.count * o.settings.configs.count * rounds, quiet: o.quiet)
+      total: 2
+        * (o.settings.conditions.count * o.settings.configs.count * rounds + o.settings.primedCells.count),
+      quiet: o.quiet)
+    // Both revisions run on the one camera, interleaved: its power state is shared, so a warm
+    // run follows the last run of either side, as on a real device.
+    let device: String
+    do {
+      device = try PrivateDirectory.makeTemporary(prefix: "firstframe-device-")
+    } catch {
+      errors.write("bench: cannot make the camera's state folder: \(error.message)\n")
+      return 1
+    }
+    guardProcess?.removeOnExit(device)
+    defer { try? FileManager.default.removeItem(atPath: device) }
     var sessions: [ABSide: BenchSession] = [:]
     var journals: [ABSide: RunJournal] = [:]
     for side in ABSide.allCases {
@@ -136,7 +149,8 @@ public enum ABCommand: Command {
         return 1
       }
       do {
-        runner = try BenchRunner(settings: settings, appBinary: binaries[side], display: display)
+        runner = try BenchRunner(
+          settings: settings, appBinary: binaries[side], display: display, deviceStateDirectory: device)
       } catch {
         errors.write("bench: \(error.message)\n")
         return 1

@@ -52,7 +52,9 @@ public enum RunCommand: Command {
   static let runs = Option(
     "--runs", "N", "counted runs per cell", default: defaults.runs, parser: .integer(in: 1...100_000))
   static let warmup = Option(
-    "--warmup", "N", "uncounted runs per configuration before each condition", default: defaults.warmup,
+    "--warmup", "N",
+    "uncounted runs per configuration before each condition (0: a warm or loaded cell no run precedes is primed by one)",
+    default: defaults.warmup,
     parser: .integer(in: 0...100_000))
   static let conditions = Option(
     "--conditions", "LIST", "cold,warm,relock,loaded", default: defaults.conditions, shownAs: "all four",
@@ -105,6 +107,10 @@ public enum RunCommand: Command {
     "--inject-delay-ms", "MS",
     "camera-app waits MS ms before preview (a regression to test gates; moves frames by whole intervals)",
     parser: .integer(in: 1...60_000))
+  static let load = Option(
+    "--load", "KIND",
+    "loaded condition: cpu (spin) or memory (also stream over a buffer 2x the last-level cache); one burner per allowed CPU, within the cgroup quota",
+    default: defaults.load, parser: .choice())
   static let noTap = Flag("--no-tap", "do not press the shutter when the first live frame appears")
   static let noBoard = Flag(
     "--no-board", "the probe ignores the light board: change detection only (to check it with camera-app)")
@@ -129,7 +135,7 @@ public enum RunCommand: Command {
     options: [
       runs, warmup, conditions, configs, outputs, camera, profile, app, appConfig, display, x11Read,
       refreshHz,
-      lockSeconds, runTimeout, windowTimeout,
+      lockSeconds, runTimeout, windowTimeout, load,
       injectDelay, noTap, noBoard,
       out, overwrite, format, quiet,
     ],
@@ -178,6 +184,9 @@ public enum RunCommand: Command {
     s.tap = !o.isSet(noTap)
     s.readsLightBoard = !o.isSet(noBoard)
     s.injectDelayMs = try o.value(injectDelay)
+    s.load = try o.value(load)
+    // Planned once, from bench's own affinity and cgroup quota: recorded as run.
+    if s.conditions.contains(.loaded) { s.burnerPlan = BurnerPlan.current(kind: s.load) }
     let outputFormat = try o.value(format)
 
     s.camera = try o.value(camera)
@@ -409,7 +418,7 @@ public enum RunCommand: Command {
     let cellsRun = settings.conditions.reduce(0) { sum, condition in
       sum + settings.benchConfigurations.filter { settings.notRunReason(for: $0, in: condition) == nil }.count
     }
-    let total = cellsRun * (settings.runs + settings.warmup)
+    let total = cellsRun * (settings.runs + settings.warmup) + settings.primedCells.count
     let progress = ProgressReporter(total: total, quiet: quiet)
     let base = baseResults(settings, display: display)
     let journal: RunJournal
@@ -495,6 +504,8 @@ public enum RunCommand: Command {
     base.settings.profileHash = settings.profileHash
     base.settings.injectDelayMs = settings.injectDelayMs
     if !settings.readsLightBoard { base.settings.lightBoard = false }
+    base.settings.load = settings.burnerPlan?.info
+    base.settings.primedCells = settings.primedCells.isEmpty ? nil : settings.primedCells
     record(apps: settings, in: &base.settings)
     return base
   }

@@ -6,7 +6,8 @@ import SystemCalls
 
 /// What a cold launch of a program reads from the disk before its own code runs, known before
 /// the first run: the executable (its real path: the eviction does not follow links), the
-/// interpreter of a `#!` script, and the shared libraries the dynamic loader resolves for it.
+/// interpreter of a `#!` script (the program `env` runs, for `#!/usr/bin/env NAME`), and the
+/// shared libraries the dynamic loader resolves for it.
 ///
 /// The libraries come from the system's loader in list mode (`ld.so --list PATH`), which maps
 /// the program's dependencies and prints them without running any of the program's code (unlike
@@ -69,7 +70,8 @@ public enum AppFootprint {
     return paths
   }
 
-  /// The interpreter a `#!` script names (its first word), or nil.
+  /// The interpreter a `#!` script names (its first word; for `#!/usr/bin/env NAME`, NAME found
+  /// in `PATH`, as `env` would run it), or nil.
   static func scriptInterpreter(_ path: String) -> String? {
     guard let fd = try? SystemCall.retrying({ open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }) else {
       return nil
@@ -79,7 +81,12 @@ public enum AppFootprint {
     let n = bytes.withUnsafeMutableBytes { (try? FileDescriptorIO.read(fd, into: $0)) ?? 0 }
     guard n > 2, bytes[0] == 0x23, bytes[1] == 0x21 else { return nil }
     let line = String(decoding: bytes[2..<n].prefix { $0 != 0x0A }, as: UTF8.self)
-    return line.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map(String.init)
+    let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+    guard let first = words.first else { return nil }
+    if first.hasSuffix("/env"), let name = words.dropFirst().first(where: { !$0.hasPrefix("-") }) {
+      return RunCommand.resolveExecutable(name) ?? first
+    }
+    return first
   }
 
   static func isELF(_ path: String) -> Bool {

@@ -29,9 +29,12 @@ public final class BenchRunner: RunPerforming {
   /// camera-app's path, when the app is ours.
   let appBinary: String?
   let stateDirectory: String
+  /// The synthetic camera's power state folder (`FIRSTFRAME_SYNTHETIC_STATE`): the runner's own
+  /// `stateDirectory`, or one shared with the other runners of the same device (see `init`).
+  let deviceStateDirectory: String
   let learnedFiles = Mutex<Set<String>>([])
-  /// Per executable, what a cold launch of it reads first (``AppFootprint``), found once.
-  let footprints = Mutex<[String: Set<String>]>([:])
+  /// Per program: the set its counted cold runs evict, fixed at the first (``coldEvictionFiles(config:counted:)``).
+  let coldFiles = Mutex<[String: Set<String>]>([:])
   let pid = getpid()
   /// The display the runs present to (`settings.display`, set up for the whole benchmark).
   let display: BenchDisplay
@@ -42,11 +45,14 @@ public final class BenchRunner: RunPerforming {
   /// The apps' state (the synthetic camera's power state, the photo library) goes into a folder
   /// of the runner's own with an unpredictable name (`mkdtemp`, mode 0700, in `$TMPDIR` or
   /// `/tmp`), removed with the runner: never one at a predictable name that another user could
-  /// have made first.
+  /// have made first. Runners that share one camera (`bench ab`'s two sides, interleaved on the
+  /// same device) share its power state: `deviceStateDirectory`, a private folder the caller
+  /// made and removes; nil keeps it in the runner's own folder.
   /// - Throws: `RunnerError` when that folder cannot be made.
-  public init(settings: RunSettings, appBinary: String?, display: BenchDisplay = .sharedMemory)
-    throws(RunnerError)
-  {
+  public init(
+    settings: RunSettings, appBinary: String?, display: BenchDisplay = .sharedMemory,
+    deviceStateDirectory: String? = nil
+  ) throws(RunnerError) {
     self.settings = settings
     self.appBinary = appBinary
     self.display = display
@@ -56,18 +62,11 @@ public final class BenchRunner: RunPerforming {
       throw RunnerError(
         .stateFolder, "cannot make the apps' state folder: \(error.message)", errno: error.errno)
     }
+    self.deviceStateDirectory = deviceStateDirectory ?? stateDirectory
   }
 
   deinit {
     try? FileManager.default.removeItem(atPath: stateDirectory)
-  }
-
-  /// The executable's ``AppFootprint``, found on its first cold run and kept.
-  func footprint(of executable: String) -> Set<String> {
-    if let known = footprints.withLock({ $0[executable] }) { return known }
-    let files = AppFootprint.files(ofExecutable: executable)
-    footprints.withLock { $0[executable] = files }
-    return files
   }
 
   // MARK: - Argv and environment
@@ -133,7 +132,7 @@ public final class BenchRunner: RunPerforming {
     launch.control = .descriptor(Self.controlDescriptor)
     launch.runID = runID
     launch.configuration = config.name
-    launch.syntheticState = stateDirectory
+    launch.syntheticState = deviceStateDirectory
     launch.appState = stateDirectory + "/app"
     launch.injectDelayMilliseconds = settings.injectDelayMs
     // What the app is told comes from bench's own settings only: none of the launch keys is
@@ -162,6 +161,8 @@ public final class BenchRunner: RunPerforming {
     let spawnedAt: UInt64
     /// The app's trace, followed for as long as the app runs (one reader, so nothing is read twice).
     let trace: Mutex<TraceTail>
+    /// The files the app had mapped when its first live frame was seen (empty before then).
+    let mapped = Mutex<Set<String>>([])
     init(
       child: ChildProcess, monitor: DisplayMonitor, control: ControlSender, tracePath: String,
       spawnedAt: UInt64
@@ -291,6 +292,7 @@ public final class BenchRunner: RunPerforming {
         if !learned {
           learned = true
           let files = CacheEvictor.mappedFiles(pid: app.child.pid)
+          app.mapped.withLock { $0 = files }
           learnedFiles.withLock { learned in
             for file in files where learned.count < Self.maxLearnedFiles { learned.insert(file) }
           }
@@ -323,15 +325,10 @@ public final class BenchRunner: RunPerforming {
     interrupted: @Sendable () -> Bool
   ) -> RunOutcome? {
     var eviction: CacheEvictor.Outcome?
+    let evictionSet = condition == .cold ? coldEvictionFiles(config: config, counted: number >= 1) : []
     if condition == .cold {
-      try? SyntheticCamera.markCold(stateDirectory: stateDirectory)
-      var files = learnedFiles.withLock { $0 }
-      // The executable bench was told to run (trusted, unlike the app's maps) and the libraries
-      // the loader resolves for it, known before its first run (AppFootprint).
-      if let exe = argv(config: config).first {
-        files.formUnion(footprint(of: exe))
-      }
-      eviction = CacheEvictor(files: files).evict()
+      try? SyntheticCamera.markCold(stateDirectory: deviceStateDirectory)
+      eviction = CacheEvictor(files: evictionSet).evict()
     }
     let firstLive = FirstLiveFrameBox()
     let app: LaunchedApp
@@ -365,6 +362,7 @@ public final class BenchRunner: RunPerforming {
       app.closeControl()
       app.monitor.stop()
     }
+    let released = recordDeviceRelease()
     let wallMs = MonotonicClock.milliseconds(from: app.spawnedAt, to: MonotonicClock.now())
     if failure == "interrupted" { return nil }
     var reason = failure
@@ -377,7 +375,16 @@ public final class BenchRunner: RunPerforming {
       number: number, failure: reason, tracePath: tracePath, read: read, extra: [spawnEvent] + report.events,
       start: app.spawnedAt, end: UInt64.max, relock: false, report: report, wallMs: wallMs,
       droppedCommands: app.control.droppedCommands)
-    RunVerification(realtimeCompositor: realtime, eviction: eviction).apply(to: &run)
+    RunVerification(
+      realtimeCompositor: realtime, missedDeadlines: report.missedDeadlines, eviction: eviction,
+      condition: condition
+    ).apply(to: &run)
+    if released { run.counts[BenchResults.CountKey.deviceReleasedByBench] = 1 }
+    if condition == .cold {
+      run.counts[BenchResults.CountKey.mappedNotEvicted] = app.mapped.withLock {
+        $0.subtracting(evictionSet).count
+      }
+    }
     return RunOutcome(record: run, realtime: realtime)
   }
 
@@ -412,6 +419,9 @@ public final class BenchRunner: RunPerforming {
     }
     if let granted = RunVerification.cameraRealtime(in: events) {
       counts[RunVerification.realtimeCamera] = granted ? 1 : 0
+    }
+    if let powerUp = RunVerification.powerUp(in: events) {
+      counts[RunVerification.powerUpCold] = powerUp == .cold ? 1 : 0
     }
     var error = failure
     if error == nil && phases[PhaseName.firstFrameObserved] == nil { error = "the probe saw no live frame" }
@@ -453,8 +463,11 @@ public final class BenchRunner: RunPerforming {
       runner.relockRun(self, number: number, interrupted: interrupted)
     }
 
-    /// Ends the app.
-    public func close() { app.shutDown() }
+    /// Ends the app (and records the device's release if it could not).
+    public func close() {
+      app.shutDown()
+      _ = runner.recordDeviceRelease()
+    }
   }
 
   /// Launches the app for a relock cell and waits for its launch to settle; then locks it.
@@ -482,6 +495,7 @@ public final class BenchRunner: RunPerforming {
       app.child.terminate(grace: 0.5)
       app.closeControl()
       app.monitor.stop()
+      _ = recordDeviceRelease()
       return .failure(RunnerError(.spawnFailed, "relock: the app did not launch: \(failure)"))
     }
     app.send(.lock)
@@ -516,6 +530,8 @@ public final class BenchRunner: RunPerforming {
       awaited: settings.awaitedEvents(for: session.config, in: .relock),
       interrupted: interrupted)
     if failure == "interrupted" { return nil }
+    // An app that ended during the run (crashed) released the device when it ended.
+    let released = app.child.poll() != nil && recordDeviceRelease()
     let report = app.monitor.snapshot()
     let endAt = MonotonicClock.now()
     let read = app.trace.withLock { $0.drain() }
@@ -529,7 +545,11 @@ public final class BenchRunner: RunPerforming {
       start: unlockAt, end: endAt, relock: true, report: report,
       wallMs: MonotonicClock.milliseconds(from: unlockAt, to: endAt), windowStart: lockEvent.ts,
       droppedCommands: dropped)
-    RunVerification(realtimeCompositor: app.monitor.realtimeGranted, eviction: nil).apply(to: &run)
+    RunVerification(
+      realtimeCompositor: app.monitor.realtimeGranted, missedDeadlines: report.missedDeadlines, eviction: nil,
+      condition: .relock
+    ).apply(to: &run)
+    if released { run.counts[BenchResults.CountKey.deviceReleasedByBench] = 1 }
     return RunOutcome(record: run, realtime: app.monitor.realtimeGranted)
   }
 }

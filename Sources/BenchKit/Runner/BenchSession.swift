@@ -45,9 +45,9 @@ public final class BenchSession: Sendable {
     var done = 0
     conditions: for condition in settings.conditions {
       if interruptFlag() { break }
-      let burners = CPUBurners.started(for: condition, progress: progress)
+      let burners = CPUBurners.started(for: condition, settings: settings, progress: progress)
       defer { burners?.stop() }
-      let relock = start(condition, burners: burners?.count)
+      let relock = start(condition, burners: burners?.count, done: &done)
       defer { relock.values.forEach { $0.close() } }
       // A configuration that cannot apply in this condition (relock for a third-party app) gets
       // no cell: results say why under `settings.notRun`, and the table prints it.
@@ -64,14 +64,23 @@ public final class BenchSession: Sendable {
     return results(since: started)
   }
 
-  /// Starts `condition`: its cells (one journal line each) and, for relock, each
-  /// configuration's long-lived app. Returns those apps (the caller closes them); one that did not
-  /// start is noted, and its runs fail.
-  func start(_ condition: LaunchCondition, burners: Int?) -> [BenchConfiguration: any RelockRunning] {
+  /// Starts `condition`: its cells (one journal line each; a cell that ``RunSettings/primes(_:in:)``
+  /// after its priming run, which it keeps) and, for relock, each configuration's long-lived app.
+  /// Returns those apps (the caller closes them); one that did not start is noted, and its runs
+  /// fail. `done` counts the priming runs.
+  func start(_ condition: LaunchCondition, burners: Int?, done: inout Int) -> [BenchConfiguration:
+    any RelockRunning]
+  {
     try? FileManager.default.createDirectory(atPath: tracesDir, withIntermediateDirectories: true)
     let configs = configurations(in: condition)
     for config in configs {
-      startCell(config: config, condition: condition, burners: burners)
+      if interruptFlag() { return [:] }
+      var priming: BenchResults.RunRecord?
+      if settings.primes(config, in: condition), !hasCell(config: config, condition: condition) {
+        guard let record = prime(config: config, condition: condition, done: &done) else { return [:] }
+        priming = record
+      }
+      startCell(config: config, condition: condition, burners: burners, priming: priming)
     }
     guard condition == .relock else { return [:] }
     var sessions: [BenchConfiguration: any RelockRunning] = [:]
@@ -144,16 +153,24 @@ public final class BenchSession: Sendable {
     settings.benchConfigurations.filter { settings.notRunReason(for: $0, in: condition) == nil }
   }
 
-  func startCell(config: BenchConfiguration, condition: LaunchCondition, burners: Int?) {
+  func hasCell(config: BenchConfiguration, condition: LaunchCondition) -> Bool {
+    cells.withLock { $0.contains { $0.config == config.name && $0.condition == condition.rawValue } }
+  }
+
+  func startCell(
+    config: BenchConfiguration, condition: LaunchCondition, burners: Int?,
+    priming: BenchResults.RunRecord? = nil
+  ) {
     let cell = cells.withLock { cells -> BenchResults.Cell? in
       if cells.contains(where: { $0.config == config.name && $0.condition == condition.rawValue }) {
         return nil
       }
       let notApplicable = settings.inapplicablePhases(for: config, in: condition)
-      let cell = BenchResults.Cell(
+      var cell = BenchResults.Cell(
         config: config.name, condition: condition.rawValue, camera: settings.camera.description,
         runs: 0, failed: 0, burners: condition == .loaded ? (burners ?? 0) : nil, phases: [:], records: [],
         notApplicable: notApplicable.isEmpty ? nil : notApplicable)
+      cell.priming = priming
       cells.append(cell)
       return cell
     }
@@ -162,7 +179,7 @@ public final class BenchSession: Sendable {
 
   func finish(
     _ outcome: RunOutcome, config: BenchConfiguration, condition: LaunchCondition, counted: Bool,
-    done: Int, warmup: Bool
+    done: Int, warmup: Bool, priming: Bool = false
   ) {
     if outcome.realtime { realtimeSeen.withLock { $0 = true } }
     // The run is on the disk before it is announced: a bench killed after saying "run n" has it.
@@ -183,7 +200,7 @@ public final class BenchSession: Sendable {
     }
     let what =
       labelPrefix + "\(condition.rawValue)/\(config.name)"
-      + (warmup ? " warm-up" : " run \(outcome.record.run)")
+      + (priming ? " priming, uncounted" : warmup ? " warm-up" : " run \(outcome.record.run)")
     let summary: String
     if outcome.record.ok {
       let observed =

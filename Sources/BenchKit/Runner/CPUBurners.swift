@@ -4,34 +4,52 @@
 import Foundation
 import SystemCalls
 
-/// The loaded condition's CPU load: one burner process per core, spinning for the whole cell.
+/// The loaded condition's load: one burner process per CPU of its `BurnerPlan`, pinned to that
+/// CPU, for the whole cell: spinning (`--load cpu`) or streaming over a buffer bigger than the
+/// last-level cache (`--load memory`).
 ///
 /// Burners are this executable re-run with the hidden `__burn` command, in one process group of
 /// their own so one `kill(-pgid)` stops them all; each asks the kernel for SIGKILL when the
-/// runner dies (`PR_SET_PDEATHSIG`), so none outlives bench even after `kill -9`.
+/// runner dies (`PR_SET_PDEATHSIG`), so none outlives bench even after `kill -9`. Each is pinned
+/// by the runner right after it starts (`sched_setaffinity` on its pid).
 public final class CPUBurners: Sendable {
   private let children: [ChildProcess]
+  /// The plan the burners follow.
+  public let plan: BurnerPlan
 
   /// How many burners run.
   public var count: Int { children.count }
 
-  /// Starts `count` burners (default: one per online core).
-  public init(count: Int = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) throws(RunnerError) {
+  /// The burners' process ids, one per CPU of `plan.cpus`, in that order.
+  public var processIDs: [pid_t] { children.map(\.pid) }
+
+  /// Starts one burner per CPU of `plan` (default: this process's CPUs and quota, spinning),
+  /// each pinned to its CPU. `executable` implements `__burn` (default: this executable).
+  /// - Throws: `RunnerError` when a burner cannot be started or pinned (those started are stopped).
+  public init(plan: BurnerPlan = .current(kind: .cpu), executable: String? = nil) throws(RunnerError) {
     let exe =
-      (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+      executable
+      ?? (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
       ?? CommandLine.arguments[0]
     var started: [ChildProcess] = []
-    for _ in 0..<max(1, count) {
-      do {
-        started.append(
-          try ChildProcess.spawn(
-            argv: [exe, "__burn", String(getpid())], environment: ProcessInfo.processInfo.environment))
+    for cpu in plan.cpus {
+      do throws(RunnerError) {
+        let child = try ChildProcess.spawn(
+          argv: [exe, "__burn", String(getpid()), String(plan.bufferBytes ?? 0)],
+          environment: ProcessInfo.processInfo.environment)
+        started.append(child)
+        do {
+          try CPUAffinity.set(pid: child.pid, cpus: [cpu])
+        } catch {
+          throw RunnerError(.spawnFailed, "cannot pin a burner to CPU \(cpu): \(error)")
+        }
       } catch {
         started.forEach { $0.terminate(grace: 0.2) }
         throw error
       }
     }
     children = started
+    self.plan = plan
   }
 
   /// Stops and reaps every burner.
@@ -40,13 +58,37 @@ public final class CPUBurners: Sendable {
     for child in children { child.terminate(grace: 0.5) }
   }
 
-  /// The body of a burner process: spin until the parent is gone. Never returns.
+  /// The body of a burner process: spin (`bufferBytes` 0) or stream over a buffer of
+  /// `bufferBytes`, until the parent is gone. Never returns.
   /// The spin is `CPUSpin`, the same loop as calibration's burner threads; the parent check
-  /// (a system call) comes every 2^24 rounds, about 25 ms.
-  public static func burn(parent: pid_t) -> Never {
+  /// (a system call) comes every 2^24 rounds, about 25 ms, or after every pass over the buffer.
+  public static func burn(parent: pid_t, bufferBytes: Int = 0) -> Never {
     try? ProcessControl.setParentDeathSignal(SIGKILL)
     if getppid() != parent { exit(0) }
-    CPUSpin.spin(checkEvery: 1 << 24) { getppid() != parent }
+    if bufferBytes > 0 {
+      stream(bytes: bufferBytes) { getppid() != parent }
+    } else {
+      CPUSpin.spin(checkEvery: 1 << 24) { getppid() != parent }
+    }
     exit(0)
+  }
+
+  /// Copies one half of a `bytes` buffer over the other, back and forth (every byte read and
+  /// written on every pass: the buffer, bigger than the last-level cache, streams through
+  /// memory), until `shouldStop()`.
+  static func stream(bytes: Int, until shouldStop: () -> Bool) {
+    let half = max(bytes / 2, 4096)
+    guard let buffer = malloc(2 * half) else { return }
+    defer { free(buffer) }
+    memset(buffer, 0x5A, 2 * half)
+    var forward = true
+    repeat {
+      if forward {
+        memcpy(buffer + half, buffer, half)
+      } else {
+        memcpy(buffer, buffer + half, half)
+      }
+      forward.toggle()
+    } while !shouldStop()
   }
 }

@@ -43,6 +43,8 @@ public struct CacheEvictor: Sendable {
   public struct Outcome: Sendable, Hashable {
     /// Files whose pages `posix_fadvise(POSIX_FADV_DONTNEED)` was applied to (opened and advised).
     public var filesEvicted: Int
+    /// The sizes of those files (`st_size`), bytes.
+    public var bytesEvicted: Int64 = 0
     /// Whether `1` was written to `/proc/sys/vm/drop_caches`.
     public var droppedCaches: Bool
     /// `fadvise` or `fadvise+drop_caches`.
@@ -57,22 +59,28 @@ public struct CacheEvictor: Sendable {
   @discardableResult
   public func evict() -> Outcome {
     var evicted = 0
+    var bytes: Int64 = 0
     for path in files {
       guard let fd = try? SystemCall.retrying({ open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) })
       else { continue }
       var status = stat()
       if fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG {
-        if posix_fadvise(fd, 0, 0, Int32(POSIX_FADV_DONTNEED)) == 0 { evicted += 1 }
+        if posix_fadvise(fd, 0, 0, Int32(POSIX_FADV_DONTNEED)) == 0 {
+          evicted += 1
+          bytes += Int64(status.st_size)
+        }
       }
       FileDescriptorIO.close(fd)
     }
-    guard Self.canDropCaches else { return Outcome(filesEvicted: evicted, droppedCaches: false) }
+    guard Self.canDropCaches else {
+      return Outcome(filesEvicted: evicted, bytesEvicted: bytes, droppedCaches: false)
+    }
     sync()
     guard let fd = try? SystemCall.retrying({ open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC) }) else {
-      return Outcome(filesEvicted: evicted, droppedCaches: false)
+      return Outcome(filesEvicted: evicted, bytesEvicted: bytes, droppedCaches: false)
     }
     defer { FileDescriptorIO.close(fd) }
     let dropped = (try? FileDescriptorIO.writeAll(fd, "1\n")) != nil
-    return Outcome(filesEvicted: evicted, droppedCaches: dropped)
+    return Outcome(filesEvicted: evicted, bytesEvicted: bytes, droppedCaches: dropped)
   }
 }

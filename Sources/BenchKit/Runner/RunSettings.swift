@@ -58,6 +58,11 @@ public struct RunSettings: Sendable {
   public var displayHeight = 360
   /// The display path (`--display`): `shm`, `x11` or `x11:NAME`.
   public var display: DisplayPath = .sharedMemory
+  /// `--load`: what the loaded condition's burners do.
+  public var load: LoadKind = .cpu
+  /// The loaded condition's burners: how many, on which CPUs (nil: planned when the condition
+  /// starts, `BurnerPlan.current(kind: load)`).
+  public var burnerPlan: BurnerPlan?
   /// On X11, what the probe reads (`--x11-read`): the app's window, or the screen where it is.
   public var x11Read: X11WindowCapture.Source = .window
 

@@ -3,27 +3,78 @@ import LaunchContract
 import PhaseTrace
 
 /// What one run verified rather than assumed, written into its counts (`RunRecord.counts`):
-/// `realtime_compositor` and `realtime_camera` (1 granted, 0 not; the camera's absent when the
-/// app did not say), and for a cold run `evicted_files` and `drop_caches` (1 done, 0 not).
+/// - `realtime_compositor` and `realtime_camera`: 1 granted, 0 not (the camera's absent when the
+///   app did not say);
+/// - `missed_deadlines`: the compositor's missed refresh deadlines during the run
+///   (`DeadlineAccount`); absent on X11, where the probe has no refresh grid of its own;
+/// - a cold run's eviction: `evicted_files`, `evicted_bytes` (their sizes) and `drop_caches`
+///   (1 done, 0 not);
+/// - `power_up_cold`: the app's `device.power_up` said cold (1) or warm (0); absent when the app
+///   did not say. A power-up that does not match the condition (`LaunchCondition.expectedPowerUp`)
+///   fails the run, with that reason.
 struct RunVerification {
   /// The count key: whether the compositor thread ran with SCHED_FIFO.
-  static let realtimeCompositor = "realtime_compositor"
+  static let realtimeCompositor = BenchResults.CountKey.realtimeCompositor
   /// The count key: whether the app's camera frame thread got real-time priority.
-  static let realtimeCamera = "realtime_camera"
+  static let realtimeCamera = BenchResults.CountKey.realtimeCamera
   /// The count key: files the cold eviction advised out of the page cache.
-  static let evictedFiles = "evicted_files"
+  static let evictedFiles = BenchResults.CountKey.evictedFiles
+  /// The count key: the bytes of those files.
+  static let evictedBytes = BenchResults.CountKey.evictedBytes
   /// The count key: whether the cold eviction dropped all clean caches.
-  static let dropCaches = "drop_caches"
+  static let dropCaches = BenchResults.CountKey.dropCaches
+  /// The count key: missed compositor deadlines.
+  static let missedDeadlines = BenchResults.CountKey.missedDeadlines
+  /// The count key: the device's power-up, 1 cold, 0 warm.
+  static let powerUpCold = BenchResults.CountKey.powerUpCold
 
   var realtimeCompositor: Bool
+  /// The compositor's missed deadlines during the run; nil without a refresh grid (X11).
+  var missedDeadlines: UInt64?
   var eviction: CacheEvictor.Outcome?
+  /// The run's condition, whose power-up the device must show.
+  var condition: LaunchCondition
 
   func apply(to record: inout BenchResults.RunRecord) {
     record.counts[Self.realtimeCompositor] = realtimeCompositor ? 1 : 0
+    if let missedDeadlines { record.counts[Self.missedDeadlines] = Int(clamping: missedDeadlines) }
     if let eviction {
       record.counts[Self.evictedFiles] = eviction.filesEvicted
+      record.counts[Self.evictedBytes] = Int(clamping: eviction.bytesEvicted)
       record.counts[Self.dropCaches] = eviction.droppedCaches ? 1 : 0
     }
+    if let failure = Self.powerUpMismatch(record.counts[Self.powerUpCold], condition: condition), record.ok {
+      record.ok = false
+      record.error = failure
+    }
+  }
+
+  /// Why a run whose device powered up as `powerUpCold` says (1 cold, 0 warm, nil not
+  /// reported) failed its `condition`, or nil when it matches or was not reported.
+  static func powerUpMismatch(_ powerUpCold: Int?, condition: LaunchCondition) -> String? {
+    guard let powerUpCold else { return nil }
+    let kind: DevicePowerUp = powerUpCold == 1 ? .cold : .warm
+    guard kind != condition.expectedPowerUp else { return nil }
+    return
+      "the device powered up \(kind.rawValue) in a \(condition.rawValue) run (device.power_up); expected \(condition.expectedPowerUp.rawValue)"
+  }
+
+  /// Undoes the power-up check of a run that expects no particular power-up (a priming run: it
+  /// exists to power the device up): when its only failure was the mismatch, it is ok again.
+  static func acceptAnyPowerUp(_ record: inout BenchResults.RunRecord, condition: LaunchCondition) {
+    guard !record.ok, let mismatch = powerUpMismatch(record.counts[powerUpCold], condition: condition),
+      record.error == mismatch
+    else { return }
+    record.ok = true
+    record.error = nil
+  }
+
+  /// The `kind` of the app's first `device.power_up` event, if any said cold or warm.
+  static func powerUp(in events: [PhaseEvent]) -> DevicePowerUp? {
+    guard let event = events.first(where: { $0.name == EventName.devicePowerUp.rawValue }),
+      case .string(let kind) = event.fields[DevicePowerUp.fieldName]
+    else { return nil }
+    return DevicePowerUp(rawValue: kind)
   }
 
   /// The `granted` field of the app's first `device.realtime_priority` event, if any.

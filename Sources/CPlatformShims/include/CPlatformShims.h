@@ -36,3 +36,13 @@ int CPlatformShims_sizeIsSealed(int fd);
 /// Returns the child's pid, or -1 with errno set (to the exec's errno when the exec failed).
 int CPlatformShims_spawnTiedToThread(const char *path, char *const argv[], char *const envp[], int outputFd,
                                      int keepFd, int deathSignal);
+
+/// The CPUs process `pid` (0: the calling thread) may run on, as a bit mask of `bytes` bytes
+/// (bit N of byte N/8 = CPU N). The corresponding call is `sched_getaffinity(pid, bytes, mask)`.
+/// Returns 0 or -1 (errno set).
+int CPlatformShims_getAffinity(int pid, unsigned char *mask, int bytes);
+
+/// Restricts process `pid` (0: the calling thread) to the CPUs set in `mask` (`bytes` bytes, as
+/// above). The corresponding call is `sched_setaffinity(pid, bytes, mask)`. Returns 0 or -1
+/// (errno set).
+int CPlatformShims_setAffinity(int pid, const unsigned char *mask, int bytes);

@@ -30,4 +30,13 @@ public protocol CaptureDevice: AnyObject, Sendable {
   func captureStill() throws -> VideoFrame
   /// Releases the device.
   func close()
+  /// How the last `open()` powered the device up, and how the device knows (the
+  /// `device.power_up` event's `source` field, e.g. `state_file`, `runtime_pm`); nil when the
+  /// device cannot tell (the session then reports nothing).
+  var lastPowerUp: (kind: DevicePowerUp, source: String)? { get }
+}
+
+extension CaptureDevice {
+  /// A device that cannot tell how it powered up: nil.
+  public var lastPowerUp: (kind: DevicePowerUp, source: String)? { nil }
 }

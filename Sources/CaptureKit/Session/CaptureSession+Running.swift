@@ -1,4 +1,5 @@
 import Dispatch
+import LaunchContract
 import PhaseTrace
 
 extension CaptureSession {
@@ -63,7 +64,7 @@ extension CaptureSession {
       return .failure(CaptureSession.hardwareCostError(cost: cost, inputs: inputs))
     }
     do throws(CaptureError) {
-      for input in inputs { try prepare(input) }
+      for input in inputs { try prepare(input, reportingPowerUp: true) }
       for output in outputs where !output.isDeferredStartEnabled && !output.isInitialized {
         try initialize(output, on: primary.device)
       }
@@ -142,7 +143,9 @@ extension CaptureSession {
   }
 
   /// Opens the input's device if needed and applies its committed format. Session queue.
-  func prepare(_ input: CommittedInput) throws(CaptureError) {
+  /// `reportingPowerUp` (a start): `device.power_up` says how the device powered up, or `warm`
+  /// (source `held_open`) for a device kept open since an earlier start.
+  func prepare(_ input: CommittedInput, reportingPowerUp: Bool = false) throws(CaptureError) {
     let device = input.device
     let id = ObjectIdentifier(device)
     let (isOpen, applied) = state.withLock { ($0.openedDevices[id] != nil, $0.appliedFormats[id]) }
@@ -156,6 +159,12 @@ extension CaptureSession {
           underlying: error)
       }
       state.withLock { $0.openedDevices[id] = device }
+      if reportingPowerUp, let powerUp = device.lastPowerUp {
+        reportPowerUp(powerUp.kind, source: powerUp.source)
+      }
+    } else if reportingPowerUp {
+      // Kept open since an earlier start (stopRunning does not release it): never powered down.
+      reportPowerUp(.warm, source: "held_open")
     }
     if applied?.format != input.format || applied?.frameRate != input.frameRate {
       do {
@@ -168,6 +177,15 @@ extension CaptureSession {
       }
       state.withLock { $0.appliedFormats[id] = (input.format, input.frameRate) }
     }
+  }
+
+  /// `device.power_up` with its `kind` and `source` (see `DevicePowerUp`).
+  func reportPowerUp(_ kind: DevicePowerUp, source: String) {
+    signposter.event(
+      .devicePowerUp,
+      fields: [
+        DevicePowerUp.fieldName: .string(kind.rawValue), DevicePowerUp.sourceFieldName: .string(source),
+      ])
   }
 
   /// Initialises `output` on `device` inside an `output.init` interval. Session queue.

@@ -14,7 +14,7 @@ import SystemCalls
 /// The thread sleeps to absolute deadlines on a fixed grid (`clock_nanosleep(CLOCK_MONOTONIC,
 /// TIMER_ABSTIME)`) and asks for `SCHED_FIFO` (`pthread_setschedparam`); where that is not
 /// permitted it quietly runs at normal priority and `realtimeGranted` is false. Missed deadlines
-/// are skipped, never bunched up.
+/// are skipped, never bunched up, and counted (`missedDeadlines`, defined by `DeadlineAccount`).
 public final class Compositor: Sendable {
   /// The refresh interval in nanoseconds.
   public let refreshIntervalNanoseconds: UInt64
@@ -27,6 +27,7 @@ public final class Compositor: Sendable {
   private let scanouts = Atomic<UInt64>(0)
   private let corrupt = Atomic<UInt64>(0)
   private let torn = Atomic<UInt64>(0)
+  private let missed = Atomic<UInt64>(0)
   private let exited = DispatchSemaphore(value: 0)
 
   /// Creates a compositor for `surface` at `refreshHz` (1…1000 Hz). `realtime: false` skips the
@@ -52,6 +53,9 @@ public final class Compositor: Sendable {
   public var corruptReads: UInt64 { corrupt.load(ordering: .relaxed) }
   /// Latches given up because the slot was being written on every bounded retry.
   public var tornReads: UInt64 { torn.load(ordering: .relaxed) }
+  /// Refresh deadlines missed so far: scanouts latched half an interval or more after their tick,
+  /// plus ticks skipped altogether (`DeadlineAccount`).
+  public var missedDeadlines: UInt64 { missed.load(ordering: .relaxed) }
 
   /// Starts the compositor thread; returns once it runs (and `realtimeGranted` is known).
   /// Calling it twice does nothing.
@@ -111,6 +115,7 @@ public final class Compositor: Sendable {
     var presented: PresentedFrameInfo?
     let period = refreshIntervalNanoseconds
     var deadline = MonotonicClock.now() &+ period
+    var account = DeadlineAccount(periodNanoseconds: period)
     var index: UInt64 = 0
     while !stopRequested.load(ordering: .acquiring) {
       MonotonicClock.sleep(until: deadline)
@@ -118,6 +123,7 @@ public final class Compositor: Sendable {
         Self.scan(surface, latch: &latch, into: buffer.baseAddress!, clock: MonotonicClock.now)
       }
       guard let (outcome, t) = step else { break }  // the surface was closed
+      account.scanned(deadline: deadline, latchedAt: t)
       switch outcome {
       case .latched(let info): presented = info
       case .corrupt: corrupt.add(1, ordering: .relaxed)
@@ -129,11 +135,9 @@ public final class Compositor: Sendable {
       )
       index &+= 1
       scanouts.store(index, ordering: .relaxed)
-      deadline &+= period
-      let now = MonotonicClock.now()
-      if deadline <= now {  // fell behind: skip to the next tick on the grid
-        deadline &+= ((now &- deadline) / period &+ 1) &* period
-      }
+      // Fell behind: skip to the next tick on the grid ahead, counting the ticks passed over.
+      deadline = account.nextDeadline(after: deadline, now: MonotonicClock.now())
+      missed.store(account.missed, ordering: .relaxed)
     }
   }
 }

@@ -64,6 +64,8 @@ public final class DisplayMonitor: Sendable {
     var keepsFirstLiveImage = false
     /// The first live image, when kept: width, height and packed pixels.
     var firstLiveImage: (width: Int, height: Int, pixels: [UInt8])?
+    /// The source's missed deadlines at the last arm.
+    var missedDeadlinesAtArm: UInt64 = 0
   }
 
   /// Creates the surface (`width`×`height`, `slots` slots; sealed, so that the app cannot shrink
@@ -168,7 +170,9 @@ public final class DisplayMonitor: Sendable {
   /// Never call it from `onFirstLiveFrame` (the probe's own thread).
   public func arm(_ mode: ArmMode, onFirstLiveFrame: @escaping @Sendable (FirstLiveFrame) -> Void = { _ in })
   {
+    let missed = source.missedDeadlines ?? 0
     box.state.withLock { s in
+      s.missedDeadlinesAtArm = missed
       s.detector.arm(mode)
       s.onFirstLiveFrame = onFirstLiveFrame
       s.firstLivePresented = nil
@@ -179,7 +183,9 @@ public final class DisplayMonitor: Sendable {
 
   /// What the probe saw since the last `arm`.
   public func snapshot() -> ProbeReport {
-    let (d, cpu, n) = box.state.withLock { s in (s.detector, s.analysisNanoseconds, s.scanouts) }
+    let (d, cpu, n, missedAtArm) = box.state.withLock { s in
+      (s.detector, s.analysisNanoseconds, s.scanouts, s.missedDeadlinesAtArm)
+    }
     let faults = source.faults
     return ProbeReport(
       mode: d.mode, firstLiveFrame: d.firstLiveFrame, staleFrames: d.staleFrames,
@@ -187,6 +193,7 @@ public final class DisplayMonitor: Sendable {
       scanoutsSinceArm: d.scanoutsSinceArm, refreshIntervalNanoseconds: refreshIntervalNanoseconds,
       realtimeGranted: source.realtimeGranted, corruptReads: faults.corruptReads,
       tornReads: faults.tornReads,
+      missedDeadlines: source.missedDeadlines.map { $0 &- min($0, missedAtArm) },
       analysisMicrosecondsPerScanout: n == 0 ? 0 : Double(cpu) / Double(n) / 1000,
       events: source.events + d.events)
   }

@@ -21,6 +21,10 @@ public struct ProbeReport: Sendable {
   public var corruptReads: UInt64
   /// Latches given up because the slot was torn on every retry.
   public var tornReads: UInt64
+  /// The compositor's missed refresh deadlines since the arm time (`DeadlineAccount`: a
+  /// scanout latched half an interval or more after its tick, or a tick skipped); nil on X11,
+  /// where the probe has no refresh grid of its own.
+  public var missedDeadlines: UInt64?
   /// The analysis' thread CPU time per scanout, microseconds (mean over all scanouts).
   public var analysisMicrosecondsPerScanout: Double
   /// `display.first_live_frame`, `display.stale_frame`, `display.dropped_frame` (and on X11

@@ -28,6 +28,9 @@ protocol FrameSource: AnyObject, Sendable {
   var events: [PhaseEvent] { get }
   /// Why the source stopped delivering (the X server went away), or nil.
   var failure: String? { get }
+  /// Refresh deadlines missed since the source started (`DeadlineAccount`), or nil without a
+  /// refresh grid of the source's own (X11: the server's scanout is not the probe's).
+  var missedDeadlines: UInt64? { get }
 }
 
 /// Reads a source refused or could not trust.

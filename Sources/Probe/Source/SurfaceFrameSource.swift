@@ -46,4 +46,5 @@ final class SurfaceFrameSource: FrameSource {
   }
   var events: [PhaseEvent] { [] }
   var failure: String? { nil }
+  var missedDeadlines: UInt64? { compositor.missedDeadlines }
 }

@@ -186,6 +186,7 @@ final class X11FrameSource: FrameSource {
   var faults: FrameSourceFaults { FrameSourceFaults(refusedReads: state.withLock { $0.refusedReads }) }
   var events: [PhaseEvent] { state.withLock { $0.events } }
   var failure: String? { state.withLock { $0.failure } }
+  var missedDeadlines: UInt64? { nil }
   /// The probe thread's CPU time so far (ns, as of its last frame) and the frames it delivered.
   var threadCost: (cpuNanoseconds: UInt64, frames: UInt64) {
     state.withLock { ($0.threadCPUNanoseconds, $0.framesDelivered) }

@@ -19,7 +19,8 @@ import SystemCalls
 /// the frame's capture time (`CLOCK_MONOTONIC` at render) plus the profile's sensor noise.
 ///
 /// Warm or cold power-up is decided from a state file in the state directory, written at
-/// `close()`, so it holds across processes: see ``defaultStateDirectory``.
+/// `open()` (held) and `close()` (released), so it holds across processes: see
+/// ``defaultStateDirectory`` and ``recordRelease(stateDirectory:atNs:)``.
 public final class SyntheticCamera: CaptureDevice {
   /// The profile the camera follows.
   public let profile: CostProfile
@@ -72,16 +73,33 @@ public final class SyntheticCamera: CaptureDevice {
     try PowerStateFile(directory: stateDirectory ?? defaultStateDirectory).remove()
   }
 
+  /// Records the release of a device whose holder never closed it — a process that was killed,
+  /// crashed or timed out while it held the camera open — at `atNs` (CLOCK_MONOTONIC, ns: when
+  /// that process ended), as the kernel releases a real device's file when its holder exits; the
+  /// next `open()` within the warm window of it is then warm. The benchmark runner calls it after
+  /// it reaps an app. Returns whether a release was recorded: false when the device was not held
+  /// (its holder closed it, or it was never opened).
+  public static func recordRelease(stateDirectory: String? = nil, atNs: UInt64) throws(SyntheticCameraError)
+    -> Bool
+  {
+    try PowerStateFile(directory: stateDirectory ?? defaultStateDirectory).recordRelease(atNs: atNs)
+  }
+
   /// The sensor's pixel budget from the profile, pixels per second.
   public var pixelBudget: Double { profile.sensor.pixelBudget }
 
   /// Whether the frame thread got `SCHED_FIFO`; nil until a stream has started.
   public var realtimePriorityGranted: Bool? { state.withLock { $0.realtimePriorityGranted } }
 
-  /// How the last `open()` powered up; nil before the first.
-  public var lastPowerUp: PowerUp? { state.withLock { $0.lastPowerUp } }
+  /// How the last `open()` powered up, decided from the state file (source `state_file`): cold
+  /// unless the camera was closed (by any process, this boot) within the profile's
+  /// `warm_window_ms`. Nil before the first open.
+  public var lastPowerUp: (kind: DevicePowerUp, source: String)? {
+    state.withLock { $0.lastPowerUp }.map { ($0, "state_file") }
+  }
 
-  /// Why the last `close()` could not record the close time (then the next open is cold), if it could not.
+  /// Why the last `open()` or `close()` could not record the device's state (then the next open
+  /// is cold), if it could not.
   public var lastStateFileError: SyntheticCameraError? { state.withLock { $0.lastStateFileError } }
 
   /// Powers up (the profile's cold or warm cost) and claims the device. Blocking.
@@ -90,12 +108,20 @@ public final class SyntheticCamera: CaptureDevice {
       guard !s.isOpen else { throw SyntheticCameraError(.alreadyOpen, "\(uniqueID) is already open") }
       s.isOpen = true
     }
-    let powerUp = stateFile.powerUp(now: MonotonicClock.now(), warmWindowMs: profile.warmWindowMs)
+    let openedAt = MonotonicClock.now()
+    let powerUp = stateFile.powerUp(now: openedAt, warmWindowMs: profile.warmWindowMs)
+    // Held from now until close(); a holder that never closes is released by whoever reaps it
+    // (``recordRelease(stateDirectory:atNs:)``).
+    var failure: SyntheticCameraError?
+    do { try stateFile.markHeld(openNs: openedAt) } catch { failure = error }
     let cost = powerUp == .warm ? profile.costs.powerUpWarm : profile.costs.powerUpCold
     let product = CostSpender.spend(
       cost, plan: .device(width: profile.sensor.width, height: profile.sensor.height))
     product?.digestSink()
-    state.withLock { $0.lastPowerUp = powerUp }
+    state.withLock {
+      $0.lastPowerUp = powerUp
+      $0.lastStateFileError = failure
+    }
   }
 
   /// Negotiates `format` (one of ``formats``) at `frameRate` frames per second (> 0, at most the

@@ -55,6 +55,8 @@ public final class V4L2Camera: CaptureDevice {
     var stream: (control: StreamControl, deliver: @Sendable (VideoFrame) -> Void)?
     var still: StillSetup?
     var movieRing: [[UInt8]] = []
+    /// How the last open powered the device up (`V4L2RuntimePower`), if the kernel said.
+    var powerUp: DevicePowerUp?
   }
 
   /// Creates the camera for `path` without opening it: checks only that the node exists and is
@@ -125,6 +127,8 @@ public final class V4L2Camera: CaptureDevice {
   public func open() throws(V4L2Error) {
     try state.withLock { (s) throws(V4L2Error) in
       guard s.handle == nil else { return }
+      // Before the open: the open itself resumes a suspended device.
+      s.powerUp = V4L2RuntimePower.current(node: path)
       signposter.begin(.deviceOpen, fields: ["device": .string(path)])
       defer { signposter.end(.deviceOpen, fields: ["device": .string(path)]) }
       let handle = try V4L2Handle.open(path, kernel: kernel)

@@ -355,10 +355,14 @@ struct ABEndToEndTests {
     // hook set to 1 s before preview — a labelled stand-in for a commit that made it slower (far
     // beyond the noise of 8 debug-build runs on a loaded machine: σ ≈ 100 ms was seen here, and
     // a 120 ms delay then read "+23 %, not significant").
+    // Each also notes the synthetic camera's state folder it was given.
     for (revision, delay) in [("HEAD~1", ""), ("HEAD", "FIRSTFRAME_INJECT_DELAY_MS=1000 ")] {
       let folder = repo.path + "/.build/ab/bin/" + (try repo.git("rev-parse", revision))
       try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-      makeScript(folder + "/camera-app", "#!/bin/sh\n\(delay)exec '\(app)' \"$@\"\n")
+      makeScript(
+        folder + "/camera-app",
+        "#!/bin/sh\necho \"$FIRSTFRAME_SYNTHETIC_STATE\" >> '\(out)/device-\(revision)'\n\(delay)exec '\(app)' \"$@\"\n"
+      )
     }
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent().path
@@ -377,6 +381,13 @@ struct ABEndToEndTests {
       // The final save ended the side's journal, as bench's does.
       #expect(try RunJournal.read(path: "\(out)/\(side)/\(RunJournal.fileName)").hasEnd)
     }
+    // One camera, interleaved: both revisions' runs share its power state (before, each side
+    // had its own, so a warm run followed the same side's last run, two runs back, and under
+    // load powered up cold — seen failing with "the device powered up cold in a warm run").
+    let devices = try ["HEAD~1", "HEAD"].map {
+      Set(try String(contentsOfFile: "\(out)/device-\($0)", encoding: .utf8).split(separator: "\n"))
+    }
+    #expect(devices[0].count == 1 && devices[0] == devices[1], "\(devices)")
     var output = ""
     var errors = ""
     let status = GateCommand.run(

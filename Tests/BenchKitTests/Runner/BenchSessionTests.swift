@@ -11,6 +11,8 @@ import TestSupport
 /// interrupted, as a Ctrl-C during that run would make it.
 final class ScriptedRunner: RunPerforming {
   let calls = Mutex(0)
+  /// Every launch run's id, in order.
+  let runIDs = Mutex<[String]>([])
   let interruptAt: Int?
   let interrupted = Atomic<Bool>(false)
 
@@ -24,6 +26,7 @@ final class ScriptedRunner: RunPerforming {
       c += 1
       return c
     }
+    runIDs.withLock { $0.append(runID) }
     if call == interruptAt {
       self.interrupted.store(true, ordering: .relaxed)
       return nil
@@ -121,5 +124,45 @@ final class ScriptedRunner: RunPerforming {
     #expect(read.unreadableLines == 1)
     #expect(read.results.cells.reduce(0) { $0 + $1.records.count } == 11)
     #expect(read.results.settings.interrupted)
+  }
+  /// Before the fix, with `--warmup 0` the first warm run of a cell followed no run at all (the
+  /// device never opened, so it powered up cold and failed): seen failing with no priming run.
+  @Test(
+    "--warmup 0: a warm or loaded cell whose configuration has not run yet is primed by one uncounted run, kept in the cell"
+  )
+  func priming() throws {
+    let out = temporaryFolder("session")
+    defer { try? FileManager.default.removeItem(atPath: out) }
+    var settings = Self.settings(runs: 2, out: out)
+    settings.conditions = [.warm, .cold, .warm]
+    let journal = try RunJournal(folder: out, base: Self.base)
+    let runner = ScriptedRunner()
+    let results = BenchSession(
+      settings: settings, runner: runner, progress: ProgressReporter(total: 0, quiet: true), base: Self.base,
+      journal: journal, interrupted: { false }
+    ).run()
+    let ids = runner.runIDs.withLock { $0 }
+    #expect(
+      Array(ids.prefix(4)) == [
+        "warm-deferred-priming", "warm-eager-priming", "warm-deferred-1", "warm-eager-1",
+      ],
+      "\(ids)")
+    // Cold needs no priming, and the second warm condition follows the first's runs.
+    #expect(ids.filter { $0.hasSuffix("-priming") }.count == 2, "\(ids)")
+    let warm = try #require(results.cells.first { $0.condition == "warm" && $0.config == "deferred" })
+    #expect(warm.priming?.run == 0)
+    #expect(warm.runs == 4 && warm.records.allSatisfy { $0.run > 0 })
+    #expect(results.cells.first { $0.condition == "cold" }?.priming == nil)
+    // The journal keeps the priming run with its cell.
+    let read = try RunJournal.read(path: journal.path)
+    #expect(read.results.cells.first { $0.condition == "warm" }?.priming?.run == 0)
+
+    #expect(settings.primedCells == ["warm/deferred", "warm/eager"])
+    settings.conditions = [.cold, .warm, .loaded]
+    #expect(settings.primedCells.isEmpty)
+    settings.conditions = [.loaded, .relock]
+    #expect(settings.primedCells == ["loaded/deferred", "loaded/eager"])
+    settings.warmup = 1
+    #expect(settings.primedCells.isEmpty)
   }
 }
