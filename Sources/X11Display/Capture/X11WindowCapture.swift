@@ -6,6 +6,13 @@ import SystemCalls
 /// `ShmGetImage`, or `GetImage` where shared memory is refused) into an 8-bit luma image of the
 /// whole window, stamping `CLOCK_MONOTONIC` as soon as the pixels are in hand.
 ///
+/// **A large window is read at half size.** From 640×360 up (`Resolution.reduced`), the server
+/// scales the changed part down by 2 in each dimension (RENDER, nearest pixel:
+/// `X11Downscaler`) and the probe reads that: a quarter of the pixels to copy, convert and
+/// analyse, every one of them a pixel of the window. The image is then `imageWidth` ×
+/// `imageHeight`, at least 320×180 — enough for the light board (160×120) and the live-frame
+/// detector. A smaller window, or a server without RENDER, is read pixel for pixel.
+///
 /// Used from one thread (the probe's); nothing here blocks except the replies it waits for.
 public final class X11WindowCapture: @unchecked Sendable {
   // @unchecked: used from one thread at a time (the probe's); the connection itself is thread-safe.
@@ -19,12 +26,27 @@ public final class X11WindowCapture: @unchecked Sendable {
     case screen
   }
 
+  /// How much of a window the probe reads.
+  public enum Resolution: String, Sendable, CaseIterable {
+    /// Half the window's size in each dimension when it is at least `reducedMinimum` (640×360)
+    /// and the server has RENDER; every pixel otherwise (the default).
+    case reduced
+    /// Every pixel of the window, whatever its size (what the probe read before RENDER; for
+    /// comparisons).
+    case full
+  }
+
+  /// The smallest image `Resolution.reduced` scales a window down to, pixels.
+  public static let reducedMinimum = (width: 320, height: 180)
+
   /// The connection.
   public let connection: X11Connection
   /// Where pixels are read from.
   public let source: Source
   /// Whether images cross in shared memory.
   public let usesSharedMemory: Bool
+  /// How much of a large window is read.
+  public let resolution: Resolution
   /// The watched window, once `watch(_:)` was called.
   public private(set) var window: UInt32?
   /// The watched window's size, pixels.
@@ -33,12 +55,19 @@ public final class X11WindowCapture: @unchecked Sendable {
   public private(set) var height = 0
   /// Reads the server refused (a window partly off screen, or unmapped meanwhile).
   public private(set) var refusedReads = 0
+  /// The luma image's size, pixels: the window's, divided by `scale`.
+  public private(set) var imageWidth = 0
+  /// The luma image's size, pixels: the window's, divided by `scale`.
+  public private(set) var imageHeight = 0
+  /// How many times smaller than the watched window its image is, in each dimension (1 or 2).
+  public var scale: Int { downscaler?.scale ?? 1 }
 
   private let damageFirstEvent: UInt8
   private let netWMPid: UInt32
   private var damage: UInt32 = 0
   private var format: X11PixelFormat?
   private var segment: X11SharedMemory?
+  private var downscaler: X11Downscaler?
   private var luma: [UInt8] = []
   private var pending: X11Rectangle?
   private var rootOrigin = (x: 0, y: 0)
@@ -47,16 +76,20 @@ public final class X11WindowCapture: @unchecked Sendable {
   /// 1.2, else images come through the socket), and starts watching the root window for
   /// windows being created, mapped and reparented.
   /// - Throws: `X11Error` — a library or the server missing, or `.extensionMissing` without DAMAGE.
-  public convenience init(display: String?, authorization: X11Authorization? = nil, source: Source = .window)
-    throws(X11Error)
-  {
-    try self.init(display: display, authorization: authorization, source: source, allowsSharedMemory: true)
+  public convenience init(
+    display: String?, authorization: X11Authorization? = nil, source: Source = .window,
+    resolution: Resolution = .reduced
+  ) throws(X11Error) {
+    try self.init(
+      display: display, authorization: authorization, source: source, resolution: resolution,
+      allowsSharedMemory: true)
   }
 
   /// `init(display:…)`, with `allowsSharedMemory` false reading through the socket (`GetImage`)
   /// as on a server that refuses MIT-SHM (tests).
   package init(
-    display: String?, authorization: X11Authorization?, source: Source, allowsSharedMemory: Bool
+    display: String?, authorization: X11Authorization?, source: Source, resolution: Resolution = .reduced,
+    allowsSharedMemory: Bool
   ) throws(X11Error) {
     let connection = try X11Connection(
       display: display, authorization: authorization, libraries: X11Library.probing)
@@ -70,6 +103,7 @@ public final class X11WindowCapture: @unchecked Sendable {
     _ = try connection.reply(CXCBShims_damageQueryVersion(connection.raw, 1, 1), "xcb_damage_query_version")
     self.connection = connection
     self.source = source
+    self.resolution = resolution
     self.damageFirstEvent = damage.firstEvent
     self.netWMPid = try connection.atom("_NET_WM_PID")
     self.usesSharedMemory = allowsSharedMemory && X11SharedMemory.isAvailable(on: connection)
@@ -135,7 +169,8 @@ public final class X11WindowCapture: @unchecked Sendable {
     try resize()
   }
 
-  /// Re-reads the watched window's size and format (after a `ConfigureNotify`).
+  /// Re-reads the watched window's size and format (after a `ConfigureNotify`), and sets up its
+  /// scaling (`Resolution.reduced`).
   public func resize() throws(X11Error) {
     guard let window else { return }
     let geometry = try connection.geometry(of: window)
@@ -145,17 +180,31 @@ public final class X11WindowCapture: @unchecked Sendable {
     }
     let depth = source == .screen ? connection.screen.rootDepth : geometry.depth
     let rootVisual = connection.setup.visual(connection.screen.rootVisual, on: connection.screenNumber)
-    format = try X11PixelFormat(
-      setup: connection.setup, visual: source == .screen ? rootVisual ?? visual : visual, depth: depth)
+    let readVisual = source == .screen ? rootVisual ?? visual : visual
+    format = try X11PixelFormat(setup: connection.setup, visual: readVisual, depth: depth)
     if source == .screen { rootOrigin = try connection.rootPosition(of: window) }
-    if geometry.width != width || geometry.height != height || luma.isEmpty {
-      width = max(1, geometry.width)
-      height = max(1, geometry.height)
-      luma = [UInt8](repeating: 0, count: width * height)
+    width = max(1, geometry.width)
+    height = max(1, geometry.height)
+    downscaler?.close()
+    downscaler = nil
+    let scale = resolution.scale(width: width, height: height)
+    if scale > 1, let pictureFormat = X11Downscaler.pictureFormat(for: readVisual.id, on: connection) {
+      // A server that refuses the scaling is read pixel for pixel.
+      downscaler = try? X11Downscaler(
+        connection: connection, drawable: source == .screen ? connection.screen.root : window, depth: depth,
+        format: pictureFormat, scale: scale, origin: source == .screen ? rootOrigin : (0, 0),
+        width: width / scale, height: height / scale)
+    }
+    if let failure = connection.failure { throw failure }
+    let (w, h) = downscaler.map { ($0.width, $0.height) } ?? (width, height)
+    if w != imageWidth || h != imageHeight || luma.isEmpty {
+      imageWidth = w
+      imageHeight = h
+      luma = [UInt8](repeating: 0, count: w * h)
       segment?.close()
       segment = nil
       if usesSharedMemory {
-        segment = try X11SharedMemory(connection: connection, size: 4 * width * height, serverWrites: true)
+        segment = try X11SharedMemory(connection: connection, size: 4 * w * h, serverWrites: true)
       }
     }
     pending = X11Rectangle(x: 0, y: 0, width: width, height: height)
@@ -170,48 +219,93 @@ public final class X11WindowCapture: @unchecked Sendable {
   }
 
   /// Reads what changed since the last read into the luma image: `DamageSubtract` first (a
-  /// change after it raises a new event), then the changed area's pixels. Returns the
-  /// `CLOCK_MONOTONIC` time (ns) the pixels were in hand, or nil when nothing changed or the
-  /// server refused the read (counted in `refusedReads`). `inHand` runs right after the stamp,
-  /// before the pixels are converted (the probe leaves real-time priority there).
+  /// change after it raises a new event), then the changed area's pixels (at half size, the
+  /// server scales them into its pixmap first). Returns the `CLOCK_MONOTONIC` time (ns) the
+  /// pixels were in hand, or nil when nothing changed or the server refused the read (counted
+  /// in `refusedReads`). `inHand` runs right after the stamp, before the pixels are converted
+  /// (the probe leaves real-time priority there).
   /// - Throws: `X11Error` `.connectionLost` when the server has gone.
   public func readChanges(inHand: () -> Void = {}) throws(X11Error) -> UInt64? {
     let changed = pending
     pending = nil  // taken even when nothing can be read, so a caller looping on hasChanges ends
-    guard window != nil, let format, let area = changed?.clipped(width: width, height: height), !area.isEmpty
+    guard let window, let format, let area = changed?.clipped(width: width, height: height), !area.isEmpty
     else { return nil }
     _ = CXCBShims_damageSubtract(connection.raw, damage, 0, 0)
-    let drawable = source == .screen ? connection.screen.root : window!
+    let drawable = source == .screen ? connection.screen.root : window
     let (dx, dy) = source == .screen ? rootOrigin : (0, 0)
-    let rowBytes = format.bytesPerRow(width: area.width)
+    var checks: [CXCBShims_Cookie] = []
+    let read: (drawable: UInt32, area: X11Rectangle, x: Int, y: Int)
+    if let downscaler {
+      // RENDER scales whatever the drawable holds there; reading the area's two corners (the
+      // same request as a full read, into the same place the pixmap is read to next) refuses
+      // what reading the whole area would have refused: a window not viewable, or not
+      // entirely on the screen.
+      checks = [(area.x, area.y), (area.x + area.width - 1, area.y + area.height - 1)].map { x, y in
+        segment.map {
+          CXCBShims_shmGetImage(
+            connection.raw, drawable, Int16(x + dx), Int16(y + dy), 1, 1, UInt32.max, 2, $0.segment, 0)
+        } ?? CXCBShims_getImage(connection.raw, 2, drawable, Int16(x + dx), Int16(y + dy), 1, 1, UInt32.max)
+      }
+      let scaled = downscaler.pixmapArea(covering: area)
+      downscaler.composite(scaled)
+      read = (downscaler.pixmap, scaled, scaled.x, scaled.y)
+    } else {
+      read = (drawable, area, area.x + dx, area.y + dy)
+    }
+    let rowBytes = format.bytesPerRow(width: read.area.width)
+    // Every request is sent before any reply is waited for: one round trip.
+    let image =
+      segment.map {
+        CXCBShims_shmGetImage(
+          connection.raw, read.drawable, Int16(read.x), Int16(read.y), UInt16(read.area.width),
+          UInt16(read.area.height), UInt32.max, 2, $0.segment, 0)
+      }
+      ?? CXCBShims_getImage(
+        connection.raw, 2, read.drawable, Int16(read.x), Int16(read.y), UInt16(read.area.width),
+        UInt16(read.area.height), UInt32.max)
+    var refused = false
+    for check in checks {
+      if try !succeeds(check, segment == nil ? "xcb_get_image" : "xcb_shm_get_image") { refused = true }
+    }
     do {
+      let reply = try connection.reply(image, segment == nil ? "xcb_get_image" : "xcb_shm_get_image")
+      let stamp = MonotonicClock.now()
+      if refused { return refuse() }
+      inHand()
       if let segment {
-        let cookie = CXCBShims_shmGetImage(
-          connection.raw, drawable, Int16(area.x + dx), Int16(area.y + dy), UInt16(area.width),
-          UInt16(area.height), UInt32.max, 2, segment.segment, 0)
-        _ = try connection.reply(cookie, "xcb_shm_get_image")
-        let stamp = MonotonicClock.now()
-        inHand()
-        convert(UnsafeRawPointer(segment.base), rowBytes: rowBytes, area: area, format: format)
-        return stamp
+        convert(UnsafeRawPointer(segment.base), rowBytes: rowBytes, area: read.area, format: format)
+      } else {
+        reply.withBytes(from: 32) { pixels, _ in
+          convert(pixels, rowBytes: rowBytes, area: read.area, format: format)
+        }
       }
-      let cookie = CXCBShims_getImage(
-        connection.raw, 2, drawable, Int16(area.x + dx), Int16(area.y + dy), UInt16(area.width),
-        UInt16(area.height), UInt32.max)
-      let reply = try connection.reply(cookie, "xcb_get_image")
-      let inHand = MonotonicClock.now()
-      reply.withBytes(from: 32) { pixels, _ in convert(pixels, rowBytes: rowBytes, area: area, format: format)
-      }
-      return inHand
+      return stamp
     } catch  where error.code == .requestFailed {
-      refusedReads += 1
-      return nil
+      return refuse()
+    }
+  }
+
+  /// Counts a read the server refused; nil (no pixels).
+  private func refuse() -> UInt64? {
+    refusedReads += 1
+    return nil
+  }
+
+  /// Whether the request of `cookie` succeeded (its reply is dropped); false when the server
+  /// refused it.
+  /// - Throws: `X11Error` `.connectionLost` when the server has gone.
+  private func succeeds(_ cookie: CXCBShims_Cookie, _ request: String) throws(X11Error) -> Bool {
+    do {
+      _ = try connection.reply(cookie, request)
+      return true
+    } catch  where error.code == .requestFailed {
+      return false
     }
   }
 
   private func convert(_ pixels: UnsafeRawPointer, rowBytes: Int, area: X11Rectangle, format: X11PixelFormat)
   {
-    let w = width
+    let w = imageWidth
     luma.withUnsafeMutableBufferPointer { out in
       format.luma(
         from: pixels, sourceBytesPerRow: rowBytes, width: area.width, height: area.height,
@@ -219,17 +313,30 @@ public final class X11WindowCapture: @unchecked Sendable {
     }
   }
 
-  /// Runs `body` on the luma image (`width`×`height`, rows packed).
+  /// Runs `body` on the luma image (`imageWidth`×`imageHeight`, rows packed).
   public func withLuma<R>(_ body: (UnsafePointer<UInt8>, _ width: Int, _ height: Int) -> R) -> R {
-    luma.withUnsafeBufferPointer { body($0.baseAddress!, width, height) }
+    luma.withUnsafeBufferPointer { body($0.baseAddress!, imageWidth, imageHeight) }
   }
 
   /// Stops watching (the window's DAMAGE object) and closes the connection. Safe to call more than once.
   public func close() {
+    downscaler?.close()
+    downscaler = nil
     segment?.close()
     segment = nil
     connection.disconnect()
   }
 
   deinit { close() }
+}
+
+extension X11WindowCapture.Resolution {
+  /// How many times smaller, in each dimension, a `width`×`height` window is read: 1 at `full`;
+  /// at `reduced`, the largest whole number that keeps the image at least
+  /// `X11WindowCapture.reducedMinimum` (320×180) — 2 for 640×480, 4 for 1280×720 — or 1.
+  public func scale(width: Int, height: Int) -> Int {
+    guard self == .reduced else { return 1 }
+    let minimum = X11WindowCapture.reducedMinimum
+    return max(1, min(width / minimum.width, height / minimum.height))
+  }
 }
