@@ -66,6 +66,8 @@ static struct {
   Cookie (*shm_detach)(Conn *, uint32_t);
   Cookie (*shm_put_image)(Conn *, uint32_t, uint32_t, uint16_t, uint16_t, uint16_t, uint16_t, uint16_t,
                           uint16_t, int16_t, int16_t, uint8_t, uint8_t, uint8_t, uint32_t, uint32_t);
+  Cookie (*shm_create_pixmap_checked)(Conn *, uint32_t, uint32_t, uint16_t, uint16_t, uint8_t, uint32_t,
+                                      uint32_t);
   Cookie (*shm_get_image)(Conn *, uint32_t, int16_t, int16_t, uint16_t, uint16_t, uint32_t, uint8_t,
                           uint32_t, uint32_t);
 
@@ -157,6 +159,7 @@ static int loadShm(const char *path, char *message, size_t messageSize) {
   RESOLVE(lib, shm_attach_fd_checked, "xcb_shm_attach_fd_checked");
   RESOLVE(lib, shm_detach, "xcb_shm_detach");
   RESOLVE(lib, shm_put_image, "xcb_shm_put_image");
+  RESOLVE(lib, shm_create_pixmap_checked, "xcb_shm_create_pixmap_checked");
   RESOLVE(lib, shm_get_image, "xcb_shm_get_image");
   return 0;
 }
@@ -349,6 +352,11 @@ Cookie CXCBShims_shmPutImage(Conn *c, uint32_t drawable, uint32_t gc, uint16_t t
                              uint32_t offset) {
   return xcb.shm_put_image(c, drawable, gc, totalWidth, totalHeight, srcX, srcY, srcWidth, srcHeight, dstX, dstY,
                            depth, format, sendEvent, segment, offset);
+}
+
+Cookie CXCBShims_shmCreatePixmap(Conn *c, uint32_t pixmap, uint32_t drawable, uint16_t width, uint16_t height,
+                                 uint8_t depth, uint32_t segment, uint32_t offset) {
+  return xcb.shm_create_pixmap_checked(c, pixmap, drawable, width, height, depth, segment, offset);
 }
 
 Cookie CXCBShims_shmGetImage(Conn *c, uint32_t drawable, int16_t x, int16_t y, uint16_t width, uint16_t height,

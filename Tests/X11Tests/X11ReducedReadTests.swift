@@ -19,8 +19,9 @@ struct X11ReducedReadTests {
     var source: X11WindowCapture.Source
     var sharedMemory: Bool
     var scale: Int
+    var sharedPixmaps = true
     var testDescription: String {
-      "\(width)×\(height) \(resolution) \(source)\(sharedMemory ? "" : " through the socket") → 1/\(scale)"
+      "\(width)×\(height) \(resolution) \(source)\(sharedMemory ? "" : " through the socket")\(sharedPixmaps ? "" : " without shared pixmaps") → 1/\(scale)"
     }
   }
 
@@ -28,6 +29,9 @@ struct X11ReducedReadTests {
     Case(width: 640, height: 480, resolution: .reduced, source: .window, sharedMemory: true, scale: 2),
     Case(width: 1280, height: 720, resolution: .reduced, source: .window, sharedMemory: true, scale: 4),
     Case(width: 1280, height: 720, resolution: .reduced, source: .window, sharedMemory: false, scale: 4),
+    Case(
+      width: 1280, height: 720, resolution: .reduced, source: .window, sharedMemory: true, scale: 4,
+      sharedPixmaps: false),
     Case(width: 1280, height: 720, resolution: .reduced, source: .screen, sharedMemory: true, scale: 4),
     Case(width: 640, height: 480, resolution: .full, source: .window, sharedMemory: true, scale: 1),
     Case(width: 639, height: 359, resolution: .reduced, source: .window, sharedMemory: true, scale: 1),
@@ -82,7 +86,7 @@ struct X11ReducedReadTests {
     defer { presenter.close() }
     let capture = try X11WindowCapture(
       display: server.displayName, authorization: server.authorization, source: c.source,
-      resolution: c.resolution, allowsSharedMemory: c.sharedMemory)
+      resolution: c.resolution, allowsSharedMemory: c.sharedMemory, allowsSharedPixmaps: c.sharedPixmaps)
     defer { capture.close() }
     var shown = Self.noise(c.width, c.height, seed: 1)
     try #require(
@@ -93,6 +97,7 @@ struct X11ReducedReadTests {
     #expect(capture.scale == c.scale)
     #expect(capture.imageWidth == c.width / c.scale && capture.imageHeight == c.height / c.scale)
     #expect(capture.usesSharedMemory == c.sharedMemory)
+    #expect(capture.usesSharedPixmaps == (c.sharedMemory && c.sharedPixmaps))  // Xvfb has them
     try #require(try capture.readChanges() != nil)
     let first = Self.image(of: capture)
     let phases = (0..<(c.scale * c.scale)).map { (x: $0 % c.scale, y: $0 / c.scale) }

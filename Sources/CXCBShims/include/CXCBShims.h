@@ -144,6 +144,12 @@ CXCBShims_Cookie CXCBShims_shmPutImage(CXCBShims_Connection *c, uint32_t drawabl
                                        uint16_t srcY, uint16_t srcWidth, uint16_t srcHeight, int16_t dstX,
                                        int16_t dstY, uint8_t depth, uint8_t format, uint8_t sendEvent,
                                        uint32_t segment, uint32_t offset);
+/// xcb_shm_create_pixmap_checked(c, pixmap, drawable, width, height, depth, segment, offset): a
+/// pixmap whose pixels are the segment's bytes from `offset` (when QueryVersion says
+/// shared_pixmaps).
+CXCBShims_Cookie CXCBShims_shmCreatePixmap(CXCBShims_Connection *c, uint32_t pixmap, uint32_t drawable,
+                                           uint16_t width, uint16_t height, uint8_t depth, uint32_t segment,
+                                           uint32_t offset);
 /// xcb_shm_get_image(c, drawable, x, y, width, height, planeMask, format, segment, offset).
 CXCBShims_Cookie CXCBShims_shmGetImage(CXCBShims_Connection *c, uint32_t drawable, int16_t x, int16_t y,
                                        uint16_t width, uint16_t height, uint32_t planeMask,

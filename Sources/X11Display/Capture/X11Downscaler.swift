@@ -18,6 +18,9 @@ final class X11Downscaler {
   let height: Int
   /// The pixmap the server scales into; the probe reads from it.
   let pixmap: UInt32
+  /// Whether the pixmap's pixels are a shared segment's bytes (a MIT-SHM pixmap: the probe reads
+  /// them in place), rather than the server's own.
+  let isShared: Bool
   private let source: UInt32
   private let destination: UInt32
   private var closed = false
@@ -75,11 +78,12 @@ final class X11Downscaler {
   /// (`origin.x` + `scale`·x, `origin.y` + `scale`·y), give or take the filter's phase. The
   /// source picture includes inferior windows, as `GetImage` does. The corresponding calls are
   /// `xcb_create_pixmap`, `xcb_render_create_picture`, `xcb_render_set_picture_transform` and
-  /// `xcb_render_set_picture_filter` (each checked: one round trip in all).
+  /// `xcb_render_set_picture_filter` (each checked: one round trip in all). With `segment`, the
+  /// pixmap is the segment's bytes from offset 0, in rows of `4 × width` (`xcb_shm_create_pixmap`).
   /// - Throws: `X11Error` `.requestFailed` when the server refuses one of them.
   init(
     connection: X11Connection, drawable: UInt32, depth: UInt8, format: UInt32, scale: Int,
-    origin: (x: Int, y: Int), width: Int, height: Int
+    origin: (x: Int, y: Int), width: Int, height: Int, segment: UInt32? = nil
   ) throws(X11Error) {
     let pixmap = try connection.generateID()
     let source = try connection.generateID()
@@ -94,10 +98,16 @@ final class X11Downscaler {
     let filter = "nearest"
     // CPSubwindowMode (1 << 8): IncludeInferiors (1).
     let cookies = [
-      (
-        CXCBShims_createPixmap(raw, depth, pixmap, drawable, UInt16(width), UInt16(height)),
-        "xcb_create_pixmap"
-      ),
+      segment.map {
+        (
+          CXCBShims_shmCreatePixmap(raw, pixmap, drawable, UInt16(width), UInt16(height), depth, $0, 0),
+          "xcb_shm_create_pixmap"
+        )
+      }
+        ?? (
+          CXCBShims_createPixmap(raw, depth, pixmap, drawable, UInt16(width), UInt16(height)),
+          "xcb_create_pixmap"
+        ),
       (
         CXCBShims_renderCreatePicture(raw, source, drawable, format, 1 << 8, [1]), "xcb_render_create_picture"
       ),
@@ -121,6 +131,7 @@ final class X11Downscaler {
     self.width = width
     self.height = height
     self.pixmap = pixmap
+    self.isShared = segment != nil
     self.source = source
     self.destination = destination
     if let failure {

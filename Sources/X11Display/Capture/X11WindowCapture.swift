@@ -6,12 +6,13 @@ import SystemCalls
 /// `ShmGetImage`, or `GetImage` where shared memory is refused) into an 8-bit luma image of the
 /// whole window, stamping `CLOCK_MONOTONIC` as soon as the pixels are in hand.
 ///
-/// **A large window is read at half size.** From 640×360 up (`Resolution.reduced`), the server
-/// scales the changed part down by 2 in each dimension (RENDER, nearest pixel:
-/// `X11Downscaler`) and the probe reads that: a quarter of the pixels to copy, convert and
-/// analyse, every one of them a pixel of the window. The image is then `imageWidth` ×
-/// `imageHeight`, at least 320×180 — enough for the light board (160×120) and the live-frame
-/// detector. A smaller window, or a server without RENDER, is read pixel for pixel.
+/// **A large window is read at reduced size.** From 640×360 up (`Resolution.reduced`), the
+/// server scales the changed part down by `scale` in each dimension (RENDER, nearest pixel:
+/// `X11Downscaler`) — straight into the shared memory where it has MIT-SHM pixmaps — and the
+/// probe reads that: 1/`scale`² of the pixels to copy, convert and analyse, every one of them
+/// a pixel of the window. The image is `imageWidth` × `imageHeight`, at least 320×180 — enough
+/// for the light board (160×120) and the live-frame detector. A smaller window, or a server
+/// without RENDER, is read pixel for pixel.
 ///
 /// Used from one thread (the probe's); nothing here blocks except the replies it waits for.
 public final class X11WindowCapture: @unchecked Sendable {
@@ -45,6 +46,9 @@ public final class X11WindowCapture: @unchecked Sendable {
   public let source: Source
   /// Whether images cross in shared memory.
   public let usesSharedMemory: Bool
+  /// Whether the server scales a large window straight into the shared memory (a MIT-SHM
+  /// pixmap), so that no image has to be copied out of a pixmap afterwards.
+  public let usesSharedPixmaps: Bool
   /// How much of a large window is read.
   public let resolution: Resolution
   /// The watched window, once `watch(_:)` was called.
@@ -82,14 +86,15 @@ public final class X11WindowCapture: @unchecked Sendable {
   ) throws(X11Error) {
     try self.init(
       display: display, authorization: authorization, source: source, resolution: resolution,
-      allowsSharedMemory: true)
+      allowsSharedMemory: true, allowsSharedPixmaps: true)
   }
 
   /// `init(display:…)`, with `allowsSharedMemory` false reading through the socket (`GetImage`)
-  /// as on a server that refuses MIT-SHM (tests).
+  /// as on a server that refuses MIT-SHM, and `allowsSharedPixmaps` false copying a scaled
+  /// window out of an ordinary pixmap as on a server without MIT-SHM pixmaps (tests).
   package init(
     display: String?, authorization: X11Authorization?, source: Source, resolution: Resolution = .reduced,
-    allowsSharedMemory: Bool
+    allowsSharedMemory: Bool, allowsSharedPixmaps: Bool = true
   ) throws(X11Error) {
     let connection = try X11Connection(
       display: display, authorization: authorization, libraries: X11Library.probing)
@@ -107,6 +112,8 @@ public final class X11WindowCapture: @unchecked Sendable {
     self.damageFirstEvent = damage.firstEvent
     self.netWMPid = try connection.atom("_NET_WM_PID")
     self.usesSharedMemory = allowsSharedMemory && X11SharedMemory.isAvailable(on: connection)
+    self.usesSharedPixmaps =
+      usesSharedMemory && allowsSharedPixmaps && X11SharedMemory.hasSharedPixmaps(on: connection)
     // SubstructureNotify on the root: CreateNotify, MapNotify, ReparentNotify of top-level windows.
     _ = CXCBShims_changeWindowAttributes(connection.raw, connection.screen.root, 0x800, [0x80000])
     try connection.roundTrip()
@@ -189,25 +196,36 @@ public final class X11WindowCapture: @unchecked Sendable {
     downscaler = nil
     let scale = resolution.scale(width: width, height: height)
     if scale > 1, let pictureFormat = X11Downscaler.pictureFormat(for: readVisual.id, on: connection) {
-      // A server that refuses the scaling is read pixel for pixel.
-      downscaler = try? X11Downscaler(
-        connection: connection, drawable: source == .screen ? connection.screen.root : window, depth: depth,
-        format: pictureFormat, scale: scale, origin: source == .screen ? rootOrigin : (0, 0),
-        width: width / scale, height: height / scale)
+      try prepareImage(width: width / scale, height: height / scale)
+      let drawable = source == .screen ? connection.screen.root : window
+      let origin = source == .screen ? rootOrigin : (0, 0)
+      func downscaler(into segment: UInt32?) -> X11Downscaler? {
+        try? X11Downscaler(
+          connection: connection, drawable: drawable, depth: depth, format: pictureFormat, scale: scale,
+          origin: origin, width: width / scale, height: height / scale, segment: segment)
+      }
+      // Into the shared memory where the server allows it, else into a pixmap of its own; a
+      // server that refuses both is read pixel for pixel.
+      self.downscaler =
+        (usesSharedPixmaps ? segment.flatMap { downscaler(into: $0.segment) } : nil) ?? downscaler(into: nil)
     }
     if let failure = connection.failure { throw failure }
-    let (w, h) = downscaler.map { ($0.width, $0.height) } ?? (width, height)
-    if w != imageWidth || h != imageHeight || luma.isEmpty {
-      imageWidth = w
-      imageHeight = h
-      luma = [UInt8](repeating: 0, count: w * h)
-      segment?.close()
-      segment = nil
-      if usesSharedMemory {
-        segment = try X11SharedMemory(connection: connection, size: 4 * w * h, serverWrites: true)
-      }
-    }
+    if downscaler == nil { try prepareImage(width: width, height: height) }
     pending = X11Rectangle(x: 0, y: 0, width: width, height: height)
+  }
+
+  /// The luma image and the shared segment for a `w`×`h` image (kept when the size is the
+  /// same): the image at offset 0, then one pixel for the reads that check the window's corners.
+  private func prepareImage(width w: Int, height h: Int) throws(X11Error) {
+    guard w != imageWidth || h != imageHeight || luma.isEmpty else { return }
+    imageWidth = w
+    imageHeight = h
+    luma = [UInt8](repeating: 0, count: w * h)
+    segment?.close()
+    segment = nil
+    if usesSharedMemory {
+      segment = try X11SharedMemory(connection: connection, size: 4 * w * h + 4, serverWrites: true)
+    }
   }
 
   /// Whether changes are waiting to be read.
@@ -219,8 +237,8 @@ public final class X11WindowCapture: @unchecked Sendable {
   }
 
   /// Reads what changed since the last read into the luma image: `DamageSubtract` first (a
-  /// change after it raises a new event), then the changed area's pixels (at half size, the
-  /// server scales them into its pixmap first). Returns the `CLOCK_MONOTONIC` time (ns) the
+  /// change after it raises a new event), then the changed area's pixels (at reduced size, the
+  /// server scales them into its pixmap first: in the shared memory, or copied out of it). Returns the `CLOCK_MONOTONIC` time (ns) the
   /// pixels were in hand, or nil when nothing changed or the server refused the read (counted
   /// in `refusedReads`). `inHand` runs right after the stamp, before the pixels are converted
   /// (the probe leaves real-time priority there).
@@ -233,56 +251,68 @@ public final class X11WindowCapture: @unchecked Sendable {
     _ = CXCBShims_damageSubtract(connection.raw, damage, 0, 0)
     let drawable = source == .screen ? connection.screen.root : window
     let (dx, dy) = source == .screen ? rootOrigin : (0, 0)
+    // Every request is sent before any reply is waited for: one round trip.
     var checks: [CXCBShims_Cookie] = []
-    let read: (drawable: UInt32, area: X11Rectangle, x: Int, y: Int)
+    let read: (area: X11Rectangle, image: CXCBShims_Cookie?)
     if let downscaler {
-      // RENDER scales whatever the drawable holds there; reading the area's two corners (the
-      // same request as a full read, into the same place the pixmap is read to next) refuses
-      // what reading the whole area would have refused: a window not viewable, or not
-      // entirely on the screen.
-      checks = [(area.x, area.y), (area.x + area.width - 1, area.y + area.height - 1)].map { x, y in
-        segment.map {
-          CXCBShims_shmGetImage(
-            connection.raw, drawable, Int16(x + dx), Int16(y + dy), 1, 1, UInt32.max, 2, $0.segment, 0)
-        } ?? CXCBShims_getImage(connection.raw, 2, drawable, Int16(x + dx), Int16(y + dy), 1, 1, UInt32.max)
-      }
       let scaled = downscaler.pixmapArea(covering: area)
       downscaler.composite(scaled)
-      read = (downscaler.pixmap, scaled, scaled.x, scaled.y)
-    } else {
-      read = (drawable, area, area.x + dx, area.y + dy)
-    }
-    let rowBytes = format.bytesPerRow(width: read.area.width)
-    // Every request is sent before any reply is waited for: one round trip.
-    let image =
-      segment.map {
-        CXCBShims_shmGetImage(
-          connection.raw, read.drawable, Int16(read.x), Int16(read.y), UInt16(read.area.width),
-          UInt16(read.area.height), UInt32.max, 2, $0.segment, 0)
+      // RENDER scales whatever the drawable holds there; reading the area's two corners (the
+      // same request as a full read, into the pixel after the image) refuses what reading the
+      // whole area would have refused: a window not viewable, or not entirely on the screen.
+      // Their replies also say that the scaling is done.
+      checks = [(area.x, area.y), (area.x + area.width - 1, area.y + area.height - 1)].map { x, y in
+        readRequest(
+          drawable, X11Rectangle(x: x + dx, y: y + dy, width: 1, height: 1), at: 4 * imageWidth * imageHeight)
       }
-      ?? CXCBShims_getImage(
-        connection.raw, 2, read.drawable, Int16(read.x), Int16(read.y), UInt16(read.area.width),
-        UInt16(read.area.height), UInt32.max)
+      read = (scaled, downscaler.isShared ? nil : readRequest(downscaler.pixmap, scaled, at: 0))
+    } else {
+      read = (
+        area,
+        readRequest(
+          drawable, X11Rectangle(x: area.x + dx, y: area.y + dy, width: area.width, height: area.height),
+          at: 0)
+      )
+    }
+    let request = segment == nil ? "xcb_get_image" : "xcb_shm_get_image"
     var refused = false
     for check in checks {
-      if try !succeeds(check, segment == nil ? "xcb_get_image" : "xcb_shm_get_image") { refused = true }
+      if try !succeeds(check, request) { refused = true }
     }
     do {
-      let reply = try connection.reply(image, segment == nil ? "xcb_get_image" : "xcb_shm_get_image")
+      let reply = try read.image.map { image throws(X11Error) in try connection.reply(image, request) }
       let stamp = MonotonicClock.now()
       if refused { return refuse() }
       inHand()
-      if let segment {
-        convert(UnsafeRawPointer(segment.base), rowBytes: rowBytes, area: read.area, format: format)
-      } else {
+      if let reply, segment == nil {
         reply.withBytes(from: 32) { pixels, _ in
-          convert(pixels, rowBytes: rowBytes, area: read.area, format: format)
+          convert(
+            pixels, rowBytes: format.bytesPerRow(width: read.area.width), area: read.area, format: format)
         }
+      } else if let segment {
+        // The shared pixmap holds the whole image; a read of the pixmap, just the area.
+        let whole = read.image == nil
+        let rowBytes = format.bytesPerRow(width: whole ? imageWidth : read.area.width)
+        let start = whole ? read.area.y * rowBytes + format.bytesPerRow(width: read.area.x) : 0
+        convert(UnsafeRawPointer(segment.base) + start, rowBytes: rowBytes, area: read.area, format: format)
       }
       return stamp
     } catch  where error.code == .requestFailed {
       return refuse()
     }
+  }
+
+  /// Asks for the pixels of `area` of `drawable`: `ShmGetImage` into the segment at `offset`
+  /// (bytes), or `GetImage` through the socket.
+  private func readRequest(_ drawable: UInt32, _ area: X11Rectangle, at offset: Int) -> CXCBShims_Cookie {
+    guard let segment else {
+      return CXCBShims_getImage(
+        connection.raw, 2, drawable, Int16(area.x), Int16(area.y), UInt16(area.width), UInt16(area.height),
+        UInt32.max)
+    }
+    return CXCBShims_shmGetImage(
+      connection.raw, drawable, Int16(area.x), Int16(area.y), UInt16(area.width), UInt16(area.height),
+      UInt32.max, 2, segment.segment, UInt32(offset))
   }
 
   /// Counts a read the server refused; nil (no pixels).
