@@ -83,7 +83,7 @@ let package = Package(
     // The display surface (shared memory) and the compositor that scans it out.
     .target(name: "Display", dependencies: ["CaptureKit", "SystemCalls"], swiftSettings: strict),
     // The XCB calls of the X11 display path, declared here and loaded with dlopen at run time
-    // (libxcb1, libxcb-shm0, libxcb-damage0), so the default build needs no X package.
+    // (libxcb1, libxcb-shm0, libxcb-damage0, libxcb-render0), so the default build needs no X package.
     .target(name: "CXCBShims"),
     // The X11 display path's client: an app's preview window (presenting) and the probe's
     // window capture (DAMAGE + MIT-SHM). No Foundation: camera-app links it.

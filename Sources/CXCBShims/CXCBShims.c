@@ -19,6 +19,9 @@ typedef struct {
   int datalen;
   const char *data;
 } AuthInfo;  // xcb_auth_info_t
+typedef struct {
+  int32_t matrix[9];
+} Transform;  // xcb_render_transform_t: nine xcb_render_fixed_t (16.16), passed by value
 
 // Every resolved function, by the XCB name it was looked up under.
 static struct {
@@ -54,6 +57,8 @@ static struct {
                       uint8_t, uint32_t, const uint8_t *);
   Cookie (*get_image)(Conn *, uint8_t, uint32_t, int16_t, int16_t, uint16_t, uint16_t, uint32_t);
   Cookie (*get_input_focus)(Conn *);
+  Cookie (*create_pixmap_checked)(Conn *, uint8_t, uint32_t, uint32_t, uint16_t, uint16_t);
+  Cookie (*free_pixmap)(Conn *, uint32_t);
 
   void *shm_id;  // xcb_extension_t xcb_shm_id
   Cookie (*shm_query_version)(Conn *);
@@ -61,6 +66,8 @@ static struct {
   Cookie (*shm_detach)(Conn *, uint32_t);
   Cookie (*shm_put_image)(Conn *, uint32_t, uint32_t, uint16_t, uint16_t, uint16_t, uint16_t, uint16_t,
                           uint16_t, int16_t, int16_t, uint8_t, uint8_t, uint8_t, uint32_t, uint32_t);
+  Cookie (*shm_create_pixmap_checked)(Conn *, uint32_t, uint32_t, uint16_t, uint16_t, uint8_t, uint32_t,
+                                      uint32_t);
   Cookie (*shm_get_image)(Conn *, uint32_t, int16_t, int16_t, uint16_t, uint16_t, uint32_t, uint8_t,
                           uint32_t, uint32_t);
 
@@ -69,6 +76,17 @@ static struct {
   Cookie (*damage_create)(Conn *, uint32_t, uint32_t, uint8_t);
   Cookie (*damage_destroy)(Conn *, uint32_t);
   Cookie (*damage_subtract)(Conn *, uint32_t, uint32_t, uint32_t);
+
+  void *render_id;  // xcb_extension_t xcb_render_id
+  Cookie (*render_query_version)(Conn *, uint32_t, uint32_t);
+  Cookie (*render_query_pict_formats)(Conn *);
+  Cookie (*render_create_picture_checked)(Conn *, uint32_t, uint32_t, uint32_t, uint32_t, const void *);
+  Cookie (*render_free_picture)(Conn *, uint32_t);
+  Cookie (*render_set_picture_transform_checked)(Conn *, uint32_t, Transform);
+  Cookie (*render_set_picture_filter_checked)(Conn *, uint32_t, uint16_t, const char *, uint32_t,
+                                              const int32_t *);
+  Cookie (*render_composite)(Conn *, uint8_t, uint32_t, uint32_t, uint32_t, int16_t, int16_t, int16_t, int16_t,
+                             int16_t, int16_t, uint16_t, uint16_t);
 } xcb;
 
 static pthread_mutex_t loadLock = PTHREAD_MUTEX_INITIALIZER;
@@ -86,15 +104,19 @@ static int resolve(void *library, const char *name, void **slot, char *message, 
   return 0;
 }
 
+// dlopen(path), or NULL with dlerror's text in `message`.
+static void *openLibrary(const char *path, char *message, size_t messageSize) {
+  void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (lib == NULL) snprintf(message, messageSize, "%s", dlerror());
+  return lib;
+}
+
 #define RESOLVE(lib, field, name) \
   if (resolve(lib, name, (void **)&xcb.field, message, messageSize) != 0) return -1
 
 static int loadCore(const char *path, char *message, size_t messageSize) {
-  void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-  if (lib == NULL) {
-    snprintf(message, messageSize, "%s", dlerror());
-    return -1;
-  }
+  void *lib = openLibrary(path, message, messageSize);
+  if (lib == NULL) return -1;
   RESOLVE(lib, connect, "xcb_connect");
   RESOLVE(lib, connect_to_display_with_auth_info, "xcb_connect_to_display_with_auth_info");
   RESOLVE(lib, connection_has_error, "xcb_connection_has_error");
@@ -124,30 +146,27 @@ static int loadCore(const char *path, char *message, size_t messageSize) {
   RESOLVE(lib, put_image, "xcb_put_image");
   RESOLVE(lib, get_image, "xcb_get_image");
   RESOLVE(lib, get_input_focus, "xcb_get_input_focus");
+  RESOLVE(lib, create_pixmap_checked, "xcb_create_pixmap_checked");
+  RESOLVE(lib, free_pixmap, "xcb_free_pixmap");
   return 0;
 }
 
 static int loadShm(const char *path, char *message, size_t messageSize) {
-  void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-  if (lib == NULL) {
-    snprintf(message, messageSize, "%s", dlerror());
-    return -1;
-  }
+  void *lib = openLibrary(path, message, messageSize);
+  if (lib == NULL) return -1;
   RESOLVE(lib, shm_id, "xcb_shm_id");
   RESOLVE(lib, shm_query_version, "xcb_shm_query_version");
   RESOLVE(lib, shm_attach_fd_checked, "xcb_shm_attach_fd_checked");
   RESOLVE(lib, shm_detach, "xcb_shm_detach");
   RESOLVE(lib, shm_put_image, "xcb_shm_put_image");
+  RESOLVE(lib, shm_create_pixmap_checked, "xcb_shm_create_pixmap_checked");
   RESOLVE(lib, shm_get_image, "xcb_shm_get_image");
   return 0;
 }
 
 static int loadDamage(const char *path, char *message, size_t messageSize) {
-  void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-  if (lib == NULL) {
-    snprintf(message, messageSize, "%s", dlerror());
-    return -1;
-  }
+  void *lib = openLibrary(path, message, messageSize);
+  if (lib == NULL) return -1;
   RESOLVE(lib, damage_id, "xcb_damage_id");
   RESOLVE(lib, damage_query_version, "xcb_damage_query_version");
   RESOLVE(lib, damage_create, "xcb_damage_create");
@@ -156,19 +175,35 @@ static int loadDamage(const char *path, char *message, size_t messageSize) {
   return 0;
 }
 
+static int loadRender(const char *path, char *message, size_t messageSize) {
+  void *lib = openLibrary(path, message, messageSize);
+  if (lib == NULL) return -1;
+  RESOLVE(lib, render_id, "xcb_render_id");
+  RESOLVE(lib, render_query_version, "xcb_render_query_version");
+  RESOLVE(lib, render_query_pict_formats, "xcb_render_query_pict_formats");
+  RESOLVE(lib, render_create_picture_checked, "xcb_render_create_picture_checked");
+  RESOLVE(lib, render_free_picture, "xcb_render_free_picture");
+  RESOLVE(lib, render_set_picture_transform_checked, "xcb_render_set_picture_transform_checked");
+  RESOLVE(lib, render_set_picture_filter_checked, "xcb_render_set_picture_filter_checked");
+  RESOLVE(lib, render_composite, "xcb_render_composite");
+  return 0;
+}
+
 // Whether `path` names the library already loaded as `bit`. A different name (a test asking for
 // a library that does not exist) is opened to see whether it loads; the table is kept either way.
 static int alreadyLoaded(int bit, const char *path, char *message, size_t messageSize, int *failed) {
-  static char names[3][128];
-  char *name = names[bit == CXCBShims_LibraryCore ? 0 : bit == CXCBShims_LibraryShm ? 1 : 2];
+  static char names[4][128];
+  char *name = names[bit == CXCBShims_LibraryCore     ? 0
+                     : bit == CXCBShims_LibraryShm    ? 1
+                     : bit == CXCBShims_LibraryDamage ? 2
+                                                      : 3];
   if (!(xcb.loaded & bit)) {
     snprintf(name, sizeof names[0], "%s", path);
     return 0;
   }
   if (strcmp(name, path) != 0) {
-    void *other = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    void *other = openLibrary(path, message, messageSize);
     if (other == NULL) {
-      snprintf(message, messageSize, "%s", dlerror());
       *failed = bit;
     } else {
       dlclose(other);
@@ -177,32 +212,27 @@ static int alreadyLoaded(int bit, const char *path, char *message, size_t messag
   return 1;
 }
 
-int CXCBShims_load(int wanted, const char *core, const char *shm, const char *damage, char *message,
-                   size_t messageSize) {
+int CXCBShims_load(int wanted, const char *core, const char *shm, const char *damage, const char *render,
+                   char *message, size_t messageSize) {
+  const struct {
+    int bit;
+    const char *path;
+    int (*load)(const char *, char *, size_t);
+  } libraries[] = {
+      {CXCBShims_LibraryCore, core, loadCore},
+      {CXCBShims_LibraryShm, shm, loadShm},
+      {CXCBShims_LibraryDamage, damage, loadDamage},
+      {CXCBShims_LibraryRender, render, loadRender},
+  };
   int failed = 0;
   pthread_mutex_lock(&loadLock);
-  if ((wanted & CXCBShims_LibraryCore) &&
-      !alreadyLoaded(CXCBShims_LibraryCore, core, message, messageSize, &failed)) {
-    if (loadCore(core, message, messageSize) == 0) {
-      xcb.loaded |= CXCBShims_LibraryCore;
+  for (size_t i = 0; i < sizeof libraries / sizeof libraries[0] && !failed; i++) {
+    int bit = libraries[i].bit;
+    if (!(wanted & bit) || alreadyLoaded(bit, libraries[i].path, message, messageSize, &failed)) continue;
+    if (libraries[i].load(libraries[i].path, message, messageSize) == 0) {
+      xcb.loaded |= bit;
     } else {
-      failed = CXCBShims_LibraryCore;
-    }
-  }
-  if (!failed && (wanted & CXCBShims_LibraryShm) &&
-      !alreadyLoaded(CXCBShims_LibraryShm, shm, message, messageSize, &failed)) {
-    if (loadShm(shm, message, messageSize) == 0) {
-      xcb.loaded |= CXCBShims_LibraryShm;
-    } else {
-      failed = CXCBShims_LibraryShm;
-    }
-  }
-  if (!failed && (wanted & CXCBShims_LibraryDamage) &&
-      !alreadyLoaded(CXCBShims_LibraryDamage, damage, message, messageSize, &failed)) {
-    if (loadDamage(damage, message, messageSize) == 0) {
-      xcb.loaded |= CXCBShims_LibraryDamage;
-    } else {
-      failed = CXCBShims_LibraryDamage;
+      failed = bit;
     }
   }
   pthread_mutex_unlock(&loadLock);
@@ -236,7 +266,9 @@ void *CXCBShims_requestCheck(Conn *c, Cookie cookie) { return xcb.request_check(
 void CXCBShims_free(void *p) { free(p); }
 
 const void *CXCBShims_extensionData(Conn *c, int extension) {
-  void *id = extension == CXCBShims_ExtensionShm ? xcb.shm_id : xcb.damage_id;
+  void *id = extension == CXCBShims_ExtensionShm      ? xcb.shm_id
+             : extension == CXCBShims_ExtensionDamage ? xcb.damage_id
+                                                      : xcb.render_id;
   return id == NULL ? NULL : xcb.get_extension_data(c, id);
 }
 
@@ -297,6 +329,13 @@ Cookie CXCBShims_getImage(Conn *c, uint8_t format, uint32_t drawable, int16_t x,
 
 Cookie CXCBShims_getInputFocus(Conn *c) { return xcb.get_input_focus(c); }
 
+Cookie CXCBShims_createPixmap(Conn *c, uint8_t depth, uint32_t pixmap, uint32_t drawable, uint16_t width,
+                              uint16_t height) {
+  return xcb.create_pixmap_checked(c, depth, pixmap, drawable, width, height);
+}
+
+Cookie CXCBShims_freePixmap(Conn *c, uint32_t pixmap) { return xcb.free_pixmap(c, pixmap); }
+
 // MARK: - MIT-SHM
 
 Cookie CXCBShims_shmQueryVersion(Conn *c) { return xcb.shm_query_version(c); }
@@ -313,6 +352,11 @@ Cookie CXCBShims_shmPutImage(Conn *c, uint32_t drawable, uint32_t gc, uint16_t t
                              uint32_t offset) {
   return xcb.shm_put_image(c, drawable, gc, totalWidth, totalHeight, srcX, srcY, srcWidth, srcHeight, dstX, dstY,
                            depth, format, sendEvent, segment, offset);
+}
+
+Cookie CXCBShims_shmCreatePixmap(Conn *c, uint32_t pixmap, uint32_t drawable, uint16_t width, uint16_t height,
+                                 uint8_t depth, uint32_t segment, uint32_t offset) {
+  return xcb.shm_create_pixmap_checked(c, pixmap, drawable, width, height, depth, segment, offset);
 }
 
 Cookie CXCBShims_shmGetImage(Conn *c, uint32_t drawable, int16_t x, int16_t y, uint16_t width, uint16_t height,
@@ -334,6 +378,38 @@ Cookie CXCBShims_damageDestroy(Conn *c, uint32_t damage) { return xcb.damage_des
 
 Cookie CXCBShims_damageSubtract(Conn *c, uint32_t damage, uint32_t repair, uint32_t parts) {
   return xcb.damage_subtract(c, damage, repair, parts);
+}
+
+// MARK: - RENDER
+
+Cookie CXCBShims_renderQueryVersion(Conn *c, uint32_t major, uint32_t minor) {
+  return xcb.render_query_version(c, major, minor);
+}
+
+Cookie CXCBShims_renderQueryPictFormats(Conn *c) { return xcb.render_query_pict_formats(c); }
+
+Cookie CXCBShims_renderCreatePicture(Conn *c, uint32_t picture, uint32_t drawable, uint32_t format,
+                                     uint32_t valueMask, const uint32_t *values) {
+  return xcb.render_create_picture_checked(c, picture, drawable, format, valueMask, values);
+}
+
+Cookie CXCBShims_renderFreePicture(Conn *c, uint32_t picture) { return xcb.render_free_picture(c, picture); }
+
+Cookie CXCBShims_renderSetPictureTransform(Conn *c, uint32_t picture, const int32_t *matrix) {
+  Transform transform;
+  memcpy(transform.matrix, matrix, sizeof transform.matrix);
+  return xcb.render_set_picture_transform_checked(c, picture, transform);
+}
+
+Cookie CXCBShims_renderSetPictureFilter(Conn *c, uint32_t picture, uint16_t length, const char *name) {
+  return xcb.render_set_picture_filter_checked(c, picture, length, name, 0, NULL);
+}
+
+Cookie CXCBShims_renderComposite(Conn *c, uint8_t op, uint32_t source, uint32_t mask, uint32_t destination,
+                                 int16_t srcX, int16_t srcY, int16_t maskX, int16_t maskY, int16_t dstX, int16_t dstY,
+                                 uint16_t width, uint16_t height) {
+  return xcb.render_composite(c, op, source, mask, destination, srcX, srcY, maskX, maskY, dstX, dstY, width,
+                              height);
 }
 
 // MARK: - Shared memory

@@ -5,7 +5,7 @@ import SystemCalls
 public struct X11Error: Error, Sendable, Hashable, CustomStringConvertible {
   /// What kind of failure.
   public enum Code: Sendable, Hashable {
-    /// A library (libxcb, libxcb-shm, libxcb-damage) could not be loaded: install its package.
+    /// A library (libxcb, libxcb-shm, libxcb-damage, libxcb-render) could not be loaded: install its package.
     case libraryMissing
     /// The X server could not be reached, or refused the connection.
     case cannotConnect

@@ -37,8 +37,13 @@ struct LaunchSimulator {
 
   static let refresh: UInt64 = 16_666_667
   static let camera: UInt64 = 33_333_333
-  let width = 160
-  let height = 120
+  /// The presented frames' size, pixels.
+  var width = 160
+  /// The presented frames' size, pixels.
+  var height = 120
+  /// The detector sees every `readScale`-th pixel of every `readScale`-th row, as the X11 probe
+  /// reads a large window (`X11WindowCapture.scale`); 1: every pixel.
+  var readScale = 1
 
   /// Runs one trial. `dropFreshFrame` skips presenting that fresh frame (a dropped frame).
   func run(
@@ -49,7 +54,8 @@ struct LaunchSimulator {
     let ms: UInt64 = 1_000_000
     var scene = CalibrationScene(
       width: width, height: height, kind: kind, noiseSigma: noise, seed: rng.next())
-    var images: [[UInt8]] = [[UInt8](repeating: 0, count: width * height)]  // 0: black
+    let (seenWidth, seenHeight) = (width / readScale, height / readScale)
+    var images: [[UInt8]] = [[UInt8](repeating: 0, count: seenWidth * seenHeight)]  // 0: black
     var presents: [(time: UInt64, image: Int)] = []
     var sequence = UInt64.random(in: 1...1000, using: &rng)
     func render(capture: UInt64) -> Int {
@@ -58,7 +64,15 @@ struct LaunchSimulator {
         scene.render(captureTime: capture, sequence: sequence, into: $0.baseAddress!)
       }
       sequence += 1
-      images.append(px)
+      if readScale == 1 {
+        images.append(px)
+      } else {
+        var seen = [UInt8](repeating: 0, count: seenWidth * seenHeight)
+        for y in 0..<seenHeight {
+          for x in 0..<seenWidth { seen[y * seenWidth + x] = px[readScale * (y * width + x)] }
+        }
+        images.append(seen)
+      }
       return images.count - 1
     }
     func add(_ px: [UInt8]) -> Int {
@@ -123,7 +137,8 @@ struct LaunchSimulator {
       }
       let c = images[shown].withUnsafeBufferPointer { p in
         detector.observe(
-          LumaImage(base: p.baseAddress!, width: width, height: height, bytesPerRow: width), at: t)
+          LumaImage(base: p.baseAddress!, width: seenWidth, height: seenHeight, bytesPerRow: seenWidth), at: t
+        )
       }
       classes.append(c)
       t += Self.refresh

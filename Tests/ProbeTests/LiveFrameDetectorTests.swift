@@ -240,3 +240,46 @@ import Testing
     }
   }
 }
+
+/// The X11 probe reads a large window at reduced size (`X11WindowCapture.scale`: every 2nd pixel
+/// of every 2nd row of a 640×480 window, every 4th of a 1280×720 one): the detector still finds
+/// each first live frame in time and tells stale frames from live ones on that view.
+@Suite struct ReducedReadDetectionTests {
+  @Test(
+    "a window read at 1/2 (640×480) or 1/4 (1280×720) size: the first live frame is never early nor more than one refresh late; stale frames without the cover, none with it",
+    arguments: [(640, 480, 2), (1280, 720, 4)])
+  func reducedRead(width: Int, height: Int, scale: Int) {
+    let simulator = LaunchSimulator(width: width, height: height, readScale: scale)
+    var rng = SplitMix64(seed: 4000 + UInt64(width))
+    var failures: [String] = []
+    var methods: [DetectionMethod: Int] = [:]
+    for trial in 0..<18 {
+      let scenario = LaunchSimulator.Scenario.allCases[trial % 3]
+      let kind = CalibrationScene.Kind.allCases[(trial / 3) % 3]
+      let noise = trial < 9 ? 0.0 : 8.0
+      let o = simulator.run(scenario: scenario, kind: kind, noise: noise, rng: &rng)
+      let name = "\(scenario) \(kind) noise \(noise)"
+      guard let first = o.first else {
+        failures.append("miss: \(name)")
+        continue
+      }
+      methods[first.method, default: 0] += 1
+      if first.scanoutTime < o.firstPresent {
+        failures.append("early by \(o.firstPresent - first.scanoutTime) ns: \(name)")
+      } else if first.scanoutTime - o.firstPresent > LaunchSimulator.refresh {
+        failures.append("late by \(first.scanoutTime - o.firstPresent) ns: \(name)")
+      }
+      switch scenario {
+      case .launch: break
+      case .relockWithoutCover:
+        if o.staleFrames == 0 || !o.classes.contains(.stale) { failures.append("no stale frame: \(name)") }
+      case .relockWithCover:
+        if o.staleFrames != 0 || !o.classes.contains(.blank) {
+          failures.append("stale under the cover: \(name)")
+        }
+      }
+    }
+    #expect(failures.isEmpty, "\(failures.count) of 18: \(failures.prefix(5))")
+    if CalibrationScene.boardDecodes { #expect(methods[.board, default: 0] >= 3, "\(methods)") }
+  }
+}

@@ -103,17 +103,18 @@ struct X11ProbeTests {
   }
 
   @Test(
-    "calibration on X11: never early against ground truth, no misses, stale frames seen without the cover and never with it"
-  )
-  func calibration() throws {
+    "calibration on X11: never early against ground truth, no misses, stale frames seen without the cover and never with it — a small window read pixel for pixel, 640×480 and 1280×720 read at 1/2 and 1/4 size",
+    arguments: [(160, 120, 1), (640, 480, 2), (1280, 720, 4)])
+  func calibration(width: Int, height: Int, readScale: Int) throws {
     let server = try XvfbFixture.start()
     defer { server.stop() }
     var settings = CalibrationSettings()
-    settings.width = 160
-    settings.height = 120
+    settings.width = width
+    settings.height = height
     settings.trials = 9
     let report = try Calibration.runX11(
       settings, display: server.displayName, authorization: server.authorization)
+    #expect(report.x11ReadScale == readScale)
     #expect(report.trials == 9)
     #expect(report.early == 0)
     #expect(report.misses == 0)
@@ -122,6 +123,7 @@ struct X11ProbeTests {
     #expect(report.staleReportedWithCover == 0)
     #expect(report.display == "x11:" + server.displayName)
     #expect(report.lagBoundMilliseconds == Calibration.x11LagBoundMilliseconds)
+    if report.boardDecodes { #expect(report.methods["board", default: 0] >= 3, "\(report.methods)") }
   }
 
   @Test("reading the screen where the window is (what a compositor shows) finds the same first frame")

@@ -6,7 +6,7 @@ import X11Display
 /// A private Xvfb per test (started and stopped by BenchKit's `XvfbServer`), and whether the
 /// X11 tests can run here at all: they need Xvfb and the XCB libraries (`scripts/install-deps`).
 enum XvfbFixture {
-  /// Whether Xvfb and libxcb, libxcb-shm and libxcb-damage are installed.
+  /// Whether Xvfb and libxcb, libxcb-shm, libxcb-damage and libxcb-render are installed.
   static let available: Bool = {
     guard XvfbServer.locate() != nil else { return false }
     return (try? X11Library.load(X11Library.probing)) != nil
@@ -14,7 +14,7 @@ enum XvfbFixture {
 
   /// Why the X11 tests are skipped where they are.
   static let skipReason: Comment =
-    "X11 tests skipped: Xvfb or libxcb-shm0/libxcb-damage0 missing (scripts/install-deps installs xvfb, libxcb-shm0, libxcb-damage0)"
+    "X11 tests skipped: Xvfb or libxcb-shm0/libxcb-damage0/libxcb-render0 missing (scripts/install-deps installs xvfb, libxcb-shm0, libxcb-damage0, libxcb-render0)"
 
   /// Starts an Xvfb with a 1280×720 screen.
   static func start() throws -> XvfbServer {

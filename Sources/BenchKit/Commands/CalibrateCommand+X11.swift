@@ -1,10 +1,12 @@
 import Foundation
 import LaunchContract
 import Probe
+import X11Display
 
 extension CalibrateCommand {
   /// `bench calibrate --display x11|x11:NAME`: the trials through a real X client, without and
-  /// with load, then the X11 probe's cost at 640×480 and 1280×720. Returns 0 when every report
+  /// with load, then the X11 probe's cost at 640×480 and 1280×720, reading every pixel and
+  /// reading at half size (the default), one after the other. Returns 0 when every report
   /// passes (no early detection, no miss, lag p99 ≤ 4 ms), 1 otherwise.
   static func executeX11(
     _ options: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
@@ -30,10 +32,12 @@ extension CalibrateCommand {
         reports.append(report)
       }
       for (w, h) in [(640, 480), (1280, 720)] {
-        costs.append(
-          try X11ProbeCost.run(
-            width: w, height: h, display: name, authorization: display.authorization,
-            serverPID: display.server?.pid))
+        for resolution in [X11WindowCapture.Resolution.full, .reduced] {
+          costs.append(
+            try X11ProbeCost.run(
+              width: w, height: h, display: name, authorization: display.authorization,
+              serverPID: display.server?.pid, resolution: resolution))
+        }
       }
     } catch {
       errors.write("bench calibrate: \(display.failure ?? error.message)\n")
@@ -46,6 +50,9 @@ extension CalibrateCommand {
     return status(of: reports, errors: &errors)
   }
 
+  /// How the probe read the window, for a person: "every pixel read", "read at 1/2 size".
+  static func readScale(_ scale: Int) -> String { scale > 1 ? "read at 1/\(scale) size" : "every pixel read" }
+
   static func x11Table(_ reports: [CalibrationReport], _ costs: [X11ProbeCostReport], display: BenchDisplay)
     -> String
   {
@@ -56,7 +63,7 @@ extension CalibrateCommand {
     var s = ""
     if let r = reports.first, let server = display.serverInfo {
       s +=
-        "display: \(r.display ?? "x11") (\(server.vendor) \(server.release), \(server.started ? "Xvfb started by bench" : "existing server")), images: \(r.sharedMemoryImages == true ? "MIT-SHM" : "through the socket")\n"
+        "display: \(r.display ?? "x11") (\(server.vendor) \(server.release), \(server.started ? "Xvfb started by bench" : "existing server")), images: \(r.sharedMemoryImages == true ? "MIT-SHM" : "through the socket"), window \(readScale(r.x11ReadScale ?? 1))\n"
       s +=
         "real-time priority: probe \(yes(r.realtimeGranted)), X server \(yes(r.displayServerRealtime)), presenter \(yes(r.presenterRealtime))\n"
       s += "goal: no early detection, no miss, lag p99 ≤ \(f(r.lagBoundMilliseconds ?? .nan)) ms\n\n"
@@ -71,9 +78,13 @@ extension CalibrateCommand {
     s +=
       "\nX11 probe cost (probe thread CPU per observed frame; goal ≤ 3 % of one core at 60 frames/s; \(build)):\n"
     for c in costs {
+      let read = readScale(c.readScale)
       s +=
-        "  \(c.width)×\(c.height): \(f(c.probeMicrosecondsPerFrame)) µs/frame (detector \(f(c.detectorMicrosecondsPerFrame))), \(f(c.probePercentOfCore)) % of one core at \(Int(c.framesPerSecond)) frames/s (\(c.framesObserved) of \(c.framesPresented) frames read)"
-      if let server = c.serverMicrosecondsPerFrame { s += "; X server \(f(server)) µs/frame" }
+        "  \(c.width)×\(c.height), \(c.resolution) (\(read)): \(f(c.probeMicrosecondsPerFrame)) µs/frame (detector \(f(c.detectorMicrosecondsPerFrame))), \(f(c.probePercentOfCore)) % of one core at \(Int(c.framesPerSecond)) frames/s (\(c.framesObserved) of \(c.framesPresented) frames read)"
+      if let added = c.serverAddedMicrosecondsPerFrame {
+        s +=
+          "; X server +\(f(added)) µs/frame for the probe (probe + server \(f(c.probeMicrosecondsPerFrame + added)))"
+      }
       s += "\n"
     }
     return s

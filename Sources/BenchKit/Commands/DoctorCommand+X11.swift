@@ -11,7 +11,7 @@ extension DoctorCommand {
       return "no (\(error.message))"
     }
     guard XvfbServer.locate() != nil else { return "no (\(XvfbServer.missingMessage))" }
-    var line = "yes (Xvfb and libxcb, libxcb-shm, libxcb-damage present)"
+    var line = "yes (Xvfb and libxcb, libxcb-shm, libxcb-damage, libxcb-render present)"
     if let display = ProcessInfo.processInfo.environment["DISPLAY"], !display.isEmpty {
       do {
         let capture = try X11WindowCapture(display: display)

@@ -1,7 +1,7 @@
 #pragma once
 // CXCBShims: the few XCB calls FirstFrame's X11 path makes, loaded at run time.
 //
-// libxcb.so.1, libxcb-shm.so.0 and libxcb-damage.so.0 are opened with dlopen only when an X11
+// libxcb.so.1, libxcb-shm.so.0, libxcb-damage.so.0 and libxcb-render.so.0 are opened with dlopen only when an X11
 // display is asked for (`bench --display x11`, `FIRSTFRAME_DISPLAY=x11:NAME`), so the default
 // build needs no X packages. Nothing here includes an XCB header: the functions are declared
 // with FirstFrame's own types, which follow the C ABI of the XCB functions they call (an XID is a
@@ -24,14 +24,15 @@ enum {
   CXCBShims_LibraryCore = 1,    ///< libxcb.so.1 (Debian package libxcb1)
   CXCBShims_LibraryShm = 2,     ///< libxcb-shm.so.0 (libxcb-shm0): the MIT-SHM extension
   CXCBShims_LibraryDamage = 4,  ///< libxcb-damage.so.0 (libxcb-damage0): the DAMAGE extension
+  CXCBShims_LibraryRender = 8,  ///< libxcb-render.so.0 (libxcb-render0): the RENDER extension
 };
 
 /// Opens the libraries in `wanted` (bits above) from the file names given (`libxcb.so.1`, …) and
 /// resolves every symbol this shim uses. Idempotent and thread-safe; a library already loaded is
 /// kept. Returns 0 when all of `wanted` is usable, otherwise the bit of the first library that
 /// could not be opened or lacks a symbol, with dlerror's text in `message` (`messageSize` bytes).
-int CXCBShims_load(int wanted, const char *core, const char *shm, const char *damage, char *message,
-                   size_t messageSize);
+int CXCBShims_load(int wanted, const char *core, const char *shm, const char *damage, const char *render,
+                   char *message, size_t messageSize);
 
 // MARK: - Connection (libxcb.so.1)
 
@@ -66,9 +67,9 @@ void *CXCBShims_requestCheck(CXCBShims_Connection *c, CXCBShims_Cookie cookie);
 void CXCBShims_free(void *p);
 
 /// Which extension `CXCBShims_extensionData` asks about.
-enum { CXCBShims_ExtensionShm = 1, CXCBShims_ExtensionDamage = 2 };
-/// xcb_get_extension_data(c, &xcb_shm_id or &xcb_damage_id): the QueryExtension reply (wire
-/// format, owned by the connection), or NULL.
+enum { CXCBShims_ExtensionShm = 1, CXCBShims_ExtensionDamage = 2, CXCBShims_ExtensionRender = 3 };
+/// xcb_get_extension_data(c, &xcb_shm_id, &xcb_damage_id or &xcb_render_id): the QueryExtension
+/// reply (wire format, owned by the connection), or NULL (also when that library is not loaded).
 const void *CXCBShims_extensionData(CXCBShims_Connection *c, int extension);
 
 // MARK: - Core requests (libxcb.so.1)
@@ -122,6 +123,11 @@ CXCBShims_Cookie CXCBShims_getImage(CXCBShims_Connection *c, uint8_t format, uin
                                     uint32_t planeMask);
 /// xcb_get_input_focus(c): the cheapest request with a reply, for a round trip.
 CXCBShims_Cookie CXCBShims_getInputFocus(CXCBShims_Connection *c);
+/// xcb_create_pixmap_checked(c, depth, pixmap, drawable, width, height).
+CXCBShims_Cookie CXCBShims_createPixmap(CXCBShims_Connection *c, uint8_t depth, uint32_t pixmap,
+                                        uint32_t drawable, uint16_t width, uint16_t height);
+/// xcb_free_pixmap(c, pixmap).
+CXCBShims_Cookie CXCBShims_freePixmap(CXCBShims_Connection *c, uint32_t pixmap);
 
 // MARK: - MIT-SHM (libxcb-shm.so.0)
 
@@ -138,6 +144,12 @@ CXCBShims_Cookie CXCBShims_shmPutImage(CXCBShims_Connection *c, uint32_t drawabl
                                        uint16_t srcY, uint16_t srcWidth, uint16_t srcHeight, int16_t dstX,
                                        int16_t dstY, uint8_t depth, uint8_t format, uint8_t sendEvent,
                                        uint32_t segment, uint32_t offset);
+/// xcb_shm_create_pixmap_checked(c, pixmap, drawable, width, height, depth, segment, offset): a
+/// pixmap whose pixels are the segment's bytes from `offset` (when QueryVersion says
+/// shared_pixmaps).
+CXCBShims_Cookie CXCBShims_shmCreatePixmap(CXCBShims_Connection *c, uint32_t pixmap, uint32_t drawable,
+                                           uint16_t width, uint16_t height, uint8_t depth, uint32_t segment,
+                                           uint32_t offset);
 /// xcb_shm_get_image(c, drawable, x, y, width, height, planeMask, format, segment, offset).
 CXCBShims_Cookie CXCBShims_shmGetImage(CXCBShims_Connection *c, uint32_t drawable, int16_t x, int16_t y,
                                        uint16_t width, uint16_t height, uint32_t planeMask,
@@ -155,6 +167,31 @@ CXCBShims_Cookie CXCBShims_damageDestroy(CXCBShims_Connection *c, uint32_t damag
 /// xcb_damage_subtract(c, damage, repair, parts).
 CXCBShims_Cookie CXCBShims_damageSubtract(CXCBShims_Connection *c, uint32_t damage, uint32_t repair,
                                           uint32_t parts);
+
+// MARK: - RENDER (libxcb-render.so.0)
+
+/// xcb_render_query_version(c, major, minor): required before any other RENDER request.
+CXCBShims_Cookie CXCBShims_renderQueryVersion(CXCBShims_Connection *c, uint32_t major, uint32_t minor);
+/// xcb_render_query_pict_formats(c): the picture formats and which visual has which.
+CXCBShims_Cookie CXCBShims_renderQueryPictFormats(CXCBShims_Connection *c);
+/// xcb_render_create_picture_checked(c, picture, drawable, format, mask, values).
+CXCBShims_Cookie CXCBShims_renderCreatePicture(CXCBShims_Connection *c, uint32_t picture, uint32_t drawable,
+                                               uint32_t format, uint32_t valueMask, const uint32_t *values);
+/// xcb_render_free_picture(c, picture).
+CXCBShims_Cookie CXCBShims_renderFreePicture(CXCBShims_Connection *c, uint32_t picture);
+/// xcb_render_set_picture_transform_checked(c, picture, transform): `matrix` is the 3×3
+/// transform's nine 16.16 fixed-point values, row by row (xcb_render_transform_t).
+CXCBShims_Cookie CXCBShims_renderSetPictureTransform(CXCBShims_Connection *c, uint32_t picture,
+                                                     const int32_t *matrix);
+/// xcb_render_set_picture_filter_checked(c, picture, length, name, 0, NULL): a filter without parameters.
+CXCBShims_Cookie CXCBShims_renderSetPictureFilter(CXCBShims_Connection *c, uint32_t picture, uint16_t length,
+                                                  const char *name);
+/// xcb_render_composite(c, op, source, mask, destination, srcX, srcY, maskX, maskY, dstX, dstY,
+/// width, height).
+CXCBShims_Cookie CXCBShims_renderComposite(CXCBShims_Connection *c, uint8_t op, uint32_t source, uint32_t mask,
+                                           uint32_t destination, int16_t srcX, int16_t srcY, int16_t maskX,
+                                           int16_t maskY, int16_t dstX, int16_t dstY, uint16_t width,
+                                           uint16_t height);
 
 // MARK: - Shared memory for MIT-SHM
 

@@ -14,8 +14,9 @@ extension Calibration {
   /// a real X client of this process (`X11Presenter`, its own connection) presents known frames
   /// at known times into a window; the probe (`DisplayMonitor(x11Display:)`, another connection)
   /// finds its window by `_NET_WM_PID` and watches it. Ground truth: the present times the
-  /// presenter stamped before each image request, and the digest of each presented image,
-  /// matched with the image the probe found the first live frame on.
+  /// presenter stamped before each image request, and the digest of each presented image (as
+  /// read at the probe's scale, `X11WindowCapture.scale`), matched with the image the probe
+  /// found the first live frame on.
   /// - Throws: `X11Error` when the libraries, the server or DAMAGE are missing, or the window
   ///   never appears.
   public static func runX11(
@@ -41,7 +42,9 @@ extension Calibration {
       )
     }
     var x11Settings = settings
-    x11Settings.recordsDigests = true
+    // A large window is read at half size: the image the first live frame was found on is
+    // matched with the presented frames as read at that scale.
+    x11Settings.digestScale = monitor.x11ReadScale ?? 1
     var report = trials(
       x11Settings, monitor: monitor, presenter: presenter,
       display: "x11:" + presenter.connection.displayName
@@ -54,6 +57,7 @@ extension Calibration {
     report.refreshHz = 0
     report.lagBoundMilliseconds = x11LagBoundMilliseconds
     report.sharedMemoryImages = presenter.usesSharedMemory
+    report.x11ReadScale = x11Settings.digestScale
     return report
   }
 }

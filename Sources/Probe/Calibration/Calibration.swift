@@ -21,8 +21,9 @@ public struct CalibrationSettings: Sendable, Hashable {
   public var load: Bool = false
   /// The seed of the trial schedule.
   public var seed: UInt64 = 2026
-  /// Whether to keep the digest of every presented frame (the X11 path's ground truth).
-  var recordsDigests = false
+  /// Whether to keep the digest of every presented frame (the X11 path's ground truth), and as
+  /// read at which scale (`ImageDigest.subsampled`); nil: none.
+  var digestScale: Int?
 
   /// The defaults: 60 Hz, 60 trials, 640×480, 30 fps, no load.
   public init() {}
@@ -113,7 +114,13 @@ public enum Calibration {
         pixels.withUnsafeMutableBufferPointer {
           scene.render(captureTime: now, sequence: sequence, into: $0.baseAddress!)
         }
-        if settings.recordsDigests { presented[ImageDigest.of(pixels)] = sequence }
+        if let scale = settings.digestScale {
+          for digest in ImageDigest.subsampled(
+            pixels, width: settings.width, height: settings.height, scale: scale)
+          {
+            presented[digest] = sequence
+          }
+        }
         defer { sequence += 1 }
         return VideoFrame(
           width: settings.width, height: settings.height, pixels: pixels, sequence: sequence, captureTime: now

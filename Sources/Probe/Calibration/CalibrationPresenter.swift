@@ -29,4 +29,25 @@ enum ImageDigest {
       return hash
     }
   }
+
+  /// The digests of `pixels` (`width`×`height`, rows packed) as a reader that takes one pixel in
+  /// `scale` each way would see it, from each of the `scale`² phases: pixel (x, y) of phase
+  /// (px, py) is (`scale`·x + px, `scale`·y + py), the image `width / scale` × `height / scale`.
+  /// One digest, of `pixels` itself, at `scale` 1.
+  static func subsampled(_ pixels: [UInt8], width: Int, height: Int, scale: Int) -> [UInt64] {
+    guard scale > 1 else { return [of(pixels)] }
+    let w = width / scale
+    let h = height / scale
+    var image = [UInt8](repeating: 0, count: w * h)
+    var digests: [UInt64] = []
+    for py in 0..<scale {
+      for px in 0..<scale {
+        for y in 0..<h {
+          for x in 0..<w { image[y * w + x] = pixels[(scale * y + py) * width + scale * x + px] }
+        }
+        digests.append(of(image))
+      }
+    }
+    return digests
+  }
 }

@@ -46,6 +46,9 @@ public struct CalibrationReport: Sendable, Codable, Hashable {
   public var sharedMemoryImages: Bool?
   /// X11: whether the Xvfb that bench started got `SCHED_FIFO` (nil for a server it did not start).
   public var displayServerRealtime: Bool?
+  /// X11: how many times smaller than the presented window, in each dimension, the images the
+  /// probe analysed were (`X11WindowCapture.scale`: 2 for 640×480).
+  public var x11ReadScale: Int?
 
   /// Whether the probe's error bound holds under every load level: each report (one per load
   /// level) has no violation, and there is at least one. `bench calibrate` exits 1 otherwise.

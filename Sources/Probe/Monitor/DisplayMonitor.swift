@@ -94,11 +94,12 @@ public final class DisplayMonitor: Sendable {
   /// Connects the probe to the X server `x11Display` (nil: `$DISPLAY`) and starts watching for
   /// the app's window; call `watch(processID:)` once the app is spawned. With no refresh grid,
   /// the detector's refresh interval is `X11FrameSource.cadenceAllowanceNanoseconds` unless
-  /// `configuration` gives one.
+  /// `configuration` gives one. `resolution` says whether a large window is read at half size
+  /// (`X11WindowCapture.Resolution`).
   /// - Throws: `X11Error` — the XCB libraries, the server or its DAMAGE extension missing.
   public init(
     x11Display: String?, authorization: X11Authorization? = nil,
-    source capture: X11WindowCapture.Source = .window,
+    source capture: X11WindowCapture.Source = .window, resolution: X11WindowCapture.Resolution = .reduced,
     configuration: DetectorConfiguration = DetectorConfiguration(), realtime: Bool = true
   ) throws(X11Error) {
     var config = configuration
@@ -108,7 +109,8 @@ public final class DisplayMonitor: Sendable {
     }
     let box = Box(State(detector: LiveFrameDetector(configuration: config)))
     let source = try X11FrameSource(
-      display: x11Display, authorization: authorization, source: capture, realtime: realtime,
+      display: x11Display, authorization: authorization, source: capture, resolution: resolution,
+      realtime: realtime,
       searching: { box.state.withLock { $0.detector.mode != nil && $0.detector.firstLiveFrame == nil } }
     ) { frame in DisplayMonitor.analyse(frame, box: box) }
     do {
@@ -220,6 +222,10 @@ public final class DisplayMonitor: Sendable {
   package var x11ProbeThreadCost: (cpuNanoseconds: UInt64, frames: UInt64)? {
     (source as? X11FrameSource)?.threadCost
   }
+
+  /// X11: how many times smaller than the app's window, in each dimension, the images the probe
+  /// analyses are (1 or 2; 1 before the window is found); nil on shared memory.
+  package var x11ReadScale: Int? { (source as? X11FrameSource)?.readScale }
 
   /// Stops the source (the compositor and its surface, or the X11 probe and its connection).
   /// Safe to call more than once.

@@ -79,6 +79,8 @@ final class X11FrameSource: FrameSource {
     /// The probe thread's CPU time (ns) after its last delivered frame, and the frames delivered.
     var threadCPUNanoseconds: UInt64 = 0
     var framesDelivered: UInt64 = 0
+    /// How many times smaller than the watched window the images are (`X11WindowCapture.scale`).
+    var readScale = 1
   }
 
   /// Connects to `display` (nil: `$DISPLAY`) and starts watching for windows; frames go to
@@ -86,10 +88,12 @@ final class X11FrameSource: FrameSource {
   /// (armed, not found yet): while it is, a frame is converted and analysed at real-time
   /// priority too.
   init(
-    display: String?, authorization: X11Authorization?, source: X11WindowCapture.Source, realtime: Bool,
+    display: String?, authorization: X11Authorization?, source: X11WindowCapture.Source,
+    resolution: X11WindowCapture.Resolution, realtime: Bool,
     searching: @escaping @Sendable () -> Bool = { false }, deliver: @escaping @Sendable (ProbeFrame) -> Void
   ) throws(X11Error) {
-    capture = try X11WindowCapture(display: display, authorization: authorization, source: source)
+    capture = try X11WindowCapture(
+      display: display, authorization: authorization, source: source, resolution: resolution)
     let fds: (read: Int32, write: Int32)
     do {
       fds = try ProcessControl.pipe()
@@ -191,6 +195,9 @@ final class X11FrameSource: FrameSource {
   var threadCost: (cpuNanoseconds: UInt64, frames: UInt64) {
     state.withLock { ($0.threadCPUNanoseconds, $0.framesDelivered) }
   }
+  /// How many times smaller than the watched window the images it delivers are (1 before a
+  /// window is watched).
+  var readScale: Int { state.withLock { $0.readScale } }
 
   private func wake() {
     var one: UInt8 = 1
@@ -307,6 +314,8 @@ final class X11FrameSource: FrameSource {
       }
     case .configured(let window, _, _, _, _) where window == capture.window:
       try capture.resize()
+      let scale = capture.scale
+      state.withLock { $0.readScale = scale }
     default: break
     }
   }
@@ -336,12 +345,14 @@ final class X11FrameSource: FrameSource {
       fields: [
         "window": .string("0x" + String(client, radix: 16)), "method": .string(method),
         "app_pid": .int(Int64(pid)), "width": .int(Int64(capture.width)),
-        "height": .int(Int64(capture.height)),
+        "height": .int(Int64(capture.height)), "read_scale": .int(Int64(capture.scale)),
       ])
+    let scale = capture.scale
     state.withLock {
       $0.events.append(event)
       $0.candidates.removeAll()
       $0.watching = true
+      $0.readScale = scale
     }
   }
 }

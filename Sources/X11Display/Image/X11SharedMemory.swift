@@ -31,6 +31,16 @@ final class X11SharedMemory {
     return major > 1 || (major == 1 && minor >= 2)
   }
 
+  /// Whether the server makes pixmaps of shared memory in the `ZPixmap` layout (MIT-SHM's
+  /// `ShmCreatePixmap`: QueryVersion's shared_pixmaps, and pixmap format 2). The corresponding
+  /// call is `xcb_shm_query_version`.
+  static func hasSharedPixmaps(on connection: X11Connection) -> Bool {
+    guard connection.extensionInfo(Int32(CXCBShims_ExtensionShm)).present,
+      let reply = try? connection.reply(CXCBShims_shmQueryVersion(connection.raw), "xcb_shm_query_version")
+    else { return false }
+    return reply.u8(1) != 0 && reply.u8(16) == 2
+  }
+
   /// Creates `size` bytes, maps them and attaches them to the server; `serverWrites` lets the
   /// server write into them (ShmGetImage). The corresponding calls are `memfd_create`,
   /// `ftruncate`, `mmap` and `xcb_shm_attach_fd` (checked: one round trip).

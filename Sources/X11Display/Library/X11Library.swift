@@ -10,6 +10,9 @@ public enum X11Library: Sendable, Hashable, CaseIterable {
   case shm
   /// `libxcb-damage.so.0`, the DAMAGE extension: what changed on screen (`libxcb-damage0`).
   case damage
+  /// `libxcb-render.so.0`, the RENDER extension: the probe has the server scale a large window
+  /// down before reading it (`libxcb-render0`).
+  case render
 
   /// The file name `dlopen` is given.
   public var fileName: String {
@@ -17,6 +20,7 @@ public enum X11Library: Sendable, Hashable, CaseIterable {
     case .core: "libxcb.so.1"
     case .shm: "libxcb-shm.so.0"
     case .damage: "libxcb-damage.so.0"
+    case .render: "libxcb-render.so.0"
     }
   }
 
@@ -26,6 +30,7 @@ public enum X11Library: Sendable, Hashable, CaseIterable {
     case .core: "libxcb1"
     case .shm: "libxcb-shm0"
     case .damage: "libxcb-damage0"
+    case .render: "libxcb-render0"
     }
   }
 
@@ -34,13 +39,14 @@ public enum X11Library: Sendable, Hashable, CaseIterable {
     case .core: Int32(CXCBShims_LibraryCore)
     case .shm: Int32(CXCBShims_LibraryShm)
     case .damage: Int32(CXCBShims_LibraryDamage)
+    case .render: Int32(CXCBShims_LibraryRender)
     }
   }
 
   /// What an app that presents needs: the protocol and MIT-SHM.
   public static let presenting: [X11Library] = [.core, .shm]
-  /// What the probe needs: the protocol, MIT-SHM and DAMAGE.
-  public static let probing: [X11Library] = [.core, .shm, .damage]
+  /// What the probe needs: the protocol, MIT-SHM, DAMAGE and RENDER.
+  public static let probing: [X11Library] = [.core, .shm, .damage, .render]
 
   /// Loads `libraries` (a library already loaded is kept). The corresponding calls are
   /// `dlopen` and `dlsym` (in `CXCBShims_load`).
@@ -60,7 +66,9 @@ public enum X11Library: Sendable, Hashable, CaseIterable {
     let failed = fileName(.core).withCString { core in
       fileName(.shm).withCString { shm in
         fileName(.damage).withCString { damage in
-          CXCBShims_load(wanted, core, shm, damage, &message, message.count)
+          fileName(.render).withCString { render in
+            CXCBShims_load(wanted, core, shm, damage, render, &message, message.count)
+          }
         }
       }
     }

@@ -150,6 +150,23 @@ public final class X11Presenter: DisplaySink, @unchecked Sendable {
     }
   }
 
+  /// Puts the grey image `luma` (`width`×`height`, rows packed) at (`x`, `y`) of the window —
+  /// a change to part of it — through the socket (`PutImage`), and waits for the server to have
+  /// it. False when the server refused it or is gone (tests).
+  package func publishPart(_ luma: [UInt8], x: Int, y: Int, width: Int, height: Int) -> Bool {
+    state.withLock { s -> Bool in
+      guard !s.lost, luma.count == width * height else { return false }
+      let pixels = luma.map { greyPixels[Int($0)] }
+      pixels.withUnsafeBytes { raw in
+        _ = CXCBShims_putImage(
+          connection.raw, 2, window, gc, UInt16(width), UInt16(height), Int16(x), Int16(y), 0, format.depth,
+          UInt32(raw.count), raw.baseAddress!.assumingMemoryBound(to: UInt8.self))
+      }
+      return (try? connection.roundTrip()) != nil
+        && !connection.pendingEvents().contains { if case .error = $0 { true } else { false } }
+    }
+  }
+
   /// Draws with `draw` into the image and puts it, then waits for the server to have it.
   private func put(_ s: inout State, draw: (UnsafeMutablePointer<UInt32>) -> Void) -> UInt64? {
     guard !s.lost else { return nil }
