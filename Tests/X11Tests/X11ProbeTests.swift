@@ -170,7 +170,8 @@ struct X11ProbeTests {
     // The probe's analysis, starved on the second fresh image (as at normal priority under load)
     // until the test lets it go on.
     let source = try X11FrameSource(
-      display: server.displayName, authorization: server.authorization, source: .window, realtime: false
+      display: server.displayName, authorization: server.authorization, source: .window, resolution: .reduced,
+      realtime: false
     ) { frame in
       let kind = detector.withLock { $0.observe(frame.image, at: frame.time, seenLate: frame.seenLate) }
       reads.append((frame.time, frame.seenLate, kind))
