@@ -35,4 +35,14 @@ public enum SystemThread {
     }
     pthread_detach(thread)
   }
+
+  /// Puts the calling thread under `SCHED_FIFO` at 10 above the lowest real-time priority; whether
+  /// it was allowed (without `CAP_SYS_NICE` or an rtprio limit it is not, and the thread stays
+  /// as it was). The corresponding call is `pthread_setschedparam`.
+  @discardableResult
+  public static func requestRealtimePriority() -> Bool {
+    var param = sched_param()
+    param.sched_priority = min(sched_get_priority_min(SCHED_FIFO) + 10, sched_get_priority_max(SCHED_FIFO))
+    return pthread_setschedparam(pthread_self(), SCHED_FIFO, &param) == 0
+  }
 }

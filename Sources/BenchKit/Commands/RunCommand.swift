@@ -75,6 +75,10 @@ public enum RunCommand: Command {
     "--app", "\"COMMAND ARGS\"",
     "benchmark another app (split into argv without a shell; {config}, {outputs}, {camera} are replaced)",
     parser: .text)
+  static let feedLightBoard = Option<String?>(
+    "--feed-light-board", "NODE",
+    "write the light board into the V4L2 output NODE that vivid loops into the camera (--camera v4l2:…)",
+    parser: .text)
   static let refreshHz = Option(
     "--refresh-hz", "N", "display refresh rate", default: defaults.refreshHz, parser: .refreshRate)
   static let display = Option(
@@ -115,7 +119,8 @@ public enum RunCommand: Command {
       phase's distribution per configuration, with a deferred-vs-eager verdict per condition.
       """,
     options: [
-      runs, warmup, conditions, configs, outputs, camera, profile, app, display, x11Read, refreshHz,
+      runs, warmup, conditions, configs, outputs, camera, profile, app, feedLightBoard, display, x11Read,
+      refreshHz,
       lockSeconds, runTimeout,
       injectDelay, noTap,
       out, overwrite, format, quiet,
@@ -166,6 +171,17 @@ public enum RunCommand: Command {
       } catch {
         throw UsageError("--camera \(s.camera): \(error)")
       }
+    }
+    if let node = try o.value(feedLightBoard) {
+      guard s.camera.devicePath != nil else {
+        throw UsageError("--feed-light-board applies to a V4L2 camera (--camera v4l2:/dev/videoN) only")
+      }
+      do {
+        _ = try V4L2VideoOutput(path: node)
+      } catch {
+        throw UsageError("--feed-light-board \(node): \(error)")
+      }
+      s.feedLightBoard = node
     }
     var syntheticProfile: CostProfile?
     if let profile = try o.value(profile) {
@@ -390,7 +406,9 @@ public enum RunCommand: Command {
     let session = BenchSession(
       settings: settings, runner: runner, progress: progress, base: base, journal: journal,
       interrupted: { interrupted.isSet || display.failure != nil })
-    let results = session.run()
+    let feed = LightBoardFeed.start(settings: settings) { line in errors.write("bench: \(line)\n") }
+    var results = session.run()
+    results.settings.lightBoardFeed = feed?.stop()
     return finish(
       results, folder: folder, journal: journal, format: format, quiet: quiet,
       displayFailure: display.failure, output: &output, errors: &errors)

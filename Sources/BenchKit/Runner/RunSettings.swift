@@ -27,6 +27,9 @@ public struct RunSettings: Sendable {
   /// A custom app command (argv), instead of camera-app. `{config}`, `{outputs}`, `{camera}`
   /// in it are replaced per run.
   public var appCommand: [String]?
+  /// `--feed-light-board`: the V4L2 video output node the light board is written into (vivid
+  /// loops it into the camera's capture node); nil = none.
+  public var feedLightBoard: String?
   /// The compositor's refresh rate, Hz.
   public var refreshHz = 60.0
   /// Send `tap` as soon as the first live frame is seen.
