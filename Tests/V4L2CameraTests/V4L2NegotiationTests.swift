@@ -68,7 +68,7 @@ import V4L2TestSupport
     let fake = FakeV4L2Kernel(config)
     let camera = try V4L2Camera(path: FakeV4L2Kernel.path, kernel: fake.kernel)
     try camera.open()
-    #expect(camera.formats.map(\.description) == ["1920x1080@15 YU12", "640x480@30 YU12"])
+    #expect(camera.formats.map(\.description) == ["640x480@30 YU12", "1920x1080@15 YU12"])
     try camera.setActiveFormat(
       CaptureFormat(width: 640, height: 480, maxFrameRate: 30, fourCC: "MJPG"), frameRate: 30)
     #expect(camera.activeFormatDescription == "640x480@30 YU12")
@@ -81,11 +81,30 @@ import V4L2TestSupport
   }
 
   @Test(
-    "formats list the streaming format's sizes largest first, and the pixel budget is the largest w×h×rate")
+    "formats list the sizes with a live preview rate largest first, then the slower ones, and the pixel budget is the largest w×h×rate"
+  )
   func formatsAndBudget() throws {
     let camera = try V4L2Camera(path: FakeV4L2Kernel.path, kernel: FakeV4L2Kernel().kernel)
-    #expect(camera.formats.map(\.description) == ["1280x720@10 YUYV", "640x480@30 YUYV", "320x240@60 YUYV"])
+    #expect(camera.formats.map(\.description) == ["640x480@30 YUYV", "320x240@60 YUYV", "1280x720@10 YUYV"])
     #expect(camera.pixelBudget == Double(1280 * 720 * 10))
+  }
+
+  @Test("the default format of a vivid-like webcam is its largest live one (640x480@25), not 3840x2160@2")
+  func defaultFormatKeepsALiveRate() throws {
+    // vivid's webcam input: the bigger the size, the fewer (slower) intervals.
+    var config = FakeV4L2Kernel.Config()
+    config.formats = [
+      FakeV4L2Kernel.Format(
+        fourCC: "YUYV",
+        sizes: [
+          (320, 180, [60, 30]), (640, 360, [40, 30]), (640, 480, [25, 15]), (1280, 720, [12, 10]),
+          (1920, 1080, [5, 4]), (3840, 2160, [2, 1]),
+        ])
+    ]
+    let camera = try V4L2Camera(path: FakeV4L2Kernel.path, kernel: FakeV4L2Kernel(config).kernel)
+    #expect(camera.formats.first?.description == "640x480@25 YUYV")
+    #expect(camera.formats[3].description == "3840x2160@2 YUYV", "then the slower sizes, largest first")
+    #expect(camera.formats.count == 6)
   }
 
   @Test("luma comes out of planar and packed buffers with padded rows")

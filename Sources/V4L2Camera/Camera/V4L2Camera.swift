@@ -88,7 +88,8 @@ public final class V4L2Camera: CaptureDevice {
     state.withLock { $0.capability.map { "\($0.card) (\(path))" } } ?? path
   }
 
-  /// The sizes of the streaming pixel format, largest first, each at its fastest rate. `fourCC`
+  /// The sizes of the streaming pixel format, each at its fastest rate, best first: those with a
+  /// live preview rate (24 fps or more) largest first, then the slower ones largest first. `fourCC`
   /// is the format requested from libv4l2 (it may be converted from the device's own format).
   /// Before `open()`, the device is opened briefly to list them; `[]` if that fails.
   public var formats: [CaptureFormat] {

@@ -35,15 +35,30 @@ enum FormatNegotiator {
     return intervals.max { $0.framesPerSecond < $1.framesPerSecond }
   }
 
-  /// The `CaptureFormat`s of the streaming pixel format, largest first (best first).
+  /// The slowest rate that still makes a live preview, frames per second: film's 24 (PAL's 25
+  /// qualifies).
+  static let liveFrameRate = 24.0
+
+  /// The `CaptureFormat`s of the streaming pixel format, best first: the sizes whose fastest rate
+  /// makes a live preview (``liveFrameRate``, 0.5 % tolerance), largest first, then the slower
+  /// sizes, largest first. The first is what a session streams by default, so a webcam's
+  /// 3840×2160 mode at 2 fps (vivid's) is not the default: its buffers are 27 times those of
+  /// 640×480 and its first frame comes half a second or more after stream-on.
   static func captureFormats(of format: V4L2PixelFormat) -> [CaptureFormat] {
     format.sizes
       .map {
         CaptureFormat(
           width: $0.width, height: $0.height, maxFrameRate: $0.maxFrameRate, fourCC: format.fourCC)
       }
-      .sorted { ($0.width * $0.height, $0.maxFrameRate) > ($1.width * $1.height, $1.maxFrameRate) }
+      .sorted { a, b in
+        let (liveA, liveB) = (isLive(a.maxFrameRate), isLive(b.maxFrameRate))
+        if liveA != liveB { return liveA }
+        return (a.width * a.height, a.maxFrameRate) > (b.width * b.height, b.maxFrameRate)
+      }
   }
+
+  /// Whether `framesPerSecond` makes a live preview (``liveFrameRate``, 0.5 % tolerance).
+  static func isLive(_ framesPerSecond: Double) -> Bool { framesPerSecond >= liveFrameRate * 0.995 }
 
   /// The pixel budget (pixels per second): the largest `width × height × maxFrameRate` of any
   /// format — what the device's hardware was shown to sustain.
