@@ -40,14 +40,16 @@ def bench_columns(folder, name):
         for record in cell.get("records", []):
             if not record.get("ok"):
                 failed += 1
-                why = why or record.get("failure") or record.get("error")
+                why = why or record.get("error")
                 continue
             ok += 1
             for phase, ms in record.get("phases", {}).items():
                 phases.setdefault(phase, []).append(ms)
-            method = record.get("firstFrame", {}).get("method") or record.get("method")
-            if method:
-                methods[method] = methods.get(method, 0) + 1
+            for event in record.get("timeline") or []:
+                if event.get("name") == "display.first_live_frame":
+                    method = (event.get("fields") or {}).get("method")
+                    if method:
+                        methods[method] = methods.get(method, 0) + 1
         columns.append((label, phases, ok, failed, methods, why))
     return columns or [(name, {}, 0, 1, {}, "no runs")]
 
