@@ -27,28 +27,28 @@ final class InstantRunner: RunPerforming {
   /// The bookkeeping cost of each run but the last, ns.
   var costs: [UInt64] { state.withLock { $0.costs } }
 
-  func answer(config: LaunchConfiguration, condition: String, number: Int) -> RunOutcome {
+  func answer(config: BenchConfiguration, condition: String, number: Int) -> RunOutcome {
     state.withLock { s in
       let now = MonotonicClock.now()
       if let answered = s.answeredAt { s.costs.append(now - answered) }
-      let median = SyntheticResults.medians[config.rawValue]?[condition] ?? 300
+      let median = SyntheticResults.medians[config.name]?[condition] ?? 300
       let first = SyntheticResults.launchTimes(1, median: median, rng: &s.rng)[0]
       let record = SyntheticResults.record(
-        run: number, config: config.rawValue, condition: condition, firstFrame: first, rng: &s.rng)
+        run: number, config: config.name, condition: condition, firstFrame: first, rng: &s.rng)
       s.answeredAt = MonotonicClock.now()
       return RunOutcome(record: record, realtime: false)
     }
   }
 
   func launchRun(
-    config: LaunchConfiguration, condition: LaunchCondition, number: Int, runID: String, tracePath: String,
+    config: BenchConfiguration, condition: LaunchCondition, number: Int, runID: String, tracePath: String,
     interrupted: @Sendable () -> Bool
   ) -> RunOutcome? {
     interrupted() ? nil : answer(config: config, condition: condition.rawValue, number: number)
   }
 
   func startRelockSession(
-    config: LaunchConfiguration, tracePath: String, interrupted: @Sendable () -> Bool
+    config: BenchConfiguration, tracePath: String, interrupted: @Sendable () -> Bool
   ) -> Result<any RelockRunning, RunnerError> {
     .failure(RunnerError(.spawnFailed, "the instant runner measures launch conditions only"))
   }

@@ -61,13 +61,16 @@ public struct CommandLineSpec: Sendable {
         parsed.flags.insert(name)
         continue
       }
+      let text: String
       if let inlineValue {
-        parsed.values[name] = inlineValue
+        text = inlineValue
       } else {
         guard i < arguments.count else { throw UsageError("\(name) needs a value (\(valueName))") }
-        parsed.values[name] = arguments[i]
+        text = arguments[i]
         i += 1
       }
+      parsed.values[name] = text
+      parsed.occurrences[name, default: []].append(text)
     }
     return parsed
   }

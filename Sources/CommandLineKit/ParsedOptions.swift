@@ -6,6 +6,9 @@ public struct ParsedOptions: Sendable {
   public let command: String
   /// The text given for each option, by name (`--runs` → `"20"`).
   public internal(set) var values: [String: String] = [:]
+  /// Every text given for each option, in order, by name: what a repeatable option
+  /// (`--app-config A=… --app-config B=…`) reads with ``values(_:)``.
+  public internal(set) var occurrences: [String: [String]] = [:]
   /// The flags given, by name.
   public internal(set) var flags: Set<String> = []
   /// The positional arguments, in order.
@@ -21,6 +24,16 @@ public struct ParsedOptions: Sendable {
   public func value<Value>(_ option: Option<Value>) throws(UsageError) -> Value {
     guard let text = values[option.name] else { return option.defaultValue }
     return try option.parse(text)
+  }
+
+  /// Every value given for the repeatable `option`, in command-line order (none when absent).
+  /// - Throws: `UsageError` for the first text that does not parse.
+  public func values<Value>(_ option: Option<Value?>) throws(UsageError) -> [Value] {
+    var all: [Value] = []
+    for text in occurrences[option.name] ?? [] {
+      if let value = try option.parse(text) { all.append(value) }
+    }
+    return all
   }
 
   /// Whether `option` was given (as opposed to taking its default).

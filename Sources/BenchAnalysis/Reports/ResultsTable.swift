@@ -51,6 +51,15 @@ public enum ResultsTable {
     for (note, where_) in notes.sorted(by: { $0.key < $1.key }) {
       out += "- not applicable in \(where_.joined(separator: ", ")): \(note)\n"
     }
+    let byChange = cells.filter { c in c.records.contains { $0.counts["first_frame_by_change"] == 1 } }
+    if !byChange.isEmpty {
+      out +=
+        "- first_frame_observed by change detection in \(byChange.map { "\($0.condition)/\($0.config)" }.joined(separator: ", ")):"
+        + " no light board in the window, so the first frame that differs from what was there counts as live\n"
+    }
+    for (cell, reason) in (results.settings.notRun ?? [:]).sorted(by: { $0.key < $1.key }) {
+      out += "- not applicable, not run: \(cell): \(reason)\n"
+    }
     if let delay = results.settings.injectDelayMs {
       out +=
         "- injected delay: camera-app was told to wait \(delay) ms before starting preview (--inject-delay-ms,"

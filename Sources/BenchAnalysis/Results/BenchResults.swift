@@ -147,6 +147,15 @@ public struct BenchResults: Codable, Sendable {
     public var displayServer: DisplayServerInfo?
     /// What `--feed-light-board` wrote into the looped output node; absent without it.
     public var lightBoardFeed: LightBoardFeedInfo?
+    /// The third-party apps named by the user (`--app-config NAME=COMMAND`): name → the command
+    /// as given (before `{device}` and the other placeholders are replaced). Absent without any.
+    public var appConfigs: [String: String]? = nil
+    /// Cells that were not run because they cannot apply, `condition/config` → why (relock for
+    /// an app that cannot be told to lock). Absent when every cell ran.
+    public var notRun: [String: String]? = nil
+    /// X11: a launch run whose app mapped no window within this many seconds failed
+    /// (`--window-timeout`), seconds. Absent on the shared-memory path and in older results.
+    public var windowTimeoutSeconds: Double? = nil
     /// Creates the record (`wallSeconds` and `interrupted` are filled in at the end).
     public init(
       runs: Int, warmup: Int, conditions: [String], configs: [String], outputs: [String],

@@ -79,6 +79,12 @@ public enum RunCommand: Command {
     "--feed-light-board", "NODE",
     "write the light board into the V4L2 output NODE that vivid loops into the camera (--camera v4l2:…)",
     parser: .text)
+  static let appConfig = Option<AppConfiguration?>(
+    "--app-config", "N=CMD",
+    "a third-party app, a configuration named N that runs CMD (repeatable; {device} is the --camera v4l2 node); without --configs only these run",
+    parser: ValueParser(
+      parse: { (text, _) throws(UsageError) -> AppConfiguration in try AppConfiguration(parsing: text) },
+      describe: { "\($0.name)=\($0.command)" }))
   static let refreshHz = Option(
     "--refresh-hz", "N", "display refresh rate", default: defaults.refreshHz, parser: .refreshRate)
   static let display = Option(
@@ -94,6 +100,10 @@ public enum RunCommand: Command {
   static let runTimeout = Option(
     "--run-timeout", "S", "a run with no live frame after S seconds fails",
     default: defaults.runTimeoutSeconds,
+    parser: .number(in: NumberRange(greaterThan: 0, atMost: 3600)))
+  static let windowTimeout = Option(
+    "--window-timeout", "S", "X11: a run whose app maps no window within S seconds fails",
+    default: defaults.windowTimeoutSeconds,
     parser: .number(in: NumberRange(greaterThan: 0, atMost: 3600)))
   static let injectDelay = Option<Int?>(
     "--inject-delay-ms", "MS",
@@ -119,9 +129,9 @@ public enum RunCommand: Command {
       phase's distribution per configuration, with a deferred-vs-eager verdict per condition.
       """,
     options: [
-      runs, warmup, conditions, configs, outputs, camera, profile, app, feedLightBoard, display, x11Read,
-      refreshHz,
-      lockSeconds, runTimeout,
+      runs, warmup, conditions, configs, outputs, camera, profile, app, appConfig, feedLightBoard, display,
+      x11Read, refreshHz,
+      lockSeconds, runTimeout, windowTimeout,
       injectDelay, noTap,
       out, overwrite, format, quiet,
     ],
@@ -160,6 +170,10 @@ public enum RunCommand: Command {
     }
     s.lockSeconds = try o.value(lockSeconds)
     s.runTimeoutSeconds = try o.value(runTimeout)
+    s.windowTimeoutSeconds = try o.value(windowTimeout)
+    if o.isGiven(windowTimeout) && !s.display.isX11 {
+      throw UsageError("--window-timeout applies to --display x11 or x11:NAME only")
+    }
     s.tap = !o.isSet(noTap)
     s.injectDelayMs = try o.value(injectDelay)
     let outputFormat = try o.value(format)
@@ -201,8 +215,19 @@ public enum RunCommand: Command {
       syntheticProfile = .default
       s.profileName = CostProfile.default.name
     }
+    try takeAppConfigs(o, into: &s)
     if let app = try o.value(app) {
+      guard !s.configs.isEmpty else {
+        throw UsageError(
+          "--app runs in the built-in configurations: with --app-config, name them with --configs (or give the app as --app-config NAME=COMMAND)"
+        )
+      }
       var argv = try CommandSplitter.split(app)
+      if argv.contains(where: { $0.contains(AppConfiguration.devicePlaceholder) })
+        && s.camera.devicePath == nil
+      {
+        throw UsageError("--app: {device} needs a V4L2 camera (--camera v4l2:/dev/videoN)")
+      }
       guard let resolved = resolveExecutable(argv[0]) else {
         throw UsageError("--app: cannot find an executable named '\(argv[0])'")
       }
@@ -217,12 +242,57 @@ public enum RunCommand: Command {
           "--profile applies to camera-app only; with --app, give the profile in the app's command")
       }
       s.profileName = nil
+    } else if s.configs.isEmpty {
+      // Only third-party apps: no profile of ours describes them.
+      guard s.profilePath == nil else {
+        throw UsageError("--profile applies to camera-app only; it does not run without --configs")
+      }
+      s.profileName = nil
     } else if let syntheticProfile {
       s.profileHash = ProfileFingerprint.hash(syntheticProfile)
       try checkReachable(syntheticProfile, settings: s)
     }
     s.outDir = try prepareOutDir(o.value(out))
     return Options(settings: s, format: outputFormat, quiet: o.isSet(quiet), overwrite: o.isSet(overwrite))
+  }
+
+  /// `--app-config NAME=COMMAND …`: the apps, their executables resolved on PATH, `{device}`
+  /// checked against the camera, the preload library found and its reach judged per app. Without
+  /// `--configs`, only the apps run.
+  static func takeAppConfigs(_ o: ParsedOptions, into s: inout RunSettings) throws(UsageError) {
+    var apps = try o.values(appConfig)
+    guard !apps.isEmpty else { return }
+    try AppConfiguration.validate(apps)
+    if !o.isGiven(configs) { s.configs = [] }
+    for i in apps.indices {
+      let name = apps[i].name
+      if apps[i].usesDevice && s.camera.devicePath == nil {
+        throw UsageError("--app-config \(name): {device} needs a V4L2 camera (--camera v4l2:/dev/videoN)")
+      }
+      guard let resolved = resolveExecutable(apps[i].argv[0]) else {
+        throw UsageError(
+          "--app-config \(name): cannot find an executable named \(CommandSplitter.quoted(apps[i].argv[0]))")
+      }
+      guard isProgram(resolved) else {
+        throw UsageError(
+          "--app-config \(name): \(resolved) is not a program (neither an ELF executable nor a #! script)")
+      }
+      apps[i].argv[0] = resolved
+    }
+    s.appConfigs = apps
+    do {
+      s.preloadLibrary = try PreloadLibrary.locate()
+    } catch {
+      for app in apps {
+        s.preloadReasons[app.name] = "the preload library is not available: \(error.message)"
+      }
+      return
+    }
+    for app in apps {
+      if let reason = PreloadLibrary.coverage(ofExecutable: app.argv[0]).reason {
+        s.preloadReasons[app.name] = "the preload library cannot see the app: \(reason)"
+      }
+    }
   }
 
   static func resolveExecutable(_ name: String) -> String? {
@@ -333,7 +403,7 @@ public enum RunCommand: Command {
     // Surfaces left by a bench that was killed with SIGKILL (nothing else can leak them).
     _ = DisplaySurface.removeStale()
     let appBinary: String?
-    if settings.appCommand == nil {
+    if settings.appCommand == nil && !settings.configs.isEmpty {
       do {
         appBinary = try CameraAppLocator.locate(interrupted: { interrupted.isSet }) { line in
           if !quiet { errors.write("bench: \(line)\n") }
@@ -362,13 +432,16 @@ public enum RunCommand: Command {
       errors.write("bench: display \(settings.display): X server \(server.name) (\(server.vendor))\n")
     }
 
-    let total = settings.conditions.count * settings.configs.count * (settings.runs + settings.warmup)
+    let cellsRun = settings.conditions.reduce(0) { sum, condition in
+      sum + settings.benchConfigurations.filter { settings.notRunReason(for: $0, in: condition) == nil }.count
+    }
+    let total = cellsRun * (settings.runs + settings.warmup)
     let progress = ProgressReporter(total: total, quiet: quiet)
     var base = BenchResults(
       tool: .init(version: FirstFrameVersion.current), host: HostProbe.current(),
       settings: .init(
         runs: settings.runs, warmup: settings.warmup, conditions: settings.conditions.map(\.rawValue),
-        configs: settings.configs.map(\.rawValue), outputs: settings.outputs.map(\.rawValue),
+        configs: settings.benchConfigurations.map(\.name), outputs: settings.outputs.map(\.rawValue),
         camera: settings.camera.description,
         profile: settings.profilePath,
         profileName: settings.profileName, app: settings.appCommand?.joined(separator: " "),
@@ -383,6 +456,7 @@ public enum RunCommand: Command {
       cells: [])
     base.settings.profileHash = settings.profileHash
     base.settings.injectDelayMs = settings.injectDelayMs
+    record(apps: settings, in: &base.settings)
     let journal: RunJournal
     do {
       journal = try RunJournal(folder: folder.path, base: base)
@@ -412,6 +486,24 @@ public enum RunCommand: Command {
     return finish(
       results, folder: folder, journal: journal, format: format, quiet: quiet,
       displayFailure: display.failure, output: &output, errors: &errors)
+  }
+
+  /// Records the third-party apps, the cells that cannot apply to them, and the window timeout.
+  static func record(apps settings: RunSettings, in recorded: inout BenchResults.BenchSettings) {
+    if !settings.appConfigs.isEmpty {
+      recorded.appConfigs = Dictionary(
+        uniqueKeysWithValues: settings.appConfigs.map { ($0.name, $0.command) })
+    }
+    var notRun: [String: String] = [:]
+    for condition in settings.conditions {
+      for config in settings.benchConfigurations {
+        if let reason = settings.notRunReason(for: config, in: condition) {
+          notRun["\(condition.rawValue)/\(config.name)"] = reason
+        }
+      }
+    }
+    recorded.notRun = notRun.isEmpty ? nil : notRun
+    if settings.display.isX11 { recorded.windowTimeoutSeconds = settings.windowTimeoutSeconds }
   }
 
   /// Writes the final results (results.json, samples.csv, the reports), ends the journal when

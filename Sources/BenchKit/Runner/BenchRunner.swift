@@ -30,6 +30,8 @@ public final class BenchRunner: RunPerforming {
   let appBinary: String?
   let stateDirectory: String
   let learnedFiles = Mutex<Set<String>>([])
+  /// Per executable, what a cold launch of it reads first (``AppFootprint``), found once.
+  let footprints = Mutex<[String: Set<String>]>([:])
   let pid = getpid()
   /// The display the runs present to (`settings.display`, set up for the whole benchmark).
   let display: BenchDisplay
@@ -60,10 +62,21 @@ public final class BenchRunner: RunPerforming {
     try? FileManager.default.removeItem(atPath: stateDirectory)
   }
 
+  /// The executable's ``AppFootprint``, found on its first cold run and kept.
+  func footprint(of executable: String) -> Set<String> {
+    if let known = footprints.withLock({ $0[executable] }) { return known }
+    let files = AppFootprint.files(ofExecutable: executable)
+    footprints.withLock { $0[executable] = files }
+    return files
+  }
+
   // MARK: - Argv and environment
 
-  func argv(config: LaunchConfiguration) -> [String] {
+  func argv(config: BenchConfiguration) -> [String] {
     let outputs = settings.outputs.map(\.rawValue).joined(separator: ",")
+    guard case .builtIn(let config) = config else {
+      return config.appConfiguration?.argv(camera: settings.camera, outputs: settings.outputs) ?? []
+    }
     if let custom = settings.appCommand {
       return custom.map {
         $0.replacingOccurrences(of: "{config}", with: config.rawValue)
@@ -76,6 +89,20 @@ public final class BenchRunner: RunPerforming {
     ]
     if let profile = settings.profilePath { args += ["--profile", profile] }
     return args
+  }
+
+  /// Where a run's app writes its stdout: next to its trace, `NAME.stdout.log`.
+  static func stdoutPath(trace: String) -> String {
+    trace.replacingOccurrences(of: ".jsonl", with: ".stdout.log")
+  }
+
+  /// Where a run's app writes its stderr: next to its trace, `NAME.log` (a failed run quotes its
+  /// last line).
+  static func stderrPath(trace: String) -> String { trace.replacingOccurrences(of: ".jsonl", with: ".log") }
+
+  /// `seconds` as `--help` and error lines show it: `10`, `2.5`.
+  static func seconds(_ seconds: Double) -> String {
+    seconds.rounded() == seconds && seconds < 1e9 ? String(Int(seconds)) : String(seconds)
   }
 
   /// The descriptor number the app reads control commands from.
@@ -91,10 +118,13 @@ public final class BenchRunner: RunPerforming {
   static let traceLimits = TraceReader(maxLineBytes: 64 * 1024, maxEvents: 2_000, maxBytes: 16 << 20)
   /// Bytes read from a trace per look while a run goes on.
   static let traceBytesPerPoll = 256 * 1024
+  /// The count key: 1 when the run's first live frame was found by change detection (no light
+  /// board in the window), 0 when by the board's capture time.
+  public static let firstFrameByChange = "first_frame_by_change"
   /// The most file paths learned from the apps' memory maps for cold eviction.
   static let maxLearnedFiles = 4096
 
-  func environment(trace: String, display: DisplayTarget, runID: String, config: LaunchConfiguration)
+  func environment(trace: String, display: DisplayTarget, runID: String, config: BenchConfiguration)
     -> [String: String]
   {
     var launch = LaunchEnvironment()
@@ -102,7 +132,7 @@ public final class BenchRunner: RunPerforming {
     launch.display = display
     launch.control = .descriptor(Self.controlDescriptor)
     launch.runID = runID
-    launch.configuration = config.rawValue
+    launch.configuration = config.name
     launch.syntheticState = stateDirectory
     launch.appState = stateDirectory + "/app"
     launch.injectDelayMilliseconds = settings.injectDelayMs
@@ -110,7 +140,15 @@ public final class BenchRunner: RunPerforming {
     // inherited from bench's environment (FIRSTFRAME_INJECT_DELAY_MS only via --inject-delay-ms).
     var inherited = ProcessInfo.processInfo.environment
     for key in LaunchEnvironment.launchKeys { inherited[key.rawValue] = nil }
-    return launch.applied(to: self.display.clientEnvironment(inherited))
+    let environment = launch.applied(to: self.display.clientEnvironment(inherited))
+    // A third-party app gets its device phases and app.main from the preload library, when the
+    // loader can load it into the program (RunSettings.preloadReasons says when not).
+    if case .app(let app) = config, let library = settings.preloadLibrary,
+      settings.preloadReasons[app.name] == nil
+    {
+      return PreloadLibrary.environment(environment, library: library, trace: .path(trace))
+    }
+    return environment
   }
 
   // MARK: - A launch
@@ -155,7 +193,7 @@ public final class BenchRunner: RunPerforming {
   }
 
   func launch(
-    config: LaunchConfiguration, runID: String, tracePath: String, firstLive: FirstLiveFrameBox,
+    config: BenchConfiguration, runID: String, tracePath: String, firstLive: FirstLiveFrameBox,
     tapOnFirstFrame: Bool
   )
     throws(RunnerError) -> LaunchedApp
@@ -190,7 +228,7 @@ public final class BenchRunner: RunPerforming {
         inheritedFDs: surface >= 0
           ? [Self.controlDescriptor: readEnd, Self.surfaceDescriptor: surface]
           : [Self.controlDescriptor: readEnd],
-        logPath: tracePath.replacingOccurrences(of: ".jsonl", with: ".log"))
+        logPath: Self.stdoutPath(trace: tracePath), errorLogPath: Self.stderrPath(trace: tracePath))
     } catch {
       FileDescriptorIO.close(readEnd)
       FileDescriptorIO.close(writeEnd)
@@ -213,12 +251,15 @@ public final class BenchRunner: RunPerforming {
   }
 
   /// Waits for the first live frame and then for `awaited` events in the trace (after `since`).
-  /// Returns nil when settled, or a failure reason.
+  /// On X11, a launch (`awaitsWindow`) whose app maps no window within `--window-timeout`
+  /// fails. Returns nil when settled, or a failure reason.
   func settle(
     _ app: LaunchedApp, since: UInt64, firstLive: FirstLiveFrameBox, awaited: [EventName],
-    interrupted: @Sendable () -> Bool
+    awaitsWindow: Bool = false, interrupted: @Sendable () -> Bool
   ) -> String? {
     let timeoutNs = UInt64(settings.runTimeoutSeconds * 1e9)
+    let windowTimeoutNs = UInt64(settings.windowTimeoutSeconds * 1e9)
+    var windowSeen = !awaitsWindow || display.x11Name == nil
     var lastTraceCheck: UInt64 = 0
     var learned = false
     var seen = Set<String>()
@@ -226,12 +267,22 @@ public final class BenchRunner: RunPerforming {
       if let lost = displayFailure(app) { return lost }
       if interrupted() { return "interrupted" }
       if let end = app.child.poll() {
+        let stderr = AppOutput.lastLine(ofFile: Self.stderrPath(trace: app.tracePath)).map {
+          "; its last stderr line: \($0)"
+        }
         return displayFailure(app, afterAppEnded: true)
-          ?? "app \(end) (last event: \(lastEventName(app, since: since)))"
+          ?? "app \(end) (last event: \(lastEventName(app, since: since)))\(stderr ?? "")"
       }
       let now = MonotonicClock.now()
       let live = firstLive.value
       if live == nil {
+        if !windowSeen && now - since > windowTimeoutNs {
+          windowSeen = app.monitor.snapshot().windowMapped
+          if !windowSeen {
+            return
+              "no window within \(Self.seconds(settings.windowTimeoutSeconds)) s (no window of the app was mapped on \(display.x11Name ?? "the display"); last event: \(lastEventName(app, since: since)))"
+          }
+        }
         if now - since > timeoutNs {
           return
             "no live frame within \(settings.runTimeoutSeconds) s (last event: \(lastEventName(app, since: since))\(windowHint(app)))"
@@ -268,17 +319,17 @@ public final class BenchRunner: RunPerforming {
 
   /// One launch run (cold, warm, loaded).
   public func launchRun(
-    config: LaunchConfiguration, condition: LaunchCondition, number: Int, runID: String, tracePath: String,
+    config: BenchConfiguration, condition: LaunchCondition, number: Int, runID: String, tracePath: String,
     interrupted: @Sendable () -> Bool
   ) -> RunOutcome? {
     var eviction: CacheEvictor.Outcome?
     if condition == .cold {
       try? SyntheticCamera.markCold(stateDirectory: stateDirectory)
       var files = learnedFiles.withLock { $0 }
-      // The executable bench was told to run (trusted, unlike the app's maps): its real path, since
-      // the eviction does not follow links.
+      // The executable bench was told to run (trusted, unlike the app's maps) and the libraries
+      // the loader resolves for it, known before its first run (AppFootprint).
       if let exe = argv(config: config).first {
-        files.insert(URL(fileURLWithPath: exe).resolvingSymlinksInPath().path)
+        files.formUnion(footprint(of: exe))
       }
       eviction = CacheEvictor(files: files).evict()
     }
@@ -297,11 +348,19 @@ public final class BenchRunner: RunPerforming {
       ts: app.spawnedAt, name: EventName.launchSpawn.rawValue, kind: .event, pid: pid)
     let failure = settle(
       app, since: app.spawnedAt, firstLive: firstLive,
-      awaited: settings.expectations(for: config).awaitedEvents(in: condition),
+      awaited: settings.awaitedEvents(for: config, in: condition), awaitsWindow: true,
       interrupted: interrupted)
     let report = app.monitor.snapshot()
     let realtime = app.monitor.realtimeGranted
-    let end = failure == nil ? app.shutDown() : app.child.terminate(grace: 0.5)
+    // A third-party app reads no control pipe: it is stopped (SIGTERM, then SIGKILL), and how it
+    // ends then is bench's doing, not a fault of the run.
+    let thirdParty = config.appConfiguration != nil
+    let end =
+      failure == nil && !thirdParty ? app.shutDown() : app.child.terminate(grace: thirdParty ? 1 : 0.5)
+    if failure == nil && thirdParty {
+      app.closeControl()
+      app.monitor.stop()
+    }
     if failure != nil {
       app.closeControl()
       app.monitor.stop()
@@ -309,7 +368,7 @@ public final class BenchRunner: RunPerforming {
     let wallMs = MonotonicClock.milliseconds(from: app.spawnedAt, to: MonotonicClock.now())
     if failure == "interrupted" { return nil }
     var reason = failure
-    if reason == nil, case .signaled = end { reason = "app \(end) after the run" }
+    if reason == nil, !thirdParty, case .signaled = end { reason = "app \(end) after the run" }
     // The final read comes after the app (and its process group) stopped: nothing is appended
     // while it reads, and it stops at the limits.
     let read = app.trace.withLock { $0.finish() }
@@ -343,6 +402,14 @@ public final class BenchRunner: RunPerforming {
     counts["unread_trace_bytes"] = read.unreadBytes
     counts["control_commands_dropped"] = droppedCommands
     counts[TrustBoundary.forgedEventsCount] = forged
+    // How the probe found the first live frame: by the light board's capture time, or, where
+    // the window shows no board (a third-party app without the board in its feed), by change
+    // detection alone, which cannot tell a live frame from any other new image.
+    if let live = events.first(where: { $0.name == EventName.displayFirstLiveFrame.rawValue }),
+      case .string(let method) = live.fields["method"]
+    {
+      counts[Self.firstFrameByChange] = method == "change" ? 1 : 0
+    }
     if let granted = RunVerification.cameraRealtime(in: events) {
       counts[RunVerification.realtimeCamera] = granted ? 1 : 0
     }
@@ -360,12 +427,12 @@ public final class BenchRunner: RunPerforming {
   public final class RelockSession: RelockRunning {
     let app: LaunchedApp
     let runner: BenchRunner
-    let config: LaunchConfiguration
+    let config: BenchConfiguration
     /// When the runner last sent `lock` (CLOCK_MONOTONIC ns): the run's `relock.lock` event.
     let lockedAt = Mutex<UInt64>(MonotonicClock.now())
     /// Control commands dropped before the current run.
     let droppedBefore = Mutex(0)
-    init(app: LaunchedApp, runner: BenchRunner, config: LaunchConfiguration) {
+    init(app: LaunchedApp, runner: BenchRunner, config: BenchConfiguration) {
       self.app = app
       self.runner = runner
       self.config = config
@@ -391,7 +458,7 @@ public final class BenchRunner: RunPerforming {
 
   /// Launches the app for a relock cell and waits for its launch to settle; then locks it.
   public func startRelockSession(
-    config: LaunchConfiguration, tracePath: String, interrupted: @Sendable () -> Bool
+    config: BenchConfiguration, tracePath: String, interrupted: @Sendable () -> Bool
   )
     -> Result<any RelockRunning, RunnerError>
   {
@@ -399,15 +466,15 @@ public final class BenchRunner: RunPerforming {
     let app: LaunchedApp
     do {
       app = try launch(
-        config: config, runID: "relock-\(config)", tracePath: tracePath, firstLive: firstLive,
+        config: config, runID: "relock-\(config.name)", tracePath: tracePath, firstLive: firstLive,
         tapOnFirstFrame: false)
     } catch {
       return .failure(error)
     }
     // The launch of a relock cell is not tapped: it waits for what a launch waits for but the photo.
-    var launch = settings.expectations(for: config)
-    launch.tap = false
-    let awaited = launch.awaitedEvents(in: .warm)
+    var untapped = settings
+    untapped.tap = false
+    let awaited = untapped.awaitedEvents(for: config, in: .warm)
     if let failure = settle(
       app, since: app.spawnedAt, firstLive: firstLive, awaited: awaited, interrupted: interrupted)
     {
@@ -445,7 +512,7 @@ public final class BenchRunner: RunPerforming {
       fields: ["seconds": .double(settings.lockSeconds)])
     let failure = settle(
       app, since: unlockAt, firstLive: firstLive,
-      awaited: settings.expectations(for: session.config).awaitedEvents(in: .relock),
+      awaited: settings.awaitedEvents(for: session.config, in: .relock),
       interrupted: interrupted)
     if failure == "interrupted" { return nil }
     let report = app.monitor.snapshot()

@@ -53,17 +53,22 @@ public final class BenchSession: Sendable {
         }
       }
       defer { burners?.stop() }
-      for config in settings.configs {
+      // A configuration that cannot apply in this condition (relock for a third-party app) gets
+      // no cell: results say why under `settings.not_run`, and the table prints it.
+      let configs = settings.benchConfigurations.filter {
+        settings.notRunReason(for: $0, in: condition) == nil
+      }
+      for config in configs {
         startCell(config: config, condition: condition, burners: burners?.count)
       }
       let rounds = settings.warmup + settings.runs
       if condition == .relock {
-        var sessions: [LaunchConfiguration: any RelockRunning] = [:]
+        var sessions: [BenchConfiguration: any RelockRunning] = [:]
         defer { sessions.values.forEach { $0.close() } }
-        for config in settings.configs {
+        for config in configs {
           if interruptFlag() { break conditions }
           switch runner.startRelockSession(
-            config: config, tracePath: "\(tracesDir)/relock-\(config.rawValue).jsonl",
+            config: config, tracePath: "\(tracesDir)/relock-\(config.name).jsonl",
             interrupted: interruptFlag)
           {
           case .success(let s): sessions[config] = s
@@ -71,7 +76,7 @@ public final class BenchSession: Sendable {
           }
         }
         for round in 0..<rounds {
-          for config in settings.configs {
+          for config in configs {
             if interruptFlag() { break conditions }
             let counted = round >= settings.warmup
             let number = round - settings.warmup + 1
@@ -92,14 +97,14 @@ public final class BenchSession: Sendable {
         }
       } else {
         for round in 0..<rounds {
-          for config in settings.configs {
+          for config in configs {
             if interruptFlag() { break conditions }
             let counted = round >= settings.warmup
             let number = round - settings.warmup + 1
             let name =
               counted
-              ? "\(condition.rawValue)-\(config.rawValue)-\(number)"
-              : "\(condition.rawValue)-\(config.rawValue)-warmup\(round + 1)"
+              ? "\(condition.rawValue)-\(config.name)-\(number)"
+              : "\(condition.rawValue)-\(config.name)-warmup\(round + 1)"
             guard
               let outcome = runner.launchRun(
                 config: config, condition: condition, number: number, runID: name,
@@ -122,14 +127,14 @@ public final class BenchSession: Sendable {
     return results
   }
 
-  func startCell(config: LaunchConfiguration, condition: LaunchCondition, burners: Int?) {
+  func startCell(config: BenchConfiguration, condition: LaunchCondition, burners: Int?) {
     let cell = cells.withLock { cells -> BenchResults.Cell? in
-      if cells.contains(where: { $0.config == config.rawValue && $0.condition == condition.rawValue }) {
+      if cells.contains(where: { $0.config == config.name && $0.condition == condition.rawValue }) {
         return nil
       }
-      let notApplicable = settings.expectations(for: config).inapplicablePhases(in: condition)
+      let notApplicable = settings.inapplicablePhases(for: config, in: condition)
       let cell = BenchResults.Cell(
-        config: config.rawValue, condition: condition.rawValue, camera: settings.camera.description,
+        config: config.name, condition: condition.rawValue, camera: settings.camera.description,
         runs: 0, failed: 0, burners: condition == .loaded ? (burners ?? 0) : nil, phases: [:], records: [],
         notApplicable: notApplicable.isEmpty ? nil : notApplicable)
       cells.append(cell)
@@ -139,7 +144,7 @@ public final class BenchSession: Sendable {
   }
 
   func finish(
-    _ outcome: RunOutcome, config: LaunchConfiguration, condition: LaunchCondition, counted: Bool,
+    _ outcome: RunOutcome, config: BenchConfiguration, condition: LaunchCondition, counted: Bool,
     done: Int, warmup: Bool
   ) {
     if outcome.realtime { realtimeSeen.withLock { $0 = true } }
@@ -147,7 +152,7 @@ public final class BenchSession: Sendable {
     if counted {
       cells.withLock { cells in
         if let i = cells.firstIndex(where: {
-          $0.config == config.rawValue && $0.condition == condition.rawValue
+          $0.config == config.name && $0.condition == condition.rawValue
         }
         ) {
           cells[i].records.append(outcome.record)
@@ -155,12 +160,12 @@ public final class BenchSession: Sendable {
       }
       journaled { () throws(ResultsFileError) in
         try journal?.append(
-          run: outcome.record, config: config.rawValue, condition: condition.rawValue,
+          run: outcome.record, config: config.name, condition: condition.rawValue,
           camera: settings.camera.description, realtime: outcome.realtime)
       }
     }
     let label =
-      "\(condition.rawValue)/\(config.rawValue)" + (warmup ? " warm-up" : " run \(outcome.record.run)")
+      "\(condition.rawValue)/\(config.name)" + (warmup ? " warm-up" : " run \(outcome.record.run)")
     let summary: String
     if outcome.record.ok {
       let observed =

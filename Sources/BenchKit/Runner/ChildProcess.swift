@@ -37,10 +37,11 @@ public final class ChildProcess: Sendable {
   }
 
   /// Spawns `argv` with `environment`. `inheritedFDs` maps child descriptor numbers to parent
-  /// descriptors (dup2'ed); stdout and stderr go to `logPath` (or /dev/null).
+  /// descriptors (dup2'ed); stdout goes to `logPath` (or /dev/null), stderr to `errorLogPath`
+  /// (or with stdout).
   public static func spawn(
     argv: [String], environment: [String: String], inheritedFDs: [Int32: Int32] = [:],
-    logPath: String? = nil
+    logPath: String? = nil, errorLogPath: String? = nil
   ) throws(RunnerError) -> ChildProcess {
     precondition(!argv.isEmpty)
     var actions = posix_spawn_file_actions_t()
@@ -49,7 +50,11 @@ public final class ChildProcess: Sendable {
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     let log = logPath ?? "/dev/null"
     posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-    posix_spawn_file_actions_adddup2(&actions, 1, 2)
+    if let errorLogPath {
+      posix_spawn_file_actions_addopen(&actions, 2, errorLogPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+    } else {
+      posix_spawn_file_actions_adddup2(&actions, 1, 2)
+    }
     // A parent descriptor numbered like another one's target would be replaced by that `dup2`
     // before its own: such a one is copied above every target first (closed again after the spawn).
     let targets = Set(inheritedFDs.keys)

@@ -7,13 +7,13 @@ import LaunchContract
 public protocol RunPerforming: Sendable {
   /// Runs one launch of `config` under `condition`; nil when `interrupted()` stopped it.
   func launchRun(
-    config: LaunchConfiguration, condition: LaunchCondition, number: Int, runID: String, tracePath: String,
+    config: BenchConfiguration, condition: LaunchCondition, number: Int, runID: String, tracePath: String,
     interrupted: @Sendable () -> Bool
   ) -> RunOutcome?
 
   /// Launches the app of a relock cell and waits until it is ready to be locked and unlocked.
   func startRelockSession(
-    config: LaunchConfiguration, tracePath: String, interrupted: @Sendable () -> Bool
+    config: BenchConfiguration, tracePath: String, interrupted: @Sendable () -> Bool
   ) -> Result<any RelockRunning, RunnerError>
 }
 

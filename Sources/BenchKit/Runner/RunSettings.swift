@@ -9,8 +9,11 @@ public struct RunSettings: Sendable {
   public var warmup = 1
   /// Conditions, in order.
   public var conditions: [LaunchCondition] = LaunchCondition.allCases
-  /// Configurations, alternated within each condition (A B A B …).
+  /// Built-in configurations (`--configs`), alternated within each condition (A B A B …).
   public var configs: [LaunchConfiguration] = LaunchConfiguration.mainJob
+  /// Third-party apps named by the user (`--app-config NAME=COMMAND`), alternated after the
+  /// built-in configurations.
+  public var appConfigs: [AppConfiguration] = []
   /// Outputs passed to camera-app.
   public var outputs: [CaptureOutputKind] = CaptureOutputKind.defaultSelection
   /// The camera the app opens.
@@ -30,6 +33,12 @@ public struct RunSettings: Sendable {
   /// `--feed-light-board`: the V4L2 video output node the light board is written into (vivid
   /// loops it into the camera's capture node); nil = none.
   public var feedLightBoard: String?
+  /// The preload library bench loads into third-party apps (`--app-config`) for their device
+  /// phases and `app.main`; nil when it is not built next to bench.
+  public var preloadLibrary: String?
+  /// Per third-party app (by name), why the preload library cannot see it (not built, a static
+  /// or set-user-ID program): its device phases and `process_launch` are then not applicable.
+  public var preloadReasons: [String: String] = [:]
   /// The compositor's refresh rate, Hz.
   public var refreshHz = 60.0
   /// Send `tap` as soon as the first live frame is seen.
@@ -38,6 +47,9 @@ public struct RunSettings: Sendable {
   public var lockSeconds = 1.0
   /// A run with no live frame after this many seconds fails.
   public var runTimeoutSeconds = 10.0
+  /// X11: a launch run whose app has mapped no window after this many seconds fails
+  /// ("no window within N s").
+  public var windowTimeoutSeconds = 10.0
   /// The results folder.
   public var outDir = ""
   /// Display surface size, pixels.
@@ -51,6 +63,11 @@ public struct RunSettings: Sendable {
 
   /// Creates the defaults (`swift run bench`).
   public init() {}
+
+  /// Every configuration the benchmark alternates: the built-in ones, then the apps'.
+  public var benchConfigurations: [BenchConfiguration] {
+    configs.map(BenchConfiguration.builtIn) + appConfigs.map(BenchConfiguration.app)
+  }
 
   /// What the runner may expect of the app in `configuration`.
   public func expectations(for configuration: LaunchConfiguration) -> AppExpectations {

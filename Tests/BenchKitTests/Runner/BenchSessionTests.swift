@@ -16,7 +16,7 @@ final class ScriptedRunner: RunPerforming {
   init(interruptAt: Int? = nil) { self.interruptAt = interruptAt }
 
   func launchRun(
-    config: LaunchConfiguration, condition: LaunchCondition, number: Int, runID: String, tracePath: String,
+    config: BenchConfiguration, condition: LaunchCondition, number: Int, runID: String, tracePath: String,
     interrupted: @Sendable () -> Bool
   ) -> RunOutcome? {
     let call = calls.withLock { c in
@@ -37,7 +37,7 @@ final class ScriptedRunner: RunPerforming {
   }
 
   func startRelockSession(
-    config: LaunchConfiguration, tracePath: String, interrupted: @Sendable () -> Bool
+    config: BenchConfiguration, tracePath: String, interrupted: @Sendable () -> Bool
   ) -> Result<any RelockRunning, RunnerError> {
     .failure(RunnerError(.spawnFailed, "no relock here"))
   }

@@ -1,0 +1,92 @@
+import LaunchContract
+
+/// `--app-config NAME=COMMAND`: a configuration named by the user that runs a program we did not
+/// write (a GStreamer pipeline, ffplay, a GTK or Qt app), so that its cells sit next to other apps'
+/// and camera-app's in one table, and `bench compare` matches them by name across results files.
+///
+/// The command is split into argv without a shell (``CommandSplitter``); per run, `{device}` is
+/// replaced with the V4L2 camera's node (`--camera v4l2:PATH`), `{config}` with the name,
+/// `{camera}` and `{outputs}` as for `--app`. Such an app is not expected to speak the trace
+/// protocol or to read the control pipe: a run ends at its first live frame, and relock is not
+/// applicable (it cannot be told to lock).
+public struct AppConfiguration: Sendable, Hashable {
+  /// The name: the cell's configuration in results, the table and `bench compare`.
+  public var name: String
+  /// The command as given (recorded in results).
+  public var command: String
+  /// The command's words; the first is resolved to the executable's path by ``RunCommand``.
+  public var argv: [String]
+
+  /// The longest name, in characters.
+  public static let maxNameLength = 40
+  /// `{device}`: replaced with the V4L2 camera's device node.
+  public static let devicePlaceholder = "{device}"
+
+  /// Creates a configuration from its parts (already checked).
+  public init(name: String, command: String, argv: [String]) {
+    self.name = name
+    self.command = command
+    self.argv = argv
+  }
+
+  /// Parses `NAME=COMMAND`: the name is 1 to 40 letters, digits, `.`, `_`, `+` or `-`, starting
+  /// with a letter or digit; the command is split as ``CommandSplitter`` says.
+  /// - Throws: `UsageError`, one line (the text is quoted with its control characters escaped).
+  public init(parsing text: String) throws(UsageError) {
+    guard let eq = text.firstIndex(of: "=") else {
+      throw UsageError("--app-config \(CommandSplitter.quoted(text)): wants NAME=COMMAND")
+    }
+    let name = String(text[..<eq])
+    let command = String(text[text.index(after: eq)...])
+    try Self.validate(name: name)
+    let argv = try CommandSplitter.split(command, for: "--app-config \(name)")
+    self.init(name: name, command: command, argv: argv)
+  }
+
+  /// Checks a configuration name.
+  /// - Throws: `UsageError` saying what is wrong with it.
+  public static func validate(name: String) throws(UsageError) {
+    guard !name.isEmpty else { throw UsageError("--app-config: empty name (wants NAME=COMMAND)") }
+    let allowed = name.unicodeScalars.allSatisfy {
+      ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)))
+        || "._+-".unicodeScalars.contains($0)
+    }
+    guard allowed, let first = name.unicodeScalars.first, first != ".", first != "-", first != "+",
+      first != "_"
+    else {
+      throw UsageError(
+        "--app-config \(CommandSplitter.quoted(name)): a name is letters, digits, '.', '_', '+' and '-', starting with a letter or digit"
+      )
+    }
+    guard name.count <= maxNameLength else {
+      throw UsageError("--app-config \(name): a name has at most \(maxNameLength) characters")
+    }
+    if LaunchConfiguration(rawValue: name) != nil {
+      throw UsageError(
+        "--app-config \(name): that is a built-in configuration's name (\(LaunchConfiguration.allCases.map(\.rawValue).joined(separator: ", "))); choose another"
+      )
+    }
+  }
+
+  /// Checks a list of configurations: no name twice.
+  /// - Throws: `UsageError` naming the first duplicate.
+  public static func validate(_ configurations: [AppConfiguration]) throws(UsageError) {
+    var seen = Set<String>()
+    for c in configurations where !seen.insert(c.name).inserted {
+      throw UsageError("--app-config \(c.name): the name is given twice")
+    }
+  }
+
+  /// Whether the command uses `{device}`.
+  public var usesDevice: Bool { argv.contains { $0.contains(Self.devicePlaceholder) } }
+
+  /// The argv of one run: the placeholders replaced.
+  public func argv(camera: CameraSelection, outputs: [CaptureOutputKind]) -> [String] {
+    argv.map {
+      $0.replacingOccurrences(of: Self.devicePlaceholder, with: camera.devicePath ?? Self.devicePlaceholder)
+        .replacingOccurrences(of: "{config}", with: name)
+        .replacingOccurrences(of: "{outputs}", with: outputs.map(\.rawValue).joined(separator: ","))
+        .replacingOccurrences(of: "{camera}", with: camera.description)
+    }
+  }
+}

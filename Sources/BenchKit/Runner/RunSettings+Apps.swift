@@ -1,0 +1,45 @@
+import LaunchContract
+
+extension RunSettings {
+  /// The events a run of `configuration` waits for, after its first live frame, before it
+  /// ends. A third-party app waits for none: it writes no trace of its own, so its run ends at
+  /// the first live frame (the preload library's device events all come before that frame).
+  public func awaitedEvents(for configuration: BenchConfiguration, in condition: LaunchCondition)
+    -> [EventName]
+  {
+    switch configuration {
+    case .builtIn(let c): expectations(for: c).awaitedEvents(in: condition)
+    case .app: []
+    }
+  }
+
+  /// The phases that cannot occur in the cell of `configuration` and `condition`, each with
+  /// its reason.
+  public func inapplicablePhases(for configuration: BenchConfiguration, in condition: LaunchCondition)
+    -> [String: String]
+  {
+    guard case .app(let app) = configuration else {
+      return expectations(for: configuration.launchConfiguration ?? .deferred).inapplicablePhases(
+        in: condition)
+    }
+    var reasons = condition.inapplicablePhases
+    reasons[PhaseName.shutterToPhoto] = "\(app.name): a third-party app is not asked to take a photo"
+    if !display.isX11 {
+      reasons[PhaseName.windowMapped] = "shm: the app presents into a shared-memory surface, not a window"
+    }
+    if let reason = preloadReasons[app.name] {
+      for phase in PhaseName.device { reasons[phase] = reason }
+      reasons[PhaseName.processLaunch] = reason
+    }
+    return reasons
+  }
+
+  /// Why `configuration` is not run at all in `condition`, or nil when it is: a third-party app
+  /// cannot be told to lock, so relock does not apply to it. Results list the reason under
+  /// `settings.not_run` and the table prints it.
+  public func notRunReason(for configuration: BenchConfiguration, in condition: LaunchCondition) -> String? {
+    guard case .app(let app) = configuration, condition == .relock else { return nil }
+    return
+      "\(app.name) cannot be told to lock: relock needs an app that reads lock and unlock from FIRSTFRAME_CONTROL, which a third-party app given with --app-config does not"
+  }
+}
