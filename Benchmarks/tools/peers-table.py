@@ -3,8 +3,8 @@
 
 usage: peers-table.py OUT_DIR
 
-OUT_DIR holds one bench results folder per app (OUT_DIR/<app>/results.json, from bench --out) and
-the C floor's preload traces (OUT_DIR/c-floor/*.jsonl, one per run). Prints the table in Markdown
+OUT_DIR holds bench's results folder (OUT_DIR/bench/results.json: camera-app's deferred and eager
+configurations and the apps given as --app-config) and the C floor's preload traces (OUT_DIR/c-floor/*.jsonl, one per run). Prints the table in Markdown
 (also written to OUT_DIR/peers.md) and exits 1 when any app's run failed or an app has no runs.
 """
 import json
@@ -33,9 +33,9 @@ def bench_columns(folder, name):
         return [(name, {}, 0, 1, {}, "no results.json")]
     results = json.load(open(path))
     columns = []
-    configs = {c["config"] for c in results.get("cells", [])}
+    builtIn = set(results.get("settings", {}).get("configs", []))
     for cell in results.get("cells", []):
-        label = name if len(configs) == 1 else f"{name} {cell['config']}"
+        label = f"camera-app {cell['config']}" if cell["config"] in builtIn else cell["config"]
         phases, ok, failed, methods, why = {}, 0, 0, {}, None
         for record in cell.get("records", []):
             if not record.get("ok"):
@@ -105,10 +105,7 @@ def main():
         return 2
     out = sys.argv[1]
     columns = []
-    for name in ["camera-app", "gst", "ffplay"]:
-        folder = os.path.join(out, name)
-        if os.path.isdir(folder):
-            columns += bench_columns(folder, name)
+    columns += bench_columns(os.path.join(out, "bench"), "bench")
     columns.append(floor_column(os.path.join(out, "c-floor")))
     lines = ["| phase (ms, median / p90) | " + " | ".join(c[0] for c in columns) + " |",
              "|---|" + "---|" * len(columns)]
