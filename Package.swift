@@ -113,7 +113,7 @@ let package = Package(
       name: "BenchKit",
       dependencies: [
         "BenchAnalysis", "PhaseTrace", "Display", "Probe", "V4L2Camera", "SyntheticCamera", "CommandLineKit",
-        "LaunchContract", "SystemCalls", "X11Display",
+        "LaunchContract", "SystemCalls", "X11Display", "LightBoard",
       ],
       swiftSettings: strict),
     // The preload library (Preload/firstframe-preload.c) and its C companions, compiled by the
@@ -209,7 +209,8 @@ let package = Package(
       name: "BenchKitTests",
       dependencies: [
         "BenchKit", "BenchAnalysis", "CommandLineKit", "PhaseTrace", "LaunchContract", "SystemCalls",
-        "TestSupport", "TestThreads",
+        "TestSupport", "TestThreads", "V4L2Camera", "V4L2TestSupport", "CV4L2Shims", "LightBoard",
+        "CaptureKit",
       ],
       exclude: ["Fixtures"], swiftSettings: strict),
     .testTarget(

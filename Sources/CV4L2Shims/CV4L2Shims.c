@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/mman.h>
 
 // The libv4l2 functions this shim calls, as libv4l2.h declares them (libv4l-dev is not needed).
@@ -77,6 +78,43 @@ void *CV4L2Shims_mmap(int fd, size_t length, int64_t offset) {
 int CV4L2Shims_munmap(void *start, size_t length) {
   if (!is_loaded()) { errno = ELIBACC; return -1; }
   return p_munmap(start, length);
+}
+
+void CV4L2Shims_packLuma(
+    const uint8_t *luma, int width, int height, int lumaStride, uint8_t *frame, size_t frameSize,
+    int bytesPerLine, int packing, int firstRow, int endRow, int fillChroma) {
+  int bytesPerPixel = packing == CV4L2Shims_LumaPackingPlane ? 1
+                      : packing == CV4L2Shims_LumaPackingThreeBytes ? 3
+                      : packing == CV4L2Shims_LumaPackingFourBytes ? 4 : 2;
+  if (width <= 0 || height <= 0 || bytesPerLine < width * bytesPerPixel) return;
+  if (firstRow < 0) firstRow = 0;
+  if (endRow > height) endRow = height;
+  for (int y = firstRow; y < endRow; y++) {
+    size_t start = (size_t)y * (size_t)bytesPerLine;
+    if (start + (size_t)width * (size_t)bytesPerPixel > frameSize) return;
+    const uint8_t *in = luma + (size_t)y * (size_t)lumaStride;
+    uint8_t *out = frame + start;
+    switch (packing) {
+      case CV4L2Shims_LumaPackingPlane: memcpy(out, in, (size_t)width); break;
+      case CV4L2Shims_LumaPackingYFirst:
+        for (int x = 0; x < width; x++) { out[2 * x] = in[x]; if (fillChroma) out[2 * x + 1] = 128; }
+        break;
+      case CV4L2Shims_LumaPackingYSecond:
+        for (int x = 0; x < width; x++) { out[2 * x + 1] = in[x]; if (fillChroma) out[2 * x] = 128; }
+        break;
+      case CV4L2Shims_LumaPackingThreeBytes:
+        for (int x = 0; x < width; x++) memset(out + 3 * x, in[x], 3);
+        break;
+      case CV4L2Shims_LumaPackingFourBytes:
+        for (int x = 0; x < width; x++) memset(out + 4 * x, in[x], 4);
+        break;
+      default: return;
+    }
+  }
+  if (fillChroma && packing == CV4L2Shims_LumaPackingPlane) {
+    size_t plane = (size_t)height * (size_t)bytesPerLine;
+    if (plane < frameSize) memset(frame + plane, 128, frameSize - plane);
+  }
 }
 
 const unsigned long CV4L2Shims_VIDIOC_QUERYCAP = VIDIOC_QUERYCAP;

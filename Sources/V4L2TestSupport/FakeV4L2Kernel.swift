@@ -112,6 +112,8 @@ public final class FakeV4L2Kernel: Sendable {
     var streaming = false
     var frames = 0
     var controlValues: [UInt32: Int32] = [:]
+    /// Output buffers as queued (`VIDIOC_QBUF` of `V4L2_BUF_TYPE_VIDEO_OUTPUT`): index and bytes.
+    var outputFrames: [(index: Int, bytes: [UInt8])] = []
   }
 
   let state: Mutex<State>
@@ -119,6 +121,8 @@ public final class FakeV4L2Kernel: Sendable {
   public static let group = "video"
   /// The fake node.
   public static let path = "/dev/video0"
+  /// `V4L2_BUF_TYPE_VIDEO_OUTPUT`.
+  static let outputType = UInt32(V4L2_BUF_TYPE_VIDEO_OUTPUT.rawValue)
   /// The largest buffer the fake allocates, in bytes: a bigger `sizeimage` fails `VIDIOC_REQBUFS`
   /// with `ENOMEM`, as a kernel out of memory would.
   public static let maxBufferBytes = 64 << 20
@@ -136,6 +140,15 @@ public final class FakeV4L2Kernel: Sendable {
 
   /// The luma value the fake writes into frame `n` (from 0).
   public static func luma(ofFrame n: Int) -> UInt8 { UInt8(truncatingIfNeeded: 16 + n * 7) }
+
+  /// The most output frames kept by ``outputFrames``.
+  public static let maxOutputFrames = 256
+
+  /// What a writer queued on the output queue (`VIDIOC_QBUF` with `V4L2_BUF_TYPE_VIDEO_OUTPUT`),
+  /// in order: the buffer index and a copy of its `bytesused` bytes (the first
+  /// ``maxOutputFrames`` frames). The fake shows them at once: `VIDIOC_DQBUF` of the output
+  /// queue hands the oldest back, unchanged.
+  public var outputFrames: [(index: Int, bytes: [UInt8])] { state.withLock { $0.outputFrames } }
 
   /// How often `request` was issued.
   public func count(_ request: V4L2Request) -> Int {
@@ -317,12 +330,22 @@ public final class FakeV4L2Kernel: Sendable {
         return -EINVAL
       }
       s.queued.append(Int(b.pointee.index))
+      if b.pointee.type == Self.outputType, s.outputFrames.count < Self.maxOutputFrames {
+        let buffer = s.buffers[Int(b.pointee.index)]
+        let used = b.pointee.bytesused > 0 ? min(Int(b.pointee.bytesused), buffer.length) : buffer.length
+        let bytes = UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: buffer.address), count: used)
+        s.outputFrames.append((Int(b.pointee.index), Array(bytes)))
+      }
       return 0
     case .dequeueBuffer:
       if let failure = s.config.dequeueFailure, s.frames >= failure.afterFrames { return -failure.errno }
       guard s.streaming, !s.queued.isEmpty else { return -EAGAIN }
       let index = s.queued.removeFirst()
       let buffer = s.buffers[index]
+      if argument.assumingMemoryBound(to: v4l2_buffer.self).pointee.type == Self.outputType {
+        argument.assumingMemoryBound(to: v4l2_buffer.self).pointee.index = UInt32(index)
+        return 0
+      }
       fill(
         UnsafeMutableRawBufferPointer(
           start: UnsafeMutableRawPointer(bitPattern: buffer.address), count: buffer.length), s)

@@ -148,6 +148,8 @@ public struct BenchResults: Codable, Sendable {
     public var display: String?
     /// The X server the runs used, on the X11 paths.
     public var displayServer: DisplayServerInfo?
+    /// What `--feed-light-board` wrote into the looped output node; absent without it.
+    public var lightBoardFeed: LightBoardFeedInfo?
     /// The third-party apps named by the user (`--app-config NAME=COMMAND`): name → the command
     /// as given (before `{device}` and the other placeholders are replaced). Absent without any.
     public var appConfigs: [String: String]? = nil
@@ -191,6 +193,54 @@ public struct BenchResults: Codable, Sendable {
       self.interrupted = interrupted
       self.display = display
       self.displayServer = displayServer
+    }
+  }
+
+  /// The light board fed into a V4L2 output node that the driver loops into the camera's capture
+  /// node (`--feed-light-board`). When looping is off or the capture format cannot carry the
+  /// board, runs find their first live frame by change detection on the driver's own pattern:
+  /// each run's `method` says which it was.
+  public struct LightBoardFeedInfo: Codable, Sendable, Hashable {
+    /// The output node written, e.g. `/dev/video2`.
+    public var output: String
+    /// The capture node whose format the output followed (the camera).
+    public var capture: String
+    /// Whether the capture node's "Loop Video" control was on when feeding began; absent when the
+    /// node has no such control (not vivid).
+    public var loopVideo: Bool?
+    /// Frames queued, in all.
+    public var framesSent: Int
+    /// Ticks with no free output buffer.
+    public var framesSkipped: Int
+    /// Frame periods the feeder's thread was late for and skipped.
+    public var deadlinesMissed: Int
+    /// The frame rate fed, frames per second (the capture node's).
+    public var framesPerSecond: Double
+    /// The output formats, in the order the apps' capture formats asked for them (`640x480 YUYV`).
+    public var formats: [String]
+    /// A capture format the board could not be written in, if one was seen.
+    public var unsupportedFormat: String?
+    /// Whether the feeder's thread got `SCHED_FIFO`.
+    public var realtime: Bool
+    /// Why feeding stopped early, if it did.
+    public var failure: String?
+    /// Creates the record.
+    public init(
+      output: String, capture: String, loopVideo: Bool?, framesSent: Int, framesSkipped: Int,
+      deadlinesMissed: Int, framesPerSecond: Double, formats: [String], unsupportedFormat: String?,
+      realtime: Bool, failure: String?
+    ) {
+      self.output = output
+      self.capture = capture
+      self.loopVideo = loopVideo
+      self.framesSent = framesSent
+      self.framesSkipped = framesSkipped
+      self.deadlinesMissed = deadlinesMissed
+      self.framesPerSecond = framesPerSecond
+      self.formats = formats
+      self.unsupportedFormat = unsupportedFormat
+      self.realtime = realtime
+      self.failure = failure
     }
   }
 

@@ -77,6 +77,10 @@ public enum RunCommand: Command {
     "--app", "\"COMMAND ARGS\"",
     "benchmark another app (split into argv without a shell; {config}, {outputs}, {camera} are replaced)",
     parser: .text)
+  static let feedLightBoard = Option<String?>(
+    "--feed-light-board", "NODE",
+    "write the light board into the V4L2 output NODE that vivid loops into the camera (--camera v4l2:…)",
+    parser: .text)
   static let appConfig = Option<AppConfiguration?>(
     "--app-config", "N=CMD",
     "a third-party app, a configuration named N that runs CMD (repeatable; {device} is the --camera v4l2 node); without --configs only these run",
@@ -133,7 +137,8 @@ public enum RunCommand: Command {
       phase's distribution per configuration, with a deferred-vs-eager verdict per condition.
       """,
     options: [
-      runs, warmup, conditions, configs, outputs, camera, profile, app, appConfig, display, x11Read,
+      runs, warmup, conditions, configs, outputs, camera, profile, app, appConfig, feedLightBoard, display,
+      x11Read,
       refreshHz,
       lockSeconds, runTimeout, windowTimeout, load,
       injectDelay, noTap, noBoard,
@@ -196,6 +201,17 @@ public enum RunCommand: Command {
       } catch {
         throw UsageError("--camera \(s.camera): \(error)")
       }
+    }
+    if let node = try o.value(feedLightBoard) {
+      guard s.camera.devicePath != nil else {
+        throw UsageError("--feed-light-board applies to a V4L2 camera (--camera v4l2:/dev/videoN) only")
+      }
+      do {
+        _ = try V4L2VideoOutput(path: node)
+      } catch {
+        throw UsageError("--feed-light-board \(node): \(error)")
+      }
+      s.feedLightBoard = node
     }
     var syntheticProfile: CostProfile?
     if let profile = try o.value(profile) {
@@ -444,7 +460,9 @@ public enum RunCommand: Command {
     let session = BenchSession(
       settings: settings, runner: runner, progress: progress, base: base, journal: journal,
       interrupted: { interrupted.isSet || display.failure != nil })
-    let results = session.run()
+    let feed = LightBoardFeed.start(settings: settings) { line in errors.write("bench: \(line)\n") }
+    var results = session.run()
+    results.settings.lightBoardFeed = feed?.stop()
     return finish(
       results, folder: folder, journal: journal, format: format, quiet: quiet,
       displayFailure: display.failure, output: &output, errors: &errors)

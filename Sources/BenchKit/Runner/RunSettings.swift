@@ -30,6 +30,9 @@ public struct RunSettings: Sendable {
   /// A custom app command (argv), instead of camera-app. `{config}`, `{outputs}`, `{camera}`
   /// in it are replaced per run.
   public var appCommand: [String]?
+  /// `--feed-light-board`: the V4L2 video output node the light board is written into (vivid
+  /// loops it into the camera's capture node); nil = none.
+  public var feedLightBoard: String?
   /// The preload library bench loads into third-party apps (`--app-config`) for their device
   /// phases and `app.main`; nil when it is not built next to bench.
   public var preloadLibrary: String?

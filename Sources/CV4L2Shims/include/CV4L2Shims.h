@@ -30,6 +30,30 @@ void *CV4L2Shims_mmap(int fd, size_t length, int64_t offset);
 /// v4l2_munmap(start, length).
 int CV4L2Shims_munmap(void *start, size_t length);
 
+/// How a luma image is laid into a V4L2 pixel format by CV4L2Shims_packLuma.
+enum CV4L2Shims_LumaPacking {
+  /// The Y plane first (GREY, and the planar and semi-planar YUV formats); what follows the Y
+  /// plane (chroma) is set to 128, a grey picture.
+  CV4L2Shims_LumaPackingPlane = 1,
+  /// 4:2:2 packed with Y in even bytes (YUYV, YVYU); chroma bytes 128.
+  CV4L2Shims_LumaPackingYFirst = 2,
+  /// 4:2:2 packed with Y in odd bytes (UYVY, VYUY); chroma bytes 128.
+  CV4L2Shims_LumaPackingYSecond = 3,
+  /// 3 bytes per pixel, each the luma value (RGB24, BGR24: a grey picture).
+  CV4L2Shims_LumaPackingThreeBytes = 4,
+  /// 4 bytes per pixel, each the luma value (the 32-bit RGB formats: a grey picture).
+  CV4L2Shims_LumaPackingFourBytes = 5,
+};
+
+/// Writes rows `firstRow ..< endRow` of the luma image `luma` (`width` × `height`, `lumaStride`
+/// bytes per row) into the frame `frame` (`frameSize` bytes, `bytesPerLine` bytes per row of its
+/// first plane) laid out as `packing` says; with `fillChroma`, also sets the chroma (every byte
+/// after the Y plane for CV4L2Shims_LumaPackingPlane). Nothing is written outside `frameSize`.
+/// Plain C for speed: a debug build of Swift is too slow for a frame per pixel at 60 fps.
+void CV4L2Shims_packLuma(
+    const uint8_t *luma, int width, int height, int lumaStride, uint8_t *frame, size_t frameSize,
+    int bytesPerLine, int packing, int firstRow, int endRow, int fillChroma);
+
 extern const unsigned long CV4L2Shims_VIDIOC_QUERYCAP;
 extern const unsigned long CV4L2Shims_VIDIOC_ENUM_FMT;
 extern const unsigned long CV4L2Shims_VIDIOC_G_FMT;

@@ -54,6 +54,23 @@ struct V4L2Handle: Sendable {
     return result < 0 ? -result : 0
   }
 
+  /// Asks for `count` memory-mapped buffers of queue `type` (`VIDIOC_REQBUFS`); the number the
+  /// driver granted, at least 1.
+  /// - Throws: the ioctl's error, or `system_call_failed` when the driver grants none.
+  func requestMappedBuffers(_ count: Int, type: UInt32) throws(V4L2Error) -> UInt32 {
+    var request = v4l2_requestbuffers()
+    request.count = UInt32(count)
+    request.type = type
+    request.memory = UInt32(V4L2_MEMORY_MMAP.rawValue)
+    try ioctl(.requestBuffers, &request)
+    guard request.count > 0 else {
+      throw V4L2Error(
+        code: .systemCallFailed, message: "the driver granted no streaming buffers (out of memory?)",
+        operation: V4L2Request.requestBuffers.rawValue, devicePath: path)
+    }
+    return request.count
+  }
+
   /// Maps buffer memory at `offset` (from `VIDIOC_QUERYBUF`).
   func mmap(length: Int, offset: Int64) throws(V4L2Error) -> UnsafeMutableRawPointer {
     let address = try V4L2Syscall.perform("mmap", path: path) { kernel.mmap(fd, length, offset) }

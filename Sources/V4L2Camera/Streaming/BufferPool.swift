@@ -22,19 +22,10 @@ struct BufferPool: Sendable {
 
   /// Requests `count` buffers and maps them. On failure, whatever was mapped is released.
   static func allocate(on handle: V4L2Handle, count: Int) throws(V4L2Error) -> BufferPool {
-    var request = v4l2_requestbuffers()
-    request.count = UInt32(count)
-    request.type = V4L2Handle.captureType
-    request.memory = UInt32(V4L2_MEMORY_MMAP.rawValue)
-    try handle.ioctl(.requestBuffers, &request)
-    guard request.count > 0 else {
-      throw V4L2Error(
-        code: .systemCallFailed, message: "the driver granted no streaming buffers (out of memory?)",
-        operation: V4L2Request.requestBuffers.rawValue, devicePath: handle.path)
-    }
+    let granted = try handle.requestMappedBuffers(count, type: V4L2Handle.captureType)
     var pool = BufferPool(buffers: [])
     do throws(V4L2Error) {
-      for index in 0..<request.count {
+      for index in 0..<granted {
         var buffer = v4l2_buffer()
         buffer.index = index
         buffer.type = V4L2Handle.captureType

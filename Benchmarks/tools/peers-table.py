@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""The peers table (Benchmarks/peers): medians and p90s per phase and per app, from one VM boot.
+
+usage: peers-table.py OUT_DIR
+
+OUT_DIR holds bench's results folder (OUT_DIR/bench/results.json: camera-app's deferred and eager
+configurations and the apps given as --app-config) and the C floor's preload traces (OUT_DIR/c-floor/*.jsonl, one per run). Prints the table in Markdown
+(also written to OUT_DIR/peers.md) and exits 1 when any app's run failed or an app has no runs.
+"""
+import json
+import os
+import sys
+
+PHASES = ["process_launch", "window_mapped", "device_open", "device_format", "device_buffers",
+          "device_stream_on", "device_first_buffer", "first_frame_observed"]
+DEVICE = PHASES[2:7]
+
+
+def percentile(values, q):
+    v = sorted(values)
+    if not v:
+        return None
+    pos = (len(v) - 1) * q
+    lo = int(pos)
+    hi = min(lo + 1, len(v) - 1)
+    return v[lo] + (v[hi] - v[lo]) * (pos - lo)
+
+
+def bench_columns(folder, name):
+    """One column per configuration in folder/results.json: {phase: [ms]}, ok, failed, methods."""
+    path = os.path.join(folder, "results.json")
+    if not os.path.exists(path):
+        return [(name, {}, 0, 1, {}, "no results.json")]
+    results = json.load(open(path))
+    columns = []
+    builtIn = set(results.get("settings", {}).get("configs", []))
+    for cell in results.get("cells", []):
+        label = f"camera-app {cell['config']}" if cell["config"] in builtIn else cell["config"]
+        phases, ok, failed, methods, why = {}, 0, 0, {}, None
+        for record in cell.get("records", []):
+            if not record.get("ok"):
+                failed += 1
+                why = why or record.get("error")
+                continue
+            ok += 1
+            for phase, ms in record.get("phases", {}).items():
+                phases.setdefault(phase, []).append(ms)
+            for event in record.get("timeline") or []:
+                if event.get("name") == "display.first_live_frame":
+                    method = (event.get("fields") or {}).get("method")
+                    if method:
+                        methods[method] = methods.get(method, 0) + 1
+        columns.append((label, phases, ok, failed, methods, why))
+    return columns or [(name, {}, 0, 1, {}, "no runs")]
+
+
+def trace_phases(path):
+    """The five device phases of one preload trace, ms (begin → end; stream-on end → first buffer)."""
+    first = {}
+    for line in open(path):
+        try:
+            e = json.loads(line)
+        except ValueError:
+            continue
+        first.setdefault((e.get("name"), e.get("kind")), e.get("ts"))
+    out = {}
+    for p in ["open", "format", "buffers", "stream_on"]:
+        b, e = first.get((f"device.{p}", "begin")), first.get((f"device.{p}", "end"))
+        if b is not None and e is not None:
+            out[f"device_{p}"] = (e - b) / 1e6
+    s, f = first.get(("device.stream_on", "end")), first.get(("device.first_buffer", "event"))
+    if s is not None and f is not None:
+        out["device_first_buffer"] = (f - s) / 1e6
+    return out
+
+
+def floor_column(folder):
+    phases, ok, failed = {}, 0, 0
+    if os.path.isdir(folder):
+        for name in sorted(os.listdir(folder)):
+            if not name.endswith(".jsonl"):
+                continue
+            p = trace_phases(os.path.join(folder, name))
+            if len(p) == len(DEVICE):
+                ok += 1
+                for k, v in p.items():
+                    phases.setdefault(k, []).append(v)
+            else:
+                failed += 1
+    status = os.path.join(folder, "failed")
+    if os.path.exists(status):
+        failed += sum(1 for _ in open(status))
+    return ("C floor (libv4l2)", phases, ok, failed, {}, None if ok else "no complete trace")
+
+
+def fmt(values):
+    if not values:
+        return "–"
+    return f"{percentile(values, 0.5):.1f} / {percentile(values, 0.9):.1f}"
+
+
+def main():
+    if len(sys.argv) != 2:
+        print(__doc__.strip().splitlines()[2], file=sys.stderr)
+        return 2
+    out = sys.argv[1]
+    columns = []
+    columns += bench_columns(os.path.join(out, "bench"), "bench")
+    columns.append(floor_column(os.path.join(out, "c-floor")))
+    lines = ["| phase (ms, median / p90) | " + " | ".join(c[0] for c in columns) + " |",
+             "|---|" + "---|" * len(columns)]
+    for phase in PHASES:
+        lines.append(f"| {phase} | " + " | ".join(fmt(c[1].get(phase)) for c in columns) + " |")
+    lines.append("| runs ok / failed | " + " | ".join(f"{c[2]} / {c[3]}" for c in columns) + " |")
+    lines.append("| first frame found by | " + " | ".join(
+        ", ".join(f"{k} {v}" for k, v in sorted(c[4].items())) or "–" for c in columns) + " |")
+    floor = columns[-1][1]
+    for label, phases, *_ in columns[:-1]:
+        if not label.startswith("camera-app"):
+            continue
+        ratios = []
+        for phase in DEVICE:
+            a, b = percentile(phases.get(phase, []), 0.5), percentile(floor.get(phase, []), 0.5)
+            ratios.append(f"{phase} {a / b:.2f}×" if a is not None and b else f"{phase} –")
+        lines.append("")
+        lines.append(f"{label} ÷ C floor (medians): " + ", ".join(ratios))
+    text = "\n".join(lines) + "\n"
+    sys.stdout.write(text)
+    with open(os.path.join(out, "peers.md"), "w") as f:
+        f.write(text)
+    bad = [f"{c[0]}: {c[3]} failed" + (f" ({c[5]})" if c[5] else "") for c in columns if c[3] or not c[2]]
+    for b in bad:
+        print(f"peers: {b}", file=sys.stderr)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

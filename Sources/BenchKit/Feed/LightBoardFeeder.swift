@@ -1,0 +1,196 @@
+import Dispatch
+import LightBoard
+import Synchronization
+import SystemCalls
+import V4L2Camera
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Writes light-board frames into a V4L2 video output node at the camera's rate, on a real-time
+/// thread of its own, so that a driver that loops its output into its capture node (vivid's
+/// "Loop Video") shows the board to any app capturing from that node: the probe then reads
+/// capture times from the app's window exactly as from camera-app.
+///
+/// Each frame carries its render time (`CLOCK_MONOTONIC`, read just before it is drawn) and a
+/// sequence number (the bar's slot). The thread sleeps to absolute deadlines one frame period
+/// apart (`clock_nanosleep(TIMER_ABSTIME)`), so the cadence does not drift; a deadline already
+/// missed by more than a period is skipped, not caught up. Before each frame it reads the
+/// capture node's format (`VIDIOC_G_FMT`) and, when the capturing app chose another one,
+/// reconfigures the output to match (vivid loops only equal pixel formats): the frame rate is
+/// the capture node's (`VIDIOC_G_PARM`), else 30 fps.
+public final class LightBoardFeeder: Sendable {
+  /// What the feeder did, for results and tests.
+  public struct Report: Sendable, Hashable {
+    /// Frames queued to the output.
+    public var framesSent = 0
+    /// Ticks with no free buffer (the driver held them all).
+    public var framesSkipped = 0
+    /// Deadlines missed by more than a period and skipped (the thread was late).
+    public var deadlinesMissed = 0
+    /// The output formats, in the order the capture node asked for them (`640x480 YUYV`).
+    public var formats: [String] = []
+    /// A capture format the board cannot be written in, if one was seen.
+    public var unsupportedFormat: String?
+    /// The frame rate fed, frames per second.
+    public var framesPerSecond: Double = 0
+    /// Whether the thread got `SCHED_FIFO`.
+    public var realtime = false
+    /// Why feeding stopped early (an output error), if it did.
+    public var failure: String?
+  }
+
+  /// The output node written.
+  public let outputPath: String
+  /// The capture node whose format is followed.
+  public let capturePath: String
+  let output: V4L2VideoOutput
+  let watch: V4L2FormatWatch
+  let fixedRate: Double?
+  let stopRequested = Atomic<Bool>(false)
+  let started = Atomic<Bool>(false)
+  let finished = DispatchSemaphore(value: 0)
+  let report = Mutex(Report())
+  /// Called after each queued frame with its sequence number and render time (ns), on the
+  /// feeder's thread (tests follow the cadence with it).
+  let onFrame: (@Sendable (_ sequence: UInt64, _ renderTime: UInt64) -> Void)?
+
+  /// Opens the output node and the capture node (through `kernel`; a fake one in tests).
+  /// - Parameters:
+  ///   - frameRate: frames per second, or nil for the capture node's rate.
+  ///   - onFrame: called after each queued frame, on the feeder's thread.
+  /// - Throws: `V4L2Error` when either node cannot be opened or is not of its kind.
+  public init(
+    outputPath: String, capturePath: String, kernel: V4L2Kernel = .system, frameRate: Double? = nil,
+    onFrame: (@Sendable (_ sequence: UInt64, _ renderTime: UInt64) -> Void)? = nil
+  ) throws(V4L2Error) {
+    self.outputPath = outputPath
+    self.capturePath = capturePath
+    self.output = try V4L2VideoOutput(path: outputPath, kernel: kernel)
+    self.watch = try V4L2FormatWatch(path: capturePath, kernel: kernel)
+    self.fixedRate = frameRate.flatMap { $0 > 0 && $0 <= 1000 ? $0 : nil }
+    self.onFrame = onFrame
+  }
+
+  /// Starts the feeder's thread (once).
+  /// - Throws: the ``Errno`` of `pthread_create`.
+  public func start() throws(Errno) {
+    guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    do {
+      try SystemThread.start(name: "ff-board-feed") { [self] in
+        run()
+        finished.signal()
+      }
+    } catch {
+      finished.signal()
+      throw error
+    }
+  }
+
+  /// Stops the thread (within one frame period), stops the output stream, and returns what was done.
+  @discardableResult
+  public func stop() -> Report {
+    stopRequested.store(true, ordering: .releasing)
+    if started.load(ordering: .acquiring) {
+      finished.wait()
+      finished.signal()
+    }
+    output.stop()
+    return report.withLock { $0 }
+  }
+
+  /// What was done so far.
+  public var currentReport: Report { report.withLock { $0 } }
+
+  private func run() {
+    let realtime = SystemThread.requestRealtime(priority: 11)
+    let rate = fixedRate ?? watch.frameRate().flatMap { $0 > 0 && $0 <= 1000 ? $0 : nil } ?? 30
+    report.withLock {
+      $0.realtime = realtime
+      $0.framesPerSecond = rate
+    }
+    let period = UInt64((1e9 / rate).rounded())
+    var deadline = MonotonicClock.now()
+    var sequence: UInt64 = 0
+    var followed: V4L2FrameLayout?
+    var luma: [UInt8] = []
+    while !stopRequested.load(ordering: .acquiring) {
+      deadline &+= period
+      let now = MonotonicClock.now()
+      if now > deadline &+ period {
+        let missed = (now - deadline) / period
+        deadline &+= missed * period
+        report.withLock { $0.deadlinesMissed += Int(missed) }
+      }
+      MonotonicClock.sleep(until: deadline)
+      do throws(V4L2Error) {
+        guard let layout = try follow(&followed, luma: &luma) else { continue }
+        let renderTime = MonotonicClock.now()
+        let sent = try luma.withUnsafeMutableBufferPointer { pixels throws(V4L2Error) -> Bool in
+          let base = pixels.baseAddress!
+          LightBoard.render(
+            captureTime: renderTime, sequence: sequence, width: layout.width, height: layout.height,
+            bytesPerRow: layout.width, into: base)
+          return try output.send { frame, confirmed, reused in
+            Self.write(UnsafePointer(base), layout: confirmed, into: frame, reused: reused)
+          }
+        }
+        if sent {
+          report.withLock { $0.framesSent += 1 }
+          onFrame?(sequence, renderTime)
+          sequence &+= 1
+        } else {
+          report.withLock { $0.framesSkipped += 1 }
+        }
+      } catch {
+        report.withLock { $0.failure = "\(error)" }
+        return
+      }
+    }
+  }
+
+  /// Matches the output to the capture node's format; the layout to draw in, or nil when the
+  /// capture format is unknown or not one the board can be written in.
+  private func follow(_ followed: inout V4L2FrameLayout?, luma: inout [UInt8]) throws(V4L2Error)
+    -> V4L2FrameLayout?
+  {
+    guard let wanted = watch.currentFormat() else { return output.layout }
+    let same =
+      followed.map { $0.fourCC == wanted.fourCC && $0.width == wanted.width && $0.height == wanted.height }
+      ?? false
+    if same { return output.layout }
+    followed = wanted
+    guard wanted.acceptsLuma else {
+      report.withLock { $0.unsupportedFormat = wanted.description }
+      output.stop()
+      return nil
+    }
+    let confirmed = try output.configure(like: wanted)
+    guard confirmed.acceptsLuma, confirmed.width > 0, confirmed.height > 0 else {
+      report.withLock { $0.unsupportedFormat = confirmed.description }
+      output.stop()
+      return nil
+    }
+    luma = [UInt8](repeating: 0, count: confirmed.width * confirmed.height)
+    report.withLock { $0.formats.append(confirmed.description) }
+    return confirmed
+  }
+
+  /// Lays the board into `frame`: every row the first time a buffer is used, then only the rows
+  /// the board changes (bar track and code band; the scene stays in the buffer).
+  static func write(
+    _ luma: UnsafePointer<UInt8>, layout: V4L2FrameLayout, into frame: UnsafeMutableRawBufferPointer,
+    reused: Bool
+  ) {
+    guard reused else {
+      layout.writeLuma(luma, lumaStride: layout.width, into: frame, rows: 0..<layout.height, fillChroma: true)
+      return
+    }
+    let board = LightBoard.layout(width: layout.width, height: layout.height)
+    for rect in [board.barTrack, board.codeBand] {
+      layout.writeLuma(
+        luma, lumaStride: layout.width, into: frame, rows: rect.y..<(rect.y + rect.height), fillChroma: false)
+    }
+  }
+}

@@ -1,0 +1,55 @@
+import BenchKit
+import CaptureKit
+import Foundation
+import LightBoard
+import TestSupport
+import Testing
+import V4L2Camera
+
+/// The feeder against vivid's loop (the VM: `scripts/vivid-integration`), only when
+/// `FIRSTFRAME_VIVID_LOOP` names a looped pair as `CAPTURE,OUTPUT` (e.g. `/dev/video1,/dev/video2`:
+/// an HDMI capture input and an HDMI output of one vivid instance).
+@Suite(.timeLimit(.minutes(3))) struct LightBoardFeederVividTests {
+  static let pair: (capture: String, output: String)? = {
+    guard let value = ProcessInfo.processInfo.environment["FIRSTFRAME_VIVID_LOOP"] else { return nil }
+    let parts = value.split(separator: ",").map(String.init)
+    return parts.count == 2 ? (parts[0], parts[1]) : nil
+  }()
+
+  @Test(
+    "an app capturing from vivid's looped node receives the board the feeder wrote, render time before capture",
+    .enabled(if: pair != nil, "set FIRSTFRAME_VIVID_LOOP=/dev/videoCAPTURE,/dev/videoOUTPUT to run"))
+  func boardThroughTheLoop() throws {
+    let (capturePath, outputPath) = try #require(Self.pair)
+    let camera = try V4L2Camera(path: capturePath)
+    try camera.open()
+    defer { camera.close() }
+    let loop = try #require(try camera.control(named: "Loop Video"), "vivid's capture node has Loop Video")
+    try camera.setValue(1, ofControl: loop.id)
+    try camera.setActiveFormat(
+      CaptureFormat(width: 640, height: 480, maxFrameRate: 30, fourCC: "YUYV"), frameRate: 30)
+    try camera.initializeOutput(.preview)
+
+    let feeder = try LightBoardFeeder(outputPath: outputPath, capturePath: capturePath)
+    try feeder.start()
+    defer { feeder.stop() }
+    let found = Collector<(board: UInt64, captured: UInt64)>()
+    try camera.startStream { frame in
+      let reading = frame.pixels.withUnsafeBufferPointer {
+        LightBoard.decode(
+          LumaImage(
+            base: $0.baseAddress!, width: frame.width, height: frame.height, bytesPerRow: frame.bytesPerRow))
+      }
+      if case .board(let ms, _) = reading { found.append((ms, frame.captureTime / 1_000_000)) }
+    }
+    let seen = found.blockUntilCount(5, timeout: .seconds(90))
+    camera.stopStream()
+    let report = feeder.stop()
+    #expect(seen, "boards decoded from the capture node: \(found.count); feeder: \(report)")
+    #expect(report.failure == nil)
+    #expect(report.formats.first?.hasSuffix("YUYV") == true, "the output follows the capture format")
+    for item in found.values {
+      #expect(item.board <= item.captured, "a board is rendered before the frame carrying it is captured")
+    }
+  }
+}
