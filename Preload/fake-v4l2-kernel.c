@@ -7,7 +7,9 @@
  * opened on a path that starts with FIRSTFRAME_FAKE_V4L2_PREFIX (regular files the test creates)
  * answer the streaming ioctls as a capture driver would, and mmap of them gives anonymous memory.
  * Everything else goes on to libc. Calls arrive through libc (open/ioctl/mmap/close) or through
- * syscall(2), as libv4l2 makes them.
+ * syscall(2), as libv4l2 makes them. A copy of a fake descriptor (dup, dup2, dup3, fcntl F_DUPFD)
+ * is the same device, as a copy of a real node's descriptor is: the device lives until the last of
+ * its descriptors is closed.
  *
  * The fake driver, per descriptor:
  *   VIDIOC_QUERYCAP            streaming but not VIDEO_CAPTURE, so libv4l2 passes every call on
@@ -39,10 +41,11 @@
 
 #define EXPORT __attribute__((visibility("default")))
 
-enum { MAX_FAKES = 64, MAX_BUFFERS = 8 };
+enum { MAX_FAKES = 64, MAX_BUFFERS = 8, MAX_COPIES = 4 };
 
 struct fake {
   int fd; /* -1: free */
+  int copies_plus_one[MAX_COPIES]; /* dup'd descriptors of the same device; 0: none */
   int streaming;
   int dequeue_calls;
   unsigned buffers;
@@ -63,6 +66,10 @@ typedef int (*ioctl_fn)(int, unsigned long, ...);
 typedef void *(*mmap_fn)(void *, size_t, int, int, int, off_t);
 typedef int (*close_fn)(int);
 typedef long (*syscall_fn)(long, ...);
+typedef int (*dup_fn)(int);
+typedef int (*dup2_fn)(int, int);
+typedef int (*dup3_fn)(int, int, int);
+typedef int (*fcntl_fn)(int, int, ...);
 
 #define NEXT(type, name) ((type)dlsym(RTLD_NEXT, #name))
 
@@ -76,8 +83,13 @@ __attribute__((constructor)) static void fake_start(void) {
 }
 
 static struct fake *fake_for(int fd) {
-  for (int i = 0; i < MAX_FAKES; i++)
-    if (fakes[i].fd == fd && fd >= 0) return &fakes[i];
+  if (fd < 0) return NULL;
+  for (int i = 0; i < MAX_FAKES; i++) {
+    if (fakes[i].fd < 0) continue;
+    if (fakes[i].fd == fd) return &fakes[i];
+    for (int k = 0; k < MAX_COPIES; k++)
+      if (fakes[i].copies_plus_one[k] == fd + 1) return &fakes[i];
+  }
   return NULL;
 }
 
@@ -95,11 +107,48 @@ static long opened(long fd, const char *path) {
   return fd;
 }
 
+/* Forgets `fd` (lock held): a copy is dropped; the original gives way to a copy if one is left;
+ * the device is freed with its last descriptor. */
+static void forget(int fd) {
+  struct fake *f = fake_for(fd);
+  if (f == NULL) return;
+  int promoted = 0;
+  for (int k = 0; k < MAX_COPIES; k++) {
+    int copy = f->copies_plus_one[k] - 1;
+    if (copy < 0) continue;
+    if (copy == fd) {
+      f->copies_plus_one[k] = 0;
+      return;
+    }
+    if (f->fd == fd && !promoted) {
+      f->fd = copy;
+      f->copies_plus_one[k] = 0;
+      promoted = 1;
+    }
+  }
+  if (!promoted) f->fd = -1;
+}
+
 static void closed(int fd) {
   pthread_mutex_lock(&fakes_lock);
-  struct fake *f = fake_for(fd);
-  if (f != NULL) f->fd = -1;
+  forget(fd);
   pthread_mutex_unlock(&fakes_lock);
+}
+
+/* `copy` (>= 0) was made from `fd` by dup, dup2, dup3 or fcntl: the same device, if fd is fake. */
+static int copied(int fd, int copy) {
+  if (copy < 0 || copy == fd) return copy;
+  pthread_mutex_lock(&fakes_lock);
+  forget(copy); /* dup2 closed what copy named before */
+  struct fake *f = fake_for(fd);
+  for (int k = 0; f != NULL && k < MAX_COPIES; k++) {
+    if (f->copies_plus_one[k] == 0) {
+      f->copies_plus_one[k] = copy + 1;
+      break;
+    }
+  }
+  pthread_mutex_unlock(&fakes_lock);
+  return copy;
 }
 
 static int fail(int error) {
@@ -284,6 +333,33 @@ EXPORT void *mmap64(void *addr, size_t length, int prot, int flags, int fd, off_
 EXPORT int close(int fd) {
   closed(fd);
   return NEXT(close_fn, close)(fd);
+}
+
+EXPORT int dup(int fd) { return copied(fd, NEXT(dup_fn, dup)(fd)); }
+
+EXPORT int dup2(int fd, int fd2) { return copied(fd, NEXT(dup2_fn, dup2)(fd, fd2)); }
+
+EXPORT int dup3(int fd, int fd2, int flags) { return copied(fd, NEXT(dup3_fn, dup3)(fd, fd2, flags)); }
+
+static int fake_fcntl(int fd, int command, void *arg) {
+  int r = NEXT(fcntl_fn, fcntl)(fd, command, arg);
+  return command == F_DUPFD || command == F_DUPFD_CLOEXEC ? copied(fd, r) : r;
+}
+
+EXPORT int fcntl(int fd, int command, ...) {
+  va_list ap;
+  va_start(ap, command);
+  void *arg = va_arg(ap, void *);
+  va_end(ap);
+  return fake_fcntl(fd, command, arg);
+}
+
+EXPORT int fcntl64(int fd, int command, ...) {
+  va_list ap;
+  va_start(ap, command);
+  void *arg = va_arg(ap, void *);
+  va_end(ap);
+  return fake_fcntl(fd, command, arg);
 }
 
 EXPORT long syscall(long number, ...) {

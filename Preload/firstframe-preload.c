@@ -25,7 +25,9 @@
  * v4l2_mmap/v4l2_close (whose work does not pass through libc's ioctl: libv4l2 calls syscall(2));
  * and syscall() itself, which catches an app that loads libv4l2 privately (dlopen + dlsym on the
  * handle), where the v4l2_* wrappers are never reached. A thread-local depth keeps the inner
- * calls of an outer wrapper from being counted twice.
+ * calls of an outer wrapper from being counted twice. A copy of a node's descriptor (dup, dup2,
+ * dup3, fcntl F_DUPFD[_CLOEXEC]) is the same device: GStreamer's v4l2src switches the stream on
+ * through a copy its buffer pool makes, and dequeues on the original.
  *
  * Rules (Preload/README.md has the whole story, with the limits):
  * - A wrapped call returns exactly what the next definition returned, with the same errno.
@@ -66,7 +68,8 @@
 #define THREAD_LOCAL static __thread __attribute__((tls_model("initial-exec")))
 
 enum {
-  MAX_DEVICES = 32,   /* video descriptors open at once that are tracked */
+  MAX_DEVICES = 32,   /* video devices open at once that are tracked */
+  DESCRIPTORS = 4,    /* descriptors naming one device (the open and its copies) */
   PATH_BYTES = 256,   /* a longer device path is truncated in events */
   LINE_BYTES = 2048,  /* one event line; below PIPE_BUF, so a pipe write is atomic */
   VIDEO_MAJOR = 81,   /* the character-device major of every V4L2 node */
@@ -123,6 +126,10 @@ typedef int (*ioctl_fn)(int, unsigned long, ...);
 typedef void *(*mmap_fn)(void *, size_t, int, int, int, off_t);
 typedef int (*close_fn)(int);
 typedef long (*syscall_fn)(long, ...);
+typedef int (*dup_fn)(int);
+typedef int (*dup2_fn)(int, int);
+typedef int (*dup3_fn)(int, int, int);
+typedef int (*fcntl_fn)(int, int, ...);
 typedef int (*v4l2_open_fn)(const char *, int, ...);
 typedef int (*v4l2_fd_open_fn)(int, int);
 typedef int (*v4l2_ioctl_fn)(int, unsigned long, ...);
@@ -152,6 +159,11 @@ NEXT(mmap_fn, mmap)
 NEXT(mmap_fn, mmap64)
 NEXT(close_fn, close)
 NEXT(syscall_fn, syscall)
+NEXT(dup_fn, dup)
+NEXT(dup2_fn, dup2)
+NEXT(dup3_fn, dup3)
+NEXT(fcntl_fn, fcntl)
+NEXT(fcntl_fn, fcntl64)
 NEXT_V4L2(v4l2_open_fn, v4l2_open)
 NEXT_V4L2(v4l2_fd_open_fn, v4l2_fd_open)
 NEXT_V4L2(v4l2_ioctl_fn, v4l2_ioctl)
@@ -183,11 +195,13 @@ static void copy_text(char *out, size_t size, const char *s) {
  * same descriptor numbers as a run without it. Close-on-exec, since an exec'd program reads
  * FIRSTFRAME_TRACE again. Returns the new descriptor, or -1. */
 static int private_descriptor(int fd) {
-  int moved = fcntl(fd, F_DUPFD_CLOEXEC, 1000);
+  fcntl_fn real_fcntl = next_fcntl(); /* not this library's own fcntl: the copy is no app's */
+  if (real_fcntl == NULL) return -1;
+  int moved = real_fcntl(fd, F_DUPFD_CLOEXEC, 1000);
   struct rlimit limit;
   if (moved < 0 && getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur > 27)
-    moved = fcntl(fd, F_DUPFD_CLOEXEC, (int)limit.rlim_cur - 24);
-  return moved >= 0 ? moved : fcntl(fd, F_DUPFD_CLOEXEC, 3);
+    moved = real_fcntl(fd, F_DUPFD_CLOEXEC, (int)limit.rlim_cur - 24);
+  return moved >= 0 ? moved : real_fcntl(fd, F_DUPFD_CLOEXEC, 3);
 }
 
 static void open_trace(const char *where) {
@@ -333,7 +347,7 @@ static void end_line(struct line *l) {
 /* ---- tracked devices ---- */
 
 struct device {
-  atomic_int fd_plus_one; /* 0: free slot */
+  atomic_int fd_plus_one[DESCRIPTORS]; /* the descriptors naming the device, + 1; all 0: free */
   char path[PATH_BYTES];
   enum api api;
   uint64_t format_begin; /* != 0: a format phase is open */
@@ -352,9 +366,16 @@ static struct device *device_for(int fd) {
   if (fd < 0 || atomic_load_explicit(&tracked_devices, memory_order_acquire) == 0) return NULL;
   int used = atomic_load_explicit(&slots_used, memory_order_acquire);
   for (int i = 0; i < used; i++) {
-    if (atomic_load_explicit(&devices[i].fd_plus_one, memory_order_acquire) == fd + 1) return &devices[i];
+    for (int k = 0; k < DESCRIPTORS; k++)
+      if (atomic_load_explicit(&devices[i].fd_plus_one[k], memory_order_acquire) == fd + 1) return &devices[i];
   }
   return NULL;
+}
+
+static int device_is_free(struct device *d) {
+  for (int k = 0; k < DESCRIPTORS; k++)
+    if (atomic_load_explicit(&d->fd_plus_one[k], memory_order_relaxed) != 0) return 0;
+  return 1;
 }
 
 /* Takes the bookkeeping lock; returns 0 (without it) when this thread already holds it, i.e. a
@@ -402,6 +423,21 @@ static void close_buffers(struct device *d) {
   atomic_store_explicit(&d->buffers_open, 0, memory_order_relaxed);
 }
 
+/* `fd` no longer names device `d` (lock held). With its last descriptor the device is over:
+ * its open phases end (when `end_phases`) and its slot is freed. */
+static void forget_descriptor(struct device *d, int fd, int end_phases) {
+  for (int k = 0; k < DESCRIPTORS; k++) {
+    if (atomic_load_explicit(&d->fd_plus_one[k], memory_order_relaxed) == fd + 1)
+      atomic_store_explicit(&d->fd_plus_one[k], 0, memory_order_release);
+  }
+  if (!device_is_free(d)) return;
+  if (end_phases) {
+    close_format(d);
+    close_buffers(d);
+  }
+  atomic_fetch_sub_explicit(&tracked_devices, 1, memory_order_release);
+}
+
 /* Whether `path` may name a V4L2 node: /dev/video*, udev's /dev/v4l/by-id|by-path/ links, or
  * /dev/char/81:N. Only these are checked with fstat, so that opening other files under /dev costs
  * no extra system call. */
@@ -423,15 +459,16 @@ static void opened(int fd, const char *path, enum api api, uint64_t t0, uint64_t
       return;
   }
   if (!lock_events()) return;
-  struct device *d = device_for(fd); /* a stale slot: the descriptor was closed behind our back */
-  int fresh = d == NULL;
+  /* A stale number: the descriptor was closed behind our back (close_range, libc's own close). */
+  struct device *stale = device_for(fd);
+  if (stale != NULL) forget_descriptor(stale, fd, 0);
+  struct device *d = NULL;
   for (int i = 0; d == NULL && i < MAX_DEVICES; i++) {
-    if (atomic_load_explicit(&devices[i].fd_plus_one, memory_order_relaxed) == 0) d = &devices[i];
+    if (device_is_free(&devices[i])) d = &devices[i];
   }
   if (d != NULL && d - devices >= atomic_load_explicit(&slots_used, memory_order_relaxed))
     atomic_store_explicit(&slots_used, (int)(d - devices) + 1, memory_order_release);
   if (d != NULL) {
-    atomic_store_explicit(&d->fd_plus_one, 0, memory_order_release);
     copy_text(d->path, sizeof d->path, path);
     d->api = api;
     d->format_begin = 0;
@@ -439,22 +476,42 @@ static void opened(int fd, const char *path, enum api api, uint64_t t0, uint64_t
     d->buffers_end = 0;
     atomic_store_explicit(&d->buffers_open, 0, memory_order_relaxed);
     atomic_store_explicit(&d->awaiting_first_buffer, 0, memory_order_relaxed);
-    atomic_store_explicit(&d->fd_plus_one, fd + 1, memory_order_release);
-    if (fresh) atomic_fetch_add_explicit(&tracked_devices, 1, memory_order_release);
+    atomic_store_explicit(&d->fd_plus_one[0], fd + 1, memory_order_release);
+    atomic_fetch_add_explicit(&tracked_devices, 1, memory_order_release);
     device_event(d, "device.open", "begin", t0, -1);
     device_event(d, "device.open", "end", t1, -1);
   }
   unlock_events();
 }
 
-/* The app is closing a tracked descriptor: close its open phases and free its slot. */
-static void closing(struct device *d) {
+/* The app is closing `fd`, a descriptor of `d`: with the device's last descriptor, its open
+ * phases end and its slot is freed. */
+static void closing(struct device *d, int fd) {
   if (!lock_events()) return;
-  close_format(d);
-  close_buffers(d);
-  atomic_store_explicit(&d->fd_plus_one, 0, memory_order_release);
-  atomic_fetch_sub_explicit(&tracked_devices, 1, memory_order_release);
+  forget_descriptor(d, fd, 1);
   unlock_events();
+}
+
+/* The app made `copy` from `fd` (dup, dup2, dup3, fcntl F_DUPFD): when `fd` names a device, so
+ * does `copy`. Whatever `copy` named before (dup2 closes it) is closed. Returns `copy`. */
+static long copied(int fd, long copy) {
+  if (copy < 0 || copy == fd || depth > 0 || atomic_load_explicit(&tracked_devices, memory_order_acquire) == 0)
+    return copy;
+  int saved = errno;
+  if (lock_events()) {
+    struct device *before = device_for((int)copy);
+    if (before != NULL) forget_descriptor(before, (int)copy, 1);
+    struct device *d = device_for(fd);
+    for (int k = 0; d != NULL && k < DESCRIPTORS; k++) {
+      if (atomic_load_explicit(&d->fd_plus_one[k], memory_order_relaxed) == 0) {
+        atomic_store_explicit(&d->fd_plus_one[k], (int)copy + 1, memory_order_release);
+        break;
+      }
+    }
+    unlock_events();
+  }
+  errno = saved;
+  return copy;
 }
 
 /* The requests that move a device through its phases. */
@@ -724,7 +781,7 @@ static long traced_close(enum api api, int fd) {
   struct device *d = depth > 0 ? NULL : device_for(fd);
   if (d != NULL) {
     int saved = errno;
-    closing(d); /* before the real close: after it, another thread may get the same number */
+    closing(d, fd); /* before the real close: after it, another thread may get the same number */
     errno = saved;
   }
   if (api != API_LIBV4L2) return call_close(api, fd);
@@ -790,6 +847,57 @@ EXPORT void *mmap64(void *addr, size_t length, int prot, int flags, int fd, off6
 }
 
 EXPORT int close(int fd) { return (int)traced_close(API_LIBC, fd); }
+
+/* Copies of a descriptor: a copy of a node's is the same device. */
+EXPORT int dup(int fd) {
+  dup_fn real = next_dup();
+  if (real == NULL) {
+    errno = ENOSYS;
+    return -1;
+  }
+  return (int)copied(fd, real(fd));
+}
+EXPORT int dup2(int fd, int fd2) {
+  dup2_fn real = next_dup2();
+  if (real == NULL) {
+    errno = ENOSYS;
+    return -1;
+  }
+  return (int)copied(fd, real(fd, fd2));
+}
+EXPORT int dup3(int fd, int fd2, int flags) {
+  dup3_fn real = next_dup3();
+  if (real == NULL) {
+    errno = ENOSYS;
+    return -1;
+  }
+  return (int)copied(fd, real(fd, fd2, flags));
+}
+/* fcntl's third argument is an int or a pointer, by command; like libc, take it as a pointer
+ * (the register holds either) and pass it on unchanged. */
+static int traced_fcntl(fcntl_fn real, int fd, int command, void *arg) {
+  if (real == NULL) {
+    errno = ENOSYS;
+    return -1;
+  }
+  int r = real(fd, command, arg);
+  return command == F_DUPFD || command == F_DUPFD_CLOEXEC ? (int)copied(fd, r) : r;
+}
+EXPORT int fcntl(int fd, int command, ...) {
+  va_list ap;
+  va_start(ap, command);
+  void *arg = va_arg(ap, void *);
+  va_end(ap);
+  return traced_fcntl(next_fcntl(), fd, command, arg);
+}
+/* What a program built with _FILE_OFFSET_BITS=64 calls (glibc 2.28 and later). */
+EXPORT int fcntl64(int fd, int command, ...) {
+  va_list ap;
+  va_start(ap, command);
+  void *arg = va_arg(ap, void *);
+  va_end(ap);
+  return traced_fcntl(next_fcntl64(), fd, command, arg);
+}
 
 /* libv4l2 reaches the kernel through syscall(2): an app that loaded libv4l2 privately (dlopen,
  * then dlsym on the handle) bypasses the v4l2_* wrappers below, but not this one. */
@@ -903,7 +1011,7 @@ __attribute__((constructor)) static void preload_start(void) {
    * that loaded libv4l2 makes (probing for them here would cost a failed lookup in every other). */
   next_open(), next_open64(), next_openat(), next_openat64(), next___open_2(), next___open64_2();
   next___openat_2(), next___openat64_2(), next_ioctl(), next_mmap(), next_mmap64(), next_close();
-  next_syscall();
+  next_syscall(), next_dup(), next_dup2(), next_dup3(), next_fcntl(), next_fcntl64();
   /* The file the kernel executed, as execve(2) was given it: no system call to read it. */
   const char *exe = (const char *)getauxval(AT_EXECFN);
   const char *run = getenv("FIRSTFRAME_RUN");
@@ -928,7 +1036,7 @@ __attribute__((destructor)) static void preload_finish(void) {
   int saved = errno;
   for (int i = 0; i < MAX_DEVICES; i++) {
     struct device *d = &devices[i];
-    if (atomic_load_explicit(&d->fd_plus_one, memory_order_acquire) == 0 || !lock_events()) continue;
+    if (device_is_free(d) || !lock_events()) continue;
     close_format(d);
     close_buffers(d);
     unlock_events();

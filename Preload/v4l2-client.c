@@ -5,7 +5,7 @@
  * with, and the harness that measures what the preload library costs.
  *
  *   firstframe-v4l2-client [--api ioctl|libv4l2|libv4l2-dlopen] [--frames N] [--threads N]
- *                          [--log] [--check-errors] DEVICE
+ *                          [--log] [--check-errors] [--dup] DEVICE
  *   firstframe-v4l2-client --measure-calls N [--rounds R] --preload LIBRARY DEVICE
  *   firstframe-v4l2-client --measure-spawn N --preload LIBRARY
  *
@@ -17,6 +17,9 @@
  * runs can be compared; --check-errors adds calls that fail on purpose (a missing node, an ioctl on
  * /dev/null, close(-1), DQBUF before STREAMON, a format the fake driver refuses, a bad mmap offset).
  * --threads runs the capture on N threads at once, each with its own descriptor.
+ * --dup (with --api ioctl) streams as GStreamer's v4l2src does: once the format is set, dup(2)
+ * makes a copy of the descriptor; buffers are requested, mapped, queued and dequeued on the
+ * original, the stream is switched on and off on the copy, and the copy is closed first.
  *
  * --measure-calls: the cost per call, in this program's children, alternately without and with
  * LD_PRELOAD=LIBRARY (R rounds, default 10). Each child times N pairs of a call made as an app
@@ -179,6 +182,7 @@ struct capture {
   const char *device;
   int frames;
   int check_errors;
+  int dup; /* stream on and off on a dup(2) copy of the descriptor */
   int status;
 };
 
@@ -200,6 +204,8 @@ static void *capture(void *argument) {
   parm.parm.capture.timeperframe.numerator = 1;
   parm.parm.capture.timeperframe.denominator = 30;
   CALL("s_parm", api.ioctl(fd, VIDIOC_S_PARM, &parm)); /* optional: a driver may not set the rate */
+  int stream_fd = fd;
+  if (c->dup && (stream_fd = (int)CALL("dup", dup(fd))) < 0) return (void *)(intptr_t)(c->status = failed("dup", device));
 
   struct v4l2_requestbuffers req = {.count = REQUESTED_BUFFERS, .type = V4L2_BUF_TYPE_VIDEO_CAPTURE, .memory = V4L2_MEMORY_MMAP};
   if (CALL("reqbufs", api.ioctl(fd, VIDIOC_REQBUFS, &req)) != 0 || req.count == 0)
@@ -220,15 +226,16 @@ static void *capture(void *argument) {
     if (CALL("qbuf", api.ioctl(fd, VIDIOC_QBUF, &buf)) != 0) return (void *)(intptr_t)(c->status = failed("VIDIOC_QBUF", device));
   }
   enum v4l2_buf_type type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-  if (CALL("streamon", api.ioctl(fd, VIDIOC_STREAMON, &type)) != 0) return (void *)(intptr_t)(c->status = failed("VIDIOC_STREAMON", device));
+  if (CALL("streamon", api.ioctl(stream_fd, VIDIOC_STREAMON, &type)) != 0) return (void *)(intptr_t)(c->status = failed("VIDIOC_STREAMON", device));
   for (int frame = 0; frame < c->frames; frame++) {
     struct v4l2_buffer buf;
     if (dequeue(fd, &buf, frame == 0 ? "dqbuf-first" : "dqbuf") != 0) return (void *)(intptr_t)(c->status = failed("VIDIOC_DQBUF", device));
     if (frame + 1 < c->frames && CALL("qbuf", api.ioctl(fd, VIDIOC_QBUF, &buf)) != 0)
       return (void *)(intptr_t)(c->status = failed("VIDIOC_QBUF", device));
   }
-  CALL("streamoff", api.ioctl(fd, VIDIOC_STREAMOFF, &type));
+  CALL("streamoff", api.ioctl(stream_fd, VIDIOC_STREAMOFF, &type));
   for (unsigned i = 0; i < count; i++) CALL("munmap", api.munmap(maps[i], lengths[i]));
+  if (stream_fd != fd) CALL("close-copy", api.close(stream_fd));
   CALL("close", api.close(fd));
   return NULL;
 }
@@ -457,7 +464,7 @@ static int measure_spawn(int n, const char *library) {
 
 int main(int argc, char **argv) {
   const char *api_name = "ioctl", *device = NULL, *library = NULL;
-  int frames = 1, threads = 1, check = 0, rounds = 10;
+  int frames = 1, threads = 1, check = 0, rounds = 10, copy = 0;
   long measure_calls_n = 0, measure_spawn_n = 0, call_loop_n = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -467,6 +474,8 @@ int main(int argc, char **argv) {
       logging = 1;
     } else if (strcmp(a, "--check-errors") == 0) {
       check = 1;
+    } else if (strcmp(a, "--dup") == 0) {
+      copy = 1;
     } else if (a[0] == '-' && a[1] == '-' && value == NULL) {
       usage("an option needs a value");
     } else if (strcmp(a, "--api") == 0) {
@@ -503,11 +512,12 @@ int main(int argc, char **argv) {
     if (library == NULL) usage("--measure-calls needs --preload LIBRARY");
     return measure_calls(measure_calls_n, rounds, library, device);
   }
+  if (copy && strcmp(api_name, "ioctl") != 0) usage("--dup goes with --api ioctl");
   load_api(api_name);
   pthread_t ids[64];
   struct capture captures[64];
   for (int t = 0; t < threads; t++) {
-    captures[t] = (struct capture){device, frames, check && threads == 1, 0};
+    captures[t] = (struct capture){device, frames, check && threads == 1, copy, 0};
     if (threads == 1) {
       capture(&captures[0]);
     } else if (pthread_create(&ids[t], NULL, capture, &captures[t]) != 0) {

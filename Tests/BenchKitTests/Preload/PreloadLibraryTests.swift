@@ -102,6 +102,23 @@ import Testing
     #expect(PreloadHarness.sequence(with.events) == PreloadHarness.captureSequence)
   }
 
+  @Test(
+    "an app that switches the stream on through a dup'd copy of its descriptor (GStreamer's v4l2src) has every device phase, and its calls return the same"
+  )
+  func streamOnThroughACopy() throws {
+    let harness = try PreloadHarness()
+    defer { harness.removeFolder() }
+    let arguments = ["--api", "ioctl", "--dup", "--log", "--frames", "3"]
+    let without = try harness.run(arguments, preload: false)
+    let with = try harness.run(arguments, preload: true)
+    #expect(without.status == 0 && with.status == 0, "\(without.errors) \(with.errors)")
+    #expect(with.log == without.log)
+    #expect(with.log.contains("streamon ret=0 errno=0") && with.log.contains("close-copy ret=0 errno=0"))
+    #expect(PreloadHarness.sequence(with.events) == PreloadHarness.captureSequence)
+    let phases = PhaseExtractor.phases(from: with.events, start: with.events[0].ts, relock: false)
+    for phase in PhaseName.device { #expect(phases[phase] != nil, "\(phase) missing from \(phases)") }
+  }
+
   @Test("a trace that cannot be written (/dev/full: every write fails) changes no return value or errno")
   func fullDisk() throws {
     let harness = try PreloadHarness()
