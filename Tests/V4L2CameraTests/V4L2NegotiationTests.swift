@@ -107,6 +107,30 @@ import V4L2TestSupport
     #expect(camera.formats.count == 6)
   }
 
+  @Test(
+    "a camera whose sizes have unknown frame rates (vivid's HDMI input: no ENUM_FRAMEINTERVALS) streams the size nearest 640x480 by default, not its largest"
+  )
+  func defaultFormatWithUnknownRates() throws {
+    var config = FakeV4L2Kernel.Config()
+    config.formats = [
+      FakeV4L2Kernel.Format(
+        fourCC: "YUYV",
+        sizes: [(320, 240, []), (640, 480, []), (1280, 720, []), (1920, 1080, []), (3840, 2160, [])])
+    ]
+    let camera = try V4L2Camera(path: FakeV4L2Kernel.path, kernel: FakeV4L2Kernel(config).kernel)
+    #expect(camera.formats.first.map { "\($0.width)x\($0.height)" } == "640x480")
+    #expect(camera.formats.count == 5)
+
+    // Sizes with a known live rate still come first; the unknown ones before the known slow ones.
+    config.formats = [
+      FakeV4L2Kernel.Format(
+        fourCC: "YUYV", sizes: [(320, 240, [30]), (640, 480, []), (1280, 720, [5]), (3840, 2160, [])])
+    ]
+    let mixed = try V4L2Camera(path: FakeV4L2Kernel.path, kernel: FakeV4L2Kernel(config).kernel)
+    #expect(
+      mixed.formats.map { "\($0.width)x\($0.height)" } == ["320x240", "640x480", "3840x2160", "1280x720"])
+  }
+
   @Test("luma comes out of planar and packed buffers with padded rows")
   func lumaExtraction() {
     // 2×2 frame, 4 bytes per row in the plane case; UYVY with 6 bytes per row.

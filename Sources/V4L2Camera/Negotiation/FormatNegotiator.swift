@@ -40,21 +40,46 @@ enum FormatNegotiator {
   static let liveFrameRate = 24.0
 
   /// The `CaptureFormat`s of the streaming pixel format, best first: the sizes whose fastest rate
-  /// makes a live preview (``liveFrameRate``, 0.5 % tolerance), largest first, then the slower
-  /// sizes, largest first. The first is what a session streams by default, so a webcam's
-  /// 3840×2160 mode at 2 fps (vivid's) is not the default: its buffers are 27 times those of
-  /// 640×480 and its first frame comes half a second or more after stream-on.
+  /// makes a live preview (``liveFrameRate``, 0.5 % tolerance), largest first; then the sizes
+  /// whose rates the driver does not enumerate, nearest 640×480 first; then the slower sizes,
+  /// largest first. The first is what a session streams by default, so a webcam's 3840×2160 mode
+  /// at 2 fps (vivid's) is not the default: its buffers are 27 times those of 640×480 and its
+  /// first frame comes half a second or more after stream-on; nor is the largest size of a
+  /// device that lists no rates (vivid's HDMI input, whose scaler offers up to 3840×2160 and
+  /// beyond): nothing says it keeps a live rate.
   static func captureFormats(of format: V4L2PixelFormat) -> [CaptureFormat] {
     format.sizes
+      .sorted { a, b in
+        let (rankA, rankB) = (rank(a), rank(b))
+        if rankA != rankB { return rankA < rankB }
+        if rankA == .unknownRate {
+          let (distanceA, distanceB) = (distanceFromDefault(a), distanceFromDefault(b))
+          if distanceA != distanceB { return distanceA < distanceB }
+        }
+        return (a.width * a.height, a.maxFrameRate) > (b.width * b.height, b.maxFrameRate)
+      }
       .map {
         CaptureFormat(
           width: $0.width, height: $0.height, maxFrameRate: $0.maxFrameRate, fourCC: format.fourCC)
       }
-      .sorted { a, b in
-        let (liveA, liveB) = (isLive(a.maxFrameRate), isLive(b.maxFrameRate))
-        if liveA != liveB { return liveA }
-        return (a.width * a.height, a.maxFrameRate) > (b.width * b.height, b.maxFrameRate)
-      }
+  }
+
+  /// How far `size` is from 640×480, the size a device that lists no frame rates streams by
+  /// default (the offered one nearest it, as ``closestSize(to:_:in:)`` measures).
+  static func distanceFromDefault(_ size: V4L2FrameSize) -> Int {
+    abs(size.width - 640) + abs(size.height - 480)
+  }
+
+  /// How a size ranks for the default format, best first.
+  enum SizeRank: Int, Comparable {
+    case live, unknownRate, slow
+    static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
+  }
+
+  /// Where `size` ranks: its rates unknown when the driver enumerated none.
+  static func rank(_ size: V4L2FrameSize) -> SizeRank {
+    if size.intervals.isEmpty { return .unknownRate }
+    return isLive(size.maxFrameRate) ? .live : .slow
   }
 
   /// Whether `framesPerSecond` makes a live preview (``liveFrameRate``, 0.5 % tolerance).
