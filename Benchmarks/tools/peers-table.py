@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """The peers table (Benchmarks/peers): medians and p90s per phase and per app, from one VM boot.
 
-usage: peers-table.py OUT_DIR
+usage: peers-table.py OUT_DIR [--require-board]
 
 OUT_DIR holds bench's results folder (OUT_DIR/bench/results.json: camera-app's deferred and eager
 configurations and the apps given as --app-config) and the C floor's preload traces (OUT_DIR/c-floor/*.jsonl, one per run). Prints the table in Markdown
-(also written to OUT_DIR/peers.md) and exits 1 when any app's run failed or an app has no runs.
+(also written to OUT_DIR/peers.md) and exits 1 when any app's run failed or an app has no runs, and
+with --require-board also when a run's first live frame was not found by decoding the light board
+in the app's window (vivid's loop fed by bench) but by change detection.
 """
 import json
 import os
@@ -100,10 +102,13 @@ def fmt(values):
 
 
 def main():
-    if len(sys.argv) != 2:
+    args = sys.argv[1:]
+    require_board = "--require-board" in args
+    args = [a for a in args if a != "--require-board"]
+    if len(args) != 1:
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2
-    out = sys.argv[1]
+    out = args[0]
     columns = []
     columns += bench_columns(os.path.join(out, "bench"), "bench")
     columns.append(floor_column(os.path.join(out, "c-floor")))
@@ -129,6 +134,9 @@ def main():
     with open(os.path.join(out, "peers.md"), "w") as f:
         f.write(text)
     bad = [f"{c[0]}: {c[3]} failed" + (f" ({c[5]})" if c[5] else "") for c in columns if c[3] or not c[2]]
+    if require_board:
+        bad += [f"{c[0]}: {sum(v for k, v in c[4].items() if k != 'board')} first frames not found by the light board"
+                for c in columns[:-1] if any(k != "board" for k in c[4])]
     for b in bad:
         print(f"peers: {b}", file=sys.stderr)
     return 1 if bad else 0
