@@ -51,7 +51,7 @@ struct LightBoardFeederTests {
     #expect(report.formats == ["320x240 YUYV"])
     #expect(report.failure == nil)
     #expect(report.framesSent >= frames.count)
-    var readings: [(ms: UInt64, step: Int)] = []
+    var readings: [(us: UInt64, step: Int)] = []
     for frame in frames {
       #expect(frame.bytes.count == 320 * 240 * 2)
       #expect(frame.bytes[1] == 128, "chroma is neutral")
@@ -60,16 +60,16 @@ struct LightBoardFeederTests {
         LightBoard.decode(
           LumaImage(base: UnsafePointer($0.baseAddress!), width: 320, height: 240, bytesPerRow: 320))
       }
-      guard case .board(let ms, let step) = reading else {
+      guard case .board(let us, let step) = reading else {
         Issue.record("frame \(readings.count) (buffer \(frame.index)) carries no board")
         return
       }
-      readings.append((ms, step))
+      readings.append((us, step))
     }
-    #expect(readings.first!.ms >= before / 1_000_000)
+    #expect(readings.first!.us >= before / 1_000, "the board carries microseconds")
     for (a, b) in zip(readings, readings.dropFirst()) {
       #expect(b.step == (a.step + 1) % LightBoardLayout.barPeriod, "one bar step per frame")
-      #expect(b.ms >= a.ms, "render times never go back")
+      #expect(b.us >= a.us, "render times never go back")
     }
     // The four buffers are used in turn: never-queued ones first, then as the driver hands them back.
     #expect(frames.prefix(8).map(\.index) == [0, 1, 2, 3, 0, 1, 2, 3])

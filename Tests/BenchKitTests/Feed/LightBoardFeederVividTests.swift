@@ -40,7 +40,7 @@ import V4L2Camera
           LumaImage(
             base: $0.baseAddress!, width: frame.width, height: frame.height, bytesPerRow: frame.bytesPerRow))
       }
-      if case .board(let ms, _) = reading { found.append((ms, frame.captureTime / 1_000_000)) }
+      if case .board(let us, _) = reading { found.append((us, frame.captureTime / 1_000)) }
     }
     let seen = found.blockUntilCount(5, timeout: .seconds(90))
     camera.stopStream()
