@@ -35,9 +35,9 @@ def bench_columns(folder, name):
         return [(name, {}, 0, 1, {}, "no results.json")]
     results = json.load(open(path))
     columns = []
-    builtIn = set(results.get("settings", {}).get("configs", []))
+    third_party = set(results.get("settings", {}).get("appConfigs", {}))
     for cell in results.get("cells", []):
-        label = f"camera-app {cell['config']}" if cell["config"] in builtIn else cell["config"]
+        label = cell["config"] if cell["config"] in third_party else f"camera-app {cell['config']}"
         phases, ok, failed, methods, why = {}, 0, 0, {}, None
         for record in cell.get("records", []):
             if not record.get("ok"):
