@@ -21,6 +21,22 @@ public enum ResultsFile {
     try decode(read(path: path), name: path, timelines: timelines)
   }
 
+  /// Reads and validates results files at once, one thread each (on a machine with two cores
+  /// or more): `compare` and `gate` read a baseline and new results, and decoding is most of
+  /// their time. Each file's outcome is what ``load(path:timelines:)`` gives, in `paths` order,
+  /// so that the caller throws the error it would have met first.
+  public static func loadConcurrently(_ paths: [String], timelines: BenchResults.TimelineSelection = .all)
+    -> [Result<BenchResults, UsageError>]
+  {
+    concurrentMap(paths) { path -> Result<BenchResults, UsageError> in
+      do throws(UsageError) {
+        return .success(try load(path: path, timelines: timelines))
+      } catch {
+        return .failure(error)
+      }
+    }
+  }
+
   /// The bytes of the file at `path`.
   /// - Throws: `UsageError` naming the file when it does not exist or cannot be read.
   public static func read(path: String) throws(UsageError) -> Data {
