@@ -9,11 +9,10 @@ import Testing
 /// (`TimelineEvent.fields`) that no reader interprets, so the old name is kept as it was written,
 /// never read as microseconds.
 @Suite struct OldResultsCompatibilityTests {
-  /// The committed synthetic baseline, written before the rename.
-  static var baselinePath: String {
-    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().appendingPathComponent("Results/baselines/synthetic.json").path
-  }
+  /// A baseline written before the rename: the first cell (cold/deferred, 20 runs) of the
+  /// synthetic baseline committed then (`Results/baselines/synthetic.json` has since been
+  /// recorded again, with `capture_time_us`).
+  static var baselinePath: String { fixtureURL("baseline-capture-time-ms.json").path }
 
   @Test(
     "a baseline written with capture_time_ms loads, keeps the old field as written, and encodes back with it")

@@ -11,7 +11,9 @@ public enum Comparator {
     for cellA in a.orderedCells {
       let key = CellKey(cellA)
       guard let cellB = b.cell(key) else { continue }
-      for phase in cellA.phaseNames where cellB.phaseNames.contains(phase) {
+      // Each cell's phase names once: they come from every record, not from one phase.
+      let phasesB = Set(cellB.phaseNames)
+      for phase in cellA.phaseNames where phasesB.contains(phase) {
         if let wanted = options.phases, !wanted.contains(phase) { continue }
         let sa = cellA.samples(for: phase)
         let sb = cellB.samples(for: phase)
@@ -64,7 +66,8 @@ public enum Comparator {
         for j in group.indices where j > i {
           let a = group[i]
           let b = group[j]
-          for phase in a.phaseNames where b.phaseNames.contains(phase) {
+          let phasesB = Set(b.phaseNames)
+          for phase in a.phaseNames where phasesB.contains(phase) {
             if let wanted = options.phases, !wanted.contains(phase) { continue }
             let sa = a.samples(for: phase)
             let sb = b.samples(for: phase)

@@ -21,6 +21,22 @@ public enum ResultsFile {
     try decode(read(path: path), name: path, timelines: timelines)
   }
 
+  /// Reads and validates results files at once, one thread each (on a machine with two cores
+  /// or more): `compare` and `gate` read a baseline and new results, and decoding is most of
+  /// their time. Each file's outcome is what ``load(path:timelines:)`` gives, in `paths` order,
+  /// so that the caller throws the error it would have met first.
+  public static func loadConcurrently(_ paths: [String], timelines: BenchResults.TimelineSelection = .all)
+    -> [Result<BenchResults, UsageError>]
+  {
+    concurrentMap(paths) { path -> Result<BenchResults, UsageError> in
+      do throws(UsageError) {
+        return .success(try load(path: path, timelines: timelines))
+      } catch {
+        return .failure(error)
+      }
+    }
+  }
+
   /// The bytes of the file at `path`.
   /// - Throws: `UsageError` naming the file when it does not exist or cannot be read.
   public static func read(path: String) throws(UsageError) -> Data {
@@ -34,15 +50,20 @@ public enum ResultsFile {
 
   /// Decodes and validates results from `data`; `name` is used in the error line.
   ///
-  /// A well-formed file is decoded once, straight into `BenchResults` (twice for the
-  /// representative timelines: the second pass keeps only the timelines of the runs the first
-  /// picked); only a file that does not decode is looked at again (as generic JSON) to say what is
-  /// wrong with it.
+  /// A well-formed file is decoded once, straight into `BenchResults`. When not every timeline is
+  /// wanted, the decoder is given the file without them (``TimelineLocator``: they are three
+  /// quarters of its bytes) and the wanted ones are decoded from their own bytes. A file that does
+  /// not decode that way is decoded as it is (twice for the representative timelines: the second
+  /// pass keeps only the timelines of the runs the first picked); only a file that does not decode
+  /// is looked at again (as generic JSON) to say what is wrong with it.
   public static func decode(
     _ data: Data, name: String, timelines: BenchResults.TimelineSelection = .all
   ) throws(UsageError) -> BenchResults {
     guard !data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else {
       throw UsageError("\(name) is empty; expected a \(BenchResults.schemaIdentifier) results file")
+    }
+    if timelines != .all, let results = decodeLocatingTimelines(data, timelines: timelines) {
+      return results
     }
     if timelines == .representative {
       let light = try decode(data, name: name, timelines: .none)
@@ -63,6 +84,41 @@ public enum ResultsFile {
         "\(name) has schema '\(results.schema)'; this bench reads \(BenchResults.schemaIdentifier) only")
     }
     try validate(results, name: name)
+    return results
+  }
+
+  /// `data` decoded without its timelines, then the wanted ones from their own bytes; nil when
+  /// the locator cannot follow the file or anything does not decode or validate (the caller then
+  /// decodes the file as it is, and says what is wrong). The same results as decoding the whole
+  /// file with the same selection.
+  static func decodeLocatingTimelines(_ data: Data, timelines: BenchResults.TimelineSelection)
+    -> BenchResults?
+  {
+    guard let located = TimelineLocator(data) else { return nil }
+    let decoder = JSONDecoder()
+    decoder.userInfo[BenchResults.timelineSelectionKey] = BenchResults.TimelineSelection.none
+    guard var results = try? decoder.decode(BenchResults.self, from: located.withoutTimelines),
+      results.schema == BenchResults.schemaIdentifier, (try? validate(results, name: "")) != nil
+    else { return nil }
+    var runs: [Int: Int] = [:]
+    switch timelines {
+    case .all: return nil
+    case .none: return results
+    case .representative:
+      for (i, cell) in results.cells.enumerated() { runs[i] = MedianRun.pick(cell)?.run }
+    case .runs(let wanted): runs = wanted
+    }
+    let eventsDecoder = JSONDecoder()
+    for (cell, run) in runs where results.cells.indices.contains(cell) {
+      for j in results.cells[cell].records.indices where results.cells[cell].records[j].run == run {
+        guard let range = located.ranges[cell]?[j] else { continue }
+        let bytes = data[(data.startIndex + range.lowerBound)..<(data.startIndex + range.upperBound)]
+        guard let events = try? eventsDecoder.decode([BenchResults.TimelineEvent]?.self, from: bytes) else {
+          return nil
+        }
+        results.cells[cell].records[j].timeline = events
+      }
+    }
     return results
   }
 

@@ -86,9 +86,10 @@ public enum CompareCommand: Command {
     _ o: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
   ) throws(UsageError) -> Int32 {
     let (pathA, pathB, options) = (o.pathA, o.pathB, o.comparison)
-    // Comparisons read samples only: the runs' timelines are skipped.
-    let a = try ResultsFile.load(path: pathA, timelines: .none)
-    let b = try ResultsFile.load(path: pathB, timelines: .none)
+    // Comparisons read samples only: the runs' timelines are skipped. Both files at once.
+    let loaded = ResultsFile.loadConcurrently([pathA, pathB], timelines: .none)
+    let a = try loaded[0].get()
+    let b = try loaded[1].get()
     let comparisons = Comparator.compare(a, b, options: options)
     switch o.format {
     case .json: output.write(ComparisonTable.json(comparisons, a: pathA, b: pathB, options: options))

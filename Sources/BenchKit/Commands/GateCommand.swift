@@ -126,14 +126,17 @@ public enum GateCommand: Command {
     _ o: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
   ) throws(UsageError) -> Int32 {
     let (baselinePath, gatesPath, alphaOverride) = (o.baselinePath, o.gatesPath, o.alpha)
-    // Gates read samples only: the runs' timelines are skipped.
-    let results = try ResultsFile.load(path: o.resultsPath, timelines: .none)
+    // Gates read samples only: the runs' timelines are skipped. The results and the baseline
+    // are read at once (the results' error, then the gates file's, then the baseline's).
+    let loaded = ResultsFile.loadConcurrently(
+      [o.resultsPath] + (baselinePath.map { [$0] } ?? []), timelines: .none)
+    let results = try loaded[0].get()
     let definitions = try gatesPath.map { (p: String) throws(UsageError) in try GateDefinitions.load(path: p)
     }
 
     var report = GateReport()
     if let baselinePath {
-      let baseline = try ResultsFile.load(path: baselinePath, timelines: .none)
+      let baseline = try loaded[1].get()
       let reasons = Gate.incompatibilities(baseline: baseline, results: results)
       if !reasons.isEmpty {
         guard o.force else {

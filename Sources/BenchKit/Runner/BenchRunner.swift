@@ -90,13 +90,14 @@ public final class BenchRunner: RunPerforming {
     return args
   }
 
-  /// Where a run's app writes its stdout: next to its trace, `NAME.stdout.log`.
+  /// Where a run's app's stdout lands: next to its trace, `NAME.stdout.log`, at most
+  /// ``AppOutputDrain/maxBytesPerStream`` bytes.
   static func stdoutPath(trace: String) -> String {
     trace.replacingOccurrences(of: ".jsonl", with: ".stdout.log")
   }
 
-  /// Where a run's app writes its stderr: next to its trace, `NAME.log` (a failed run quotes its
-  /// last line).
+  /// Where a run's app's stderr lands: next to its trace, `NAME.log`, at most
+  /// ``AppOutputDrain/maxBytesPerStream`` bytes (a failed run quotes its last line, kept apart).
   static func stderrPath(trace: String) -> String { trace.replacingOccurrences(of: ".jsonl", with: ".log") }
 
   /// `seconds` as `--help` and error lines show it: `10`, `2.5`.
@@ -157,6 +158,8 @@ public final class BenchRunner: RunPerforming {
     let child: ChildProcess
     let monitor: DisplayMonitor
     let control: ControlSender
+    /// The app's stdout and stderr, drained into capped files.
+    let output: AppOutputDrain
     let tracePath: String
     let spawnedAt: UInt64
     /// The app's trace, followed for as long as the app runs (one reader, so nothing is read twice).
@@ -164,12 +167,13 @@ public final class BenchRunner: RunPerforming {
     /// The files the app had mapped when its first live frame was seen (empty before then).
     let mapped = Mutex<Set<String>>([])
     init(
-      child: ChildProcess, monitor: DisplayMonitor, control: ControlSender, tracePath: String,
-      spawnedAt: UInt64
+      child: ChildProcess, monitor: DisplayMonitor, control: ControlSender, output: AppOutputDrain,
+      tracePath: String, spawnedAt: UInt64
     ) {
       self.child = child
       self.monitor = monitor
       self.control = control
+      self.output = output
       self.tracePath = tracePath
       self.spawnedAt = spawnedAt
       self.trace = Mutex(
@@ -182,11 +186,12 @@ public final class BenchRunner: RunPerforming {
     /// Closes the runner's end of the control pipe.
     func closeControl() { FileDescriptorIO.close(control.fd) }
 
-    /// Quits the app, waits for it, and releases the pipe and display. Returns how it ended.
+    /// Quits the app, waits for it, and releases the pipes and display. Returns how it ended.
     @discardableResult
     func shutDown(grace: Double = 3) -> ChildProcess.Termination {
       send(.quit)
       let end = child.wait(timeout: grace) ?? child.terminate(grace: 1)
+      output.finish()
       closeControl()
       monitor.stop()
       return end
@@ -209,6 +214,16 @@ public final class BenchRunner: RunPerforming {
       throw RunnerError(.spawnFailed, "cannot create the control pipe: \(error.message)", errno: error)
     }
     let control = ControlSender(fd: writeEnd)
+    let output: AppOutputDrain
+    do {
+      output = try AppOutputDrain(
+        stdoutPath: Self.stdoutPath(trace: tracePath), stderrPath: Self.stderrPath(trace: tracePath))
+    } catch {
+      FileDescriptorIO.close(readEnd)
+      FileDescriptorIO.close(writeEnd)
+      monitor.stop()
+      throw RunnerError(.spawnFailed, "cannot capture the app's output: \(error.message)", errno: error)
+    }
     // Shared memory: the app inherits the sealed surface as descriptor 4; X11: the server's name.
     let surface = monitor.surfaceDescriptor
     let target = surface >= 0 ? DisplayTarget.surfaceDescriptor(Self.surfaceDescriptor) : monitor.appDisplay
@@ -223,23 +238,23 @@ public final class BenchRunner: RunPerforming {
       if tapOnFirstFrame { control.send(.tap) }
     }
     let child: ChildProcess
+    var inherited = [Self.controlDescriptor: readEnd, 1: output.stdoutForApp, 2: output.stderrForApp]
+    if surface >= 0 { inherited[Self.surfaceDescriptor] = surface }
     do {
-      child = try ChildProcess.spawn(
-        argv: argv(config: config), environment: env,
-        inheritedFDs: surface >= 0
-          ? [Self.controlDescriptor: readEnd, Self.surfaceDescriptor: surface]
-          : [Self.controlDescriptor: readEnd],
-        logPath: Self.stdoutPath(trace: tracePath), errorLogPath: Self.stderrPath(trace: tracePath))
+      child = try ChildProcess.spawn(argv: argv(config: config), environment: env, inheritedFDs: inherited)
     } catch {
       FileDescriptorIO.close(readEnd)
       FileDescriptorIO.close(writeEnd)
+      output.finish(within: 0)
       monitor.stop()
       throw error
     }
+    output.spawned()
     FileDescriptorIO.close(readEnd)
     monitor.watch(processID: child.pid)
     return LaunchedApp(
-      child: child, monitor: monitor, control: control, tracePath: tracePath, spawnedAt: spawnedAt)
+      child: child, monitor: monitor, control: control, output: output, tracePath: tracePath,
+      spawnedAt: spawnedAt)
   }
 
   /// Waits a random fraction of one refresh interval, so that launches start at a random phase
@@ -268,9 +283,9 @@ public final class BenchRunner: RunPerforming {
       if let lost = displayFailure(app) { return lost }
       if interrupted() { return "interrupted" }
       if let end = app.child.poll() {
-        let stderr = AppOutput.lastLine(ofFile: Self.stderrPath(trace: app.tracePath)).map {
-          "; its last stderr line: \($0)"
-        }
+        // The app's group is gone: its pipes end once their last bytes are read (bounded).
+        app.output.finish()
+        let stderr = app.output.lastStderrLine.map { "; its last stderr line: \($0)" }
         return displayFailure(app, afterAppEnded: true)
           ?? "app \(end) (last event: \(lastEventName(app, since: since)))\(stderr ?? "")"
       }
@@ -354,6 +369,7 @@ public final class BenchRunner: RunPerforming {
     let thirdParty = config.appConfiguration != nil
     let end =
       failure == nil && !thirdParty ? app.shutDown() : app.child.terminate(grace: thirdParty ? 1 : 0.5)
+    app.output.finish()
     if failure == nil && thirdParty {
       app.closeControl()
       app.monitor.stop()
@@ -380,6 +396,7 @@ public final class BenchRunner: RunPerforming {
       condition: condition
     ).apply(to: &run)
     if released { run.counts[BenchResults.CountKey.deviceReleasedByBench] = 1 }
+    run.counts[AppOutputDrain.droppedBytesCount] = app.output.droppedBytes
     if condition == .cold {
       run.counts[BenchResults.CountKey.mappedNotEvicted] = app.mapped.withLock {
         $0.subtracting(evictionSet).count
@@ -443,6 +460,8 @@ public final class BenchRunner: RunPerforming {
     let lockedAt = Mutex<UInt64>(MonotonicClock.now())
     /// Control commands dropped before the current run.
     let droppedBefore = Mutex(0)
+    /// The app's output bytes dropped before the current run.
+    let outputDroppedBefore = Mutex(0)
     init(app: LaunchedApp, runner: BenchRunner, config: BenchConfiguration) {
       self.app = app
       self.runner = runner
@@ -456,6 +475,7 @@ public final class BenchRunner: RunPerforming {
       let from = lockedAt.withLock { $0 }
       app.trace.withLock { $0.startWindow(keepingEventsFrom: from) }
       droppedBefore.withLock { $0 = app.control.droppedCommands }
+      outputDroppedBefore.withLock { $0 = app.output.droppedBytes }
     }
 
     /// One relock run (``BenchRunner/relockRun(_:number:interrupted:)``).
@@ -493,6 +513,7 @@ public final class BenchRunner: RunPerforming {
       app, since: app.spawnedAt, firstLive: firstLive, awaited: awaited, interrupted: interrupted)
     {
       app.child.terminate(grace: 0.5)
+      app.output.finish()
       app.closeControl()
       app.monitor.stop()
       _ = recordDeviceRelease()
@@ -536,6 +557,7 @@ public final class BenchRunner: RunPerforming {
     let endAt = MonotonicClock.now()
     let read = app.trace.withLock { $0.drain() }
     let dropped = app.control.droppedCommands - session.droppedBefore.withLock { $0 }
+    let outputDropped = app.output.droppedBytes - session.outputDroppedBefore.withLock { $0 }
     app.send(.lock)
     session.lockedAt.withLock { $0 = MonotonicClock.now() }
     session.startWindow()
@@ -550,6 +572,7 @@ public final class BenchRunner: RunPerforming {
       condition: .relock
     ).apply(to: &run)
     if released { run.counts[BenchResults.CountKey.deviceReleasedByBench] = 1 }
+    run.counts[AppOutputDrain.droppedBytesCount] = outputDropped
     return RunOutcome(record: run, realtime: app.monitor.realtimeGranted)
   }
 }

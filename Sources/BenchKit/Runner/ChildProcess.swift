@@ -39,7 +39,8 @@ public final class ChildProcess: Sendable {
 
   /// Spawns `argv` with `environment`. `inheritedFDs` maps child descriptor numbers to parent
   /// descriptors (dup2'ed); stdout goes to `logPath` (or /dev/null), stderr to `errorLogPath`
-  /// (or with stdout).
+  /// (or with stdout; to `logPath` when `inheritedFDs` gives stdout), unless `inheritedFDs` gives
+  /// descriptor 1 or 2 (a pipe bench drains).
   public static func spawn(
     argv: [String], environment: [String: String], inheritedFDs: [Int32: Int32] = [:],
     logPath: String? = nil, errorLogPath: String? = nil
@@ -49,12 +50,20 @@ public final class ChildProcess: Sendable {
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    let log = logPath ?? "/dev/null"
-    posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-    if let errorLogPath {
+    if inheritedFDs[1] == nil {
+      let log = logPath ?? "/dev/null"
+      posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+    }
+    if inheritedFDs[2] != nil {
+      // Given below.
+    } else if let errorLogPath {
       posix_spawn_file_actions_addopen(&actions, 2, errorLogPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-    } else {
+    } else if inheritedFDs[1] == nil {
       posix_spawn_file_actions_adddup2(&actions, 1, 2)
+    } else {
+      // stdout is given below; stderr goes to the log, not to this process's own stdout.
+      let log = logPath ?? "/dev/null"
+      posix_spawn_file_actions_addopen(&actions, 2, log, O_WRONLY | O_CREAT | O_APPEND, 0o644)
     }
     // A parent descriptor numbered like another one's target would be replaced by that `dup2`
     // before its own: such a one is copied above every target first (closed again after the spawn).

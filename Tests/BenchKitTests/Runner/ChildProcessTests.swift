@@ -43,6 +43,29 @@ import TestSupport
     #expect(error?.errno?.rawValue == ENOENT)
   }
 
+  @Test(
+    "with stdout given as a descriptor and no error log, stderr goes to the log file, not to the parent's stdout"
+  )
+  func stderrToLogWhenStdoutGiven() throws {
+    // The fault suite gives bench its stdout as a descriptor and reads its progress from the
+    // log file: once stdout could be a drained pipe, stderr followed the parent's own stdout
+    // instead, and the suite saw an empty log.
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cp-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let outPath = dir.appendingPathComponent("out").path
+    let logPath = dir.appendingPathComponent("log").path
+    let out = open(outPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    try #require(out >= 0)
+    defer { close(out) }
+    let child = try ChildProcess.spawn(
+      argv: ["/bin/sh", "-c", "echo to-stdout; echo to-stderr >&2"], environment: [:], inheritedFDs: [1: out],
+      logPath: logPath)
+    #expect(child.wait(timeout: 10) == .exited(0))
+    #expect((try? String(contentsOfFile: outPath, encoding: .utf8)) == "to-stdout\n")
+    #expect((try? String(contentsOfFile: logPath, encoding: .utf8)) == "to-stderr\n")
+  }
+
   @Test("inherited descriptors arrive at the requested numbers")
   func inheritedFD() throws {
     var fds: [Int32] = [0, 0]
