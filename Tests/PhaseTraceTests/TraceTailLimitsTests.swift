@@ -2,11 +2,12 @@ import Foundation
 import PhaseTrace
 import Synchronization
 import SystemCalls
+import TestSupport
 import Testing
 
 /// The trace is written by the app under test: whatever it puts there, reading it ends, stays
 /// within its limits and never blocks.
-@Suite(.timeLimit(.minutes(1))) struct TraceTailLimitsTests {
+@Suite(.timeLimit(.minutes(TestTime.minutes(1)))) struct TraceTailLimitsTests {
   static func tempFile() -> String {
     FileManager.default.temporaryDirectory.appendingPathComponent("trace-\(UUID().uuidString).jsonl").path
   }

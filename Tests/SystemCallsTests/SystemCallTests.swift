@@ -1,10 +1,11 @@
 import Glibc
 import Synchronization
 import SystemCalls
+import TestSupport
 import TestThreads
 import Testing
 
-@Suite(.blocking, .timeLimit(.minutes(10))) struct SystemCallTests {
+@Suite(.blocking, .timeLimit(.minutes(TestTime.minutes(10)))) struct SystemCallTests {
   @Test("a call interrupted by a signal is retried, and -1 becomes the thread's errno as a value")
   func retrying() throws {
     var calls = 0

@@ -12,7 +12,7 @@ import X11Display
 // Skipped where Xvfb or the XCB libraries are missing (XvfbFixture.skipReason says so).
 @Suite(
   .blocking, .serialized, .enabled(if: XvfbFixture.available, XvfbFixture.skipReason),
-  .timeLimit(.minutes(10)))
+  .timeLimit(.minutes(TestTime.minutes(10))))
 struct CameraAppX11Tests {
   static func run(_ environment: [String: String], seconds: String = "20") throws -> Process {
     let p = Process()

@@ -15,7 +15,7 @@ import Testing
 /// skipped with the reason where it is missing (`scripts/install-deps` installs them).
 @Suite(
   .blocking, .serialized, .enabled(if: XvfbFixture.available, XvfbFixture.skipReason),
-  .timeLimit(.minutes(10)))
+  .timeLimit(.minutes(TestTime.minutes(10))))
 struct ThirdPartyAppTests {
   /// The executable `name` on PATH, or nil.
   static func onPath(_ name: String) -> String? {

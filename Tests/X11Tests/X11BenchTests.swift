@@ -14,7 +14,7 @@ import Testing
 // Skipped where Xvfb or the XCB libraries are missing (XvfbFixture.skipReason says so).
 @Suite(
   .blocking, .serialized, .enabled(if: XvfbFixture.available, XvfbFixture.skipReason),
-  .timeLimit(.minutes(10)))
+  .timeLimit(.minutes(TestTime.minutes(10))))
 struct X11BenchTests {
   static func tempDir() throws -> String {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bench-x11-\(UUID().uuidString)")

@@ -63,7 +63,7 @@ final class ABSideRunner: RunPerforming {
   }
 }
 
-@Suite(.blocking, .timeLimit(.minutes(10))) struct ABSessionTests {
+@Suite(.blocking, .timeLimit(.minutes(TestTime.minutes(10)))) struct ABSessionTests {
   static let base = SyntheticResults.make(runs: 0)
 
   static func settings(out: String, runs: Int) -> RunSettings {

@@ -9,7 +9,7 @@ import Testing
 /// library and the fake V4L2 driver, and reads back what it printed and traced.
 struct PreloadHarness {
   /// The time limit of every suite that starts programs through the harness.
-  static let timeLimit: TimeLimitTrait = .timeLimit(.minutes(2))
+  static let timeLimit: TimeLimitTrait = .timeLimit(.minutes(TestTime.minutes(2)))
 
   /// What one run of the client left.
   struct Run {

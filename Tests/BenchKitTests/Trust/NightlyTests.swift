@@ -5,7 +5,7 @@ import Testing
 
 /// `scripts/nightly` with the debug bench (`BENCH=`), no baseline and no gates file: only what
 /// bench itself says decides the exit status.
-@Suite(.blocking, .serialized, .timeLimit(.minutes(10))) struct NightlyTests {
+@Suite(.blocking, .serialized, .timeLimit(.minutes(TestTime.minutes(10)))) struct NightlyTests {
   @Test("the nightly exits non-zero when bench's runs failed, even though no gate failed")
   func failedRunsFailTheNightly() throws {
     let dir = temporaryFolder("nightly-failed-runs")
