@@ -120,7 +120,7 @@ struct X11ProbeTests {
     #expect(report.x11ReadScale == readScale)
     #expect(report.trials == 9)
     #expect(report.early == 0)
-    #expect(report.misses == 0)
+    #expect(report.misses == 0, "\(report.violations)")
     #expect(report.trialsWithoutCover == 2)  // trials 2 and 8: six scenarios take turns
     #expect(report.staleReportedWithoutCover == report.trialsWithoutCover)
     #expect(report.staleReportedWithCover == 0)

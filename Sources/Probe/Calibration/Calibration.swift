@@ -95,6 +95,7 @@ public enum Calibration {
     var lags: [Double] = []
     var early = 0
     var misses = 0
+    var missedTrials: [String] = []
     var methods: [String: Int] = [:]
     var staleWithout = 0
     var trialsWithout = 0
@@ -194,6 +195,11 @@ public enum Calibration {
         methods[first.method.rawValue, default: 0] += 1
       } else {
         misses += 1
+        let span = Double(MonotonicClock.now() &- armTime) / 1e6
+        missedTrials.append(
+          "trial \(trial + 1) (\(scenario), \(kind) scene, noise \(trial % 2 == 1 ? 8 : 0)): "
+            + "\(report.scanoutsSinceArm) scanouts read after the arm, \(report.staleFrames) stale; "
+            + "\(k) fresh frames presented, the trial ended \(Int(span.rounded())) ms after the arm")
       }
       switch scenario {
       case .relockWithCover: if report.staleFrames > 0 { staleWith += 1 }
@@ -220,6 +226,7 @@ public enum Calibration {
       lagMaxMilliseconds: lags.last ?? .nan,
       methods: methods, staleReportedWithoutCover: staleWithout, trialsWithoutCover: trialsWithout,
       staleReportedWithCover: staleWith, analysisMicrosecondsPerScanout: final.analysisMicrosecondsPerScanout,
-      display: display, presenterRealtime: presenterRealtime)
+      display: display, presenterRealtime: presenterRealtime,
+      missedTrials: missedTrials.isEmpty ? nil : missedTrials)
   }
 }

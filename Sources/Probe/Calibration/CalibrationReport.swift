@@ -49,6 +49,9 @@ public struct CalibrationReport: Sendable, Codable, Hashable {
   /// X11: how many times smaller than the presented window, in each dimension, the images the
   /// probe analysed were (`X11WindowCapture.scale`: 2 for 640×480).
   public var x11ReadScale: Int?
+  /// Each missed trial, one line: its number, scenario and scene, what the probe saw after the
+  /// arm, and how many fresh frames were presented over how long (nil when none was missed).
+  public var missedTrials: [String]? = nil
 
   /// Whether the probe's error bound holds under every load level: each report (one per load
   /// level) has no violation, and there is at least one. `bench calibrate` exits 1 otherwise.
@@ -64,7 +67,10 @@ public struct CalibrationReport: Sendable, Codable, Hashable {
   public var violations: [String] {
     var out: [String] = []
     if early > 0 { out.append("\(early) early detection\(early == 1 ? "" : "s") (must be 0)") }
-    if misses > 0 { out.append("\(misses) miss\(misses == 1 ? "" : "es") (must be 0)") }
+    if misses > 0 {
+      let which = (missedTrials ?? []).isEmpty ? "" : ": " + (missedTrials ?? []).joined(separator: "; ")
+      out.append("\(misses) miss\(misses == 1 ? "" : "es") (must be 0)\(which)")
+    }
     guard let limit = lagBoundMilliseconds else { return out }
     let bound = (limit * 100).rounded() / 100
     let named = refreshHz > 0 ? "one refresh + 2 ms = \(bound) ms" : "the bound \(bound) ms"
