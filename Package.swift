@@ -200,7 +200,7 @@ let package = Package(
       name: "CameraAppTests",
       dependencies: [
         "CameraApp", "PhaseTrace", "TestSupport", "CaptureKit", "CommandLineKit", "LaunchContract",
-        "TestThreads",
+        "SystemCalls", "TestThreads",
       ], swiftSettings: strict),
     .testTarget(
       name: "BenchAnalysisTests",

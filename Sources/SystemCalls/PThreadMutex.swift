@@ -3,14 +3,21 @@
 #endif
 
 /// A value guarded by a POSIX mutex (`pthread_mutex_lock` / `pthread_mutex_unlock`), with the
-/// same `withLock` as `Synchronization.Mutex`.
+/// same `withLock` as `Synchronization.Mutex`: the lock for all of FirstFrame's shared mutable
+/// state, in its libraries, its executables and its tests.
 ///
-/// For state that one thread writes and another polls with no other synchronisation between
-/// them (the test helpers' recorders). `Synchronization.Mutex` is correct there too, but on Linux
-/// it is built from atomics and the futex system call inside a library compiled without
-/// ThreadSanitizer, so TSan sees no lock at all and reports every such pair of accesses as a data
-/// race; it does see `pthread_mutex_*` (which it intercepts). `scripts/tsan-mutex-repro` shows
-/// both: the same two-thread program reports a race with `Mutex` and none with this type.
+/// Why not `Synchronization.Mutex`, which is as correct and as fast uncontended: on Linux it is
+/// built from atomics and the futex system call inside a library compiled without
+/// ThreadSanitizer, so TSan sees no lock at all and reports every pair of accesses it guards,
+/// from two threads, as a data race. The suite under `scripts/sanitize thread` reported 12 such
+/// races in its first minutes (DisplayMonitor, X11FrameSource, InMemoryTrace, PhotoOutput, each
+/// inside `withLock`) and would have needed a suppression that hides real races too. TSan
+/// intercepts `pthread_mutex_*` and sees this lock. `scripts/tsan-mutex-repro` shows both: the
+/// same two-thread program reports a race with `Mutex` and none with this type, and both keep
+/// every element.
+///
+/// Uncontended, a lock and an unlock are one atomic operation each, as with `Mutex`; the mutex
+/// itself is one allocation when the value is made.
 public final class PThreadMutex<Value>: @unchecked Sendable {
   // The mutex lives at a fixed address (pthread mutexes must not move); `value` is only read
   // or written between `pthread_mutex_lock` and `pthread_mutex_unlock` on it.

@@ -2,6 +2,7 @@ import CaptureKit
 import LaunchContract
 import PhaseTrace
 import Synchronization
+import SystemCalls
 import TestSupport
 import Testing
 
@@ -46,15 +47,15 @@ import Testing
       defer { seen.withLock { $0 = all.count } }
       return Array(all.dropFirst(seen.withLock { $0 }))
     }
-    private let seen = Mutex(0)
+    private let seen = PThreadMutex(0)
   }
 
   final class RecordingCapture: CaptureServing {
     let log: Collector<String>
     let readiness: PhotoCaptureReadiness?
-    private let pendingStarts = Mutex<[@Sendable (Result<Void, AppError>) -> Void]>([])
-    private let pendingShutdowns = Mutex<[@Sendable () -> Void]>([])
-    private let pendingPhotos = Mutex<[@Sendable (Result<CapturedPhoto, CaptureError>) -> Void]>([])
+    private let pendingStarts = PThreadMutex<[@Sendable (Result<Void, AppError>) -> Void]>([])
+    private let pendingShutdowns = PThreadMutex<[@Sendable () -> Void]>([])
+    private let pendingPhotos = PThreadMutex<[@Sendable (Result<CapturedPhoto, CaptureError>) -> Void]>([])
 
     init(log: Collector<String>, readiness: PhotoCaptureReadiness?) {
       self.log = log

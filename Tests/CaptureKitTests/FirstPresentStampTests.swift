@@ -10,7 +10,7 @@ import TestSupport
 /// A display whose compositor scans a frame out the instant it becomes visible: the worst case
 /// for the order of `preview.first_present` against the probe's first scanout of that frame.
 final class ImmediateScanoutDisplay: DisplaySink {
-  private let firstVisible = Mutex<UInt64?>(nil)
+  private let firstVisible = PThreadMutex<UInt64?>(nil)
 
   /// When the first frame became visible (and was scanned out), CLOCK_MONOTONIC ns.
   var firstVisibleAt: UInt64? { firstVisible.withLock { $0 } }

@@ -84,7 +84,7 @@ import Testing
     let zero = dir + "/zero.jsonl"
     #expect(symlink("/dev/zero", zero) == 0)
     for path in [fifo, zero, "/dev/zero", "/dev/urandom"] {
-      let result = Mutex<TraceReader.Result?>(nil)
+      let result = PThreadMutex<TraceReader.Result?>(nil)
       let returned = try Self.returns(within: 10) { result.withLock { $0 = TraceReader().read(path: path) } }
       if !returned {
         // Release a reader blocked opening the FIFO.

@@ -46,7 +46,7 @@ import Testing
     let (readEnd, writeEnd) = try ProcessControl.pipe()
     defer { FileDescriptorIO.close(readEnd) }
     let bytes = (0..<(1 << 18)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
-    let received = Mutex<[UInt8]>([])
+    let received = PThreadMutex<[UInt8]>([])
     let done = Atomic<Bool>(false)
     try SystemThread.start(name: "test.reader") {
       var chunk = [UInt8](repeating: 0, count: 4096)

@@ -165,7 +165,7 @@ struct X11ProbeTests {
       cameraFrameIntervalNanoseconds: 500_000_000,
       refreshIntervalNanoseconds: X11FrameSource.cadenceAllowanceNanoseconds)
     config.decodesLightBoard = false
-    let detector = Mutex(LiveFrameDetector(configuration: config))
+    let detector = PThreadMutex(LiveFrameDetector(configuration: config))
     let reach = detector.withLock { $0.runReachNanoseconds }
     let reads = Collector<(time: UInt64, late: Bool, kind: ScanoutClass)>()
     let release = DispatchSemaphore(value: 0)
@@ -232,7 +232,7 @@ struct X11ProbeTests {
 
   /// Whether this process may put a thread under `SCHED_FIFO` (tried on a thread of its own).
   static let realtimeAllowed: Bool = {
-    let granted = Mutex<Bool?>(nil)
+    let granted = PThreadMutex<Bool?>(nil)
     do {
       try SystemThread.start(name: "rt-check") {
         let ok = SystemThread.requestRealtime(priority: 1)

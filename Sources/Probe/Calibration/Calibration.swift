@@ -159,7 +159,7 @@ public enum Calibration {
 
       // Arm, wait (showing the trick, if any, for 150–250 ms), then present fresh frames at the
       // camera's cadence.
-      let detected = Mutex<FirstLiveFrame?>(nil)
+      let detected = PThreadMutex<FirstLiveFrame?>(nil)
       let armTime = MonotonicClock.now()
       monitor.arm(scenario.isLaunch ? .launch(since: armTime) : .unlock(since: armTime)) { first in
         detected.withLock { $0 = first }

@@ -2,6 +2,7 @@ import CaptureKit
 import LaunchContract
 import PhaseTrace
 import Synchronization
+import SystemCalls
 
 /// A real camera through libv4l2: a `CaptureDevice` over a `/dev/video*` node.
 ///
@@ -27,9 +28,9 @@ public final class V4L2Camera: CaptureDevice {
   public let uniqueID: String
   let signposter: Signposter
   let kernel: V4L2Kernel
-  let state = Mutex(State())
+  let state = PThreadMutex(State())
   /// The newest streamed frame (a still at the streaming size needs no format switch).
-  let latestFrame = Mutex<VideoFrame?>(nil)
+  let latestFrame = PThreadMutex<VideoFrame?>(nil)
   /// How long a still at the streaming size waits for the next streamed frame before it fails
   /// with `timed_out`, ns: 2 s unless said (`init`'s `stillFrameTimeout`).
   let stillFrameTimeoutNanoseconds: UInt64
@@ -119,7 +120,7 @@ public final class V4L2Camera: CaptureDevice {
   public var streamFailure: V4L2Error? {
     state.withLock { $0.stream?.control }?.failure.withLock { $0 } ?? lastFailure.withLock { $0 }
   }
-  let lastFailure = Mutex<V4L2Error?>(nil)
+  let lastFailure = PThreadMutex<V4L2Error?>(nil)
 
   /// The negotiated format: `640x480@25 YUYV` (the driver's confirmed size and rate), or `nil`.
   public var activeFormatDescription: String? {

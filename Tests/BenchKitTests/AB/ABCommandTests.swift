@@ -159,7 +159,7 @@ struct ABCommandTests {
 
   /// A build step that records which source it built and makes a small executable.
   final class FakeBuild: Sendable {
-    let built = Mutex<[String]>([])
+    let built = PThreadMutex<[String]>([])
     var step: RevisionBuilder.BuildStep {
       { (source, scratch, _) throws(RunnerError) in
         let main =
@@ -204,7 +204,7 @@ struct ABCommandTests {
     let fake = FakeBuild()
     let checkoutBinary = temporaryFolder("ab-checkout") + "/camera-app"
     makeScript(checkoutBinary, "#!/bin/sh\n# checkout")
-    let used = Mutex(0)
+    let used = PThreadMutex(0)
     let builder = RevisionBuilder(
       repository: repo.path, build: fake.step,
       currentCheckout: { _, _ throws(RunnerError) in
@@ -243,7 +243,7 @@ struct ABCommandTests {
     try FileManager.default.createDirectory(atPath: builder.folder, withIntermediateDirectories: true)
     let fd = open(builder.folder + "/lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
     #expect(fd >= 0 && flock(fd, LOCK_EX) == 0)
-    let polls = Mutex(0)
+    let polls = PThreadMutex(0)
     var caught: RunnerError?
     do {
       _ = try builder.binary(
