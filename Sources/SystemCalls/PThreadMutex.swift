@@ -17,16 +17,21 @@
 /// every element.
 ///
 /// Uncontended, a lock and an unlock are one atomic operation each, as with `Mutex`; the mutex
-/// itself is one allocation when the value is made.
+/// and the value are one allocation each when the lock is made.
 public final class PThreadMutex<Value>: @unchecked Sendable {
-  // The mutex lives at a fixed address (pthread mutexes must not move); `value` is only read
-  // or written between `pthread_mutex_lock` and `pthread_mutex_unlock` on it.
+  // The mutex and the value live at fixed addresses of their own (pthread mutexes must not move);
+  // the value is only read or written between `pthread_mutex_lock` and `pthread_mutex_unlock` on
+  // the mutex. The value is not a stored property: Swift's exclusivity checks would then mark
+  // each `withLock` as an access to the object, and for an empty value (`PThreadMutex<Void>`,
+  // a lock that guards a section rather than data) TSan placed that access at the object's first
+  // bytes and reported it against another thread reading them before it locked.
   private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-  private var value: Value
+  private let value: UnsafeMutablePointer<Value>
 
   /// Creates the mutex (`pthread_mutex_init`, default attributes) guarding `initialValue`.
   public init(_ initialValue: Value) {
-    value = initialValue
+    value = .allocate(capacity: 1)
+    value.initialize(to: initialValue)
     mutex = .allocate(capacity: 1)
     mutex.initialize(to: pthread_mutex_t())
     // With default attributes glibc's pthread_mutex_init cannot fail.
@@ -37,6 +42,8 @@ public final class PThreadMutex<Value>: @unchecked Sendable {
     pthread_mutex_destroy(mutex)
     mutex.deinitialize(count: 1)
     mutex.deallocate()
+    value.deinitialize(count: 1)
+    value.deallocate()
   }
 
   /// Runs `body` with exclusive access to the value (`pthread_mutex_lock`, then
@@ -46,6 +53,6 @@ public final class PThreadMutex<Value>: @unchecked Sendable {
   ) throws(Failure) -> Result {
     pthread_mutex_lock(mutex)
     defer { pthread_mutex_unlock(mutex) }
-    return try body(&value)
+    return try body(&value.pointee)
   }
 }

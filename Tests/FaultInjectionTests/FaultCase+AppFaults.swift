@@ -180,7 +180,10 @@ extension FaultCase {
         exec env -u FIRSTFRAME_CONTROL '\(cameraApp)' --config "$1" --profile '\(fastProfile)'
         """)
       let o = try BenchProcess(
-        hostile(app, out: out, runs: 1, configs: "deferred,eager", timeout: "10") + ["--no-tap"],
+        // The app reads no control pipe, so only SIGTERM ends it: a sanitizer-built camera-app
+        // took more than the default second to quit after it (the run failed, killed).
+        hostile(app, out: out, runs: 1, configs: "deferred,eager", timeout: "10")
+          + ["--no-tap", "--quit-grace", "\(3 * TestTime.scale)"],
         workspace: ws
       ).finish(deadline: 90)
       expectCalmEnd(o, status: 0)

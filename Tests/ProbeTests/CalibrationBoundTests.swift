@@ -40,6 +40,17 @@ import Testing
       ])
   }
 
+  @Test("trials whose presenter fell behind its cadence are not misses; over a third of them is inconclusive")
+  func presenterLate() {
+    var report = Self.report(load: true)
+    report.presenterLateTrials = Array(
+      repeating: "trial 1 (launch, pattern scene): frames 250 ms apart", count: 20)
+    #expect(report.violations.isEmpty)
+    report.presenterLateTrials?.append("trial 2 (launch, pattern scene): frames 240 ms apart")
+    #expect(report.violations.count == 1)
+    #expect(report.violations.first?.hasPrefix("inconclusive: in 21 of 60 trials the presenter") == true)
+  }
+
   @Test("bench calibrate's verdict needs the bound under each load level: one bad level fails it")
   func eachLoadLevel() {
     #expect(CalibrationReport.boundHolds(under: [Self.report(load: false), Self.report(load: true)]))

@@ -41,6 +41,35 @@ import Testing
     #expect(Errno(rawValue: 4095).name == "errno 4095")
   }
 
+  @Test("PThreadMutex: threads that update a value or run a section under it never interleave")
+  func pthreadMutex() throws {
+    let counter = PThreadMutex(0)
+    let section = PThreadMutex<Void>(())
+    let inside = Atomic<Int>(0)
+    let overlaps = Atomic<Int>(0)
+    let finished = Atomic<Int>(0)
+    for t in 0..<4 {
+      try SystemThread.start(name: "test.lock\(t)") {
+        for _ in 0..<5_000 {
+          counter.withLock { $0 += 1 }
+          section.withLock { _ in
+            if inside.add(1, ordering: .acquiringAndReleasing).newValue != 1 {
+              overlaps.add(1, ordering: .relaxed)
+            }
+            inside.subtract(1, ordering: .acquiringAndReleasing)
+          }
+        }
+        finished.add(1, ordering: .releasing)
+      }
+    }
+    let timedOut = MonotonicClock.sleep(until: MonotonicClock.now() + 60_000_000_000, slice: 1_000_000) {
+      finished.load(ordering: .acquiring) == 4
+    }
+    #expect(!timedOut, "the threads did not finish")
+    #expect(counter.withLock { $0 } == 20_000)
+    #expect(overlaps.load(ordering: .relaxed) == 0)
+  }
+
   @Test("writeAll delivers a buffer larger than the pipe holds, whole and in order")
   func writeAllPipe() throws {
     let (readEnd, writeEnd) = try ProcessControl.pipe()

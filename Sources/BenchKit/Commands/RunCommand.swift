@@ -99,6 +99,11 @@ public enum RunCommand: Command {
     "--run-timeout", "S", "a run with no live frame after S seconds fails",
     default: defaults.runTimeoutSeconds,
     parser: .number(in: NumberRange(greaterThan: 0, atMost: 3600)))
+  static let quitGrace = Option(
+    "--quit-grace", "S",
+    "after a run the app gets S seconds to quit, then SIGTERM and S/3 more; an app that must be killed fails its run",
+    default: defaults.quitGraceSeconds,
+    parser: .number(in: NumberRange(greaterThan: 0, atMost: 600)))
   static let windowTimeout = Option(
     "--window-timeout", "S", "X11: a run whose app maps no window within S seconds fails",
     default: defaults.windowTimeoutSeconds,
@@ -135,7 +140,7 @@ public enum RunCommand: Command {
     options: [
       runs, warmup, conditions, configs, outputs, camera, profile, app, appConfig, display, x11Read,
       refreshHz,
-      lockSeconds, runTimeout, windowTimeout, load,
+      lockSeconds, runTimeout, quitGrace, windowTimeout, load,
       injectDelay, noTap, noBoard,
       out, overwrite, format, quiet,
     ],
@@ -177,6 +182,7 @@ public enum RunCommand: Command {
     }
     s.lockSeconds = try o.value(lockSeconds)
     s.runTimeoutSeconds = try o.value(runTimeout)
+    s.quitGraceSeconds = try o.value(quitGrace)
     s.windowTimeoutSeconds = try o.value(windowTimeout)
     if o.isGiven(windowTimeout) && !s.display.isX11 {
       throw UsageError("--window-timeout applies to --display x11 or x11:NAME only")

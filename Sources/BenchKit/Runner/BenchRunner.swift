@@ -188,9 +188,9 @@ public final class BenchRunner: RunPerforming {
 
     /// Quits the app, waits for it, and releases the pipes and display. Returns how it ended.
     @discardableResult
-    func shutDown(grace: Double = 3) -> ChildProcess.Termination {
+    func shutDown(grace: Double) -> ChildProcess.Termination {
       send(.quit)
-      let end = child.wait(timeout: grace) ?? child.terminate(grace: 1)
+      let end = child.wait(timeout: grace) ?? child.terminate(grace: grace / 3)
       output.finish()
       closeControl()
       monitor.stop()
@@ -368,7 +368,8 @@ public final class BenchRunner: RunPerforming {
     // ends then is bench's doing, not a fault of the run.
     let thirdParty = config.appConfiguration != nil
     let end =
-      failure == nil && !thirdParty ? app.shutDown() : app.child.terminate(grace: thirdParty ? 1 : 0.5)
+      failure == nil && !thirdParty
+      ? app.shutDown(grace: settings.quitGraceSeconds) : app.child.terminate(grace: thirdParty ? 1 : 0.5)
     app.output.finish()
     if failure == nil && thirdParty {
       app.closeControl()
@@ -485,7 +486,7 @@ public final class BenchRunner: RunPerforming {
 
     /// Ends the app (and records the device's release if it could not).
     public func close() {
-      app.shutDown()
+      _ = app.shutDown(grace: runner.settings.quitGraceSeconds)
       _ = runner.recordDeviceRelease()
     }
   }
