@@ -36,13 +36,16 @@ struct ScratchRepository {
       environment[key] = value
     }
     process.environment = environment
-    let pipe = Pipe()
-    process.standardOutput = pipe
+    // Its output goes to a file, read once git has ended (within a deadline): no unbounded wait.
+    let outputPath = NSTemporaryDirectory() + "git-\(UUID().uuidString).out"
+    _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
+    defer { try? FileManager.default.removeItem(atPath: outputPath) }
+    process.standardOutput = FileHandle(forWritingAtPath: outputPath)
     process.standardError = FileHandle.nullDevice
     try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
+    let ended = process.waitUntilExit(timeout: .seconds(120))
+    let data = FileManager.default.contents(atPath: outputPath) ?? Data()
+    guard ended, process.terminationStatus == 0 else {
       throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "git \(arguments) failed"])
     }
     return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -358,7 +361,10 @@ struct ABEndToEndTests {
     // a 120 ms delay then read "+23 %, not significant"; under two CPU burners some of A's runs
     // took over a second, and a 1 s delay read p = 0.0104 at 8 vs 8, above α = 0.01).
     // Each also notes the synthetic camera's state folder it was given.
-    for (revision, delay) in [("HEAD~1", ""), ("HEAD", "FIRSTFRAME_INJECT_DELAY_MS=3000 ")] {
+    // Under a sanitizer (TestTime.scale > 1) camera-app's first frame took 2.5 s (σ 1.6 s): the
+    // delay grows with the scale (up to 4×), and so does the run timeout.
+    let delayMs = 3000 * min(TestTime.scale, 4)
+    for (revision, delay) in [("HEAD~1", ""), ("HEAD", "FIRSTFRAME_INJECT_DELAY_MS=\(delayMs) ")] {
       let folder = repo.path + "/.build/ab/bin/" + (try repo.git("rev-parse", revision))
       try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
       makeScript(
@@ -372,6 +378,7 @@ struct ABEndToEndTests {
       try BenchInvocation.run(
         [
           "ab", "--repo", repo.path, "HEAD~1", "HEAD", "--runs", "8", "--warmup", "1", "--conditions", "warm",
+          "--run-timeout", "\(10 * TestTime.scale)",
           "--configs", "deferred", "--profile", root + "/Benchmarks/profiles/fast.json", "--quiet", "--out",
           out,
         ], timeout: 240))

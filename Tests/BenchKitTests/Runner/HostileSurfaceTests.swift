@@ -44,7 +44,7 @@ import Testing
     let ended = blockUntil(timeout: .seconds(60), every: .milliseconds(20)) { !bench.isRunning }
     if !ended { bench.terminate() }
     try #require(ended, "bench did not finish within 60 s")
-    bench.waitUntilExit()
+    try #require(bench.waitUntilExit(timeout: .seconds(10)), "bench did not end")
 
     // Killed by SIGBUS is `.uncaughtSignal`; a failed run is exit status 1.
     #expect(bench.terminationReason == .exit, "bench died of signal \(bench.terminationStatus)")

@@ -38,7 +38,7 @@ import Testing
     let ended = blockUntil(timeout: .seconds(120), every: .milliseconds(20)) { !nightly.isRunning }
     if !ended { nightly.terminate() }
     try #require(ended, "the nightly did not finish")
-    nightly.waitUntilExit()
+    try #require(nightly.waitUntilExit(timeout: .seconds(10)), "the nightly did not end")
     #expect(FileManager.default.fileExists(atPath: dir + "/out/results.json"))
     #expect(nightly.terminationStatus == 1)
   }
