@@ -82,6 +82,9 @@ struct X11BenchTests {
       [
         "--display", "x11", "--runs", "2", "--warmup", "0", "--conditions", "warm,relock", "--configs",
         "deferred,eager", "--lock-seconds", "0.3", "--quiet",
+        // Defaults (10 s) in a normal run; a sanitizer-built camera-app once took longer than
+        // twice that to report its deferred start under TSan.
+        "--run-timeout", "\(10 * TestTime.scale)", "--window-timeout", "\(10 * TestTime.scale)",
       ], out: out)
     try #require(p.waitUntilExit(timeout: .seconds(540)), "bench did not end")
     #expect(p.terminationStatus == 0)
