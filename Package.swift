@@ -157,7 +157,8 @@ let package = Package(
       name: "CommandLineKitTests", dependencies: ["CommandLineKit", "BenchKit", "CameraApp"],
       resources: [.copy("Fixtures")], swiftSettings: strict),
     .testTarget(
-      name: "SystemCallsTests", dependencies: ["SystemCalls", "TestThreads"], swiftSettings: strict),
+      name: "SystemCallsTests", dependencies: ["SystemCalls", "TestSupport", "TestThreads"],
+      swiftSettings: strict),
     .testTarget(
       name: "JSONDecodingTests", dependencies: ["JSONDecoding", "PhaseTrace", "BenchAnalysis"],
       swiftSettings: strict),
@@ -199,7 +200,7 @@ let package = Package(
       name: "CameraAppTests",
       dependencies: [
         "CameraApp", "PhaseTrace", "TestSupport", "CaptureKit", "CommandLineKit", "LaunchContract",
-        "TestThreads",
+        "SystemCalls", "TestThreads",
       ], swiftSettings: strict),
     .testTarget(
       name: "BenchAnalysisTests",

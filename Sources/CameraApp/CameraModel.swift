@@ -3,6 +3,7 @@ import Dispatch
 import LaunchContract
 import PhaseTrace
 import Synchronization
+import SystemCalls
 
 /// The app model (AVCam's `CameraModel`): holds the one ``AppStatus`` and turns control
 /// commands, the capture service's reports and failures into transitions, each with its effects
@@ -20,7 +21,7 @@ final class CameraModel: Sendable {
   private let signposter: Signposter
   /// Ends the process: nil after a quit (exit status 0), else the failure to report.
   private let terminate: @Sendable (AppError?) -> Void
-  private let current = Mutex(AppStatus.starting)
+  private let current = PThreadMutex(AppStatus.starting)
 
   /// Creates the model in the `starting` status; nothing runs until ``launch()``.
   /// - Parameters:

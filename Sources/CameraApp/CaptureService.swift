@@ -30,7 +30,7 @@ final class CaptureService: CaptureServing, CaptureSessionDeferredStartDelegate 
   let signposter: Signposter
   /// Where preview frames go (through the lock cover).
   let preview: CoverableDisplay
-  let state = Mutex(State())
+  let state = PThreadMutex(State())
 
   /// What the service holds once the session is configured.
   struct State {

@@ -9,7 +9,7 @@ import SystemCalls
 /// screen through the lock, which is what the probe counts as stale after unlock.
 final class CoverableDisplay: DisplaySink {
   private let base: any DisplaySink
-  private let covered = Mutex(false)
+  private let covered = PThreadMutex(false)
 
   init(_ base: any DisplaySink) { self.base = base }
 

@@ -33,7 +33,7 @@ enum ControlFuzzer {
       return ["cannot set up the channel: \(error)"]
     }
     defer { close(pipe.read) }
-    let received = Mutex<[String]>([])
+    let received = PThreadMutex<[String]>([])
     let ended = DispatchSemaphore(value: 0)
     do {
       try channel.start(

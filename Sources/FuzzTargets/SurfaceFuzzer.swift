@@ -1,6 +1,7 @@
 import CaptureKit
 import Display
 import Synchronization
+import SystemCalls
 
 /// The display surface, as the runner's compositor latches what an app under test wrote: the
 /// app presents frames (any size, scaled by the surface), scribbles over the header, the slot
@@ -28,7 +29,7 @@ enum SurfaceFuzzer {
     }
   }
 
-  static let rig = Mutex<Rig?>(nil)
+  static let rig = PThreadMutex<Rig?>(nil)
 
   /// The end of the header fields that describe the layout (magic through slot count).
   static let geometryFieldsEnd = 32

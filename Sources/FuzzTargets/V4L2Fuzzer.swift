@@ -57,7 +57,7 @@ enum V4L2Fuzzer {
       }
       script[request, default: []].append(rewrite)
     }
-    let pending = Mutex(script)
+    let pending = PThreadMutex(script)
     config.tamper = { request, argument, result in
       let next = pending.withLock { s -> Rewrite? in
         guard var list = s[request], !list.isEmpty else { return nil }
@@ -97,7 +97,7 @@ enum V4L2Fuzzer {
     if steps & 4 != 0 { _ = try? camera.initializeOutput(.photo) }
     if steps & 8 != 0 { _ = try? camera.initializeOutput(.movie) }
     if steps & 16 != 0 { _ = try? camera.initializeOutput(.preview) }
-    let frames = Mutex<[VideoFrame]>([])
+    let frames = PThreadMutex<[VideoFrame]>([])
     if (try? camera.startStream({ frame in frames.withLock { if $0.count < 3 { $0.append(frame) } } })) != nil
     {
       let deadline = MonotonicClock.now() + 200_000_000

@@ -1,9 +1,10 @@
 import Synchronization
+import SystemCalls
 
 /// A sink that keeps events in memory: for tests, and for apps that inspect their own trace.
 /// A real target, like swift-log's `InMemoryLogging` (STYLE.md rule 7).
 public final class InMemoryTrace: PhaseEventSink {
-  private let storage = Mutex<[PhaseEvent]>([])
+  private let storage = PThreadMutex<[PhaseEvent]>([])
 
   /// Creates an empty trace.
   public init() {}

@@ -17,7 +17,7 @@ public final class TraceWriter: PhaseEventSink {
   private let fd: Int32
   private let ownsDescriptor: Bool
   /// Serialises writers inside this process.
-  private let lock = Mutex(())
+  private let lock = PThreadMutex(())
 
   /// Opens `endpoint`: a file path (created with mode 0600 if missing, appended to) or `fd:N`.
   /// - Throws: `TraceWriterError` naming the endpoint and errno.

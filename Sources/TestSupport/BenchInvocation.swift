@@ -42,11 +42,20 @@ public enum BenchInvocation {
     }
     if !ended {
       bench.terminate()
-      bench.waitUntilExit()
+      if !bench.waitUntilExit(timeout: .seconds(10)) { kill(bench.processIdentifier, SIGKILL) }
       return nil
     }
-    bench.waitUntilExit()
-    let text = stdout.fileHandleForReading.readDataToEndOfFile()
+    // bench has ended; what it wrote is in the pipe (read what is there, never waiting for a
+    // writer that outlived it).
+    let fd = stdout.fileHandleForReading.fileDescriptor
+    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+    var text = Data()
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+      let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+      if n <= 0 { break }
+      text.append(contentsOf: chunk[0..<n])
+    }
     return Outcome(
       status: bench.terminationStatus, output: String(decoding: text, as: UTF8.self))
   }

@@ -1,9 +1,9 @@
-import Synchronization
+import SystemCalls
 
 /// A thread-safe list that callbacks append to (frames, photos, histograms, running states).
 /// Pass `collector.append` as the callback.
 public final class Collector<Element: Sendable>: Sendable {
-  private let storage = Mutex<[Element]>([])
+  private let storage = PThreadMutex<[Element]>([])
 
   /// Creates an empty collector.
   public init() {}

@@ -88,9 +88,9 @@ public final class FakeCaptureDevice: CaptureDevice {
   /// Sustained pixels per second.
   public let pixelBudget: Double
 
-  private let state: Mutex<State>
+  private let state: PThreadMutex<State>
   // Held while a frame is delivered, so that `stopStream()` waits for the frame in flight.
-  private let delivery = Mutex<(@Sendable (VideoFrame) -> Void)?>(nil)
+  private let delivery = PThreadMutex<(@Sendable (VideoFrame) -> Void)?>(nil)
   private let emitting = Atomic<Bool>(false)
   private let signposter: Signposter?
 
@@ -105,7 +105,7 @@ public final class FakeCaptureDevice: CaptureDevice {
     self.localizedName = localizedName
     self.formats = formats
     self.pixelBudget = pixelBudget
-    self.state = Mutex(
+    self.state = PThreadMutex(
       State(activeFormat: formats.first ?? CaptureFormat(width: 32, height: 24, maxFrameRate: 30)))
     self.signposter = trace.map { Signposter(sink: $0) }
   }

@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import SystemCalls
 
 /// A barrier a fake device call waits at until the test opens it: makes ordering tests deterministic
 /// (hold `initializeOutput(.photo)` shut, tap the shutter, then open the gate).
@@ -10,7 +10,7 @@ public final class FakeGate: Sendable {
     var waiting = 0
   }
 
-  private let state = Mutex(State())
+  private let state = PThreadMutex(State())
   private let semaphore = DispatchSemaphore(value: 0)
 
   /// Creates a closed gate (or an open one).

@@ -1,11 +1,11 @@
 import CaptureKit
 import PhaseTrace
-import Synchronization
+import SystemCalls
 
 /// A deferred-start delegate that records its calls (`"will"`, `"did"`) and optionally writes
 /// `test.delegate.will` / `test.delegate.did` into a trace.
 public final class RecordingDeferredStartDelegate: CaptureSessionDeferredStartDelegate {
-  private let calls = Mutex<[String]>([])
+  private let calls = PThreadMutex<[String]>([])
   private let signposter: Signposter?
 
   /// Creates a delegate; with `trace`, each call is also recorded there.

@@ -1,6 +1,6 @@
 import CaptureKit
 import PhaseTrace
-import Synchronization
+import SystemCalls
 
 /// A display that remembers what was presented, and optionally writes `test.present` (field
 /// `sequence`) and `test.present_black` into a trace so tests can order presents against other events.
@@ -13,7 +13,7 @@ public final class RecordingDisplay: DisplaySink {
     case black
   }
 
-  private let presented = Mutex<[Presentation]>([])
+  private let presented = PThreadMutex<[Presentation]>([])
   private let signposter: Signposter?
 
   /// Creates a display; with `trace`, each present is also recorded there.

@@ -1,10 +1,11 @@
 import SystemCalls
 
 /// Polls `condition` every millisecond until it holds (true) or `timeout` passes (false).
-/// For waiting on work other threads do; the timeout is a safety net, not a timing assertion.
+/// For waiting on work other threads do; the timeout is a safety net, not a timing assertion
+/// (stretched by ``TestTime/scale`` under the sanitizers).
 public func waitUntil(timeout: Duration = .seconds(120), _ condition: @Sendable () -> Bool) async -> Bool {
   let clock = ContinuousClock()
-  let deadline = clock.now.advanced(by: timeout)
+  let deadline = clock.now.advanced(by: TestTime.scaled(timeout))
   while !condition() {
     if clock.now >= deadline { return false }
     try? await Task.sleep(for: .milliseconds(1))
@@ -14,11 +15,12 @@ public func waitUntil(timeout: Duration = .seconds(120), _ condition: @Sendable 
 
 /// The blocking form of ``waitUntil(timeout:_:)``, for synchronous tests: checks `condition`
 /// every `interval` (1 ms unless said) on the calling thread until it holds (true) or `timeout`
-/// passes (false). The timeout is a safety net, not a timing assertion.
+/// passes (false). The timeout is a safety net, not a timing assertion (stretched by
+/// ``TestTime/scale`` under the sanitizers).
 public func blockUntil(
   timeout: Duration = .seconds(120), every interval: Duration = .milliseconds(1), _ condition: () -> Bool
 ) -> Bool {
-  let deadline = MonotonicClock.now() &+ nanoseconds(timeout)
+  let deadline = MonotonicClock.now() &+ nanoseconds(TestTime.scaled(timeout))
   let reachedDeadline = MonotonicClock.sleep(
     until: deadline, slice: max(1, nanoseconds(interval)), shouldStop: condition)
   return !reachedDeadline || condition()

@@ -116,7 +116,7 @@ public final class FakeV4L2Kernel: Sendable {
     var outputFrames: [(index: Int, bytes: [UInt8])] = []
   }
 
-  let state: Mutex<State>
+  let state: PThreadMutex<State>
   /// The group that owns the fake node (gid 44).
   public static let group = "video"
   /// The fake node.
@@ -129,7 +129,7 @@ public final class FakeV4L2Kernel: Sendable {
 
   /// Creates a fake kernel serving one camera at ``path``.
   public init(_ config: Config = Config()) {
-    state = Mutex(State(config: config))
+    state = PThreadMutex(State(config: config))
   }
 
   deinit {

@@ -5,7 +5,7 @@ import TestThreads
 import Testing
 
 /// Runs the real camera-app executable, as the runner does, and checks what it writes.
-@Suite(.blocking, .serialized, .timeLimit(.minutes(10))) struct CameraAppProcessTests {
+@Suite(.blocking, .serialized, .timeLimit(.minutes(TestTime.minutes(10)))) struct CameraAppProcessTests {
   struct Run {
     var status: Int32
     var stderr: String

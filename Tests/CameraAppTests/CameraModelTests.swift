@@ -2,6 +2,7 @@ import CaptureKit
 import LaunchContract
 import PhaseTrace
 import Synchronization
+import SystemCalls
 import TestSupport
 import Testing
 
@@ -10,7 +11,7 @@ import Testing
 /// The app model against a recording capture service and screen: which effects each command has,
 /// in which order, and which commands change nothing. Starts and shutdowns finish only when the
 /// test says so, as if the capture queue were slow; nothing here waits on a clock.
-@Suite(.timeLimit(.minutes(2))) struct CameraModelTests {
+@Suite(.timeLimit(.minutes(TestTime.minutes(2)))) struct CameraModelTests {
   /// One log that the fakes and `terminate` write to, so the order across them shows.
   final class Harness: Sendable {
     let log = Collector<String>()
@@ -46,15 +47,15 @@ import Testing
       defer { seen.withLock { $0 = all.count } }
       return Array(all.dropFirst(seen.withLock { $0 }))
     }
-    private let seen = Mutex(0)
+    private let seen = PThreadMutex(0)
   }
 
   final class RecordingCapture: CaptureServing {
     let log: Collector<String>
     let readiness: PhotoCaptureReadiness?
-    private let pendingStarts = Mutex<[@Sendable (Result<Void, AppError>) -> Void]>([])
-    private let pendingShutdowns = Mutex<[@Sendable () -> Void]>([])
-    private let pendingPhotos = Mutex<[@Sendable (Result<CapturedPhoto, CaptureError>) -> Void]>([])
+    private let pendingStarts = PThreadMutex<[@Sendable (Result<Void, AppError>) -> Void]>([])
+    private let pendingShutdowns = PThreadMutex<[@Sendable () -> Void]>([])
+    private let pendingPhotos = PThreadMutex<[@Sendable (Result<CapturedPhoto, CaptureError>) -> Void]>([])
 
     init(log: Collector<String>, readiness: PhotoCaptureReadiness?) {
       self.log = log

@@ -10,7 +10,7 @@ import TestSupport
 /// A display whose compositor scans a frame out the instant it becomes visible: the worst case
 /// for the order of `preview.first_present` against the probe's first scanout of that frame.
 final class ImmediateScanoutDisplay: DisplaySink {
-  private let firstVisible = Mutex<UInt64?>(nil)
+  private let firstVisible = PThreadMutex<UInt64?>(nil)
 
   /// When the first frame became visible (and was scanned out), CLOCK_MONOTONIC ns.
   var firstVisibleAt: UInt64? { firstVisible.withLock { $0 } }
@@ -24,7 +24,7 @@ final class ImmediateScanoutDisplay: DisplaySink {
 }
 
 // 3 minutes, not 1: in the full suite on 2 cores this test waits for the cooperative pool (it passed after 80 and 112 s in two CI rehearsals, and hit a 1-minute limit in a third).
-@Suite(.timeLimit(.minutes(3))) struct FirstPresentStampTests {
+@Suite(.timeLimit(.minutes(TestTime.minutes(3)))) struct FirstPresentStampTests {
   @Test("preview.first_present is stamped no later than the frame becomes visible to the compositor")
   func stampedBeforeVisible() async throws {
     let trace = InMemoryTrace()

@@ -47,6 +47,8 @@ import Testing
       bench(["--warmup", "999999999999"]), "bench: --warmup must be at most 100000, not 999999999999")
     expectUsageError(bench(["--run-timeout", "1e12"]), "bench: --run-timeout must be at most 3600, not 1e12")
     expectUsageError(bench(["--run-timeout", "0"]), "bench: --run-timeout must be greater than 0, not 0")
+    expectUsageError(bench(["--quit-grace", "0"]), "bench: --quit-grace must be greater than 0, not 0")
+    expectUsageError(bench(["--quit-grace", "601"]), "bench: --quit-grace must be at most 600, not 601")
     expectUsageError(
       bench(["--lock-seconds", "1e300"]), "bench: --lock-seconds must be at most 3600, not 1e300")
     expectUsageError(bench(["--lock-seconds", "-1"]), "bench: --lock-seconds must be at least 0, not -1")

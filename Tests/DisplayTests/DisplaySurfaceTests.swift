@@ -7,7 +7,7 @@ import TestSupport
 
 @testable import Display
 
-@Suite(.blocking, .timeLimit(.minutes(10))) struct DisplaySurfaceTests {
+@Suite(.blocking, .timeLimit(.minutes(TestTime.minutes(10)))) struct DisplaySurfaceTests {
   /// One latch of `surface` into `out`, as the compositor does it; nil once the surface is closed.
   func latchOnce(_ latch: inout SurfaceLatch, _ surface: DisplaySurface, into out: inout [UInt8])
     -> SurfaceLatch.Outcome?

@@ -9,7 +9,7 @@ import TestSupport
 struct FaultCase: Sendable, CustomTestStringConvertible {
   /// The time limit of the suite that runs the cases (every case starts bench and hostile apps;
   /// each also bounds its own waits with deadlines).
-  static let timeLimit: TimeLimitTrait = .timeLimit(.minutes(3))
+  static let timeLimit: TimeLimitTrait = .timeLimit(.minutes(TestTime.minutes(10)))
 
   let name: String
   /// The expected outcome, in words (the checks below say the same).

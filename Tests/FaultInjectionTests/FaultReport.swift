@@ -2,6 +2,7 @@ import BenchAnalysis
 import BenchKit
 import Foundation
 import Synchronization
+import SystemCalls
 
 /// What one case found, for the suite's figures.
 struct FaultReport: Sendable {
@@ -55,7 +56,7 @@ extension FaultReport {
 
 /// The suite's figures, printed when its last case has run.
 enum FaultTally {
-  static let reports = Mutex<[FaultReport]>([])
+  static let reports = PThreadMutex<[FaultReport]>([])
 
   static func record(_ report: FaultReport, total: Int) {
     let all = reports.withLock { r -> [FaultReport]? in

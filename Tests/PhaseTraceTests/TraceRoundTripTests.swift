@@ -1,8 +1,9 @@
 import Foundation
 import PhaseTrace
+import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct TraceRoundTripTests {
+@Suite(.timeLimit(.minutes(TestTime.minutes(2)))) struct TraceRoundTripTests {
   static func tempFile() -> String {
     FileManager.default.temporaryDirectory.appendingPathComponent("trace-\(UUID().uuidString).jsonl").path
   }

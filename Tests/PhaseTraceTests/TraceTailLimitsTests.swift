@@ -2,11 +2,12 @@ import Foundation
 import PhaseTrace
 import Synchronization
 import SystemCalls
+import TestSupport
 import Testing
 
 /// The trace is written by the app under test: whatever it puts there, reading it ends, stays
 /// within its limits and never blocks.
-@Suite(.timeLimit(.minutes(1))) struct TraceTailLimitsTests {
+@Suite(.timeLimit(.minutes(TestTime.minutes(1)))) struct TraceTailLimitsTests {
   static func tempFile() -> String {
     FileManager.default.temporaryDirectory.appendingPathComponent("trace-\(UUID().uuidString).jsonl").path
   }
@@ -83,7 +84,7 @@ import Testing
     let zero = dir + "/zero.jsonl"
     #expect(symlink("/dev/zero", zero) == 0)
     for path in [fifo, zero, "/dev/zero", "/dev/urandom"] {
-      let result = Mutex<TraceReader.Result?>(nil)
+      let result = PThreadMutex<TraceReader.Result?>(nil)
       let returned = try Self.returns(within: 10) { result.withLock { $0 = TraceReader().read(path: path) } }
       if !returned {
         // Release a reader blocked opening the FIFO.

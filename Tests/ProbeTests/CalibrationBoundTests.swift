@@ -27,6 +27,30 @@ import Testing
     #expect(!Self.report(load: false, p99: .nan).violations.isEmpty)
   }
 
+  @Test("a miss names its trial and what the probe saw, so a rare miss can be told from a slow machine")
+  func missedTrialNamed() {
+    var missed = Self.report(load: true, misses: 1)
+    #expect(missed.violations == ["1 miss (must be 0)"])
+    missed.missedTrials = [
+      "trial 5 (relockWithFrameInFlight, board scene, noise 0): 2 scanouts read after the arm"
+    ]
+    #expect(
+      missed.violations == [
+        "1 miss (must be 0): trial 5 (relockWithFrameInFlight, board scene, noise 0): 2 scanouts read after the arm"
+      ])
+  }
+
+  @Test("trials whose presenter fell behind its cadence are not misses; over a third of them is inconclusive")
+  func presenterLate() {
+    var report = Self.report(load: true)
+    report.presenterLateTrials = Array(
+      repeating: "trial 1 (launch, pattern scene): frames 250 ms apart", count: 20)
+    #expect(report.violations.isEmpty)
+    report.presenterLateTrials?.append("trial 2 (launch, pattern scene): frames 240 ms apart")
+    #expect(report.violations.count == 1)
+    #expect(report.violations.first?.hasPrefix("inconclusive: in 21 of 60 trials the presenter") == true)
+  }
+
   @Test("bench calibrate's verdict needs the bound under each load level: one bad level fails it")
   func eachLoadLevel() {
     #expect(CalibrationReport.boundHolds(under: [Self.report(load: false), Self.report(load: true)]))

@@ -10,7 +10,7 @@ import TestSupport
 
 @testable import Probe
 
-@Suite(.blocking, .timeLimit(.minutes(10))) struct DisplayMonitorTests {
+@Suite(.blocking, .timeLimit(.minutes(TestTime.minutes(10)))) struct DisplayMonitorTests {
   @Test("the monitor finds the first live frame an app presents through shared memory and calls back once")
   func monitorEndToEnd() throws {
     let monitor = try DisplayMonitor(width: 160, height: 120, refreshHz: 100)

@@ -8,7 +8,7 @@ import Testing
 import TestSupport
 @testable import SyntheticCamera
 
-@Suite(.blocking, .timeLimit(.minutes(10))) struct SoftwareCostTests {
+@Suite(.blocking, .timeLimit(.minutes(TestTime.minutes(10)))) struct SoftwareCostTests {
   @Test("a software cost really consumes the calling thread's CPU time (≥ 80 % of the ms asked)")
   func softwareUsesCPU() throws {
     var profile = try Fixtures.fast

@@ -7,7 +7,7 @@ import Testing
 import TestSupport
 @testable import SyntheticCamera
 
-@Suite(.blocking, .timeLimit(.minutes(10))) struct SyntheticCameraStreamTests {
+@Suite(.blocking, .timeLimit(.minutes(TestTime.minutes(10)))) struct SyntheticCameraStreamTests {
   static func decode(_ frame: VideoFrame) -> LightBoardReading {
     frame.pixels.withUnsafeBufferPointer {
       LightBoard.decode(

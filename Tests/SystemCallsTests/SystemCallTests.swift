@@ -1,10 +1,11 @@
 import Glibc
 import Synchronization
 import SystemCalls
+import TestSupport
 import TestThreads
 import Testing
 
-@Suite(.blocking, .timeLimit(.minutes(10))) struct SystemCallTests {
+@Suite(.blocking, .timeLimit(.minutes(TestTime.minutes(10)))) struct SystemCallTests {
   @Test("a call interrupted by a signal is retried, and -1 becomes the thread's errno as a value")
   func retrying() throws {
     var calls = 0
@@ -40,12 +41,41 @@ import Testing
     #expect(Errno(rawValue: 4095).name == "errno 4095")
   }
 
+  @Test("PThreadMutex: threads that update a value or run a section under it never interleave")
+  func pthreadMutex() throws {
+    let counter = PThreadMutex(0)
+    let section = PThreadMutex<Void>(())
+    let inside = Atomic<Int>(0)
+    let overlaps = Atomic<Int>(0)
+    let finished = Atomic<Int>(0)
+    for t in 0..<4 {
+      try SystemThread.start(name: "test.lock\(t)") {
+        for _ in 0..<5_000 {
+          counter.withLock { $0 += 1 }
+          section.withLock { _ in
+            if inside.add(1, ordering: .acquiringAndReleasing).newValue != 1 {
+              overlaps.add(1, ordering: .relaxed)
+            }
+            inside.subtract(1, ordering: .acquiringAndReleasing)
+          }
+        }
+        finished.add(1, ordering: .releasing)
+      }
+    }
+    let timedOut = MonotonicClock.sleep(until: MonotonicClock.now() + 60_000_000_000, slice: 1_000_000) {
+      finished.load(ordering: .acquiring) == 4
+    }
+    #expect(!timedOut, "the threads did not finish")
+    #expect(counter.withLock { $0 } == 20_000)
+    #expect(overlaps.load(ordering: .relaxed) == 0)
+  }
+
   @Test("writeAll delivers a buffer larger than the pipe holds, whole and in order")
   func writeAllPipe() throws {
     let (readEnd, writeEnd) = try ProcessControl.pipe()
     defer { FileDescriptorIO.close(readEnd) }
     let bytes = (0..<(1 << 18)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
-    let received = Mutex<[UInt8]>([])
+    let received = PThreadMutex<[UInt8]>([])
     let done = Atomic<Bool>(false)
     try SystemThread.start(name: "test.reader") {
       var chunk = [UInt8](repeating: 0, count: 4096)

@@ -12,20 +12,18 @@ import X11Display
 // Skipped where Xvfb or the XCB libraries are missing (XvfbFixture.skipReason says so).
 @Suite(
   .blocking, .serialized, .enabled(if: XvfbFixture.available, XvfbFixture.skipReason),
-  .timeLimit(.minutes(10)))
+  .timeLimit(.minutes(TestTime.minutes(10))))
 struct CameraAppX11Tests {
-  static func run(_ environment: [String: String], seconds: String = "20") throws -> Process {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: BuiltProducts.path("camera-app"))
-    p.arguments = ["--duration", seconds, "--outputs", "preview"]
+  static func run(_ environment: [String: String], seconds: String = "20") throws -> TestProcess {
     var env = ProcessInfo.processInfo.environment
     env.removeValue(forKey: "FIRSTFRAME_DISPLAY")
     env.removeValue(forKey: "DISPLAY")
     env["FIRSTFRAME_APP_STATE"] = NSTemporaryDirectory() + "camera-app-x11-\(getpid())"
     env["FIRSTFRAME_SYNTHETIC_STATE"] = NSTemporaryDirectory() + "camera-app-x11-\(getpid())"
-    p.environment = env.merging(environment) { _, new in new }
-    p.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-    p.standardError = Pipe()
+    let p = TestProcess(
+      executable: BuiltProducts.path("camera-app"),
+      arguments: ["--duration", seconds, "--outputs", "preview"],
+      environment: env.merging(environment) { _, new in new })
     try p.run()
     return p
   }
@@ -43,7 +41,6 @@ struct CameraAppX11Tests {
       ? ["FIRSTFRAME_DISPLAY": "x11:" + server.displayName, "XAUTHORITY": server.authorityFile]
       : ["DISPLAY": server.displayName, "XAUTHORITY": server.authorityFile]
     let app = try Self.run(env)
-    defer { if app.isRunning { app.terminate() } }
     var window: UInt32?
     var sawFrame = false
     _ = blockUntil(timeout: .seconds(20), every: .milliseconds(2)) {
@@ -61,18 +58,17 @@ struct CameraAppX11Tests {
     #expect(window != nil, "no window with camera-app's pid was mapped")
     #expect(capture.width == 640 && capture.height == 360)
     #expect(sawFrame, "the window never showed a frame")
-    app.terminate()  // SIGTERM: the app quits
-    app.waitUntilExit()
-    #expect(app.terminationStatus == 0)
+    kill(app.processIdentifier, SIGTERM)  // the app quits
+    #expect(app.waitUntilExit(timeout: .seconds(60)), "camera-app did not quit after SIGTERM")
+    #expect(app.terminationStatus == 0, "\(app.standardErrorText)")
   }
 
   @Test("told an X server that is not there, camera-app says so in one line and exits with status 2")
   func noServer() throws {
     let app = try Self.run(["FIRSTFRAME_DISPLAY": "x11::4999"])
-    app.waitUntilExit()
+    #expect(app.waitUntilExit(timeout: .seconds(60)), "camera-app did not end")
     #expect(app.terminationStatus == 2)
-    let stderr = (app.standardError as? Pipe)?.fileHandleForReading.readDataToEndOfFile() ?? Data()
-    let text = String(decoding: stderr, as: UTF8.self)
+    let text = app.standardErrorText
     #expect(
       text.split(separator: "\n").count == 1 && text.contains("cannot connect to the X display :4999"),
       "\(text)")

@@ -15,7 +15,7 @@ import Testing
 /// skipped with the reason where it is missing (`scripts/install-deps` installs them).
 @Suite(
   .blocking, .serialized, .enabled(if: XvfbFixture.available, XvfbFixture.skipReason),
-  .timeLimit(.minutes(10)))
+  .timeLimit(.minutes(TestTime.minutes(10))))
 struct ThirdPartyAppTests {
   /// The executable `name` on PATH, or nil.
   static func onPath(_ name: String) -> String? {
@@ -33,8 +33,7 @@ struct ThirdPartyAppTests {
       p.arguments = ["--exists", element]
       p.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
       p.standardError = FileHandle(forWritingAtPath: "/dev/null")
-      guard (try? p.run()) != nil else { return false }
-      p.waitUntilExit()
+      guard (try? p.run()) != nil, p.waitUntilExit(timeout: .seconds(60)) else { return false }
       return p.terminationStatus == 0
     }
   }()
@@ -51,7 +50,7 @@ struct ThirdPartyAppTests {
   /// Runs bench to its end; returns its exit status and results.
   static func bench(_ args: [String], out: String) throws -> (status: Int32, results: BenchResults) {
     let p = try X11BenchTests.spawnBench(args + ["--display", "x11", "--quiet"], out: out)
-    p.waitUntilExit()
+    try #require(p.waitUntilExit(timeout: .seconds(540)), "bench did not end")
     return (p.terminationStatus, try ResultsFile.load(path: out + "/results.json"))
   }
 

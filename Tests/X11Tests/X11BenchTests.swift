@@ -14,7 +14,7 @@ import Testing
 // Skipped where Xvfb or the XCB libraries are missing (XvfbFixture.skipReason says so).
 @Suite(
   .blocking, .serialized, .enabled(if: XvfbFixture.available, XvfbFixture.skipReason),
-  .timeLimit(.minutes(10)))
+  .timeLimit(.minutes(TestTime.minutes(10))))
 struct X11BenchTests {
   static func tempDir() throws -> String {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bench-x11-\(UUID().uuidString)")
@@ -82,8 +82,11 @@ struct X11BenchTests {
       [
         "--display", "x11", "--runs", "2", "--warmup", "0", "--conditions", "warm,relock", "--configs",
         "deferred,eager", "--lock-seconds", "0.3", "--quiet",
+        // Defaults (10 s) in a normal run; a sanitizer-built camera-app once took longer than
+        // twice that to report its deferred start under TSan.
+        "--run-timeout", "\(10 * TestTime.scale)", "--window-timeout", "\(10 * TestTime.scale)",
       ], out: out)
-    p.waitUntilExit()
+    try #require(p.waitUntilExit(timeout: .seconds(540)), "bench did not end")
     #expect(p.terminationStatus == 0)
     let results = try ResultsFile.load(path: out + "/results.json")
     #expect(results.settings.display == "x11")
@@ -131,7 +134,7 @@ struct X11BenchTests {
         "--no-tap", "--lock-seconds", "0.3", "--quiet", "--app",
         "\(app) --no-cover --config {config} --outputs {outputs}",
       ], out: out)
-    p.waitUntilExit()
+    try #require(p.waitUntilExit(timeout: .seconds(540)), "bench did not end")
     let records = try ResultsFile.load(path: out + "/results.json").cells.flatMap(\.records)
     #expect(records.count == 2)
     #expect(records.allSatisfy { ($0.counts["stale_frames"] ?? 0) > 0 }, "\(records.map(\.counts))")
@@ -146,7 +149,7 @@ struct X11BenchTests {
         "--display", "x11", "--runs", "1", "--warmup", "0", "--conditions", "warm", "--configs", "deferred",
         "--no-tap", "--run-timeout", "1", "--quiet", "--app", "/bin/sleep 30",
       ], out: out)
-    p.waitUntilExit()
+    try #require(p.waitUntilExit(timeout: .seconds(540)), "bench did not end")
     #expect(p.terminationStatus == 1)
     let record = try #require(try ResultsFile.load(path: out + "/results.json").cells.first?.records.first)
     #expect(!record.ok)
@@ -179,12 +182,14 @@ struct X11BenchTests {
     p.executableURL = URL(fileURLWithPath: BuiltProducts.path("bench"))
     p.arguments = ["--display", "x11", "--runs", "1"]
     p.environment = ["PATH": "/nonexistent"]
-    let stderr = Pipe()
-    p.standardError = stderr
+    let stderrPath = NSTemporaryDirectory() + "xvfb-missing-\(UUID().uuidString).err"
+    _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
+    defer { unlink(stderrPath) }
+    p.standardError = FileHandle(forWritingAtPath: stderrPath)
     p.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
     try p.run()
-    let text = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    p.waitUntilExit()
+    try #require(p.waitUntilExit(timeout: .seconds(60)), "bench did not end")
+    let text = (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
     #expect(p.terminationStatus == 2)
     #expect(text.split(separator: "\n").count == 1, "\(text)")
     #expect(text.contains("needs Xvfb: install the package xvfb"), "\(text)")
@@ -208,7 +213,7 @@ struct X11BenchTests {
     kill(server, SIGKILL)
     #expect(
       blockUntil(timeout: .seconds(30), every: .milliseconds(20)) { !p.isRunning }, "bench did not stop")
-    p.waitUntilExit()
+    try #require(p.waitUntilExit(timeout: .seconds(540)), "bench did not end")
     #expect(p.terminationStatus == 1)
     let results = try ResultsFile.load(path: out + "/results.json")
     let records = results.cells.flatMap(\.records)
@@ -246,7 +251,7 @@ struct X11BenchTests {
     #expect(finished > 0)
     let server = try #require(Self.xvfb(of: p.processIdentifier))
     kill(p.processIdentifier, SIGINT)
-    p.waitUntilExit()
+    try #require(p.waitUntilExit(timeout: .seconds(540)), "bench did not end")
     #expect(p.terminationStatus == 130)
     let results = try ResultsFile.load(path: out + "/results.json")
     #expect(results.settings.interrupted)
@@ -280,7 +285,7 @@ struct X11BenchTests {
     }
     let xvfb = try #require(server)
     kill(p.processIdentifier, SIGKILL)
-    p.waitUntilExit()
+    try #require(p.waitUntilExit(timeout: .seconds(540)), "bench did not end")
     #expect(
       blockUntil(timeout: .seconds(10), every: .milliseconds(20)) { kill(xvfb, 0) != 0 },
       "Xvfb outlived bench")

@@ -1,5 +1,6 @@
 import CaptureKit
 import SystemCalls
+import TestSupport
 import Testing
 import X11Display
 
@@ -10,7 +11,9 @@ import X11Display
 /// probe still finds the first live frame, never early, and tells stale frames from live ones at
 /// 640×480 and 1280×720 read this way.)
 // Skipped where Xvfb or the XCB libraries are missing (XvfbFixture.skipReason says so).
-@Suite(.serialized, .enabled(if: XvfbFixture.available, XvfbFixture.skipReason), .timeLimit(.minutes(5)))
+@Suite(
+  .serialized, .enabled(if: XvfbFixture.available, XvfbFixture.skipReason),
+  .timeLimit(.minutes(TestTime.minutes(5))))
 struct X11ReducedReadTests {
   struct Case: Sendable, CustomTestStringConvertible {
     var width: Int

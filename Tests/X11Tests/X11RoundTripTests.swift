@@ -1,5 +1,6 @@
 import CaptureKit
 import SystemCalls
+import TestSupport
 import TestThreads
 import Testing
 import X11Display
@@ -8,7 +9,7 @@ import X11Display
 // Skipped where Xvfb or the XCB libraries are missing (XvfbFixture.skipReason says so).
 @Suite(
   .blocking, .serialized, .enabled(if: XvfbFixture.available, XvfbFixture.skipReason),
-  .timeLimit(.minutes(10)))
+  .timeLimit(.minutes(TestTime.minutes(10))))
 struct X11RoundTripTests {
   static func frame(width: Int, height: Int, seed: UInt8) -> VideoFrame {
     var pixels = [UInt8](repeating: 0, count: width * height)

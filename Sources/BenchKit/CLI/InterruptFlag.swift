@@ -2,6 +2,7 @@
   import Glibc
 #endif
 import Synchronization
+import SystemCalls
 
 /// Ctrl-C, SIGTERM and SIGHUP set a flag that the runner polls; it then stops the app and the
 /// burners, keeps the finished runs, and says where they are. A second signal does not wait for
@@ -9,7 +10,7 @@ import Synchronization
 /// (the finished runs are in the journal; the process guard stops what bench started).
 public final class InterruptFlag: Sendable {
   private let flag = Atomic<Bool>(false)
-  private let handlers = Mutex<SignalHandlers?>(nil)
+  private let handlers = PThreadMutex<SignalHandlers?>(nil)
 
   /// Whether a signal arrived.
   public var isSet: Bool { flag.load(ordering: .relaxed) }

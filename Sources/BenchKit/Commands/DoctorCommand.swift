@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import SystemCalls
 import V4L2Camera
 
 #if canImport(Glibc)
@@ -118,5 +119,5 @@ public enum DoctorCommand: Command {
 
 /// The real-time probe's result, written by the probe thread.
 private final class ResultBox: Sendable {
-  let value = Mutex<Int32>(-1)
+  let value = PThreadMutex<Int32>(-1)
 }

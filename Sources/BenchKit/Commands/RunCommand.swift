@@ -103,6 +103,11 @@ public enum RunCommand: Command {
     "--run-timeout", "S", "a run with no live frame after S seconds fails",
     default: defaults.runTimeoutSeconds,
     parser: .number(in: NumberRange(greaterThan: 0, atMost: 3600)))
+  static let quitGrace = Option(
+    "--quit-grace", "S",
+    "after a run the app gets S seconds to quit, then SIGTERM and S/3 more; an app that must be killed fails its run",
+    default: defaults.quitGraceSeconds,
+    parser: .number(in: NumberRange(greaterThan: 0, atMost: 600)))
   static let windowTimeout = Option(
     "--window-timeout", "S", "X11: a run whose app maps no window within S seconds fails",
     default: defaults.windowTimeoutSeconds,
@@ -140,7 +145,7 @@ public enum RunCommand: Command {
       runs, warmup, conditions, configs, outputs, camera, profile, app, appConfig, feedLightBoard, display,
       x11Read,
       refreshHz,
-      lockSeconds, runTimeout, windowTimeout, load,
+      lockSeconds, runTimeout, quitGrace, windowTimeout, load,
       injectDelay, noTap, noBoard,
       out, overwrite, format, quiet,
     ],
@@ -182,6 +187,7 @@ public enum RunCommand: Command {
     }
     s.lockSeconds = try o.value(lockSeconds)
     s.runTimeoutSeconds = try o.value(runTimeout)
+    s.quitGraceSeconds = try o.value(quitGrace)
     s.windowTimeoutSeconds = try o.value(windowTimeout)
     if o.isGiven(windowTimeout) && !s.display.isX11 {
       throw UsageError("--window-timeout applies to --display x11 or x11:NAME only")

@@ -33,13 +33,13 @@ public final class XvfbServer: Sendable {
   private let folder: String
   private let displayNumber: Int
   private let owner: Owner
-  private let stopped = Mutex(false)
+  private let stopped = PThreadMutex(false)
 
   /// What the owner thread tells the rest: the spawn's outcome, then how Xvfb ended.
   final class Owner: Sendable {
-    let spawned = Mutex<Result<pid_t, Errno>?>(nil)
+    let spawned = PThreadMutex<Result<pid_t, Errno>?>(nil)
     let started = DispatchSemaphore(value: 0)
-    let ended = Mutex<ChildProcess.Termination?>(nil)
+    let ended = PThreadMutex<ChildProcess.Termination?>(nil)
     let endedSignal = DispatchSemaphore(value: 0)
   }
 

@@ -32,7 +32,7 @@ public final class RunJournal: @unchecked Sendable {
 
   /// The journal's path.
   public let path: String
-  private let lock = Mutex<Void>(())
+  private let lock = PThreadMutex<Void>(())
   private let fd: Int32
   private var goodLength: Int
   private var unsaved: [(line: Data, isRun: Bool)] = []

@@ -41,12 +41,12 @@ public final class AppOutputDrain: Sendable {
   public let stderrForApp: Int32
   private let wakeWrite: Int32
   /// Whether ``spawned()`` closed bench's copies of the write ends.
-  private let writeEndsClosed = Mutex(false)
+  private let writeEndsClosed = PThreadMutex(false)
   private let shared: Shared
 
   /// What the drain thread fills and the runner reads.
   final class Shared: Sendable {
-    let storage = Mutex(Storage())
+    let storage = PThreadMutex(Storage())
     struct Storage {
       var dropped = 0
       var tail: [UInt8] = []

@@ -32,9 +32,9 @@ public final class BenchRunner: RunPerforming {
   /// The synthetic camera's power state folder (`FIRSTFRAME_SYNTHETIC_STATE`): the runner's own
   /// `stateDirectory`, or one shared with the other runners of the same device (see `init`).
   let deviceStateDirectory: String
-  let learnedFiles = Mutex<Set<String>>([])
+  let learnedFiles = PThreadMutex<Set<String>>([])
   /// Per program: the set its counted cold runs evict, fixed at the first (``coldEvictionFiles(config:counted:)``).
-  let coldFiles = Mutex<[String: Set<String>]>([:])
+  let coldFiles = PThreadMutex<[String: Set<String>]>([:])
   let pid = getpid()
   /// The display the runs present to (`settings.display`, set up for the whole benchmark).
   let display: BenchDisplay
@@ -163,9 +163,9 @@ public final class BenchRunner: RunPerforming {
     let tracePath: String
     let spawnedAt: UInt64
     /// The app's trace, followed for as long as the app runs (one reader, so nothing is read twice).
-    let trace: Mutex<TraceTail>
+    let trace: PThreadMutex<TraceTail>
     /// The files the app had mapped when its first live frame was seen (empty before then).
-    let mapped = Mutex<Set<String>>([])
+    let mapped = PThreadMutex<Set<String>>([])
     init(
       child: ChildProcess, monitor: DisplayMonitor, control: ControlSender, output: AppOutputDrain,
       tracePath: String, spawnedAt: UInt64
@@ -176,7 +176,7 @@ public final class BenchRunner: RunPerforming {
       self.output = output
       self.tracePath = tracePath
       self.spawnedAt = spawnedAt
-      self.trace = Mutex(
+      self.trace = PThreadMutex(
         TraceTail(
           path: tracePath, reader: BenchRunner.traceLimits, maxBytesPerPoll: BenchRunner.traceBytesPerPoll))
     }
@@ -188,9 +188,9 @@ public final class BenchRunner: RunPerforming {
 
     /// Quits the app, waits for it, and releases the pipes and display. Returns how it ended.
     @discardableResult
-    func shutDown(grace: Double = 3) -> ChildProcess.Termination {
+    func shutDown(grace: Double) -> ChildProcess.Termination {
       send(.quit)
-      let end = child.wait(timeout: grace) ?? child.terminate(grace: 1)
+      let end = child.wait(timeout: grace) ?? child.terminate(grace: grace / 3)
       output.finish()
       closeControl()
       monitor.stop()
@@ -368,7 +368,8 @@ public final class BenchRunner: RunPerforming {
     // ends then is bench's doing, not a fault of the run.
     let thirdParty = config.appConfiguration != nil
     let end =
-      failure == nil && !thirdParty ? app.shutDown() : app.child.terminate(grace: thirdParty ? 1 : 0.5)
+      failure == nil && !thirdParty
+      ? app.shutDown(grace: settings.quitGraceSeconds) : app.child.terminate(grace: thirdParty ? 1 : 0.5)
     app.output.finish()
     if failure == nil && thirdParty {
       app.closeControl()
@@ -457,11 +458,11 @@ public final class BenchRunner: RunPerforming {
     let runner: BenchRunner
     let config: BenchConfiguration
     /// When the runner last sent `lock` (CLOCK_MONOTONIC ns): the run's `relock.lock` event.
-    let lockedAt = Mutex<UInt64>(MonotonicClock.now())
+    let lockedAt = PThreadMutex<UInt64>(MonotonicClock.now())
     /// Control commands dropped before the current run.
-    let droppedBefore = Mutex(0)
+    let droppedBefore = PThreadMutex(0)
     /// The app's output bytes dropped before the current run.
-    let outputDroppedBefore = Mutex(0)
+    let outputDroppedBefore = PThreadMutex(0)
     init(app: LaunchedApp, runner: BenchRunner, config: BenchConfiguration) {
       self.app = app
       self.runner = runner
@@ -485,7 +486,7 @@ public final class BenchRunner: RunPerforming {
 
     /// Ends the app (and records the device's release if it could not).
     public func close() {
-      app.shutDown()
+      _ = app.shutDown(grace: runner.settings.quitGraceSeconds)
       _ = runner.recordDeviceRelease()
     }
   }
@@ -605,7 +606,7 @@ extension BenchRunner {
 
 /// The first live frame's scanout time (CLOCK_MONOTONIC ns), set once from the compositor thread.
 final class FirstLiveFrameBox: Sendable {
-  private let storage = Mutex<UInt64?>(nil)
+  private let storage = PThreadMutex<UInt64?>(nil)
   /// Keeps `ts` unless a time is already recorded.
   func record(_ ts: UInt64) { storage.withLock { if $0 == nil { $0 = ts } } }
   /// The recorded time, if any.

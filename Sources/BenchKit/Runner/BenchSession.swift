@@ -16,10 +16,10 @@ public final class BenchSession: Sendable {
   let progress: ProgressReporter
   let baseResults: BenchResults
   let journal: RunJournal?
-  let cells = Mutex<[BenchResults.Cell]>([])
+  let cells = PThreadMutex<[BenchResults.Cell]>([])
   let interruptFlag: @Sendable () -> Bool
-  let realtimeSeen = Mutex(false)
-  let journalProblemShown = Mutex(false)
+  let realtimeSeen = PThreadMutex(false)
+  let journalProblemShown = PThreadMutex(false)
   let label: String?
 
   /// Creates the session. `interrupted` is polled between and during runs; `journal` receives

@@ -121,7 +121,7 @@ public final class ChildProcess: Sendable {
   }
 
   /// Held from `posix_spawn` until the new child's group is reported to the ``ProcessGuard``.
-  private static let spawning = Mutex<Void>(())
+  private static let spawning = PThreadMutex<Void>(())
 
   /// Runs `body` while no child is being spawned: every child started so far has been reported
   /// to the ``ProcessGuard``, and none starts until `body` returns. Bench ends itself at once

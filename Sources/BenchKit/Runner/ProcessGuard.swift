@@ -21,10 +21,10 @@ import SystemCalls
 /// a cgroup or a PID namespace stops that.
 public final class ProcessGuard: Sendable {
   /// The guard of this process, once started: `ChildProcess` reports each child to it.
-  static let current = Mutex<ProcessGuard?>(nil)
+  static let current = PThreadMutex<ProcessGuard?>(nil)
   /// The executable that implements the hidden helper commands (`__guard`, `__burn`): set by
   /// bench's entry point; nil in other programs (tests), which then start no guard.
-  static let helperExecutable = Mutex<String?>(nil)
+  static let helperExecutable = PThreadMutex<String?>(nil)
 
   /// Says that `executable` (this program, bench) runs the hidden `__guard` command, so that
   /// ``start()`` may start the guard. Bench's entry point calls it; other programs do not.

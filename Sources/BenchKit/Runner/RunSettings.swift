@@ -50,6 +50,9 @@ public struct RunSettings: Sendable {
   public var lockSeconds = 1.0
   /// A run with no live frame after this many seconds fails.
   public var runTimeoutSeconds = 10.0
+  /// After a run, how long the app gets to end once told to quit, seconds; then SIGTERM and a
+  /// third of it again before SIGKILL. An app that has to be killed fails its run.
+  public var quitGraceSeconds = 3.0
   /// X11: a launch run whose app has mapped no window after this many seconds fails
   /// ("no window within N s").
   public var windowTimeoutSeconds = 10.0

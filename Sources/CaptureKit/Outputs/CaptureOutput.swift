@@ -1,6 +1,7 @@
 import LaunchContract
 import PhaseTrace
 import Synchronization
+import SystemCalls
 
 /// The base class of every capture output: its kind, its deferred-start setting, and whether the
 /// device side of it is initialised.
@@ -25,12 +26,12 @@ public class CaptureOutput: @unchecked Sendable {
     var initializationError: CaptureError?
   }
 
-  let base: Mutex<BaseState>
+  let base: PThreadMutex<BaseState>
 
   init(kind: CaptureOutputKind, isDeferredStartSupported: Bool, isDeferredStartEnabledByDefault: Bool) {
     self.kind = kind
     self.isDeferredStartSupported = isDeferredStartSupported
-    self.base = Mutex(
+    self.base = PThreadMutex(
       BaseState(isDeferredStartEnabled: isDeferredStartSupported && isDeferredStartEnabledByDefault))
   }
 

@@ -1,5 +1,6 @@
 import PhaseTrace
 import Synchronization
+import SystemCalls
 
 /// The preview layer: presents every frame to a display, synchronously on the device's frame thread.
 ///
@@ -15,7 +16,7 @@ public final class PreviewOutput: CaptureOutput, @unchecked Sendable {
   /// Where frames go.
   public let display: any DisplaySink
   // Guards the per-start first-present flag and the present count.
-  private let presentation = Mutex<(presentedSinceStart: Bool, presentedFrames: Int)>((false, 0))
+  private let presentation = PThreadMutex<(presentedSinceStart: Bool, presentedFrames: Int)>((false, 0))
 
   /// Creates a preview output presenting into `display`.
   public init(display: any DisplaySink) {

@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import SystemCalls
 
 /// Frames to the app, which renders preview (or anything else) itself.
 ///
@@ -22,7 +23,7 @@ public final class VideoDataOutput: CaptureOutput, @unchecked Sendable {
     var dropped = 0
   }
 
-  private let delivery = Mutex(Delivery())
+  private let delivery = PThreadMutex(Delivery())
 
   /// Creates a video data output with no handler.
   public init() {

@@ -101,7 +101,7 @@ public final class SystemPressureMonitor: Sendable {
     let timer = DispatchSource.makeTimerSource(queue: queue)
     let (seconds, attoseconds) = interval.components
     let nanoseconds = max(1_000_000, Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
-    let last = Mutex<SystemPressureLevel?>(nil)
+    let last = PThreadMutex<SystemPressureLevel?>(nil)
     timer.setEventHandler { [self] in
       let reading = currentReading()
       let changed = last.withLock { previous -> Bool in

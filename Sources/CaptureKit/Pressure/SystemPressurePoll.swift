@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import SystemCalls
 
 /// A running `SystemPressureMonitor.poll`: cancel it to stop polling (also stops when released).
 public final class SystemPressurePoll: Sendable {
@@ -9,7 +10,7 @@ public final class SystemPressurePoll: Sendable {
     let source: any DispatchSourceTimer
   }
 
-  private let timer = Mutex<TimerBox?>(nil)
+  private let timer = PThreadMutex<TimerBox?>(nil)
 
   init() {}
 

@@ -1,4 +1,5 @@
 import Synchronization
+import SystemCalls
 
 /// A camera as a session input: the device plus the format and frame rate the session will ask for.
 ///
@@ -8,7 +9,7 @@ import Synchronization
 public final class CaptureDeviceInput: Sendable {
   /// The camera.
   public let device: any CaptureDevice
-  private let settings: Mutex<Settings>
+  private let settings: PThreadMutex<Settings>
 
   private struct Settings {
     var activeFormat: CaptureFormat
@@ -20,7 +21,7 @@ public final class CaptureDeviceInput: Sendable {
   public init(device: any CaptureDevice) {
     self.device = device
     let format = device.formats.first ?? CaptureFormat(width: 640, height: 480, maxFrameRate: 30)
-    self.settings = Mutex(Settings(activeFormat: format, frameRateOverride: nil))
+    self.settings = PThreadMutex(Settings(activeFormat: format, frameRateOverride: nil))
   }
 
   /// The format the session streams, applied at the next commit. Defaults to `device.formats.first`.

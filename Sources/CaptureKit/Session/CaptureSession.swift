@@ -1,6 +1,7 @@
 import Dispatch
 import PhaseTrace
 import Synchronization
+import SystemCalls
 
 /// The Linux counterpart of `AVCaptureSession`: device inputs, outputs, and the start sequence
 /// that gets the first preview frame on screen before anything else (deferred start).
@@ -23,8 +24,8 @@ public final class CaptureSession: Sendable {
   private let queueID: Int
   /// Where the session's phase events go.
   let signposter: Signposter
-  let state = Mutex(SessionState())
-  let routing = Mutex(FrameRouting())
+  let state = PThreadMutex(SessionState())
+  let routing = PThreadMutex(FrameRouting())
 
   /// Creates an empty session whose events go to `signposter`.
   public init(signposter: Signposter = .disabled) {

@@ -25,7 +25,7 @@ public final class DisplaySurface: @unchecked Sendable {
   /// Number of frame slots.
   public let slots: Int
   package let geometry: SurfaceLayout.Geometry
-  private let mapping: Mutex<Mapping?>
+  private let mapping: PThreadMutex<Mapping?>
 
   // @unchecked: a raw pointer that only ever lives inside `mapping` (a Mutex).
   struct Mapping: @unchecked Sendable {
@@ -44,7 +44,7 @@ public final class DisplaySurface: @unchecked Sendable {
     self.height = geometry.height
     self.slots = geometry.slots
     self.geometry = geometry
-    self.mapping = Mutex(mapping)
+    self.mapping = PThreadMutex(mapping)
   }
 
   /// Creates a surface of `width`×`height` 8-bit luma pixels with `slots` frame slots (2–16;

@@ -22,7 +22,7 @@ public final class SharedMemoryDisplay: DisplaySink, @unchecked Sendable {
   /// The surface's height in pixels.
   public let height: Int
   let geometry: SurfaceLayout.Geometry
-  private let state: Mutex<State?>
+  private let state: PThreadMutex<State?>
   /// The surface this display created for itself (`createPrivate`), closed with it.
   private let privateOwner: DisplaySurface?
 
@@ -41,7 +41,7 @@ public final class SharedMemoryDisplay: DisplaySink, @unchecked Sendable {
     self.width = geometry.width
     self.height = geometry.height
     self.geometry = geometry
-    self.state = Mutex(state)
+    self.state = PThreadMutex(state)
     self.privateOwner = privateOwner
   }
 

@@ -49,6 +49,15 @@ public struct CalibrationReport: Sendable, Codable, Hashable {
   /// X11: how many times smaller than the presented window, in each dimension, the images the
   /// probe analysed were (`X11WindowCapture.scale`: 2 for 640×480).
   public var x11ReadScale: Int?
+  /// Each missed trial, one line: its number, scenario and scene, what the probe saw after the
+  /// arm, and how many fresh frames were presented over how long (nil when none was missed).
+  public var missedTrials: [String]? = nil
+  /// Trials where the presenter (the stand-in camera) could not keep the camera's cadence — two
+  /// fresh frames further apart than the detector's reach (two frame intervals + one refresh) —
+  /// and the probe found no first live frame: no evidence about the probe either way, so neither
+  /// a miss nor a lag. One line each (nil when none). More than a third of the trials makes the
+  /// calibration inconclusive (a violation).
+  public var presenterLateTrials: [String]? = nil
 
   /// Whether the probe's error bound holds under every load level: each report (one per load
   /// level) has no violation, and there is at least one. `bench calibrate` exits 1 otherwise.
@@ -64,7 +73,16 @@ public struct CalibrationReport: Sendable, Codable, Hashable {
   public var violations: [String] {
     var out: [String] = []
     if early > 0 { out.append("\(early) early detection\(early == 1 ? "" : "s") (must be 0)") }
-    if misses > 0 { out.append("\(misses) miss\(misses == 1 ? "" : "es") (must be 0)") }
+    if misses > 0 {
+      let which = (missedTrials ?? []).isEmpty ? "" : ": " + (missedTrials ?? []).joined(separator: "; ")
+      out.append("\(misses) miss\(misses == 1 ? "" : "es") (must be 0)\(which)")
+    }
+    let late = presenterLateTrials ?? []
+    if !late.isEmpty && late.count * 3 > trials {
+      out.append(
+        "inconclusive: in \(late.count) of \(trials) trials the presenter could not keep the camera's cadence ("
+          + late.joined(separator: "; ") + ")")
+    }
     guard let limit = lagBoundMilliseconds else { return out }
     let bound = (limit * 100).rounded() / 100
     let named = refreshHz > 0 ? "one refresh + 2 ms = \(bound) ms" : "the bound \(bound) ms"

@@ -1,6 +1,7 @@
 import BenchAnalysis
 import LightBoard
 import Synchronization
+import SystemCalls
 
 /// Known frames for calibration and tests: the light board, or a board-less moving pattern
 /// (a vertical bar moving sideways, a horizontal bar moving down, and a row of 16×16 blocks
@@ -52,7 +53,7 @@ struct CalibrationScene: Sendable {
 
   /// Noise fields already made, by size and sigma: one is made once per process, so that a
   /// calibration's trials (and a debug build) do not spend their time drawing random numbers.
-  private static let noiseFields = Mutex<[String: [Int8]]>([:])
+  private static let noiseFields = PThreadMutex<[String: [Int8]]>([:])
 
   /// A noise field of `count` values (twice the image; each frame adds it from a random offset):
   /// the sum of three uniform values in −1…1 times `sigma`, from a fixed seed.

@@ -38,8 +38,8 @@ public final class DisplayMonitor: Sendable {
   private let box: Box
 
   final class Box: Sendable {
-    let state: Mutex<State>
-    init(_ state: State) { self.state = Mutex(state) }
+    let state: PThreadMutex<State>
+    init(_ state: State) { self.state = PThreadMutex(state) }
   }
 
   /// One frame the probe looked at, as calibration needs it afterwards.

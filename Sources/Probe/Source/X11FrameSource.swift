@@ -47,7 +47,7 @@ final class X11FrameSource: FrameSource {
   /// Whether the probe is looking for the first live frame now (armed, not found yet).
   private let searching: @Sendable () -> Bool
   private let wantsRealtime: Bool
-  private let state = Mutex(State())
+  private let state = PThreadMutex(State())
   private let wakeRead: Int32
   private let wakeWrite: Int32
   private let exited = DispatchSemaphore(value: 0)

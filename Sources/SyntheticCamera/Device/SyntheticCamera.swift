@@ -35,7 +35,7 @@ public final class SyntheticCamera: CaptureDevice {
 
   private let stateFile: PowerStateFile
   private let noise: SensorNoise?
-  private let state = Mutex(State())
+  private let state = PThreadMutex(State())
 
   private struct State {
     var isOpen = false

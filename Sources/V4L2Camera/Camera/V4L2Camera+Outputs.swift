@@ -76,16 +76,20 @@ extension V4L2Camera {
     return try result.get()
   }
 
-  /// The next streamed frame (waits up to 2 s), for stills at the streaming size.
+  /// The next streamed frame (waits up to `stillFrameTimeoutNanoseconds`, 2 s unless said), for
+  /// stills at the streaming size.
   func newestStreamedFrame() throws(V4L2Error) -> VideoFrame {
     let before = latestFrame.withLock { $0?.sequence }
     var newer: VideoFrame?
-    _ = MonotonicClock.sleep(until: MonotonicClock.now() &+ 2_000_000_000, slice: 5_000_000) {
+    _ = MonotonicClock.sleep(until: MonotonicClock.now() &+ stillFrameTimeoutNanoseconds, slice: 5_000_000) {
       newer = latestFrame.withLock { $0.flatMap { $0.sequence != before ? $0 : nil } }
       return newer != nil
     }
     if let newer { return newer }
-    throw V4L2Error(code: .timedOut, message: "no frame arrived within 2 s for the still", devicePath: path)
+    let timeout = stillFrameTimeoutNanoseconds
+    let seconds = timeout % 1_000_000_000 == 0 ? "\(timeout / 1_000_000_000)" : "\(Double(timeout) / 1e9)"
+    throw V4L2Error(
+      code: .timedOut, message: "no frame arrived within \(seconds) s for the still", devicePath: path)
   }
 
   /// The format switch described in `captureStill()`. Restores the streaming format and pool

@@ -2,6 +2,7 @@ import CaptureKit
 import LaunchContract
 import PhaseTrace
 import Synchronization
+import SystemCalls
 
 /// A real camera through libv4l2: a `CaptureDevice` over a `/dev/video*` node.
 ///
@@ -27,9 +28,12 @@ public final class V4L2Camera: CaptureDevice {
   public let uniqueID: String
   let signposter: Signposter
   let kernel: V4L2Kernel
-  let state = Mutex(State())
+  let state = PThreadMutex(State())
   /// The newest streamed frame (a still at the streaming size needs no format switch).
-  let latestFrame = Mutex<VideoFrame?>(nil)
+  let latestFrame = PThreadMutex<VideoFrame?>(nil)
+  /// How long a still at the streaming size waits for the next streamed frame before it fails
+  /// with `timed_out`, ns: 2 s unless said (`init`'s `stillFrameTimeout`).
+  let stillFrameTimeoutNanoseconds: UInt64
 
   /// The number of streaming buffers requested (`VIDIOC_REQBUFS`).
   public static let streamingBufferCount = 4
@@ -64,16 +68,22 @@ public final class V4L2Camera: CaptureDevice {
   /// - Parameters:
   ///   - signposter: receives the device phase events.
   ///   - kernel: the system calls; tests pass a fake kernel.
+  ///   - stillFrameTimeout: how long a still at the streaming size waits for the next streamed
+  ///     frame (2 s; at least 1 ms). Tests on a starved machine give the fake kernel's stream more.
   /// - Throws: `V4L2Error` `no_such_device` when the node is missing or not a device node.
-  public init(path: String, signposter: Signposter = .disabled, kernel: V4L2Kernel = .system)
-    throws(V4L2Error)
-  {
+  public init(
+    path: String, signposter: Signposter = .disabled, kernel: V4L2Kernel = .system,
+    stillFrameTimeout: Duration = .seconds(2)
+  ) throws(V4L2Error) {
     guard let node = kernel.nodeInfo(path) else { throw .noSuchDevice(path, operation: "stat") }
     guard node.isCharacterDevice else { throw .notACaptureDevice(path, why: "not a character device") }
     self.path = path
     self.uniqueID = CameraSelection.v4l2(path: path).description
     self.signposter = signposter
     self.kernel = kernel
+    let (seconds, attoseconds) = stillFrameTimeout.components
+    let nanoseconds = Double(seconds) * 1e9 + Double(attoseconds) / 1e9
+    self.stillFrameTimeoutNanoseconds = UInt64(min(max(nanoseconds, 1e6), 3.6e12))
   }
 
   /// Checks cheaply that `path` is a V4L2 capture device this user may open: the node exists,
@@ -110,7 +120,7 @@ public final class V4L2Camera: CaptureDevice {
   public var streamFailure: V4L2Error? {
     state.withLock { $0.stream?.control }?.failure.withLock { $0 } ?? lastFailure.withLock { $0 }
   }
-  let lastFailure = Mutex<V4L2Error?>(nil)
+  let lastFailure = PThreadMutex<V4L2Error?>(nil)
 
   /// The negotiated format: `640x480@25 YUYV` (the driver's confirmed size and rate), or `nil`.
   public var activeFormatDescription: String? {

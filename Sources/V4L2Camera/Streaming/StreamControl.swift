@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import SystemCalls
 
 #if canImport(Glibc)
   import Glibc
@@ -15,7 +16,7 @@ final class StreamControl: Sendable {
   /// The stream thread's `pthread_self()`, so a stop from inside `deliver` does not wait for itself.
   let thread = Atomic<UInt>(0)
   /// Why the stream ended on its own (device gone), if it did.
-  let failure = Mutex<V4L2Error?>(nil)
+  let failure = PThreadMutex<V4L2Error?>(nil)
 
   /// Whether the caller is the stream thread.
   var isCurrentThread: Bool { thread.load(ordering: .acquiring) == UInt(pthread_self()) }

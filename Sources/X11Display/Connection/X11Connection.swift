@@ -19,7 +19,7 @@ public final class X11Connection: @unchecked Sendable {
   /// The screen the display name selects (`:1.0` is 0).
   public let screenNumber: Int
   let raw: OpaquePointer
-  private let closed = Mutex(false)
+  private let closed = PThreadMutex(false)
 
   /// Loads `libraries` and connects to `display` (nil: `$DISPLAY`). Without `authorization`,
   /// XCB reads `$XAUTHORITY` (or `~/.Xauthority`) as every X client does. The corresponding

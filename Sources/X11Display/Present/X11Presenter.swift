@@ -32,7 +32,7 @@ public final class X11Presenter: DisplaySink, @unchecked Sendable {
   private let gc: UInt32
   private let greyPixels: [UInt32]
   private let onConnectionLost: @Sendable (X11Error) -> Void
-  private let state: Mutex<State>
+  private let state: PThreadMutex<State>
 
   // @unchecked: the segment is only touched holding `state`.
   struct State: @unchecked Sendable {
@@ -96,7 +96,7 @@ public final class X11Presenter: DisplaySink, @unchecked Sendable {
     self.gc = gc
     self.greyPixels = format.greyPixels()
     self.onConnectionLost = onConnectionLost
-    self.state = Mutex(
+    self.state = PThreadMutex(
       State(
         luma: [UInt8](repeating: 0, count: width * height), segment: segment,
         pixels: segment == nil ? [UInt32](repeating: 0, count: width * height) : []))

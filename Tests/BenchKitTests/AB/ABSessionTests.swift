@@ -3,6 +3,7 @@ import BenchKit
 import Foundation
 import LaunchContract
 import Synchronization
+import SystemCalls
 import TestThreads
 import Testing
 import TestSupport
@@ -10,7 +11,7 @@ import TestSupport
 /// The runs of both sides of a `bench ab` session, in the order they were made; an interrupt
 /// arrives during call `interruptAt` (1-based, counting both sides' calls).
 final class ABCallLog: Sendable {
-  let calls = Mutex<[String]>([])
+  let calls = PThreadMutex<[String]>([])
   let interruptAt: Int?
   let interrupted = Atomic<Bool>(false)
 
@@ -63,7 +64,7 @@ final class ABSideRunner: RunPerforming {
   }
 }
 
-@Suite(.blocking, .timeLimit(.minutes(10))) struct ABSessionTests {
+@Suite(.blocking, .timeLimit(.minutes(TestTime.minutes(10)))) struct ABSessionTests {
   static let base = SyntheticResults.make(runs: 0)
 
   static func settings(out: String, runs: Int) -> RunSettings {

@@ -3,6 +3,7 @@ import BenchKit
 import Foundation
 import LaunchContract
 import PhaseTrace
+import TestSupport
 import TestThreads
 import Testing
 
@@ -10,7 +11,7 @@ import Testing
 /// node: the client through each way into the device, and v4l2-ctl, an app we did not write, with
 /// and without libv4l2 (`-w`). One at a time (a node streams to one process), and apart from the
 /// other device tests: `scripts/vivid-integration` runs this suite on its own against vivid.
-@Suite(.blocking, .serialized, .timeLimit(.minutes(10))) struct PreloadRealDeviceTests {
+@Suite(.blocking, .serialized, .timeLimit(.minutes(TestTime.minutes(10)))) struct PreloadRealDeviceTests {
   static let device = ProcessInfo.processInfo.environment["FIRSTFRAME_V4L2_DEVICE"].flatMap {
     $0.isEmpty ? nil : $0
   }

@@ -7,7 +7,7 @@ import TestThreads
 import Testing
 
 /// `--app-config NAME=COMMAND`: user-named third-party apps as configurations.
-@Suite(.blocking, .timeLimit(.minutes(10))) struct AppConfigTests {
+@Suite(.blocking, .timeLimit(.minutes(TestTime.minutes(10)))) struct AppConfigTests {
   static func usage(_ args: [String]) -> (status: Int32, errors: String) {
     var output = ""
     var errors = ""

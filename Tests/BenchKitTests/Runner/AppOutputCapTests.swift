@@ -10,7 +10,7 @@ import Testing
 /// What an `--app` program writes to stdout and stderr is untrusted: on disk it stays within
 /// ``AppOutputDrain/maxBytesPerStream`` per file, the rest is counted, and the run is reported
 /// with the app's last stderr line.
-@Suite(.blocking, .timeLimit(.minutes(10))) struct AppOutputCapTests {
+@Suite(.blocking, .timeLimit(.minutes(TestTime.minutes(10)))) struct AppOutputCapTests {
   /// 50 MiB to stdout and 50 MiB to stderr as fast as `yes` goes (the last line cut short),
   /// then an error line; exits 3.
   static let floodingApp = """

@@ -7,7 +7,7 @@ import Testing
 import TestSupport
 
 /// Runs the real `bench` executable against the real (debug) camera-app, the way a user does.
-@Suite(.blocking, .serialized, .timeLimit(.minutes(10))) struct BenchEndToEndTests {
+@Suite(.blocking, .serialized, .timeLimit(.minutes(TestTime.minutes(10)))) struct BenchEndToEndTests {
   static var binDir: String { BuiltProducts.directory }
 
   static func tempDir() throws -> String {
@@ -102,7 +102,7 @@ import TestSupport
 
   @Test(
     "a splash screen does not fool change detection: the first frame observed is never before the app presents it, and the table says the headline rests on change detection",
-    .timeLimit(.minutes(3)))
+    .timeLimit(.minutes(TestTime.minutes(3))))
   func splashScreen() throws {
     let out = try Self.tempDir()
     defer { try? FileManager.default.removeItem(atPath: out) }

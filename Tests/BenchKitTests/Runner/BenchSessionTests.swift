@@ -3,6 +3,7 @@ import BenchKit
 import Foundation
 import LaunchContract
 import Synchronization
+import SystemCalls
 import TestThreads
 import Testing
 import TestSupport
@@ -10,9 +11,9 @@ import TestSupport
 /// A runner that answers at once: run `interruptAt` (1-based, counting every call) comes back
 /// interrupted, as a Ctrl-C during that run would make it.
 final class ScriptedRunner: RunPerforming {
-  let calls = Mutex(0)
+  let calls = PThreadMutex(0)
   /// Every launch run's id, in order.
-  let runIDs = Mutex<[String]>([])
+  let runIDs = PThreadMutex<[String]>([])
   let interruptAt: Int?
   let interrupted = Atomic<Bool>(false)
 
@@ -65,7 +66,7 @@ final class ScriptedRunner: RunPerforming {
     let out = temporaryFolder("session")
     defer { try? FileManager.default.removeItem(atPath: out) }
     let runner = ScriptedRunner(interruptAt: 3)
-    let polls = Mutex(0)
+    let polls = PThreadMutex(0)
     let session = BenchSession(
       settings: Self.settings(runs: 10_000, out: out), runner: runner,
       progress: ProgressReporter(total: 0, quiet: true), base: Self.base,

@@ -1,3 +1,4 @@
+import TestSupport
 import TestThreads
 import Testing
 
@@ -32,7 +33,7 @@ import Testing
 /// The trait given to a suite reaches each of its tests, a serialized suite's too. Its limit is
 /// the blocking suites' 10 minutes: a case waits its turn behind them with its clock running
 /// (a 1-minute limit ran out in a CI rehearsal).
-@Suite(.blocking, .serialized, .timeLimit(.minutes(10))) struct BlockingSuiteTraitTests {
+@Suite(.blocking, .serialized, .timeLimit(.minutes(TestTime.minutes(10)))) struct BlockingSuiteTraitTests {
   @Test("a test of a suite marked .blocking runs on a blocking test thread")
   func suiteLevel() {
     #expect(BlockingTraitTests.onBlockingThread())

@@ -7,7 +7,7 @@ import Testing
 import TestSupport
 
 /// The paths the evictor opens come from the app's `/proc/PID/maps`: the app chooses them.
-@Suite(.blocking, .timeLimit(.minutes(10))) struct CacheEvictorHostileTests {
+@Suite(.blocking, .timeLimit(.minutes(TestTime.minutes(10)))) struct CacheEvictorHostileTests {
   @Test("a FIFO or a link put where a mapped file was is skipped without blocking; a regular file is evicted")
   func fifoAndLinks() throws {
     let dir = temporaryFolder("evictor")

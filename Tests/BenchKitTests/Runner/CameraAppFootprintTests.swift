@@ -2,13 +2,14 @@ import BenchKit
 import Foundation
 import LaunchContract
 import SystemCalls
+import TestSupport
 import TestThreads
 import Testing
 
 /// camera-app as `bench` builds it (release, static Swift runtime: ``CameraAppLocator``; the first
 /// run builds it, which takes minutes) carries no Foundation, and with the synthetic camera maps
 /// no video library: launch stage one loads only what the synthetic camera needs (issue 14).
-@Suite(.blocking, .serialized, .timeLimit(.minutes(20))) struct CameraAppFootprintTests {
+@Suite(.blocking, .serialized, .timeLimit(.minutes(TestTime.minutes(20)))) struct CameraAppFootprintTests {
   /// Swift's mangled names of Foundation's modules: any symbol or type reference of theirs in
   /// the binary contains one.
   static let foundationModules = [

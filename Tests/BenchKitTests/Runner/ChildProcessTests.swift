@@ -4,7 +4,7 @@ import TestThreads
 import Testing
 import TestSupport
 
-@Suite(.blocking, .timeLimit(.minutes(10))) struct ChildProcessTests {
+@Suite(.blocking, .timeLimit(.minutes(TestTime.minutes(10)))) struct ChildProcessTests {
   @Test("exit statuses and signals are reported as they happened")
   func termination() throws {
     let ok = try ChildProcess.spawn(argv: ["/bin/sh", "-c", "exit 3"], environment: [:])
@@ -115,7 +115,7 @@ import TestSupport
 
 /// The second Ctrl-C ends bench inside `ChildProcess.withNoSpawnInFlight`, so that no child is
 /// left between its spawn and the process guard's knowing of its group.
-@Suite(.blocking, .timeLimit(.minutes(10))) struct SpawnInFlightTests {
+@Suite(.blocking, .timeLimit(.minutes(TestTime.minutes(10)))) struct SpawnInFlightTests {
   @Test("no child starts while withNoSpawnInFlight runs; the spawn completes after it")
   func spawnWaits() throws {
     let dir = FileManager.default.temporaryDirectory.path + "/spawn-\(UUID().uuidString)"

@@ -11,7 +11,7 @@ import Testing
 /// configuration with the fast profile, trimmed to a few samples per field). Later issues may add
 /// fields and events, never remove or retype them: each addition is listed in
 /// `Fixtures/results-fields-added.txt` or `Fixtures/trace-vocabulary-added.json`.
-@Suite(.blocking, .serialized, .timeLimit(.minutes(10))) struct ContractUnchangedTests {
+@Suite(.blocking, .serialized, .timeLimit(.minutes(TestTime.minutes(10)))) struct ContractUnchangedTests {
   static func fixture(_ name: String) throws -> Data {
     let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .appendingPathComponent("Fixtures/" + name).path

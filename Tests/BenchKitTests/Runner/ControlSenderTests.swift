@@ -3,10 +3,11 @@ import Foundation
 import LaunchContract
 import Synchronization
 import SystemCalls
+import TestSupport
 import TestThreads
 import Testing
 
-@Suite(.blocking, .timeLimit(.minutes(10))) struct ControlSenderTests {
+@Suite(.blocking, .timeLimit(.minutes(TestTime.minutes(10)))) struct ControlSenderTests {
   @Test("commands to an app that never reads its control pipe are dropped and counted, never waited for")
   func neverRead() throws {
     let (readEnd, writeEnd) = try ProcessControl.pipe()

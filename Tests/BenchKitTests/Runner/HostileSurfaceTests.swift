@@ -6,7 +6,7 @@ import Testing
 
 /// An app under test that attacks the display surface bench scans out: bench must survive it,
 /// keep the run and say what happened.
-@Suite(.blocking, .serialized, .timeLimit(.minutes(10))) struct HostileSurfaceTests {
+@Suite(.blocking, .serialized, .timeLimit(.minutes(TestTime.minutes(10)))) struct HostileSurfaceTests {
   /// An app (a shell script) that fills the surface's header and slot table with random bytes and
   /// then truncates the surface to nothing, through whatever `FIRSTFRAME_DISPLAY` names: a
   /// descriptor it inherited (`fd:N`) or a shared-memory name.
@@ -44,7 +44,7 @@ import Testing
     let ended = blockUntil(timeout: .seconds(60), every: .milliseconds(20)) { !bench.isRunning }
     if !ended { bench.terminate() }
     try #require(ended, "bench did not finish within 60 s")
-    bench.waitUntilExit()
+    try #require(bench.waitUntilExit(timeout: .seconds(10)), "bench did not end")
 
     // Killed by SIGBUS is `.uncaughtSignal`; a failed run is exit status 1.
     #expect(bench.terminationReason == .exit, "bench died of signal \(bench.terminationStatus)")

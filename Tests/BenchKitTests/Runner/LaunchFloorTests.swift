@@ -1,11 +1,12 @@
 import BenchKit
 import Foundation
+import TestSupport
 import TestThreads
 import Testing
 
 /// `bench launch-floor`'s runner on a real reference program (Benchmarks/tools/hello.c, built
 /// with the system's C compiler).
-@Suite(.blocking, .serialized, .timeLimit(.minutes(10))) struct LaunchFloorTests {
+@Suite(.blocking, .serialized, .timeLimit(.minutes(TestTime.minutes(10)))) struct LaunchFloorTests {
   /// Builds hello.c into a fresh folder; nil (with the reason printed) without a C compiler.
   static func buildHello() throws -> String? {
     let root = try #require(CameraAppLocator.packageRoot())

@@ -5,7 +5,7 @@ import TestSupport
 import TestThreads
 import Testing
 
-@Suite(.blocking, .timeLimit(.minutes(10))) struct RunCommandValidationTests {
+@Suite(.blocking, .timeLimit(.minutes(TestTime.minutes(10)))) struct RunCommandValidationTests {
   func message(_ args: [String]) -> String? {
     do {
       _ = try RunCommand.parse(

@@ -4,6 +4,7 @@
 import BenchKit
 import Foundation
 import SystemCalls
+import TestSupport
 import TestThreads
 import Testing
 
@@ -14,7 +15,7 @@ import Testing
 /// binary (seen in CI: "libstdc++.so.6" in camera-app's loader list). A fake toolchain (a `clang`
 /// script that names a file of the test's and counts how often it is asked) stands in for the
 /// real one, so the test does not depend on the machine's GCC installation.
-@Suite(.blocking, .timeLimit(.minutes(10))) struct StaticCxxLinkTests {
+@Suite(.blocking, .timeLimit(.minutes(TestTime.minutes(10)))) struct StaticCxxLinkTests {
   /// A folder with a fake `swift` beside a fake `clang` that sleeps `delay` seconds, appends a
   /// line to `asked`, then prints the path of a readable file `archive`.
   struct FakeToolchain {

@@ -10,7 +10,7 @@ import Testing
 
 /// The app under test is untrusted: events owned by the runner and the probe are taken from
 /// their own records only, whatever the app writes into its trace.
-@Suite(.blocking, .serialized, .timeLimit(.minutes(10))) struct ForgedEventsTests {
+@Suite(.blocking, .serialized, .timeLimit(.minutes(TestTime.minutes(10)))) struct ForgedEventsTests {
   /// An app (a shell script) that appends two owned events to its trace, `display.first_live_frame`
   /// and `launch.spawn`, stamped 10 ms after it starts, and then runs the real camera-app. Its
   /// first argument is CLOCK_BOOTTIME − CLOCK_MONOTONIC in ns, so that it can turn

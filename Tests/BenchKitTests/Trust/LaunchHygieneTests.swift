@@ -7,7 +7,7 @@ import Testing
 
 /// What reaches the app is what bench was told: each run's trace starts empty, and the injected
 /// delay comes only from `--inject-delay-ms`.
-@Suite(.blocking, .serialized, .timeLimit(.minutes(10))) struct LaunchHygieneTests {
+@Suite(.blocking, .serialized, .timeLimit(.minutes(TestTime.minutes(10)))) struct LaunchHygieneTests {
   /// An app that reports the delay it was given and shows nothing (the run fails fast).
   static let reportingApp = """
     #!/bin/sh

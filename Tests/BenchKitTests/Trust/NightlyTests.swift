@@ -5,7 +5,7 @@ import Testing
 
 /// `scripts/nightly` with the debug bench (`BENCH=`), no baseline and no gates file: only what
 /// bench itself says decides the exit status.
-@Suite(.blocking, .serialized, .timeLimit(.minutes(10))) struct NightlyTests {
+@Suite(.blocking, .serialized, .timeLimit(.minutes(TestTime.minutes(10)))) struct NightlyTests {
   @Test("the nightly exits non-zero when bench's runs failed, even though no gate failed")
   func failedRunsFailTheNightly() throws {
     let dir = temporaryFolder("nightly-failed-runs")
@@ -38,7 +38,7 @@ import Testing
     let ended = blockUntil(timeout: .seconds(120), every: .milliseconds(20)) { !nightly.isRunning }
     if !ended { nightly.terminate() }
     try #require(ended, "the nightly did not finish")
-    nightly.waitUntilExit()
+    try #require(nightly.waitUntilExit(timeout: .seconds(10)), "the nightly did not end")
     #expect(FileManager.default.fileExists(atPath: dir + "/out/results.json"))
     #expect(nightly.terminationStatus == 1)
   }

@@ -12,7 +12,7 @@ import Testing
 
 /// Every condition verified per run (issue 11, item 4): the cold eviction's set, the device's
 /// power-up against the condition, and the burners' size and pinning.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct PerRunVerificationTests {
+@Suite(.serialized, .timeLimit(.minutes(TestTime.minutes(3)))) struct PerRunVerificationTests {
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent().path
 

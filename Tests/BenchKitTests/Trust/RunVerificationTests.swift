@@ -6,7 +6,7 @@ import Testing
 
 /// Every condition verified per run, not assumed: what the cold eviction did and whether the
 /// compositor and the camera thread got real-time priority are in each run's counts.
-@Suite(.blocking, .serialized, .timeLimit(.minutes(10))) struct RunVerificationTests {
+@Suite(.blocking, .serialized, .timeLimit(.minutes(TestTime.minutes(10)))) struct RunVerificationTests {
   @Test("a cold run records what its eviction did and each run whether real-time priority was granted")
   func coldRunRecordsItsEviction() throws {
     let dir = temporaryFolder("bench-run-verification")

@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import SystemCalls
 
 /// Per-frame analysis at a reduced cadence: a 256-bin luma histogram of every `frameInterval`-th
 /// frame this output receives (the 1st, the `1 + frameInterval`-th, …), computed on the output's own
@@ -25,7 +26,7 @@ public final class AnalysisOutput: CaptureOutput, @unchecked Sendable {
     var skipped = 0
   }
 
-  private let analysis = Mutex(State())
+  private let analysis = PThreadMutex(State())
   private let analysisQueue = DispatchQueue(label: "firstframe.capture.analysis", qos: .utility)
 
   /// Creates an analysis output sampling every `frameInterval`-th frame (values below 1 count as 1).

@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import SystemCalls
 
 /// A movie file: YUV4MPEG2 (`.y4m`, `C420jpeg`, neutral chroma) that ffmpeg and mpv can play.
 ///
@@ -31,9 +32,9 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
     var error: CaptureError?
   }
 
-  private let movie = Mutex(State())
+  private let movie = PThreadMutex(State())
   // Touched only on `fileQueue`; the mutex makes that checkable.
-  private let file = Mutex(FileState())
+  private let file = PThreadMutex(FileState())
   private let fileQueue = DispatchQueue(label: "firstframe.capture.movie-file", qos: .utility)
 
   /// Creates a movie output (deferred start enabled).

@@ -35,7 +35,7 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
     var delivered = 0
   }
 
-  private let photo = Mutex(State())
+  private let photo = PThreadMutex(State())
   private let deliveryQueue = DispatchQueue(label: "firstframe.capture.photo-delivery", qos: .userInitiated)
 
   /// Creates a photo output (deferred start enabled, responsive capture enabled).

@@ -1,0 +1,27 @@
+import Foundation
+
+/// How much longer than usual the tests' safety nets are: `$FIRSTFRAME_TEST_TIME_SCALE`, a whole
+/// number from 1 to 100 (1 when unset or not such a number).
+///
+/// Sanitizer builds run many times slower (ThreadSanitizer about 5–15×, AddressSanitizer about
+/// 2–3×, and the processes the tests start are built the same way), so `scripts/sanitize` sets
+/// it; a normal `swift test` keeps the deadlines as written. It stretches every wait in
+/// TestSupport (``waitUntil(timeout:_:)``, ``blockUntil(timeout:every:_:)`` and what is built on
+/// them: ``TestProcess``, ``BenchInvocation``, the recorders' waits) and, through
+/// ``minutes(_:)``, the `.timeLimit` traits. Deadlines are safety nets, never timing assertions,
+/// so stretching them changes no outcome of a passing test.
+public enum TestTime {
+  /// The factor, 1…100.
+  public static let scale: Int = {
+    guard let text = ProcessInfo.processInfo.environment["FIRSTFRAME_TEST_TIME_SCALE"],
+      let value = Int(text), (1...100).contains(value)
+    else { return 1 }
+    return value
+  }()
+
+  /// `minutes` stretched by ``scale``: for `.timeLimit(.minutes(TestTime.minutes(2)))`.
+  public static func minutes(_ minutes: Int) -> Int { minutes * scale }
+
+  /// `duration` stretched by ``scale``.
+  public static func scaled(_ duration: Duration) -> Duration { duration * scale }
+}
