@@ -6,7 +6,9 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 // The libv4l2 functions this shim calls, as libv4l2.h declares them (libv4l-dev is not needed).
 typedef int (*v4l2_open_fn)(const char *file, int oflag, ...);
@@ -53,6 +55,19 @@ int CV4L2Shims_load(const char *soname, char *why, size_t capacity) {
   pthread_mutex_unlock(&lock);
   return result;
 }
+
+int CV4L2Shims_directOpen(const char *path, int flags) { return open(path, flags | O_CLOEXEC); }
+
+int CV4L2Shims_directClose(int fd) { return close(fd); }
+
+int CV4L2Shims_directIoctl(int fd, unsigned long request, void *argument) { return ioctl(fd, request, argument); }
+
+void *CV4L2Shims_directMmap(int fd, size_t length, int64_t offset) {
+  void *p = mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)offset);
+  return p == MAP_FAILED ? NULL : p;
+}
+
+int CV4L2Shims_directMunmap(void *start, size_t length) { return munmap(start, length); }
 
 int CV4L2Shims_open(const char *path, int flags) {
   if (!is_loaded()) { errno = ELIBACC; return -1; }
@@ -124,6 +139,7 @@ const unsigned long CV4L2Shims_VIDIOC_S_FMT = VIDIOC_S_FMT;
 const unsigned long CV4L2Shims_VIDIOC_ENUM_FRAMESIZES = VIDIOC_ENUM_FRAMESIZES;
 const unsigned long CV4L2Shims_VIDIOC_ENUM_FRAMEINTERVALS = VIDIOC_ENUM_FRAMEINTERVALS;
 const unsigned long CV4L2Shims_VIDIOC_G_PARM = VIDIOC_G_PARM;
+const unsigned long CV4L2Shims_VIDIOC_G_DV_TIMINGS = VIDIOC_G_DV_TIMINGS;
 const unsigned long CV4L2Shims_VIDIOC_S_PARM = VIDIOC_S_PARM;
 const unsigned long CV4L2Shims_VIDIOC_REQBUFS = VIDIOC_REQBUFS;
 const unsigned long CV4L2Shims_VIDIOC_QUERYBUF = VIDIOC_QUERYBUF;

@@ -56,13 +56,15 @@ public final class LightBoardFeeder: Sendable {
   /// feeder's thread (tests follow the cadence with it).
   let onFrame: (@Sendable (_ sequence: UInt64, _ renderTime: UInt64) -> Void)?
 
-  /// Opens the output node and the capture node (through `kernel`; a fake one in tests).
+  /// Opens the output node and the capture node (through `kernel`: by default the system calls
+  /// themselves, ``V4L2Kernel/direct``, so the capture node's format is the driver's, not
+  /// libv4l2's cached copy; a fake kernel in tests).
   /// - Parameters:
   ///   - frameRate: frames per second, or nil for the capture node's rate.
   ///   - onFrame: called after each queued frame, on the feeder's thread.
   /// - Throws: `V4L2Error` when either node cannot be opened or is not of its kind.
   public init(
-    outputPath: String, capturePath: String, kernel: V4L2Kernel = .system, frameRate: Double? = nil,
+    outputPath: String, capturePath: String, kernel: V4L2Kernel = .direct, frameRate: Double? = nil,
     onFrame: (@Sendable (_ sequence: UInt64, _ renderTime: UInt64) -> Void)? = nil
   ) throws(V4L2Error) {
     self.outputPath = outputPath

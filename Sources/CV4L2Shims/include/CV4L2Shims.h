@@ -30,6 +30,16 @@ void *CV4L2Shims_mmap(int fd, size_t length, int64_t offset);
 /// v4l2_munmap(start, length).
 int CV4L2Shims_munmap(void *start, size_t length);
 
+/// The kernel's own calls, bypassing libv4l2 (which answers VIDIOC_G_FMT on a capture node from
+/// what it cached at open or at its own S_FMT, so it never sees another process change the
+/// format): open(path, flags | O_CLOEXEC), close, ioctl, each -1 with errno on failure.
+int CV4L2Shims_directOpen(const char *path, int flags);
+int CV4L2Shims_directClose(int fd);
+int CV4L2Shims_directIoctl(int fd, unsigned long request, void *argument);
+/// mmap(NULL, length, PROT_READ|PROT_WRITE, MAP_SHARED, fd, offset): NULL with errno on failure.
+void *CV4L2Shims_directMmap(int fd, size_t length, int64_t offset);
+int CV4L2Shims_directMunmap(void *start, size_t length);
+
 /// How a luma image is laid into a V4L2 pixel format by CV4L2Shims_packLuma.
 enum CV4L2Shims_LumaPacking {
   /// The Y plane first (GREY, and the planar and semi-planar YUV formats); what follows the Y
@@ -61,6 +71,7 @@ extern const unsigned long CV4L2Shims_VIDIOC_S_FMT;
 extern const unsigned long CV4L2Shims_VIDIOC_ENUM_FRAMESIZES;
 extern const unsigned long CV4L2Shims_VIDIOC_ENUM_FRAMEINTERVALS;
 extern const unsigned long CV4L2Shims_VIDIOC_G_PARM;
+extern const unsigned long CV4L2Shims_VIDIOC_G_DV_TIMINGS;
 extern const unsigned long CV4L2Shims_VIDIOC_S_PARM;
 extern const unsigned long CV4L2Shims_VIDIOC_REQBUFS;
 extern const unsigned long CV4L2Shims_VIDIOC_QUERYBUF;

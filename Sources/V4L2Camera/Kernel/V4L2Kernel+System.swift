@@ -56,6 +56,26 @@ extension V4L2Kernel {
     }
   )
 
+  /// The kernel without libv4l2: `open`, `close`, `ioctl`, `mmap` and `munmap` go straight to the
+  /// system calls; the rest is ``system``'s. For a reader that must see the driver's state, not
+  /// libv4l2's view of it: libv4l2 answers `VIDIOC_G_FMT` on a capture node from the format it
+  /// cached at open (or at its own `S_FMT`), so through it a watcher never sees another process
+  /// change the format. No format conversion is done.
+  public static let direct: V4L2Kernel = {
+    var kernel = system
+    kernel.open = { path, flags in negativeErrno(CV4L2Shims_directOpen(path, flags)) }
+    kernel.close = { fd in negativeErrno(CV4L2Shims_directClose(fd)) }
+    kernel.ioctl = { fd, request, argument in
+      negativeErrno(CV4L2Shims_directIoctl(fd, request.code, argument))
+    }
+    kernel.mmap = { fd, length, offset in
+      guard let address = CV4L2Shims_directMmap(fd, length, offset) else { return -Int(errno) }
+      return Int(bitPattern: address)
+    }
+    kernel.munmap = { address, length in negativeErrno(CV4L2Shims_directMunmap(address, length)) }
+    return kernel
+  }()
+
   /// `-1` with `errno` → `-errno`; anything else unchanged. Reads `errno` right after the call.
   private static func negativeErrno(_ result: Int32) -> Int32 {
     result < 0 ? -errno : result

@@ -2,15 +2,17 @@ import CV4L2Shims
 
 /// Reads a capture node's current format and frame interval from a descriptor of its own, while
 /// another process may be streaming from it (V4L2 lets any opener read the format): how a
-/// writer into vivid's looped output follows whatever format the capturing app chose.
+/// writer into vivid's looped output follows whatever format the capturing app chose. It asks the
+/// driver itself (``V4L2Kernel/direct`` by default): libv4l2 would answer from the format it
+/// cached when this descriptor was opened.
 public final class V4L2FormatWatch: Sendable {
   /// The capture node, e.g. `/dev/video1`.
   public let path: String
   let handle: V4L2Handle
 
-  /// Opens `path` (`v4l2_open`) and checks `VIDIOC_QUERYCAP` for video capture with streaming.
+  /// Opens `path` (`open(2)`, not libv4l2, with the default kernel) and checks `VIDIOC_QUERYCAP` for video capture with streaming.
   /// - Throws: `V4L2Error` (`no_such_device`, `permission_denied`, …).
-  public init(path: String, kernel: V4L2Kernel = .system) throws(V4L2Error) {
+  public init(path: String, kernel: V4L2Kernel = .direct) throws(V4L2Error) {
     let handle = try V4L2Handle.open(path, kernel: kernel)
     do throws(V4L2Error) {
       _ = try handle.requireCaptureDevice()

@@ -9,25 +9,31 @@ import V4L2Camera
 /// The feeder against vivid's loop (the VM: `scripts/vivid-integration`), only when
 /// `FIRSTFRAME_VIVID_LOOP` names a looped pair as `CAPTURE,OUTPUT` (e.g. `/dev/video1,/dev/video2`:
 /// an HDMI capture input and an HDMI output of one vivid instance).
-@Suite(.timeLimit(.minutes(3))) struct LightBoardFeederVividTests {
+@Suite(.serialized, .timeLimit(.minutes(3))) struct LightBoardFeederVividTests {
   static let pair: (capture: String, output: String)? = {
     guard let value = ProcessInfo.processInfo.environment["FIRSTFRAME_VIVID_LOOP"] else { return nil }
     let parts = value.split(separator: ",").map(String.init)
     return parts.count == 2 ? (parts[0], parts[1]) : nil
   }()
 
+  /// vivid's looped capture node, open, with Loop Video on, at 640x480 YUYV.
+  static func loopedCamera(_ capturePath: String) throws -> V4L2Camera {
+    let camera = try V4L2Camera(path: capturePath)
+    try camera.open()
+    let loop = try #require(try camera.control(named: "Loop Video"), "vivid's capture node has Loop Video")
+    try camera.setValue(1, ofControl: loop.id)
+    try camera.setActiveFormat(
+      CaptureFormat(width: 640, height: 480, maxFrameRate: 30, fourCC: "YUYV"), frameRate: 30)
+    return camera
+  }
+
   @Test(
     "an app capturing from vivid's looped node receives the board the feeder wrote, render time before capture",
     .enabled(if: pair != nil, "set FIRSTFRAME_VIVID_LOOP=/dev/videoCAPTURE,/dev/videoOUTPUT to run"))
   func boardThroughTheLoop() throws {
     let (capturePath, outputPath) = try #require(Self.pair)
-    let camera = try V4L2Camera(path: capturePath)
-    try camera.open()
+    let camera = try Self.loopedCamera(capturePath)
     defer { camera.close() }
-    let loop = try #require(try camera.control(named: "Loop Video"), "vivid's capture node has Loop Video")
-    try camera.setValue(1, ofControl: loop.id)
-    try camera.setActiveFormat(
-      CaptureFormat(width: 640, height: 480, maxFrameRate: 30, fourCC: "YUYV"), frameRate: 30)
     try camera.initializeOutput(.preview)
 
     let feeder = try LightBoardFeeder(outputPath: outputPath, capturePath: capturePath)
@@ -51,5 +57,40 @@ import V4L2Camera
     for item in found.values {
       #expect(item.board <= item.captured, "a board is rendered before the frame carrying it is captured")
     }
+  }
+
+  @Test(
+    "the feeder follows a format the capturing app changes while it feeds (it reads the driver, not libv4l2's cached format)",
+    .enabled(if: pair != nil, "set FIRSTFRAME_VIVID_LOOP=/dev/videoCAPTURE,/dev/videoOUTPUT to run"))
+  func followsAChangedFormat() async throws {
+    let (capturePath, outputPath) = try #require(Self.pair)
+    let camera = try Self.loopedCamera(capturePath)
+    defer { camera.close() }
+    let feeder = try LightBoardFeeder(outputPath: outputPath, capturePath: capturePath)
+    try feeder.start()
+    defer { feeder.stop() }
+    #expect(
+      await waitUntil(timeout: .seconds(60)) { feeder.currentReport.formats.count >= 1 },
+      "the feeder configured its output: \(feeder.currentReport)")
+
+    // Another pixel format, chosen after the feeder opened the capture node, as an app does
+    // (at the same size: vivid loops a scaled output into a scaled capture only partly).
+    try camera.setActiveFormat(
+      CaptureFormat(width: 640, height: 480, maxFrameRate: 30, fourCC: "GREY"), frameRate: 30)
+    try camera.initializeOutput(.preview)
+    let found = Collector<UInt64>()
+    try camera.startStream { frame in
+      let reading = frame.pixels.withUnsafeBufferPointer {
+        LightBoard.decode(
+          LumaImage(
+            base: $0.baseAddress!, width: frame.width, height: frame.height, bytesPerRow: frame.bytesPerRow))
+      }
+      if case .board(let us, _) = reading { found.append(us) }
+    }
+    let seen = found.blockUntilCount(3, timeout: .seconds(90))
+    camera.stopStream()
+    let report = feeder.stop()
+    #expect(report.formats.last == "640x480 GREY", "the output follows the capture node: \(report)")
+    #expect(seen, "boards decoded at the new format: \(found.count); feeder: \(report)")
   }
 }
