@@ -24,6 +24,9 @@ public final class FakeV4L2Kernel: Sendable {
     public var emulated = false
     /// Its sizes in pixels, each with its frame rates (frames per second).
     public var sizes: [(width: Int, height: Int, rates: [UInt32])]
+    /// A scaler's size range instead (`V4L2_FRMSIZE_TYPE_STEPWISE`, step 2), every size in it at
+    /// `rate` (as vivid's HDMI input reports its one rate for any size); `sizes` is then unused.
+    public var range: (minWidth: Int, minHeight: Int, maxWidth: Int, maxHeight: Int, rate: UInt32)?
 
     /// Creates a format.
     public init(fourCC: String, emulated: Bool = false, sizes: [(width: Int, height: Int, rates: [UInt32])]) {
@@ -74,6 +77,9 @@ public final class FakeV4L2Kernel: Sendable {
     public var node: V4L2NodeInfo? = V4L2NodeInfo(isCharacterDevice: true, groupID: 44, permissions: 0o660)
     /// `open` fails with this errno.
     public var openErrno: Int32?
+    /// The input's DV timings' active size (`VIDIOC_G_DV_TIMINGS`), or nil: `-ENODATA`, as for
+    /// an input without timings.
+    public var dvTimings: (width: Int, height: Int)?
     /// `device_caps`.
     public var capabilities = UInt32(V4L2_CAP_VIDEO_CAPTURE) | UInt32(V4L2_CAP_STREAMING)
     /// errno values returned by the next calls of a request, in order.
@@ -174,6 +180,7 @@ public final class FakeV4L2Kernel: Sendable {
     case .queryControl: MemoryLayout<v4l2_queryctrl>.size
     case .queryExtendedControl: MemoryLayout<v4l2_query_ext_ctrl>.size
     case .getControl, .setControl: MemoryLayout<v4l2_control>.size
+    case .getDVTimings: MemoryLayout<v4l2_dv_timings>.size
     }
   }
 
@@ -251,6 +258,16 @@ public final class FakeV4L2Kernel: Sendable {
       return 0
     case .enumerateFrameSizes:
       let f = argument.assumingMemoryBound(to: v4l2_frmsizeenum.self)
+      if let format = formats.first(where: { FourCC.code($0.fourCC) == f.pointee.pixel_format }),
+        let range = format.range
+      {
+        guard f.pointee.index == 0 else { return -EINVAL }
+        f.pointee.type = V4L2_FRMSIZE_TYPE_STEPWISE.rawValue
+        f.pointee.stepwise = v4l2_frmsize_stepwise(
+          min_width: UInt32(range.minWidth), max_width: UInt32(range.maxWidth), step_width: 2,
+          min_height: UInt32(range.minHeight), max_height: UInt32(range.maxHeight), step_height: 2)
+        return 0
+      }
       guard let format = formats.first(where: { FourCC.code($0.fourCC) == f.pointee.pixel_format }),
         Int(f.pointee.index) < format.sizes.count
       else { return -EINVAL }
@@ -261,6 +278,18 @@ public final class FakeV4L2Kernel: Sendable {
       return 0
     case .enumerateFrameIntervals:
       let f = argument.assumingMemoryBound(to: v4l2_frmivalenum.self)
+      if let format = formats.first(where: { FourCC.code($0.fourCC) == f.pointee.pixel_format }),
+        let range = format.range
+      {
+        let (w, h) = (Int(f.pointee.width), Int(f.pointee.height))
+        guard f.pointee.index == 0, w >= range.minWidth, w <= range.maxWidth, h >= range.minHeight,
+          h <= range.maxHeight
+        else { return -EINVAL }
+        f.pointee.type = V4L2_FRMIVAL_TYPE_DISCRETE.rawValue
+        f.pointee.discrete.numerator = 1
+        f.pointee.discrete.denominator = range.rate
+        return 0
+      }
       guard let format = formats.first(where: { FourCC.code($0.fourCC) == f.pointee.pixel_format }),
         let size = format.sizes.first(where: { $0.width == f.pointee.width && $0.height == f.pointee.height }
         ),
@@ -278,9 +307,19 @@ public final class FakeV4L2Kernel: Sendable {
         let format =
           formats.first { FourCC.code($0.fourCC) == f.pointee.fmt.pix.pixelformat } ?? native.first
           ?? formats[0]
-        let size =
-          format.sizes.first { $0.width == f.pointee.fmt.pix.width && $0.height == f.pointee.fmt.pix.height }
-          ?? format.sizes[0]
+        let asked = (width: Int(f.pointee.fmt.pix.width), height: Int(f.pointee.fmt.pix.height))
+        let size: (width: Int, height: Int) =
+          if let range = format.range {
+            (
+              min(max(asked.width, range.minWidth), range.maxWidth) & ~1,
+              min(max(asked.height, range.minHeight), range.maxHeight) & ~1
+            )
+          } else {
+            format.sizes.first { $0.width == asked.width && $0.height == asked.height }.map {
+              ($0.width, $0.height)
+            }
+              ?? (format.sizes[0].width, format.sizes[0].height)
+          }
         s.fourCC = format.fourCC
         s.width = size.width
         s.height = size.height
@@ -394,6 +433,13 @@ public final class FakeV4L2Kernel: Sendable {
         s.controlValues[control.id] = c.pointee.value
       }
       c.pointee.value = s.controlValues[control.id] ?? Int32(control.defaultValue)
+      return 0
+    case .getDVTimings:
+      guard let size = s.config.dvTimings else { return -ENODATA }
+      let t = argument.assumingMemoryBound(to: v4l2_dv_timings.self)
+      t.pointee.type = UInt32(V4L2_DV_BT_656_1120)
+      t.pointee.bt.width = UInt32(size.width)
+      t.pointee.bt.height = UInt32(size.height)
       return 0
     }
   }

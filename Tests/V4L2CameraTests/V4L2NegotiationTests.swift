@@ -131,6 +131,30 @@ import V4L2TestSupport
       mixed.formats.map { "\($0.width)x\($0.height)" } == ["320x240", "640x480", "3840x2160", "1280x720"])
   }
 
+  @Test(
+    "a scaler with a native size (vivid's HDMI input: a stepwise range to 16384x8640, one rate for every size, DV timings 640x480) streams its native size by default, not an upscaled one"
+  )
+  func scalerStreamsItsNativeSize() throws {
+    var config = FakeV4L2Kernel.Config()
+    var format = FakeV4L2Kernel.Format(fourCC: "GREY", sizes: [])
+    format.range = (16, 16, 16384, 8640, 60)
+    config.formats = [format]
+    config.dvTimings = (640, 480)
+    let camera = try V4L2Camera(path: FakeV4L2Kernel.path, kernel: FakeV4L2Kernel(config).kernel)
+    #expect(camera.formats.map { "\($0.width)x\($0.height)" } == ["640x480", "320x240"])
+
+    // Native 1280x720: the common sizes up to it, it first.
+    config.dvTimings = (1280, 720)
+    let hd = try V4L2Camera(path: FakeV4L2Kernel.path, kernel: FakeV4L2Kernel(config).kernel)
+    #expect(hd.formats.map { "\($0.width)x\($0.height)" } == ["1280x720", "640x480", "320x240"])
+
+    // No DV timings (a scaler on a webcam-like input): the common sizes and the range's maximum
+    // within the believable limit, as before.
+    config.dvTimings = nil
+    let unknown = try V4L2Camera(path: FakeV4L2Kernel.path, kernel: FakeV4L2Kernel(config).kernel)
+    #expect(unknown.formats.first.map { "\($0.width)x\($0.height)" } == "3840x2160")
+  }
+
   @Test("luma comes out of planar and packed buffers with padded rows")
   func lumaExtraction() {
     // 2×2 frame, 4 bytes per row in the plane case; UYVY with 6 bytes per row.

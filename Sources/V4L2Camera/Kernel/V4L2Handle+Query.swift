@@ -59,7 +59,11 @@ extension V4L2Handle {
   }
 
   /// `VIDIOC_ENUM_FRAMESIZES` (and `VIDIOC_ENUM_FRAMEINTERVALS` per size) for `pixelFormat`.
-  /// A stepwise or continuous range becomes its common sizes within the range plus its maximum.
+  /// A stepwise or continuous range (a scaler) becomes its common sizes within the range plus its
+  /// maximum; when the input has a native size (its DV timings: an HDMI input, vivid's too), only
+  /// the common sizes up to it, plus it: upscaling adds pixels, not detail, and a driver that
+  /// reports one frame rate for every size in the range would otherwise make the largest the
+  /// default.
   func enumerateSizes(pixelFormat: UInt32) -> [V4L2FrameSize] {
     var sizes: [(Int, Int)] = []
     for index in UInt32(0)..<128 {
@@ -71,12 +75,18 @@ extension V4L2Handle {
         sizes.append((Int(size.discrete.width), Int(size.discrete.height)))
       } else {
         let s = size.stepwise
-        let common = [(320, 240), (640, 480), (1280, 720), (1920, 1080), (3840, 2160)]
-        for (w, h) in common
-        where w >= s.min_width && w <= s.max_width && h >= s.min_height && h <= s.max_height {
-          sizes.append((w, h))
+        var (maxWidth, maxHeight) = (s.max_width, s.max_height)
+        if let native = nativeSize(), native.width >= s.min_width, native.width <= s.max_width,
+          native.height >= s.min_height, native.height <= s.max_height
+        {
+          (maxWidth, maxHeight) = (native.width, native.height)
         }
-        sizes.append((Int(s.max_width), Int(s.max_height)))
+        let common: [(UInt32, UInt32)] = [(320, 240), (640, 480), (1280, 720), (1920, 1080), (3840, 2160)]
+        for (w, h) in common
+        where w >= s.min_width && w <= maxWidth && h >= s.min_height && h <= maxHeight {
+          sizes.append((Int(w), Int(h)))
+        }
+        sizes.append((Int(maxWidth), Int(maxHeight)))
         break
       }
     }
@@ -89,6 +99,17 @@ extension V4L2Handle {
       V4L2FrameSize(
         width: w, height: h, intervals: enumerateIntervals(pixelFormat: pixelFormat, width: w, height: h))
     }
+  }
+
+  /// The input's native size from `VIDIOC_G_DV_TIMINGS` (an HDMI-style input), or nil when it has
+  /// none (a webcam, a tuner) or the driver does not say.
+  func nativeSize() -> (width: UInt32, height: UInt32)? {
+    var timings = v4l2_dv_timings()
+    guard ioctlStatus(.getDVTimings, &timings) == 0, timings.type == UInt32(V4L2_DV_BT_656_1120) else {
+      return nil
+    }
+    let (width, height) = (timings.bt.width, timings.bt.height)
+    return width > 0 && height > 0 ? (width, height) : nil
   }
 
   /// `VIDIOC_ENUM_FRAMEINTERVALS`: fastest first; a stepwise range gives its two ends.

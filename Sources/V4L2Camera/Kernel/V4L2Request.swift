@@ -41,6 +41,8 @@ public enum V4L2Request: String, Sendable, Hashable, CaseIterable, CustomStringC
   case getControl = "VIDIOC_G_CTRL"
   /// `VIDIOC_S_CTRL`, argument `v4l2_control`.
   case setControl = "VIDIOC_S_CTRL"
+  /// `VIDIOC_G_DV_TIMINGS`, argument `v4l2_dv_timings`: an HDMI-style input's native size.
+  case getDVTimings = "VIDIOC_G_DV_TIMINGS"
 
   /// The kernel's request code (`_IOWR('V', n, type)`), from `CV4L2Shims`.
   public var code: UInt {
@@ -63,6 +65,7 @@ public enum V4L2Request: String, Sendable, Hashable, CaseIterable, CustomStringC
     case .queryExtendedControl: CV4L2Shims_VIDIOC_QUERY_EXT_CTRL
     case .getControl: CV4L2Shims_VIDIOC_G_CTRL
     case .setControl: CV4L2Shims_VIDIOC_S_CTRL
+    case .getDVTimings: CV4L2Shims_VIDIOC_G_DV_TIMINGS
     }
   }
 
