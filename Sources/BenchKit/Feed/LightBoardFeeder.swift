@@ -125,7 +125,9 @@ public final class LightBoardFeeder: Sendable {
         deadline &+= missed * period
         report.withLock { $0.deadlinesMissed += Int(missed) }
       }
-      MonotonicClock.sleep(until: deadline)
+      if waitForDeadline(deadline, period: period, following: followed) {
+        deadline = MonotonicClock.now()  // the capture format changed: follow it now, not next tick
+      }
       do throws(V4L2Error) {
         guard let layout = try follow(&followed, luma: &luma) else { continue }
         let renderTime = MonotonicClock.now()
@@ -150,6 +152,29 @@ public final class LightBoardFeeder: Sendable {
         return
       }
     }
+  }
+
+  /// Sleeps until `deadline`, looking at the capture node's format four times a period: an app
+  /// streams its first frames within tens of milliseconds of choosing its format, and until the
+  /// output follows, vivid loops nothing (its own pattern reaches the app instead of the board).
+  /// True when the format changed before the deadline (the wait ends early).
+  private func waitForDeadline(_ deadline: UInt64, period: UInt64, following followed: V4L2FrameLayout?)
+    -> Bool
+  {
+    let step = max(period / 4, 1_000_000)
+    while !stopRequested.load(ordering: .acquiring) {
+      let now = MonotonicClock.now()
+      guard now < deadline else { return false }
+      let wake = min(deadline, now &+ step)
+      MonotonicClock.sleep(until: wake)
+      guard wake < deadline, let followed, let current = watch.currentFormat() else { continue }
+      if current.fourCC != followed.fourCC || current.width != followed.width
+        || current.height != followed.height
+      {
+        return true
+      }
+    }
+    return false
   }
 
   /// Matches the output to the capture node's format; the layout to draw in, or nil when the
