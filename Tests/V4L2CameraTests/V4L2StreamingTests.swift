@@ -44,6 +44,43 @@ import V4L2TestSupport
     #expect(fake.count(.requestBuffers) == 2)  // allocate, then free on close
   }
 
+  @Test(
+    "device.stream_on spans VIDIOC_STREAMON alone and device.first_buffer marks the first DQBUF, as the preload library marks them in any app"
+  )
+  func phasesMatchThePreloadLibrary() throws {
+    let trace = InMemoryTrace()
+    let seen = Collector<String>()
+    var config = FakeV4L2Kernel.Config()
+    config.tamper = { request, _, result in
+      let timeline = trace.timeline
+      let streamOn = timeline.contains("device.stream_on:begin")
+      switch request {
+      case .queueBuffer where streamOn && !timeline.contains("device.stream_on:end"):
+        seen.append("QBUF inside device.stream_on")
+      case .streamOn where !streamOn:
+        seen.append("STREAMON outside device.stream_on")
+      case .dequeueBuffer where result >= 0 && !seen.values.contains("DQBUF"):
+        seen.append("DQBUF")
+      case .queueBuffer where seen.values.contains("DQBUF") && !seen.values.contains("requeued"):
+        seen.append("requeued")
+        if !timeline.contains("device.first_buffer") { seen.append("requeued before device.first_buffer") }
+      default: break
+      }
+      return result
+    }
+    let fake = FakeV4L2Kernel(config)
+    let camera = try V4L2Camera(
+      path: FakeV4L2Kernel.path, signposter: Signposter(sink: trace), kernel: fake.kernel)
+    try camera.open()
+    defer { camera.close() }
+    let frames = Collector<VideoFrame>()
+    try camera.startStream(frames.append)
+    #expect(frames.blockUntilCount(2, timeout: .seconds(10)))
+    camera.stopStream()
+    #expect(seen.values.filter { $0 != "DQBUF" && $0 != "requeued" } == [], "\(seen.values)")
+    #expect(seen.values.contains("requeued"))
+  }
+
   @Test("a stream restarts after a stop, from sequence 0, on the same buffers")
   func restarts() throws {
     let fake = FakeV4L2Kernel()

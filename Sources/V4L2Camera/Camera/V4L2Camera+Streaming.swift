@@ -18,18 +18,19 @@ extension V4L2Camera {
     let active = try ensureActiveFormat(&s, handle: handle)
     if s.pool == nil { try allocatePool(&s, handle: handle) }
     let pool = s.pool!
-    signposter.begin(.deviceStreamOn, fields: ["device": .string(path)])
+    // device.stream_on is the VIDIOC_STREAMON call alone, as the preload library marks it in any
+    // app: queueing the buffers before it is not part of it.
     do throws(V4L2Error) {
       try pool.queueAll(on: handle)
       var type = Int32(V4L2Handle.captureType)
+      signposter.begin(.deviceStreamOn, fields: ["device": .string(path)])
+      defer { signposter.end(.deviceStreamOn, fields: ["device": .string(path)]) }
       try handle.ioctl(.streamOn, &type)
     } catch {
-      signposter.end(.deviceStreamOn, fields: ["device": .string(path)])
       var type = Int32(V4L2Handle.captureType)
       _ = handle.ioctlStatus(.streamOff, &type)
       throw error
     }
-    signposter.end(.deviceStreamOn, fields: ["device": .string(path)])
     let control = StreamControl()
     lastFailure.withLock { $0 = nil }
     let loop = StreamLoop(

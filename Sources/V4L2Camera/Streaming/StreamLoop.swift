@@ -40,14 +40,6 @@ struct StreamLoop: Sendable {
     while !control.stopRequested.load(ordering: .acquiring) {
       do throws(V4L2Error) {
         guard let frame = try nextFrame(sequence: sequence) else { continue }
-        if sequence == 0 {
-          signposter.event(
-            .deviceFirstBuffer,
-            fields: [
-              "device": .string(handle.path), "width": .int(Int64(frame.width)),
-              "height": .int(Int64(frame.height)),
-            ])
-        }
         sequence += 1
         record(frame)
         if control.stopRequested.load(ordering: .acquiring) { break }
@@ -61,10 +53,20 @@ struct StreamLoop: Sendable {
     }
   }
 
-  /// Waits for one buffer and turns it into a frame; `nil` when none was ready yet.
+  /// Waits for one buffer and turns it into a frame; `nil` when none was ready yet. The first
+  /// (`sequence` 0) emits `device.first_buffer` as soon as `VIDIOC_DQBUF` returns it, before the
+  /// luma is copied out: the first successful DQBUF, as the preload library marks it in any app.
   func nextFrame(sequence: UInt64) throws(V4L2Error) -> VideoFrame? {
     guard let filled = try pool.dequeue(on: handle, timeoutMilliseconds: Self.pollTimeoutMilliseconds) else {
       return nil
+    }
+    if sequence == 0 {
+      signposter.event(
+        .deviceFirstBuffer,
+        fields: [
+          "device": .string(handle.path), "width": .int(Int64(format.width)),
+          "height": .int(Int64(format.height)),
+        ])
     }
     let luma = format.layout.extract(
       from: filled.bytes, width: format.width, height: format.height, bytesPerLine: format.bytesPerLine)
