@@ -224,6 +224,10 @@ public struct BenchResults: Codable, Sendable {
     public var realtime: Bool
     /// Why feeding stopped early, if it did.
     public var failure: String?
+    /// For each format the output followed after the first: ms from seeing the capture node's new
+    /// format to the output streaming it (vivid loops only while both agree, so an app's frames
+    /// before that show vivid's own pattern). Absent in older results.
+    public var followMilliseconds: [Double]? = nil
     /// Creates the record.
     public init(
       output: String, capture: String, loopVideo: Bool?, framesSent: Int, framesSkipped: Int,

@@ -38,9 +38,11 @@ struct LightBoardFeed {
   /// Stops feeding; what was fed.
   func stop() -> BenchResults.LightBoardFeedInfo {
     let r = feeder.stop()
-    return BenchResults.LightBoardFeedInfo(
+    var info = BenchResults.LightBoardFeedInfo(
       output: feeder.outputPath, capture: feeder.capturePath, loopVideo: loopVideo, framesSent: r.framesSent,
       framesSkipped: r.framesSkipped, deadlinesMissed: r.deadlinesMissed, framesPerSecond: r.framesPerSecond,
       formats: r.formats, unsupportedFormat: r.unsupportedFormat, realtime: r.realtime, failure: r.failure)
+    info.followMilliseconds = r.followMilliseconds.isEmpty ? nil : r.followMilliseconds
+    return info
   }
 }

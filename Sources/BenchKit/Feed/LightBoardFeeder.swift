@@ -39,6 +39,9 @@ public final class LightBoardFeeder: Sendable {
     public var realtime = false
     /// Why feeding stopped early (an output error), if it did.
     public var failure: String?
+    /// For each format followed after the first, ms from seeing it (between ticks, or at a tick
+    /// when the thread was late) to the output streaming it (the first 256).
+    public var followMilliseconds: [Double] = []
   }
 
   /// The output node written.
@@ -125,27 +128,25 @@ public final class LightBoardFeeder: Sendable {
         deadline &+= missed * period
         report.withLock { $0.deadlinesMissed += Int(missed) }
       }
-      if waitForDeadline(deadline, period: period, following: followed) {
+      var changedAt: UInt64?
+      if waitForDeadline(deadline, following: followed) {
         deadline = MonotonicClock.now()  // the capture format changed: follow it now, not next tick
+        changedAt = deadline
       }
       do throws(V4L2Error) {
+        let before = followed
+        let followStart = changedAt ?? MonotonicClock.now()
         guard let layout = try follow(&followed, luma: &luma) else { continue }
-        let renderTime = MonotonicClock.now()
-        let sent = try luma.withUnsafeMutableBufferPointer { pixels throws(V4L2Error) -> Bool in
-          let base = pixels.baseAddress!
-          LightBoard.render(
-            captureTime: renderTime, sequence: sequence, width: layout.width, height: layout.height,
-            bytesPerRow: layout.width, into: base)
-          return try output.send { frame, confirmed, reused in
-            Self.write(UnsafePointer(base), layout: confirmed, into: frame, reused: reused)
-          }
+        // A new output format: queue two frames at once (vivid starts an output stream, and
+        // re-decides whether it can loop, only with two buffers queued), then note how long
+        // following took.
+        let reconfigured = before.map { !Self.sameFormat($0, followed) } ?? true
+        for _ in 0..<(reconfigured ? 2 : 1) {
+          try sendFrame(layout: layout, sequence: &sequence, luma: &luma)
         }
-        if sent {
-          report.withLock { $0.framesSent += 1 }
-          onFrame?(sequence, renderTime)
-          sequence &+= 1
-        } else {
-          report.withLock { $0.framesSkipped += 1 }
+        if reconfigured, before != nil {
+          let ms = Double(MonotonicClock.now() &- followStart) / 1e6
+          report.withLock { if $0.followMilliseconds.count < 256 { $0.followMilliseconds.append(ms) } }
         }
       } catch {
         report.withLock { $0.failure = "\(error)" }
@@ -154,25 +155,51 @@ public final class LightBoardFeeder: Sendable {
     }
   }
 
-  /// Sleeps until `deadline`, looking at the capture node's format four times a period: an app
-  /// streams its first frames within tens of milliseconds of choosing its format, and until the
-  /// output follows, vivid loops nothing (its own pattern reaches the app instead of the board).
-  /// True when the format changed before the deadline (the wait ends early).
-  private func waitForDeadline(_ deadline: UInt64, period: UInt64, following followed: V4L2FrameLayout?)
-    -> Bool
+  /// Renders the board now and queues it, counting it as sent or skipped (no free buffer).
+  private func sendFrame(layout: V4L2FrameLayout, sequence: inout UInt64, luma: inout [UInt8])
+    throws(V4L2Error)
   {
-    let step = max(period / 4, 1_000_000)
+    let renderTime = MonotonicClock.now()
+    let board = sequence
+    let sent = try luma.withUnsafeMutableBufferPointer { pixels throws(V4L2Error) -> Bool in
+      let base = pixels.baseAddress!
+      LightBoard.render(
+        captureTime: renderTime, sequence: board, width: layout.width, height: layout.height,
+        bytesPerRow: layout.width, into: base)
+      return try output.send { frame, confirmed, reused in
+        Self.write(UnsafePointer(base), layout: confirmed, into: frame, reused: reused)
+      }
+    }
+    if sent {
+      report.withLock { $0.framesSent += 1 }
+      onFrame?(board, renderTime)
+      sequence &+= 1
+    } else {
+      report.withLock { $0.framesSkipped += 1 }
+    }
+  }
+
+  /// Whether two layouts have the same pixel format and size.
+  static func sameFormat(_ a: V4L2FrameLayout, _ b: V4L2FrameLayout?) -> Bool {
+    guard let b else { return false }
+    return a.fourCC == b.fourCC && a.width == b.width && a.height == b.height
+  }
+
+  /// Sleeps until `deadline`, looking at the capture node's format every millisecond (a
+  /// `VIDIOC_G_FMT`, microseconds): an app starts its stream within tens of milliseconds of
+  /// choosing its format, and vivid decides whether it loops when either stream starts, so the
+  /// output must stream the new format before the app's stream starts, or its first frames show
+  /// vivid's own pattern.
+  /// True when the format changed before the deadline (the wait ends early).
+  private func waitForDeadline(_ deadline: UInt64, following followed: V4L2FrameLayout?) -> Bool {
+    let step: UInt64 = 1_000_000
     while !stopRequested.load(ordering: .acquiring) {
       let now = MonotonicClock.now()
       guard now < deadline else { return false }
       let wake = min(deadline, now &+ step)
       MonotonicClock.sleep(until: wake)
       guard wake < deadline, let followed, let current = watch.currentFormat() else { continue }
-      if current.fourCC != followed.fourCC || current.width != followed.width
-        || current.height != followed.height
-      {
-        return true
-      }
+      if !Self.sameFormat(current, followed) { return true }
     }
     return false
   }
