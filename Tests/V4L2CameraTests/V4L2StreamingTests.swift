@@ -81,6 +81,26 @@ import V4L2TestSupport
     #expect(seen.values.contains("requeued"))
   }
 
+  @Test(
+    "a failed VIDIOC_STREAMON ends the stream thread started before it, and the next start streams from sequence 0"
+  )
+  func streamOnFailureEndsTheWaitingThread() throws {
+    var config = FakeV4L2Kernel.Config()
+    config.failures = [.streamOn: [EIO]]
+    let fake = FakeV4L2Kernel(config)
+    let camera = try V4L2Camera(path: FakeV4L2Kernel.path, kernel: fake.kernel)
+    try camera.open()
+    defer { camera.close() }
+    let lost = Collector<VideoFrame>()
+    #expect(throws: V4L2Error.self) { try camera.startStream(lost.append) }
+    let frames = Collector<VideoFrame>()
+    try camera.startStream(frames.append)
+    #expect(frames.blockUntilCount(3, timeout: .seconds(10)))
+    camera.stopStream()
+    #expect(frames.values.first?.sequence == 0)
+    #expect(lost.count == 0, "the failed start's thread delivered nothing")
+  }
+
   @Test("a stream restarts after a stop, from sequence 0, on the same buffers")
   func restarts() throws {
     let fake = FakeV4L2Kernel()

@@ -3,9 +3,10 @@ import CaptureKit
 import PhaseTrace
 
 extension V4L2Camera {
-  /// Starts streaming: maps the buffer pool if no output did yet (`device.buffers`), queues every
-  /// buffer (`VIDIOC_QBUF`), `VIDIOC_STREAMON` (`device.stream_on`) and starts the stream thread,
-  /// which polls, dequeues (`VIDIOC_DQBUF`), copies the luma, requeues and calls `deliver`.
+  /// Starts streaming: maps the buffer pool if no output did yet (`device.buffers`), starts the
+  /// stream thread (it waits), queues every buffer (`VIDIOC_QBUF`), `VIDIOC_STREAMON`
+  /// (`device.stream_on`), then lets the thread poll, dequeue (`VIDIOC_DQBUF`), copy the luma,
+  /// requeue and call `deliver`.
   /// The first dequeued buffer emits `device.first_buffer`. Negotiates the size nearest 640×480
   /// at 30 fps if no format was set.
   public func startStream(_ deliver: @escaping @Sendable (VideoFrame) -> Void) throws(V4L2Error) {
@@ -18,6 +19,14 @@ extension V4L2Camera {
     let active = try ensureActiveFormat(&s, handle: handle)
     if s.pool == nil { try allocatePool(&s, handle: handle) }
     let pool = s.pool!
+    // The stream thread starts first and waits for stream-on: creating a thread (milliseconds
+    // under load) is then not between stream-on and the first DQBUF.
+    let control = StreamControl()
+    lastFailure.withLock { $0 = nil }
+    let loop = StreamLoop(
+      handle: handle, pool: pool, format: active, signposter: signposter,
+      record: { [weak self] frame in self?.latestFrame.withLock { $0 = frame } }, deliver: deliver)
+    try loop.start(control: control)
     // device.stream_on is the VIDIOC_STREAMON call alone, as the preload library marks it in any
     // app: queueing the buffers before it is not part of it.
     do throws(V4L2Error) {
@@ -27,22 +36,14 @@ extension V4L2Camera {
       defer { signposter.end(.deviceStreamOn, fields: ["device": .string(path)]) }
       try handle.ioctl(.streamOn, &type)
     } catch {
+      control.stopRequested.store(true, ordering: .releasing)
+      control.streamStarted.signal()
+      control.finished.wait()
       var type = Int32(V4L2Handle.captureType)
       _ = handle.ioctlStatus(.streamOff, &type)
       throw error
     }
-    let control = StreamControl()
-    lastFailure.withLock { $0 = nil }
-    let loop = StreamLoop(
-      handle: handle, pool: pool, format: active, signposter: signposter,
-      record: { [weak self] frame in self?.latestFrame.withLock { $0 = frame } }, deliver: deliver)
-    do throws(V4L2Error) {
-      try loop.start(control: control)
-    } catch {
-      var type = Int32(V4L2Handle.captureType)
-      _ = handle.ioctlStatus(.streamOff, &type)
-      throw error
-    }
+    control.streamStarted.signal()
     s.stream = (control, deliver)
   }
 

@@ -20,7 +20,7 @@ struct StreamLoop: Sendable {
   var record: @Sendable (VideoFrame) -> Void
   var deliver: @Sendable (VideoFrame) -> Void
 
-  /// Starts the thread.
+  /// Starts the thread; it waits for `control.streamStarted` before it polls the device.
   /// - Throws: `V4L2Error` (`system_call_failed`, `pthread_create`) when no thread can be started.
   func start(control: StreamControl) throws(V4L2Error) {
     do {
@@ -36,6 +36,7 @@ struct StreamLoop: Sendable {
   func run(control: StreamControl) {
     control.thread.store(UInt(pthread_self()), ordering: .releasing)
     defer { control.finished.signal() }
+    control.streamStarted.wait()
     var sequence: UInt64 = 0
     while !control.stopRequested.load(ordering: .acquiring) {
       do throws(V4L2Error) {
