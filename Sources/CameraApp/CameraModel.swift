@@ -106,7 +106,9 @@ final class CameraModel: Sendable {
     guard applies else { return }
     switch event {
     case .sessionStarted:
-      screen.showSecondaryUI()
+      // The secondary UI's work waits for the first preview frame: it must not compete with
+      // the camera for the CPU before that frame is up (the seeds' order: preview, then the rest).
+      capture.whenPreviewShown { @Sendable [screen] in screen.showSecondaryUI() }
     case .lock:
       screen.coverPreview()
       capture.stopRunning()

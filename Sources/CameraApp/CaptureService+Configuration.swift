@@ -55,8 +55,13 @@ extension CaptureService {
         let output: CaptureOutput
         switch kind {
         case .preview, .videoData:
-          output =
-            config == .manual ? makeManualPreviewOutput(session: session) : PreviewOutput(display: preview)
+          if config == .manual {
+            output = makeManualPreviewOutput(session: session)
+          } else {
+            let layer = PreviewOutput(display: preview)
+            layer.setFirstPresentHandler { @Sendable [weak self] in self?.previewPresented() }
+            output = layer
+          }
         case .photo:
           let p = PhotoOutput()
           if p.isResponsiveCaptureSupported {
@@ -113,6 +118,7 @@ extension CaptureService {
         signposter.event(
           .previewFirstPresent, fields: ["capture_time_ns": .int(Int64(frame.captureTime))])
         queue.async { @Sendable in session.runDeferredStartWhenNeeded() }
+        previewPresented()
       }
     }
     return output

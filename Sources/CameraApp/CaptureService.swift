@@ -40,10 +40,19 @@ final class CaptureService: CaptureServing, CaptureSessionDeferredStartDelegate 
     var movieOutput: MovieFileOutput?
     /// Manual mode: whether this run's first frame has been presented (reset at each start).
     var manualFirstPresentDone = false
+    /// Whether this run's first preview frame has been presented (reset at each start); true
+    /// without a preview output, where nothing is waited for.
+    var previewShown = false
+    /// What waits for that present (``whenPreviewShown(_:)``).
+    var previewWaiters: [@Sendable () -> Void] = []
     /// The exposure meter's newest mean luma (analysis output), 0–255.
     var meteredLuma: Double?
-    /// The system-pressure poll, from the first start on.
+    /// The system-pressure poll, from the first present of the launch on.
     var pressurePoll: SystemPressurePoll?
+    /// Whether the launch asked for the pressure poll (it starts at the first present).
+    var pressurePollWanted = false
+    /// Whether the poll was started (it starts once).
+    var pressurePollStarted = false
   }
 
   /// Creates the service; nothing is configured until the first ``startRunning(then:)``.
@@ -74,12 +83,36 @@ final class CaptureService: CaptureServing, CaptureSessionDeferredStartDelegate 
         return
       }
       done(.success(()))
-      if isLaunch { startPressureMonitor() }
+      if isLaunch { requestPressureMonitor() }
     }
   }
 
   func stopRunning() {
     queue.async { @Sendable [self] in stopSession() }
+  }
+
+  func whenPreviewShown(_ body: @escaping @Sendable () -> Void) {
+    let now = state.withLock { s -> Bool in
+      if s.previewShown { return true }
+      s.previewWaiters.append(body)
+      return false
+    }
+    if now { body() }
+  }
+
+  /// The first preview frame of this run is on the display: runs what waited for it, on a
+  /// utility queue (this is the frame thread, and the capture queue may be running deferred start).
+  func previewPresented() {
+    let (waiters, startPoll) = state.withLock { s -> ([@Sendable () -> Void], Bool) in
+      s.previewShown = true
+      defer { s.previewWaiters = [] }
+      return (s.previewWaiters, s.pressurePollWanted && s.pressurePoll == nil)
+    }
+    guard !waiters.isEmpty || startPoll else { return }
+    DispatchQueue.global(qos: .utility).async { @Sendable [self] in
+      if startPoll { startPressureMonitor() }
+      waiters.forEach { $0() }
+    }
   }
 
   func shutDown(then done: @escaping @Sendable () -> Void) {
@@ -118,15 +151,19 @@ final class CaptureService: CaptureServing, CaptureSessionDeferredStartDelegate 
   /// Starts the configured session (blocking, on `queue`).
   func startSession() throws(AppError) {
     guard let session = state.withLock({ $0.session }) else { return }
-    state.withLock { $0.manualFirstPresentDone = false }
+    state.withLock {
+      $0.manualFirstPresentDone = false
+      $0.previewShown = !session.outputs.contains { $0.kind == .preview || $0.kind == .videoData }
+      // A run stopped before its first present (locked during launch) asked for nothing this
+      // run still needs: the model asks again when this start is done.
+      $0.previewWaiters = []
+    }
     do {
       try signposter.interval(.sessionStartRunning) { try session.startRunning() }
     } catch {
       throw .camera("\(error)")
     }
-    if let synthetic = state.withLock({ $0.device }) as? SyntheticCamera,
-      let granted = synthetic.realtimePriorityGranted
-    {
+    if let granted = state.withLock({ $0.device })?.realtimePriorityGranted {
       signposter.event(.deviceRealtimePriority, fields: ["granted": .bool(granted)])
     }
   }
@@ -137,7 +174,24 @@ final class CaptureService: CaptureServing, CaptureSessionDeferredStartDelegate 
     signposter.interval(.sessionStopRunning) { session.stopRunning() }
   }
 
+  /// Asks for the system-pressure poll: it starts with the first preview frame (its first
+  /// reading must not compete with that frame for the CPU), at once if that frame is up.
+  private func requestPressureMonitor() {
+    let now = state.withLock { s -> Bool in
+      s.pressurePollWanted = true
+      return s.previewShown
+    }
+    if now { startPressureMonitor() }
+  }
+
+  /// Starts the system-pressure poll, once.
   private func startPressureMonitor() {
+    let first = state.withLock { s -> Bool in
+      guard !s.pressurePollStarted else { return false }
+      s.pressurePollStarted = true
+      return true
+    }
+    guard first else { return }
     let monitor = SystemPressureMonitor()
     let poll = monitor.poll(interval: .milliseconds(500), queue: DispatchQueue.global(qos: .utility)) {
       @Sendable [signposter] reading in

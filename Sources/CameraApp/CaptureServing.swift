@@ -9,6 +9,11 @@ protocol CaptureServing: Sendable {
   /// Configures the session (the first time only), starts it, then calls `done` with the outcome.
   func startRunning(then done: @escaping @Sendable (Result<Void, AppError>) -> Void)
 
+  /// Runs `body` once the first preview frame since the last start has been presented: at once
+  /// when it has, or when this configuration shows no preview; else right after that present,
+  /// on another thread. For the work that must not compete with the first frame.
+  func whenPreviewShown(_ body: @escaping @Sendable () -> Void)
+
   /// Stops the session. The camera stays open, so a restart is cheap.
   func stopRunning()
 

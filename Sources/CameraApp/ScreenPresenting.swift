@@ -8,6 +8,6 @@ protocol ScreenPresenting: Sendable {
   func uncoverPreview()
 
   /// Builds the secondary UI (thumbnail well, mode picker) off the main thread and shows it
-  /// (`ui.secondary_visible`), once the session runs.
+  /// (`ui.secondary_visible`); the model calls it once the first preview frame of a run is up.
   func showSecondaryUI()
 }

@@ -65,11 +65,16 @@ import Testing
     }?.ts
   }
 
-  @Test("deferred: only preview initialises before the first present; photo and movie after it")
+  @Test(
+    "deferred: only preview initialises before the first present; photo and movie after it; the secondary UI and the pressure poll after it too"
+  )
   func deferredOrdering() throws {
     let r = try Self.run(
       ["--config", "deferred", "--outputs", "preview,photo,movie"],
-      until: ["preview.first_present", "output.init", "deferred_start.did", "ui.secondary_visible"])
+      until: [
+        "preview.first_present", "output.init", "deferred_start.did", "ui.secondary_visible",
+        "pressure.level",
+      ])
     #expect(r.status == 0, "\(r.stderr)")
     #expect(r.malformed == 0)
     let e = r.events
@@ -89,10 +94,18 @@ import Testing
     #expect(present < will && will < photoInit && will < movieInit)
     #expect(photoInit < did && movieInit < did)
     #expect(started < secondary)
+    // The secondary UI's work (thumbnail decode, picker layout) waits for the first preview
+    // frame: it must not compete with the camera for the CPU before that frame is up.
+    #expect(present < secondary)
+    // So does the system-pressure poll: its first reading must not compete with the first frame.
+    let pressure = try #require(Self.ts(e, "pressure.level"))
+    #expect(present < pressure)
     #expect(Set(e.map(\.pid)).count == 1)
   }
 
-  @Test("eager: every output initialises before startRunning returns")
+  @Test(
+    "eager: every output initialises before startRunning returns; the secondary UI shows after the first present"
+  )
   func eagerOrdering() throws {
     let r = try Self.run(
       ["--config", "eager", "--outputs", "preview,photo,movie"],
@@ -101,6 +114,8 @@ import Testing
     let e = r.events
     let started = try #require(Self.ts(e, "session.start_running", .end))
     let present = try #require(Self.ts(e, "preview.first_present"))
+    let secondary = try #require(Self.ts(e, "ui.secondary_visible"))
+    #expect(present < secondary)
     for output in ["preview", "photo", "movie"] {
       let end = try #require(Self.ts(e, "output.init", .end, output: output), "output.init end for \(output)")
       #expect(end < started)

@@ -65,9 +65,28 @@ import Testing
     func startRunning(then done: @escaping @Sendable (Result<Void, AppError>) -> Void) {
       log.append("capture.start")
       pendingStarts.withLock { $0.append(done) }
+      // As the service: a new start drops what waited for the last run's first present.
+      previewWaiters.withLock { $0 = [] }
     }
 
     func stopRunning() { log.append("capture.stop") }
+
+    private let previewWaiters = PThreadMutex<[@Sendable () -> Void]>([])
+
+    func whenPreviewShown(_ body: @escaping @Sendable () -> Void) {
+      log.append("capture.when_preview_shown")
+      previewWaiters.withLock { $0.append(body) }
+    }
+
+    /// The first preview frame is on the display: runs what waited for it.
+    func presentFirstFrame() {
+      let waiters = previewWaiters.withLock { w in
+        defer { w = [] }
+        return w
+      }
+      log.append("capture.first_present")
+      waiters.forEach { $0() }
+    }
 
     func shutDown(then done: @escaping @Sendable () -> Void) {
       log.append("capture.shut_down")
@@ -106,7 +125,9 @@ import Testing
     func showSecondaryUI() { log.append("screen.secondary_ui") }
   }
 
-  @Test("launch: the status is starting until the session runs, then the secondary UI shows")
+  @Test(
+    "launch: the status is starting until the session runs; the secondary UI shows once the first preview frame is presented"
+  )
   func launch() {
     let h = Harness()
     #expect(h.model.status == .starting)
@@ -115,7 +136,9 @@ import Testing
     #expect(h.model.status == .starting)
     h.capture.finishStart()
     #expect(h.model.status == .running)
-    #expect(h.drain() == ["screen.secondary_ui"])
+    #expect(h.drain() == ["capture.when_preview_shown"])
+    h.capture.presentFirstFrame()
+    #expect(h.drain() == ["capture.first_present", "screen.secondary_ui"])
   }
 
   @Test("lock, unlock, quit: cover before stop, uncover before restart, exit 0 once the camera is released")
@@ -131,7 +154,9 @@ import Testing
     #expect(h.drain() == ["screen.uncover", "capture.start"])
     h.capture.finishStart()
     #expect(h.model.status == .running)
-    #expect(h.drain() == ["screen.secondary_ui"])
+    #expect(h.drain() == ["capture.when_preview_shown"])
+    h.capture.presentFirstFrame()
+    #expect(h.drain() == ["capture.first_present", "screen.secondary_ui"])
 
     h.model.handle(.quit)
     #expect(h.model.status == .quitting)
@@ -184,7 +209,9 @@ import Testing
     h.model.handle(.unlock)
     h.capture.finishStart()
     #expect(h.model.status == .running)
-    #expect(h.drain() == ["screen.uncover", "capture.start", "screen.secondary_ui"])
+    #expect(h.drain() == ["screen.uncover", "capture.start", "capture.when_preview_shown"])
+    h.capture.presentFirstFrame()
+    #expect(h.drain() == ["capture.first_present", "screen.secondary_ui"])
   }
 
   @Test("a failed start ends the app with the failure's exit status, once; a later quit does nothing")

@@ -1,6 +1,7 @@
 import CaptureKit
 import Foundation
 import PhaseTrace
+import SystemCalls
 import Testing
 import TestSupport
 import V4L2TestSupport
@@ -79,6 +80,44 @@ import V4L2TestSupport
     camera.stopStream()
     #expect(seen.values.filter { $0 != "DQBUF" && $0 != "requeued" } == [], "\(seen.values)")
     #expect(seen.values.contains("requeued"))
+  }
+
+  @Test(
+    "VIDIOC_STREAMON and the first VIDIOC_DQBUF are made on one thread, as a minimal capture loop makes them: no thread is woken between them; that thread asks for SCHED_FIFO; startStream returns after stream-on"
+  )
+  func streamOnAndFirstDequeueOnOneThread() throws {
+    let threads = PThreadMutex<[V4L2Request: UInt]>([:])
+    let policy = PThreadMutex<Int32?>(nil)
+    var config = FakeV4L2Kernel.Config()
+    config.tamper = { request, _, result in
+      if request == .streamOn || (request == .dequeueBuffer && result >= 0) {
+        threads.withLock { if $0[request] == nil { $0[request] = UInt(pthread_self()) } }
+      }
+      if request == .streamOn {
+        var param = sched_param()
+        var current: Int32 = 0
+        pthread_getschedparam(pthread_self(), &current, &param)
+        policy.withLock { $0 = current }
+      }
+      return result
+    }
+    let fake = FakeV4L2Kernel(config)
+    let camera = try V4L2Camera(path: FakeV4L2Kernel.path, kernel: fake.kernel)
+    try camera.open()
+    defer { camera.close() }
+    let frames = Collector<VideoFrame>()
+    #expect(camera.realtimePriorityGranted == nil)
+    try camera.startStream(frames.append)
+    #expect(fake.count(.streamOn) == 1, "startStream returned before stream-on")
+    // The stream thread asks for SCHED_FIFO before stream-on, and the camera says whether it got it.
+    let granted = try #require(camera.realtimePriorityGranted)
+    #expect((policy.withLock { $0 } == SCHED_FIFO) == granted)
+    #expect(frames.blockUntilCount(1, timeout: .seconds(10)))
+    camera.stopStream()
+    let seen = threads.withLock { $0 }
+    let streamOn = try #require(seen[.streamOn])
+    #expect(seen[.dequeueBuffer] == streamOn)
+    #expect(streamOn != UInt(pthread_self()), "stream-on on the caller's thread")
   }
 
   @Test(

@@ -34,9 +34,15 @@ public protocol CaptureDevice: AnyObject, Sendable {
   /// `device.power_up` event's `source` field, e.g. `state_file`, `runtime_pm`); nil when the
   /// device cannot tell (the session then reports nothing).
   var lastPowerUp: (kind: DevicePowerUp, source: String)? { get }
+  /// Whether the thread that takes frames from the device got real-time priority
+  /// (`SCHED_FIFO`) for the current or last stream; nil when the device has no such thread or
+  /// has not streamed (the app then reports nothing).
+  var realtimePriorityGranted: Bool? { get }
 }
 
 extension CaptureDevice {
   /// A device that cannot tell how it powered up: nil.
   public var lastPowerUp: (kind: DevicePowerUp, source: String)? { nil }
+  /// A device without a frame thread of its own: nil.
+  public var realtimePriorityGranted: Bool? { nil }
 }

@@ -17,11 +17,21 @@ public final class PreviewOutput: CaptureOutput, @unchecked Sendable {
   public let display: any DisplaySink
   // Guards the per-start first-present flag and the present count.
   private let presentation = PThreadMutex<(presentedSinceStart: Bool, presentedFrames: Int)>((false, 0))
+  /// Called after the first present of each run (``setFirstPresentHandler(_:)``).
+  private let firstPresentHandler = PThreadMutex<(@Sendable () -> Void)?>(nil)
 
   /// Creates a preview output presenting into `display`.
   public init(display: any DisplaySink) {
     self.display = display
     super.init(kind: .preview, isDeferredStartSupported: true, isDeferredStartEnabledByDefault: false)
+  }
+
+  /// Sets what runs right after the first present of each `startRunning()` (after
+  /// `preview.first_present`), on the frame thread: it must return at once (hand work to a
+  /// queue). This is how an app learns that preview is up — AVFoundation's preview layer says it
+  /// with `isPreviewing` — to start the work the first frame must not compete with.
+  public func setFirstPresentHandler(_ handler: (@Sendable () -> Void)?) {
+    firstPresentHandler.withLock { $0 = handler }
   }
 
   /// How many frames this output has presented, over all runs.
@@ -47,5 +57,6 @@ public final class PreviewOutput: CaptureOutput, @unchecked Sendable {
       .previewFirstPresent,
       fields: ["capture_time_ns": .int(Int64(clamping: frame.captureTime))], at: presentedAt)
     session?.outputDidPresentFirstFrame(self)
+    firstPresentHandler.withLock { $0 }?()
   }
 }

@@ -3,10 +3,10 @@ import CaptureKit
 import PhaseTrace
 
 extension V4L2Camera {
-  /// Starts streaming: maps the buffer pool if no output did yet (`device.buffers`), starts the
-  /// stream thread (it waits), queues every buffer (`VIDIOC_QBUF`), `VIDIOC_STREAMON`
-  /// (`device.stream_on`), then lets the thread poll, dequeue (`VIDIOC_DQBUF`), copy the luma,
-  /// requeue and call `deliver`.
+  /// Starts streaming: maps the buffer pool if no output did yet (`device.buffers`), queues every
+  /// buffer (`VIDIOC_QBUF`), then starts the stream thread, which calls `VIDIOC_STREAMON`
+  /// (`device.stream_on`) and goes straight on to poll, dequeue (`VIDIOC_DQBUF`), copy the luma,
+  /// requeue and call `deliver`; this call returns once stream-on has (and throws its error).
   /// The first dequeued buffer emits `device.first_buffer`. Negotiates the size nearest 640×480
   /// at 30 fps if no format was set.
   public func startStream(_ deliver: @escaping @Sendable (VideoFrame) -> Void) throws(V4L2Error) {
@@ -19,33 +19,36 @@ extension V4L2Camera {
     let active = try ensureActiveFormat(&s, handle: handle)
     if s.pool == nil { try allocatePool(&s, handle: handle) }
     let pool = s.pool!
-    // The stream thread starts first and waits for stream-on: creating a thread (milliseconds
-    // under load) is then not between stream-on and the first DQBUF.
+    try pool.queueAll(on: handle)
+    // The stream thread makes the VIDIOC_STREAMON call itself and dequeues right after it, on the
+    // same thread, as a minimal capture loop does: no thread has to be created or woken between
+    // stream-on and the first DQBUF. This thread only waits for stream-on's outcome, off that path.
     let control = StreamControl()
     lastFailure.withLock { $0 = nil }
     let loop = StreamLoop(
       handle: handle, pool: pool, format: active, signposter: signposter,
       record: { [weak self] frame in self?.latestFrame.withLock { $0 = frame } }, deliver: deliver)
-    try loop.start(control: control)
-    // device.stream_on is the VIDIOC_STREAMON call alone, as the preload library marks it in any
-    // app: queueing the buffers before it is not part of it.
     do throws(V4L2Error) {
-      try pool.queueAll(on: handle)
-      var type = Int32(V4L2Handle.captureType)
-      signposter.begin(.deviceStreamOn, fields: ["device": .string(path)])
-      defer { signposter.end(.deviceStreamOn, fields: ["device": .string(path)]) }
-      try handle.ioctl(.streamOn, &type)
+      try loop.start(control: control)
     } catch {
-      control.stopRequested.store(true, ordering: .releasing)
-      control.streamStarted.signal()
+      var type = Int32(V4L2Handle.captureType)
+      _ = handle.ioctlStatus(.streamOff, &type)  // dequeues the queued buffers
+      throw error
+    }
+    control.streamStarted.wait()
+    if let failure = control.streamOnFailure.withLock({ $0 }) {
       control.finished.wait()
       var type = Int32(V4L2Handle.captureType)
       _ = handle.ioctlStatus(.streamOff, &type)
-      throw error
+      throw failure
     }
-    control.streamStarted.signal()
     s.stream = (control, deliver)
+    s.realtimePriorityGranted = control.realtime.load(ordering: .acquiring) == 1
   }
+
+  /// Whether the stream thread got real-time priority (`SCHED_FIFO`) for the current or last
+  /// stream; nil before the first stream started.
+  public var realtimePriorityGranted: Bool? { state.withLock { $0.realtimePriorityGranted } }
 
   /// Stops streaming: ends the stream thread (within one poll timeout, 50 ms), then
   /// `VIDIOC_STREAMOFF`. The buffers stay mapped for the next `startStream`. No `deliver` call

@@ -61,6 +61,8 @@ public final class V4L2Camera: CaptureDevice {
     var movieRing: [[UInt8]] = []
     /// How the last open powered the device up (`V4L2RuntimePower`), if the kernel said.
     var powerUp: DevicePowerUp?
+    /// Whether the last stream's thread got `SCHED_FIFO`; nil before a stream started.
+    var realtimePriorityGranted: Bool?
   }
 
   /// Creates the camera for `path` without opening it: checks only that the node exists and is

@@ -13,10 +13,13 @@ final class StreamControl: Sendable {
   let stopRequested = Atomic<Bool>(false)
   /// Signalled once when the thread has left its loop (no `deliver` call runs after it).
   let finished = DispatchSemaphore(value: 0)
-  /// Signalled once when `VIDIOC_STREAMON` has returned: the thread, started before it so that
-  /// creating it is not between stream-on and the first frame, waits for this before it polls
-  /// (when stream-on failed, `stopRequested` is set first and the thread leaves at once).
+  /// Signalled once by the stream thread when its `VIDIOC_STREAMON` has returned, before it
+  /// polls; `startStream` waits for it (and for `finished` when stream-on failed).
   let streamStarted = DispatchSemaphore(value: 0)
+  /// Whether the stream thread got `SCHED_FIFO`: 1 granted, 0 refused, -1 not asked yet.
+  let realtime = Atomic<Int8>(-1)
+  /// Why `VIDIOC_STREAMON` failed, set before `streamStarted` is signalled; nil when it succeeded.
+  let streamOnFailure = PThreadMutex<V4L2Error?>(nil)
   /// The stream thread's `pthread_self()`, so a stop from inside `deliver` does not wait for itself.
   let thread = Atomic<UInt>(0)
   /// Why the stream ended on its own (device gone), if it did.

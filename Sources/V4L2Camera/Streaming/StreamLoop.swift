@@ -7,10 +7,15 @@ import SystemCalls
   import Glibc
 #endif
 
-/// The dedicated stream thread: poll → `VIDIOC_DQBUF` → copy the luma → `VIDIOC_QBUF` → deliver.
+/// The dedicated stream thread: `VIDIOC_STREAMON`, then poll → `VIDIOC_DQBUF` → copy the luma →
+/// `VIDIOC_QBUF` → deliver.
 struct StreamLoop: Sendable {
   /// How long one poll waits before the stop flag is checked again, in milliseconds.
   static let pollTimeoutMilliseconds: Int32 = 50
+  /// The stream thread's `SCHED_FIFO` priority, as the synthetic camera's frame thread's: a
+  /// buffer the driver has filled is taken at once, not after whatever the app's other threads
+  /// are drawing (below bench's probe and feeder).
+  static let realtimePriority: Int32 = 5
 
   var handle: V4L2Handle
   var pool: BufferPool
@@ -20,7 +25,8 @@ struct StreamLoop: Sendable {
   var record: @Sendable (VideoFrame) -> Void
   var deliver: @Sendable (VideoFrame) -> Void
 
-  /// Starts the thread; it waits for `control.streamStarted` before it polls the device.
+  /// Starts the thread; it switches the stream on (`device.stream_on`), signals
+  /// `control.streamStarted`, and polls the device at once.
   /// - Throws: `V4L2Error` (`system_call_failed`, `pthread_create`) when no thread can be started.
   func start(control: StreamControl) throws(V4L2Error) {
     do {
@@ -32,11 +38,21 @@ struct StreamLoop: Sendable {
     }
   }
 
-  /// Dequeues frames until stopped or the device fails.
+  /// Switches the stream on, then dequeues frames until stopped or the device fails.
   func run(control: StreamControl) {
     control.thread.store(UInt(pthread_self()), ordering: .releasing)
     defer { control.finished.signal() }
-    control.streamStarted.wait()
+    // It only blocks in poll(2) and DQBUF, so real-time priority cannot starve the machine.
+    control.realtime.store(
+      SystemThread.requestRealtime(priority: Self.realtimePriority) ? 1 : 0, ordering: .releasing)
+    do throws(V4L2Error) {
+      try streamOn()
+    } catch {
+      control.streamOnFailure.withLock { $0 = error }
+      control.streamStarted.signal()
+      return
+    }
+    control.streamStarted.signal()
     var sequence: UInt64 = 0
     while !control.stopRequested.load(ordering: .acquiring) {
       do throws(V4L2Error) {
@@ -52,6 +68,15 @@ struct StreamLoop: Sendable {
         return
       }
     }
+  }
+
+  /// `VIDIOC_STREAMON`: `device.stream_on` spans the call alone, as the preload library marks it
+  /// in any app (the buffers were queued before).
+  func streamOn() throws(V4L2Error) {
+    var type = Int32(V4L2Handle.captureType)
+    signposter.begin(.deviceStreamOn, fields: ["device": .string(handle.path)])
+    defer { signposter.end(.deviceStreamOn, fields: ["device": .string(handle.path)]) }
+    try handle.ioctl(.streamOn, &type)
   }
 
   /// Waits for one buffer and turns it into a frame; `nil` when none was ready yet. The first
