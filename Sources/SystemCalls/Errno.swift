@@ -14,6 +14,10 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
   /// The calling thread's current `errno`.
   public static var current: Errno { Errno(rawValue: errno) }
 
+  /// Sets the calling thread's `errno` to 0, so that a library call that reports failure
+  /// without it can be told apart from one whose system call set it.
+  public static func clear() { errno = 0 }
+
   /// The C name of the value (`ENOENT`), or `errno N` for one this table does not know.
   public var name: String { Self.names[rawValue] ?? "errno \(rawValue)" }
 

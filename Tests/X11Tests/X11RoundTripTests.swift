@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
 import CaptureKit
 import SystemCalls
 import TestSupport
@@ -53,5 +56,21 @@ struct X11RoundTripTests {
     let pixels = capture.withLuma { base, w, h in Array(UnsafeBufferPointer(start: base, count: w * h)) }
     let differing = zip(pixels, frame.pixels).filter { $0 != $1 }.count
     #expect(pixels.count == frame.pixels.count && differing == 0, "\(differing) pixels differ")
+  }
+
+  @Test(
+    "a display with no server: the connection error names the errno XCB's failed system call left (here ECONNREFUSED or ENOENT)"
+  )
+  func noServerNamesTheErrno() throws {
+    // :4999: no socket at /tmp/.X11-unix/X4999 (and nothing listening on its abstract name).
+    do {
+      _ = try X11Connection(display: ":4999", libraries: X11Library.probing)
+      Issue.record("connected to :4999")
+    } catch {
+      #expect(error.code == .cannotConnect, "\(error.message)")
+      let cause = try #require(error.errno, "\(error.message)")
+      #expect(cause.rawValue == ENOENT || cause.rawValue == ECONNREFUSED, "\(error.message)")
+      #expect(error.message.hasSuffix(": \(cause.message))"), "\(error.message)")
+    }
   }
 }

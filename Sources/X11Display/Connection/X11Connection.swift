@@ -31,6 +31,9 @@ public final class X11Connection: @unchecked Sendable {
     try X11Library.load(libraries)
     var screen: Int32 = 0
     let connection: OpaquePointer?
+    // XCB reports only "connection error"; the errno its failed connect, read or write left says
+    // which (ECONNREFUSED, EAGAIN, EINTR, ECONNRESET …).
+    Errno.clear()
     if let authorization {
       connection = authorization.name.withCString { name in
         authorization.data.withUnsafeBufferPointer { data in
@@ -50,10 +53,13 @@ public final class X11Connection: @unchecked Sendable {
     }
     let code = CXCBShims_connectionError(connection)
     guard code == 0 else {
+      let cause = Errno.current
       CXCBShims_disconnect(connection)
+      let detail = cause.rawValue == 0 ? "" : " (\(cause.name): \(cause.message))"
       throw X11Error(
-        .cannotConnect, "cannot connect to the X display \(shown): \(Self.describeConnectionError(code))",
-        call: "xcb_connect")
+        .cannotConnect,
+        "cannot connect to the X display \(shown): \(Self.describeConnectionError(code))\(detail)",
+        call: "xcb_connect", errno: cause.rawValue == 0 ? nil : cause)
     }
     self.raw = connection
     self.displayName = display ?? LibcEnvironment.value("DISPLAY") ?? ""
