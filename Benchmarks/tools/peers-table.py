@@ -4,7 +4,11 @@
 usage: peers-table.py OUT_DIR [--require-board [all|each-app]]
 
 OUT_DIR holds bench's results folder (OUT_DIR/bench/results.json: camera-app's deferred and eager
-configurations and the apps given as --app-config) and the C floor's preload traces (OUT_DIR/c-floor/*.jsonl, one per run). Prints the table in Markdown
+configurations, the apps given as --app-config, and the C floor given as --headless-app-config, which
+ran beside them under the same feeder, probe and X server) and the C floor's preload traces from runs
+on its own before bench started (OUT_DIR/c-floor/*.jsonl, one per run). camera-app's device phases are
+given as ratios to the floor's medians: to the floor in bench (the same conditions) and, for
+reference, to the floor alone. Prints the table in Markdown
 (also written to OUT_DIR/peers.md) and exits 1 when any app's run failed or an app has no runs, and
 with --require-board (or --require-board all) also when a run's first live frame was not found by
 decoding the light board in the app's window (vivid's loop fed by bench) but by change detection;
@@ -38,8 +42,11 @@ def bench_columns(folder, name):
     results = json.load(open(path))
     columns = []
     third_party = set(results.get("settings", {}).get("appConfigs", {}))
+    headless = set(results.get("settings", {}).get("headlessAppConfigs", []))
     for cell in results.get("cells", []):
         label = cell["config"] if cell["config"] in third_party else f"camera-app {cell['config']}"
+        if cell["config"] in headless:
+            label = f"{cell['config']} (headless, in bench)"
         phases, ok, failed, methods, why = {}, 0, 0, {}, None
         for record in cell.get("records", []):
             if not record.get("ok"):
@@ -94,7 +101,7 @@ def floor_column(folder):
     status = os.path.join(folder, "failed")
     if os.path.exists(status):
         failed += sum(1 for _ in open(status))
-    return ("C floor (libv4l2)", phases, ok, failed, {}, None if ok else "no complete trace")
+    return ("C floor alone (libv4l2)", phases, ok, failed, {}, None if ok else "no complete trace")
 
 
 def fmt(values):
@@ -126,30 +133,32 @@ def main():
     lines.append("| runs ok / failed | " + " | ".join(f"{c[2]} / {c[3]}" for c in columns) + " |")
     lines.append("| first frame found by | " + " | ".join(
         ", ".join(f"{k} {v}" for k, v in sorted(c[4].items())) or "–" for c in columns) + " |")
-    floor = columns[-1][1]
+    floors = [c for c in columns if c[0].endswith("(headless, in bench)")] + [columns[-1]]
     for label, phases, *_ in columns[:-1]:
         if not label.startswith("camera-app"):
             continue
-        ratios = []
-        for phase in DEVICE:
-            a, b = percentile(phases.get(phase, []), 0.5), percentile(floor.get(phase, []), 0.5)
-            ratios.append(f"{phase} {a / b:.2f}×" if a is not None and b else f"{phase} –")
-        lines.append("")
-        lines.append(f"{label} ÷ C floor (medians): " + ", ".join(ratios))
+        for floor_label, floor, *_ in floors:
+            ratios = []
+            for phase in DEVICE:
+                a, b = percentile(phases.get(phase, []), 0.5), percentile(floor.get(phase, []), 0.5)
+                ratios.append(f"{phase} {a / b:.2f}×" if a is not None and b else f"{phase} –")
+            lines.append("")
+            lines.append(f"{label} ÷ {floor_label} (medians): " + ", ".join(ratios))
     text = "\n".join(lines) + "\n"
     sys.stdout.write(text)
     with open(os.path.join(out, "peers.md"), "w") as f:
         f.write(text)
     bad = [f"{c[0]}: {c[3]} failed" + (f" ({c[5]})" if c[5] else "") for c in columns if c[3] or not c[2]]
+    shown = [c for c in columns[:-1] if not c[0].endswith("(headless, in bench)")]
     otherwise = [f"{c[0]}: {sum(v for k, v in c[4].items() if k != 'board')} first frames not found by the light board"
-                 for c in columns[:-1] if any(k != "board" for k in c[4])]
+                 for c in shown if any(k != "board" for k in c[4])]
     if require_board == "all":
         bad += otherwise
     else:
         for o in otherwise:
             print(f"peers: {o}", file=sys.stderr)
     if require_board == "each-app":
-        bad += [f"{c[0]}: no first frame found by the light board" for c in columns[:-1] if not c[4].get("board")]
+        bad += [f"{c[0]}: no first frame found by the light board" for c in shown if not c[4].get("board")]
     for b in bad:
         print(f"peers: {b}", file=sys.stderr)
     return 1 if bad else 0

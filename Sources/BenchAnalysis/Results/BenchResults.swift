@@ -153,6 +153,9 @@ public struct BenchResults: Codable, Sendable {
     /// The third-party apps named by the user (`--app-config NAME=COMMAND`): name → the command
     /// as given (before `{device}` and the other placeholders are replaced). Absent without any.
     public var appConfigs: [String: String]? = nil
+    /// Those of them given with `--headless-app-config`: programs with no window, whose runs
+    /// ended at their first dequeued buffer. Absent without any.
+    public var headlessAppConfigs: [String]? = nil
     /// Cells that were not run because they cannot apply, `condition/config` → why (relock for
     /// an app that cannot be told to lock). Absent when every cell ran.
     public var notRun: [String: String]? = nil

@@ -87,6 +87,14 @@ public enum RunCommand: Command {
     parser: ValueParser(
       parse: { (text, _) throws(UsageError) -> AppConfiguration in try AppConfiguration(parsing: text) },
       describe: { "\($0.name)=\($0.command)" }))
+  static let headlessAppConfig = Option<AppConfiguration?>(
+    "--headless-app-config", "N=CMD",
+    "a program with no window (a capture client, a pipeline into fakesink), configuration N: a run ends at its first dequeued buffer, seen by the preload library (repeatable)",
+    parser: ValueParser(
+      parse: { (text, _) throws(UsageError) -> AppConfiguration in
+        try AppConfiguration(parsing: text, headless: true)
+      },
+      describe: { "\($0.name)=\($0.command)" }))
   static let refreshHz = Option(
     "--refresh-hz", "N", "display refresh rate", default: defaults.refreshHz, parser: .refreshRate)
   static let display = Option(
@@ -100,7 +108,7 @@ public enum RunCommand: Command {
     "--lock-seconds", "S", "relock: how long the device stays locked", default: defaults.lockSeconds,
     parser: .number(in: NumberRange(atLeast: 0, atMost: 3600)))
   static let runTimeout = Option(
-    "--run-timeout", "S", "a run with no live frame after S seconds fails",
+    "--run-timeout", "S", "a run with no live frame (headless: no first buffer) after S seconds fails",
     default: defaults.runTimeoutSeconds,
     parser: .number(in: NumberRange(greaterThan: 0, atMost: 3600)))
   static let quitGrace = Option(
@@ -142,7 +150,8 @@ public enum RunCommand: Command {
       phase's distribution per configuration, with a deferred-vs-eager verdict per condition.
       """,
     options: [
-      runs, warmup, conditions, configs, outputs, camera, profile, app, appConfig, feedLightBoard, display,
+      runs, warmup, conditions, configs, outputs, camera, profile, app, appConfig, headlessAppConfig,
+      feedLightBoard, display,
       x11Read,
       refreshHz,
       lockSeconds, runTimeout, quitGrace, windowTimeout, load,
@@ -282,22 +291,22 @@ public enum RunCommand: Command {
   /// checked against the camera, the preload library found and its reach judged per app. Without
   /// `--configs`, only the apps run.
   static func takeAppConfigs(_ o: ParsedOptions, into s: inout RunSettings) throws(UsageError) {
-    var apps = try o.values(appConfig)
+    var apps = try o.values(appConfig) + o.values(headlessAppConfig)
     guard !apps.isEmpty else { return }
     try AppConfiguration.validate(apps)
     if !o.isGiven(configs) { s.configs = [] }
     for i in apps.indices {
-      let name = apps[i].name
+      let name = "\(apps[i].option) \(apps[i].name)"
       if apps[i].usesDevice && s.camera.devicePath == nil {
-        throw UsageError("--app-config \(name): {device} needs a V4L2 camera (--camera v4l2:/dev/videoN)")
+        throw UsageError("\(name): {device} needs a V4L2 camera (--camera v4l2:/dev/videoN)")
       }
       guard let resolved = resolveExecutable(apps[i].argv[0]) else {
         throw UsageError(
-          "--app-config \(name): cannot find an executable named \(CommandSplitter.quoted(apps[i].argv[0]))")
+          "\(name): cannot find an executable named \(CommandSplitter.quoted(apps[i].argv[0]))")
       }
       guard isProgram(resolved) else {
         throw UsageError(
-          "--app-config \(name): \(resolved) is not a program (neither an ELF executable nor a #! script)")
+          "\(name): \(resolved) is not a program (neither an ELF executable nor a #! script)")
       }
       apps[i].argv[0] = resolved
     }
@@ -308,11 +317,19 @@ public enum RunCommand: Command {
       for app in apps {
         s.preloadReasons[app.name] = "the preload library is not available: \(error.message)"
       }
-      return
     }
-    for app in apps {
+    for app in apps where s.preloadLibrary != nil {
       if let reason = PreloadLibrary.coverage(ofExecutable: app.argv[0]).reason {
         s.preloadReasons[app.name] = "the preload library cannot see the app: \(reason)"
+      }
+    }
+    // A headless run ends at the first buffer the preload library sees: without the library in
+    // the program, no run could end but by its timeout.
+    for app in apps where app.headless {
+      if let reason = s.preloadReasons[app.name] {
+        throw UsageError(
+          "--headless-app-config \(app.name): its run ends at the first buffer the preload library sees, and \(reason)"
+        )
       }
     }
   }
@@ -540,6 +557,8 @@ public enum RunCommand: Command {
       recorded.appConfigs = Dictionary(
         uniqueKeysWithValues: settings.appConfigs.map { ($0.name, $0.command) })
     }
+    let headless = settings.appConfigs.filter(\.headless).map(\.name)
+    recorded.headlessAppConfigs = headless.isEmpty ? nil : headless
     var notRun: [String: String] = [:]
     for condition in settings.conditions {
       for config in settings.benchConfigurations {

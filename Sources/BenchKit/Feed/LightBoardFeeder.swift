@@ -210,10 +210,7 @@ public final class LightBoardFeeder: Sendable {
     -> V4L2FrameLayout?
   {
     guard let wanted = watch.currentFormat() else { return output.layout }
-    let same =
-      followed.map { $0.fourCC == wanted.fourCC && $0.width == wanted.width && $0.height == wanted.height }
-      ?? false
-    if same { return output.layout }
+    if Self.sameFormat(wanted, followed) { return output.layout }
     followed = wanted
     guard wanted.acceptsLuma else {
       report.withLock { $0.unsupportedFormat = wanted.description }

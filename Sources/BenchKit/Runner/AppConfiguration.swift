@@ -9,6 +9,12 @@ import LaunchContract
 /// `{camera}` and `{outputs}` as for `--app`. Such an app is not expected to speak the trace
 /// protocol or to read the control pipe: a run ends at its first live frame, and relock is not
 /// applicable (it cannot be told to lock).
+///
+/// `--headless-app-config NAME=COMMAND` names a program that shows nothing (a minimal capture
+/// client, a pipeline into `fakesink`): its run ends at its first dequeued buffer, the
+/// `device.first_buffer` event the preload library writes, under the same conditions as the
+/// apps with a window (the feeder, the probe, the display server all running), so its device
+/// phases are a floor measured beside theirs.
 public struct AppConfiguration: Sendable, Hashable {
   /// The name: the cell's configuration in results, the table and `bench compare`.
   public var name: String
@@ -16,6 +22,8 @@ public struct AppConfiguration: Sendable, Hashable {
   public var command: String
   /// The command's words; the first is resolved to the executable's path by ``RunCommand``.
   public var argv: [String]
+  /// `--headless-app-config`: the program shows no window; a run ends at its first buffer.
+  public var headless: Bool
 
   /// The longest name, in characters.
   public static let maxNameLength = 40
@@ -23,30 +31,36 @@ public struct AppConfiguration: Sendable, Hashable {
   public static let devicePlaceholder = "{device}"
 
   /// Creates a configuration from its parts (already checked).
-  public init(name: String, command: String, argv: [String]) {
+  public init(name: String, command: String, argv: [String], headless: Bool = false) {
     self.name = name
     self.command = command
     self.argv = argv
+    self.headless = headless
   }
 
+  /// The option that names such an app: `--app-config` or `--headless-app-config`.
+  public var option: String { headless ? "--headless-app-config" : "--app-config" }
+
   /// Parses `NAME=COMMAND`: the name is 1 to 40 letters, digits, `.`, `_`, `+` or `-`, starting
-  /// with a letter or digit; the command is split as ``CommandSplitter`` says.
+  /// with a letter or digit; the command is split as ``CommandSplitter`` says. `headless`: given
+  /// with `--headless-app-config` (error lines name that option).
   /// - Throws: `UsageError`, one line (the text is quoted with its control characters escaped).
-  public init(parsing text: String) throws(UsageError) {
+  public init(parsing text: String, headless: Bool = false) throws(UsageError) {
+    let option = headless ? "--headless-app-config" : "--app-config"
     guard let eq = text.firstIndex(of: "=") else {
-      throw UsageError("--app-config \(CommandSplitter.quoted(text)): wants NAME=COMMAND")
+      throw UsageError("\(option) \(CommandSplitter.quoted(text)): wants NAME=COMMAND")
     }
     let name = String(text[..<eq])
     let command = String(text[text.index(after: eq)...])
-    try Self.validate(name: name)
-    let argv = try CommandSplitter.split(command, for: "--app-config \(name)")
-    self.init(name: name, command: command, argv: argv)
+    try Self.validate(name: name, option: option)
+    let argv = try CommandSplitter.split(command, for: "\(option) \(name)")
+    self.init(name: name, command: command, argv: argv, headless: headless)
   }
 
   /// Checks a configuration name.
   /// - Throws: `UsageError` saying what is wrong with it.
-  public static func validate(name: String) throws(UsageError) {
-    guard !name.isEmpty else { throw UsageError("--app-config: empty name (wants NAME=COMMAND)") }
+  public static func validate(name: String, option: String = "--app-config") throws(UsageError) {
+    guard !name.isEmpty else { throw UsageError("\(option): empty name (wants NAME=COMMAND)") }
     let allowed = name.unicodeScalars.allSatisfy {
       ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)))
         || "._+-".unicodeScalars.contains($0)
@@ -55,15 +69,15 @@ public struct AppConfiguration: Sendable, Hashable {
       first != "_"
     else {
       throw UsageError(
-        "--app-config \(CommandSplitter.quoted(name)): a name is letters, digits, '.', '_', '+' and '-', starting with a letter or digit"
+        "\(option) \(CommandSplitter.quoted(name)): a name is letters, digits, '.', '_', '+' and '-', starting with a letter or digit"
       )
     }
     guard name.count <= maxNameLength else {
-      throw UsageError("--app-config \(name): a name has at most \(maxNameLength) characters")
+      throw UsageError("\(option) \(name): a name has at most \(maxNameLength) characters")
     }
     if LaunchConfiguration(rawValue: name) != nil {
       throw UsageError(
-        "--app-config \(name): that is a built-in configuration's name (\(LaunchConfiguration.allCases.map(\.rawValue).joined(separator: ", "))); choose another"
+        "\(option) \(name): that is a built-in configuration's name (\(LaunchConfiguration.allCases.map(\.rawValue).joined(separator: ", "))); choose another"
       )
     }
   }
@@ -73,7 +87,7 @@ public struct AppConfiguration: Sendable, Hashable {
   public static func validate(_ configurations: [AppConfiguration]) throws(UsageError) {
     var seen = Set<String>()
     for c in configurations where !seen.insert(c.name).inserted {
-      throw UsageError("--app-config \(c.name): the name is given twice")
+      throw UsageError("\(c.option) \(c.name): the name is given twice")
     }
   }
 

@@ -268,28 +268,61 @@ public final class BenchRunner: RunPerforming {
 
   /// Waits for the first live frame and then for `awaited` events in the trace (after `since`).
   /// On X11, a launch (`awaitsWindow`) whose app maps no window within `--window-timeout`
-  /// fails. Returns nil when settled, or a failure reason.
+  /// fails. A headless program (`liveFrame` false) shows no frame: it waits for `awaited` alone,
+  /// and an app that ends with status 0 after writing them has settled. Returns nil when settled,
+  /// or a failure reason.
   func settle(
     _ app: LaunchedApp, since: UInt64, firstLive: FirstLiveFrameBox, awaited: [EventName],
-    awaitsWindow: Bool = false, interrupted: @Sendable () -> Bool
+    awaitsWindow: Bool = false, liveFrame: Bool = true, interrupted: @Sendable () -> Bool
   ) -> String? {
     let timeoutNs = UInt64(settings.runTimeoutSeconds * 1e9)
     let windowTimeoutNs = UInt64(settings.windowTimeoutSeconds * 1e9)
-    var windowSeen = !awaitsWindow || display.x11Name == nil
+    var windowSeen = !awaitsWindow || !liveFrame || display.x11Name == nil
     var lastTraceCheck: UInt64 = 0
     var learned = false
     var seen = Set<String>()
+    /// Reads what the trace gained (at most `traceBytesPerPoll` per look: a flooding app cannot
+    /// keep this loop from checking the timeout and Ctrl-C); true once every awaited event is in.
+    func awaitedSeen() -> Bool {
+      for event in app.trace.withLock({ Array($0.poll()) }) where event.ts >= since {
+        seen.insert(event.name)
+      }
+      return awaited.allSatisfy { seen.contains($0.rawValue) }
+    }
     while true {
       if let lost = displayFailure(app) { return lost }
       if interrupted() { return "interrupted" }
       if let end = app.child.poll() {
         // The app's group is gone: its pipes end once their last bytes are read (bounded).
         app.output.finish()
+        if !liveFrame, end.isSuccess {
+          // A headless program may end right after its first buffer: what it wrote is all there.
+          var looks = 0
+          while !awaitedSeen() {
+            looks += 1
+            if looks > Self.traceLimits.maxBytes / Self.traceBytesPerPoll { break }
+          }
+          if awaited.allSatisfy({ seen.contains($0.rawValue) }) { return nil }
+          return
+            "app \(end) before \(awaited.map(\.rawValue).filter { !seen.contains($0) }.joined(separator: ", ")) (last event: \(lastEventName(app, since: since)))"
+        }
         let stderr = app.output.lastStderrLine.map { "; its last stderr line: \($0)" }
         return displayFailure(app, afterAppEnded: true)
           ?? "app \(end) (last event: \(lastEventName(app, since: since)))\(stderr ?? "")"
       }
       let now = MonotonicClock.now()
+      if !liveFrame {
+        if now - lastTraceCheck > 2_000_000 {
+          lastTraceCheck = now
+          if awaitedSeen() { return nil }
+        }
+        if now - since > timeoutNs {
+          return
+            "no \(awaited.map(\.rawValue).filter { !seen.contains($0) }.joined(separator: ", ")) within \(Self.seconds(settings.runTimeoutSeconds)) s (last event: \(lastEventName(app, since: since)))"
+        }
+        MonotonicClock.sleep(nanoseconds: 2_000_000)
+        continue
+      }
       let live = firstLive.value
       if live == nil {
         if !windowSeen && now - since > windowTimeoutNs {
@@ -314,12 +347,7 @@ public final class BenchRunner: RunPerforming {
         }
         if now - lastTraceCheck > 10_000_000 {
           lastTraceCheck = now
-          // At most `traceBytesPerPoll` per look: a flooding app cannot keep this loop from
-          // checking the timeout and Ctrl-C.
-          for event in app.trace.withLock({ Array($0.poll()) }) where event.ts >= since {
-            seen.insert(event.name)
-          }
-          if awaited.allSatisfy({ seen.contains($0.rawValue) }) { return nil }
+          if awaitedSeen() { return nil }
           if now - since > timeoutNs * 2 {
             return
               "the app did not report \(awaited.map(\.rawValue).filter { !seen.contains($0) }.joined(separator: ", ")) in time"
@@ -361,7 +389,7 @@ public final class BenchRunner: RunPerforming {
     let failure = settle(
       app, since: app.spawnedAt, firstLive: firstLive,
       awaited: settings.awaitedEvents(for: config, in: condition), awaitsWindow: true,
-      interrupted: interrupted)
+      liveFrame: settings.expectsLiveFrame(for: config), interrupted: interrupted)
     let report = app.monitor.snapshot()
     let realtime = app.monitor.realtimeGranted
     // A third-party app reads no control pipe: it is stopped (SIGTERM, then SIGKILL), and how it
@@ -391,7 +419,7 @@ public final class BenchRunner: RunPerforming {
     var run = record(
       number: number, failure: reason, tracePath: tracePath, read: read, extra: [spawnEvent] + report.events,
       start: app.spawnedAt, end: UInt64.max, relock: false, report: report, wallMs: wallMs,
-      droppedCommands: app.control.droppedCommands)
+      droppedCommands: app.control.droppedCommands, liveFrame: settings.expectsLiveFrame(for: config))
     RunVerification(
       realtimeCompositor: realtime, missedDeadlines: report.missedDeadlines, eviction: eviction,
       condition: condition
@@ -409,7 +437,7 @@ public final class BenchRunner: RunPerforming {
   func record(
     number: Int, failure: String?, tracePath: String, read: TraceReader.Result, extra: [PhaseEvent],
     start: UInt64, end: UInt64, relock: Bool, report: ProbeReport, wallMs: Double, windowStart: UInt64? = nil,
-    droppedCommands: Int
+    droppedCommands: Int, liveFrame: Bool = true
   ) -> BenchResults.RunRecord {
     // The trust boundary: runner and probe events come from `extra` only; the same names in the
     // app's trace are ignored and counted. A relock trace holds every run of the cell, so only
@@ -442,7 +470,9 @@ public final class BenchRunner: RunPerforming {
       counts[RunVerification.powerUpCold] = powerUp == .cold ? 1 : 0
     }
     var error = failure
-    if error == nil && phases[PhaseName.firstFrameObserved] == nil { error = "the probe saw no live frame" }
+    if error == nil && liveFrame && phases[PhaseName.firstFrameObserved] == nil {
+      error = "the probe saw no live frame"
+    }
     return BenchResults.RunRecord(
       run: number, ok: error == nil, error: error, phases: phases, counts: counts,
       trace: "traces/" + (tracePath as NSString).lastPathComponent, wallMs: wallMs,

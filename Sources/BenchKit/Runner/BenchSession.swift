@@ -202,7 +202,12 @@ public final class BenchSession: Sendable {
       labelPrefix + "\(condition.rawValue)/\(config.name)"
       + (priming ? " priming, uncounted" : warmup ? " warm-up" : " run \(outcome.record.run)")
     let summary: String
-    if outcome.record.ok {
+    if outcome.record.ok && !settings.expectsLiveFrame(for: config) {
+      // A headless program: its run ended at its first buffer, there is no frame to observe.
+      let buffer =
+        outcome.record.phases[PhaseName.deviceFirstBuffer].map { String(format: "%.1f ms", $0) } ?? "-"
+      summary = "first buffer \(buffer) after stream-on"
+    } else if outcome.record.ok {
       let observed =
         outcome.record.phases[PhaseName.firstFrameObserved].map { String(format: "%.1f ms", $0) } ?? "-"
       summary = "first frame observed \(observed)"

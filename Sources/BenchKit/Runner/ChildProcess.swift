@@ -28,6 +28,9 @@ public final class ChildProcess: Sendable {
     /// Killed by a signal.
     case signaled(Int32)
 
+    /// `exit(0)`.
+    public var isSuccess: Bool { self == .exited(0) }
+
     /// "exited with status N" or "killed by signal SIGNAME".
     public var description: String {
       switch self {

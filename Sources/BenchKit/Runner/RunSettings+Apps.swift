@@ -3,14 +3,21 @@ import LaunchContract
 extension RunSettings {
   /// The events a run of `configuration` waits for, after its first live frame, before it
   /// ends. A third-party app waits for none: it writes no trace of its own, so its run ends at
-  /// the first live frame (the preload library's device events all come before that frame).
+  /// the first live frame (the preload library's device events all come before that frame). A
+  /// headless one (`--headless-app-config`) shows no frame: its run ends at `device.first_buffer`.
   public func awaitedEvents(for configuration: BenchConfiguration, in condition: LaunchCondition)
     -> [EventName]
   {
     switch configuration {
     case .builtIn(let c): expectations(for: c).awaitedEvents(in: condition)
-    case .app: []
+    case .app(let app): app.headless ? [.deviceFirstBuffer] : []
     }
+  }
+
+  /// Whether a run of `configuration` waits for a live frame on the display: not for a headless
+  /// program (`--headless-app-config`), which shows none.
+  public func expectsLiveFrame(for configuration: BenchConfiguration) -> Bool {
+    configuration.appConfiguration?.headless != true
   }
 
   /// The phases that cannot occur in the cell of `configuration` and `condition`, each with
@@ -27,6 +34,11 @@ extension RunSettings {
     if !display.isX11 {
       reasons[PhaseName.windowMapped] = "shm: the app presents into a shared-memory surface, not a window"
     }
+    if app.headless {
+      let reason =
+        "\(app.name) has no window (--headless-app-config): its runs end at its first dequeued buffer"
+      for phase in [PhaseName.windowMapped, PhaseName.firstFrameObserved] { reasons[phase] = reason }
+    }
     if let reason = preloadReasons[app.name] {
       for phase in PhaseName.device { reasons[phase] = reason }
       reasons[PhaseName.processLaunch] = reason
@@ -40,6 +52,6 @@ extension RunSettings {
   public func notRunReason(for configuration: BenchConfiguration, in condition: LaunchCondition) -> String? {
     guard case .app(let app) = configuration, condition == .relock else { return nil }
     return
-      "\(app.name) cannot be told to lock: relock needs an app that reads lock and unlock from FIRSTFRAME_CONTROL, which a third-party app given with --app-config does not"
+      "\(app.name) cannot be told to lock: relock needs an app that reads lock and unlock from FIRSTFRAME_CONTROL, which a third-party app given with \(app.option) does not"
   }
 }

@@ -76,18 +76,24 @@ import Testing
 
   static let out = FileManager.default.temporaryDirectory.path + "/ff-app-config"
 
+  /// An ELF header of class 1 (32-bit) in `dir`, executable: a program, but not one the 64-bit
+  /// preload library loads into.
+  static func thirtyTwoBitProgram(in dir: String) throws -> String {
+    var header = [UInt8](repeating: 0, count: 64)
+    header[0...4] = [0x7F, 0x45, 0x4C, 0x46, 1]
+    let path = dir + "/app32"
+    try Data(header).write(to: URL(fileURLWithPath: path))
+    #expect(chmod(path, 0o755) == 0)
+    return path
+  }
+
   @Test(
     "an app the preload library cannot reach (here a 32-bit program) has its device phases and process_launch not applicable, with the reason"
   )
   func preloadOutOfReach() throws {
     let dir = temporaryFolder("app-config-preload")
     defer { try? FileManager.default.removeItem(atPath: dir) }
-    // An ELF header of class 1 (32-bit): a program, but not one the 64-bit library loads into.
-    var header = [UInt8](repeating: 0, count: 64)
-    header[0...4] = [0x7F, 0x45, 0x4C, 0x46, 1]
-    let path = dir + "/app32"
-    try Data(header).write(to: URL(fileURLWithPath: path))
-    #expect(chmod(path, 0o755) == 0)
+    let path = try Self.thirtyTwoBitProgram(in: dir)
     let parsed = try #require(
       try RunCommand.parse(
         ["--app-config", "old=\(path)", "--app-config", "sh=/bin/sh -c true", "--out", Self.out]))
