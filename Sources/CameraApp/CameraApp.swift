@@ -21,9 +21,9 @@ import SystemCalls
 /// 2. On the capture queue, never the main thread: `session.configure` (one commit) and
 ///    `session.start_running`. The preview output presents the first frame (`preview.first_present`).
 /// 3. Deferred outputs initialise after the first present (`deferred_start.will`/`.did`).
-/// 4. Secondary UI (thumbnail well, mode picker) starts only once the session runs and its first
-///    preview frame is presented → `ui.secondary_visible`: its work must not compete with the
-///    camera for the CPU before that frame is up.
+/// 4. Secondary UI (thumbnail well, mode picker) and the system-pressure poll start only once the
+///    launch has settled — the first preview frame presented and deferred start done →
+///    `ui.secondary_visible`: their work must not compete with those for the CPU.
 /// The main thread only runs the main queue; it never waits on the camera.
 public enum CameraApp {
   /// When `main` was reached (CLOCK_MONOTONIC ns): `app.main`'s time, taken before anything else.

@@ -106,9 +106,9 @@ final class CameraModel: Sendable {
     guard applies else { return }
     switch event {
     case .sessionStarted:
-      // The secondary UI's work waits for the first preview frame: it must not compete with
-      // the camera for the CPU before that frame is up (the seeds' order: preview, then the rest).
-      capture.whenPreviewShown { @Sendable [screen] in screen.showSecondaryUI() }
+      // The secondary UI's work waits until the launch has settled (first frame presented,
+      // deferred outputs ready): it must not compete with them for the CPU.
+      capture.whenLaunchSettled { @Sendable [screen] in screen.showSecondaryUI() }
     case .lock:
       screen.coverPreview()
       capture.stopRunning()

@@ -43,13 +43,18 @@ final class CaptureService: CaptureServing, CaptureSessionDeferredStartDelegate 
     /// Whether this run's first preview frame has been presented (reset at each start); true
     /// without a preview output, where nothing is waited for.
     var previewShown = false
-    /// What waits for that present (``whenPreviewShown(_:)``).
-    var previewWaiters: [@Sendable () -> Void] = []
+    /// Whether this run's deferred start has finished (`sessionDidRunDeferredStart`); the
+    /// session's `isDeferredStartComplete` says so too when nothing was left to defer.
+    var deferredStartDone = false
+    /// Whether both happened: the launch's own work is done (reset at each start).
+    var launchSettled = false
+    /// What waits for that (``whenLaunchSettled(_:)``).
+    var settledWaiters: [@Sendable () -> Void] = []
     /// The exposure meter's newest mean luma (analysis output), 0–255.
     var meteredLuma: Double?
-    /// The system-pressure poll, from the first present of the launch on.
+    /// The system-pressure poll, from the launch's settling on.
     var pressurePoll: SystemPressurePoll?
-    /// Whether the launch asked for the pressure poll (it starts at the first present).
+    /// Whether the launch asked for the pressure poll (it starts once the launch has settled).
     var pressurePollWanted = false
     /// Whether the poll was started (it starts once).
     var pressurePollStarted = false
@@ -91,22 +96,32 @@ final class CaptureService: CaptureServing, CaptureSessionDeferredStartDelegate 
     queue.async { @Sendable [self] in stopSession() }
   }
 
-  func whenPreviewShown(_ body: @escaping @Sendable () -> Void) {
+  func whenLaunchSettled(_ body: @escaping @Sendable () -> Void) {
     let now = state.withLock { s -> Bool in
-      if s.previewShown { return true }
-      s.previewWaiters.append(body)
+      if s.launchSettled { return true }
+      s.settledWaiters.append(body)
       return false
     }
     if now { body() }
   }
 
-  /// The first preview frame of this run is on the display: runs what waited for it, on a
-  /// utility queue (this is the frame thread, and the capture queue may be running deferred start).
+  /// The first preview frame of this run is on the display (called on the frame thread).
   func previewPresented() {
+    settle { $0.previewShown = true }
+  }
+
+  /// Marks what happened (`change`, under the lock) and, once the first frame is up and deferred
+  /// start has finished, runs what waited for that, once per run, on a utility queue: never on
+  /// the frame thread, and not on the capture queue, which may be busy.
+  func settle(_ change: (inout State) -> Void = { _ in }) {
     let (waiters, startPoll) = state.withLock { s -> ([@Sendable () -> Void], Bool) in
-      s.previewShown = true
-      defer { s.previewWaiters = [] }
-      return (s.previewWaiters, s.pressurePollWanted && s.pressurePoll == nil)
+      change(&s)
+      // Nothing left to defer (eager, or outputs a relock's earlier run initialised): done.
+      if !s.deferredStartDone, s.session?.isDeferredStartComplete == true { s.deferredStartDone = true }
+      guard s.previewShown, s.deferredStartDone, !s.launchSettled else { return ([], false) }
+      s.launchSettled = true
+      defer { s.settledWaiters = [] }
+      return (s.settledWaiters, s.pressurePollWanted && !s.pressurePollStarted)
     }
     guard !waiters.isEmpty || startPoll else { return }
     DispatchQueue.global(qos: .utility).async { @Sendable [self] in
@@ -136,8 +151,10 @@ final class CaptureService: CaptureServing, CaptureSessionDeferredStartDelegate 
 
   func sessionWillRunDeferredStart(_ session: CaptureSession) {}
 
-  /// Starts the movie asked for with `--record`, now that the movie output is ready.
+  /// Starts the movie asked for with `--record`, now that the movie output is ready; and the
+  /// launch may have settled.
   func sessionDidRunDeferredStart(_ session: CaptureSession) {
+    defer { settle { $0.deferredStartDone = true } }
     guard let path = options.recordPath, let movie = state.withLock({ $0.movieOutput }) else { return }
     do {
       try movie.startRecording(toPath: path)
@@ -154,15 +171,18 @@ final class CaptureService: CaptureServing, CaptureSessionDeferredStartDelegate 
     state.withLock {
       $0.manualFirstPresentDone = false
       $0.previewShown = !session.outputs.contains { $0.kind == .preview || $0.kind == .videoData }
-      // A run stopped before its first present (locked during launch) asked for nothing this
-      // run still needs: the model asks again when this start is done.
-      $0.previewWaiters = []
+      $0.deferredStartDone = false
+      $0.launchSettled = false
+      // A run stopped before it settled (locked during launch) asked for nothing this run still
+      // needs: the model asks again when this start is done.
+      $0.settledWaiters = []
     }
     do {
       try signposter.interval(.sessionStartRunning) { try session.startRunning() }
     } catch {
       throw .camera("\(error)")
     }
+    settle()  // without a preview output and with nothing deferred, the launch has settled
     if let granted = state.withLock({ $0.device })?.realtimePriorityGranted {
       signposter.event(.deviceRealtimePriority, fields: ["granted": .bool(granted)])
     }
@@ -174,12 +194,12 @@ final class CaptureService: CaptureServing, CaptureSessionDeferredStartDelegate 
     signposter.interval(.sessionStopRunning) { session.stopRunning() }
   }
 
-  /// Asks for the system-pressure poll: it starts with the first preview frame (its first
-  /// reading must not compete with that frame for the CPU), at once if that frame is up.
+  /// Asks for the system-pressure poll: it starts once the launch has settled (its first reading
+  /// must not compete with the first frame or the deferred outputs for the CPU), at once if it has.
   private func requestPressureMonitor() {
     let now = state.withLock { s -> Bool in
       s.pressurePollWanted = true
-      return s.previewShown
+      return s.launchSettled
     }
     if now { startPressureMonitor() }
   }

@@ -9,10 +9,12 @@ protocol CaptureServing: Sendable {
   /// Configures the session (the first time only), starts it, then calls `done` with the outcome.
   func startRunning(then done: @escaping @Sendable (Result<Void, AppError>) -> Void)
 
-  /// Runs `body` once the first preview frame since the last start has been presented: at once
-  /// when it has, or when this configuration shows no preview; else right after that present,
-  /// on another thread. For the work that must not compete with the first frame.
-  func whenPreviewShown(_ body: @escaping @Sendable () -> Void)
+  /// Runs `body` once the launch since the last start has settled: its first preview frame
+  /// presented (none is waited for without a preview output) and deferred start finished
+  /// (nothing is waited for when nothing was deferred). At once when it has; else later, on
+  /// another thread. For the work that must not compete with the first frame or the deferred
+  /// outputs — the seeds' order: preview, the shutter, deferred outputs, then secondary UI.
+  func whenLaunchSettled(_ body: @escaping @Sendable () -> Void)
 
   /// Stops the session. The camera stays open, so a restart is cheap.
   func stopRunning()

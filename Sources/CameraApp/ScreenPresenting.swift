@@ -8,6 +8,6 @@ protocol ScreenPresenting: Sendable {
   func uncoverPreview()
 
   /// Builds the secondary UI (thumbnail well, mode picker) off the main thread and shows it
-  /// (`ui.secondary_visible`); the model calls it once the first preview frame of a run is up.
+  /// (`ui.secondary_visible`); the model calls it once a run's launch has settled.
   func showSecondaryUI()
 }

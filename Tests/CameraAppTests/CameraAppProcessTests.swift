@@ -100,6 +100,9 @@ import Testing
     // So does the system-pressure poll: its first reading must not compete with the first frame.
     let pressure = try #require(Self.ts(e, "pressure.level"))
     #expect(present < pressure)
+    // Both wait for the deferred outputs too (the seeds' order: preview, the shutter, deferred
+    // outputs, then secondary UI): the first tap's photo waits for the photo output.
+    #expect(did < secondary && did < pressure)
     #expect(Set(e.map(\.pid)).count == 1)
   }
 

@@ -65,7 +65,7 @@ import Testing
     func startRunning(then done: @escaping @Sendable (Result<Void, AppError>) -> Void) {
       log.append("capture.start")
       pendingStarts.withLock { $0.append(done) }
-      // As the service: a new start drops what waited for the last run's first present.
+      // As the service: a new start drops what waited for the last run to settle.
       previewWaiters.withLock { $0 = [] }
     }
 
@@ -73,18 +73,18 @@ import Testing
 
     private let previewWaiters = PThreadMutex<[@Sendable () -> Void]>([])
 
-    func whenPreviewShown(_ body: @escaping @Sendable () -> Void) {
-      log.append("capture.when_preview_shown")
+    func whenLaunchSettled(_ body: @escaping @Sendable () -> Void) {
+      log.append("capture.when_launch_settled")
       previewWaiters.withLock { $0.append(body) }
     }
 
-    /// The first preview frame is on the display: runs what waited for it.
-    func presentFirstFrame() {
+    /// The launch has settled (first frame presented, deferred start done): runs what waited.
+    func settleLaunch() {
       let waiters = previewWaiters.withLock { w in
         defer { w = [] }
         return w
       }
-      log.append("capture.first_present")
+      log.append("capture.launch_settled")
       waiters.forEach { $0() }
     }
 
@@ -136,9 +136,9 @@ import Testing
     #expect(h.model.status == .starting)
     h.capture.finishStart()
     #expect(h.model.status == .running)
-    #expect(h.drain() == ["capture.when_preview_shown"])
-    h.capture.presentFirstFrame()
-    #expect(h.drain() == ["capture.first_present", "screen.secondary_ui"])
+    #expect(h.drain() == ["capture.when_launch_settled"])
+    h.capture.settleLaunch()
+    #expect(h.drain() == ["capture.launch_settled", "screen.secondary_ui"])
   }
 
   @Test("lock, unlock, quit: cover before stop, uncover before restart, exit 0 once the camera is released")
@@ -154,9 +154,9 @@ import Testing
     #expect(h.drain() == ["screen.uncover", "capture.start"])
     h.capture.finishStart()
     #expect(h.model.status == .running)
-    #expect(h.drain() == ["capture.when_preview_shown"])
-    h.capture.presentFirstFrame()
-    #expect(h.drain() == ["capture.first_present", "screen.secondary_ui"])
+    #expect(h.drain() == ["capture.when_launch_settled"])
+    h.capture.settleLaunch()
+    #expect(h.drain() == ["capture.launch_settled", "screen.secondary_ui"])
 
     h.model.handle(.quit)
     #expect(h.model.status == .quitting)
@@ -209,9 +209,9 @@ import Testing
     h.model.handle(.unlock)
     h.capture.finishStart()
     #expect(h.model.status == .running)
-    #expect(h.drain() == ["screen.uncover", "capture.start", "capture.when_preview_shown"])
-    h.capture.presentFirstFrame()
-    #expect(h.drain() == ["capture.first_present", "screen.secondary_ui"])
+    #expect(h.drain() == ["screen.uncover", "capture.start", "capture.when_launch_settled"])
+    h.capture.settleLaunch()
+    #expect(h.drain() == ["capture.launch_settled", "screen.secondary_ui"])
   }
 
   @Test("a failed start ends the app with the failure's exit status, once; a later quit does nothing")
