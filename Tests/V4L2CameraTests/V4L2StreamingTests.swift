@@ -110,7 +110,7 @@ import V4L2TestSupport
     try camera.startStream(frames.append)
     #expect(fake.count(.streamOn) == 1, "startStream returned before stream-on")
     // The stream thread asks for SCHED_FIFO before stream-on, and the camera says whether it got it.
-    let granted = try #require(camera.realtimePriorityGranted)
+    let granted = try #require(camera.realtimePriorityGranted as Bool?)
     #expect((policy.withLock { $0 } == SCHED_FIFO) == granted)
     #expect(frames.blockUntilCount(1, timeout: .seconds(10)))
     camera.stopStream()
