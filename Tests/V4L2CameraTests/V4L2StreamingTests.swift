@@ -121,6 +121,33 @@ import V4L2TestSupport
   }
 
   @Test(
+    "startStream returns only once the first VIDIOC_DQBUF has returned: the caller's work after it does not compete with the driver before the first buffer"
+  )
+  func startStreamReturnsAfterTheFirstDequeue() throws {
+    let order = Collector<String>()
+    var config = FakeV4L2Kernel.Config()
+    config.tamper = { request, _, result in
+      if request == .dequeueBuffer && result >= 0 && !order.values.contains("first DQBUF") {
+        // A driver slow to fill the first buffer: 100 ms after the request, which the caller
+        // would have long returned within if it did not wait for it.
+        usleep(100_000)
+        order.append("first DQBUF")
+      }
+      return result
+    }
+    let fake = FakeV4L2Kernel(config)
+    let camera = try V4L2Camera(path: FakeV4L2Kernel.path, kernel: fake.kernel)
+    try camera.open()
+    defer { camera.close() }
+    let frames = Collector<VideoFrame>()
+    try camera.startStream(frames.append)
+    order.append("startStream returned")
+    #expect(frames.blockUntilCount(1, timeout: .seconds(10)))
+    camera.stopStream()
+    #expect(order.values == ["first DQBUF", "startStream returned"])
+  }
+
+  @Test(
     "a failed VIDIOC_STREAMON ends the stream thread started before it, and the next start streams from sequence 0"
   )
   func streamOnFailureEndsTheWaitingThread() throws {

@@ -6,7 +6,9 @@ extension V4L2Camera {
   /// Starts streaming: maps the buffer pool if no output did yet (`device.buffers`), queues every
   /// buffer (`VIDIOC_QBUF`), then starts the stream thread, which calls `VIDIOC_STREAMON`
   /// (`device.stream_on`) and goes straight on to poll, dequeue (`VIDIOC_DQBUF`), copy the luma,
-  /// requeue and call `deliver`; this call returns once stream-on has (and throws its error).
+  /// requeue and call `deliver`. This call throws stream-on's error; it returns once the first
+  /// buffer has been dequeued, or one poll timeout (50 ms) passed without one, so that the
+  /// caller's work after it does not compete with the driver before the first buffer.
   /// The first dequeued buffer emits `device.first_buffer`. Negotiates the size nearest 640×480
   /// at 30 fps if no format was set.
   public func startStream(_ deliver: @escaping @Sendable (VideoFrame) -> Void) throws(V4L2Error) {

@@ -13,8 +13,9 @@ final class StreamControl: Sendable {
   let stopRequested = Atomic<Bool>(false)
   /// Signalled once when the thread has left its loop (no `deliver` call runs after it).
   let finished = DispatchSemaphore(value: 0)
-  /// Signalled once by the stream thread when its `VIDIOC_STREAMON` has returned, before it
-  /// polls; `startStream` waits for it (and for `finished` when stream-on failed).
+  /// Signalled once by the stream thread: when its `VIDIOC_STREAMON` failed, or when its first
+  /// poll for a buffer has returned (the first buffer dequeued, or one poll timeout); also when
+  /// it leaves before. `startStream` waits for it (and for `finished` when stream-on failed).
   let streamStarted = DispatchSemaphore(value: 0)
   /// Whether the stream thread got `SCHED_FIFO`: 1 granted, 0 refused, -1 not asked yet.
   let realtime = Atomic<Int8>(-1)
