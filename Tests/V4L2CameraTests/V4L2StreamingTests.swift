@@ -46,20 +46,25 @@ import V4L2TestSupport
   }
 
   @Test(
-    "device.stream_on spans VIDIOC_STREAMON alone and device.first_buffer marks the first DQBUF, as the preload library marks them in any app"
+    "device.stream_on spans VIDIOC_STREAMON alone, stamped around the call and written after it, and device.first_buffer marks the first DQBUF, as the preload library marks them in any app"
   )
   func phasesMatchThePreloadLibrary() throws {
     let trace = InMemoryTrace()
     let seen = Collector<String>()
+    let callAt = PThreadMutex<UInt64>(0)
+    let queuedAt = Collector<UInt64>()
     var config = FakeV4L2Kernel.Config()
     config.tamper = { request, _, result in
       let timeline = trace.timeline
       let streamOn = timeline.contains("device.stream_on:begin")
       switch request {
-      case .queueBuffer where streamOn && !timeline.contains("device.stream_on:end"):
-        seen.append("QBUF inside device.stream_on")
-      case .streamOn where !streamOn:
-        seen.append("STREAMON outside device.stream_on")
+      case .queueBuffer where !seen.values.contains("DQBUF"):
+        queuedAt.append(MonotonicClock.now())
+      case .streamOn:
+        // Stamped around the call and written after it, as the preload library writes them:
+        // no line of the span is written yet, and the call falls between the two stamps.
+        if streamOn { seen.append("device.stream_on written before STREAMON returned") }
+        callAt.withLock { $0 = MonotonicClock.now() }
       case .dequeueBuffer where result >= 0 && !seen.values.contains("DQBUF"):
         seen.append("DQBUF")
       case .queueBuffer where seen.values.contains("DQBUF") && !seen.values.contains("requeued"):
@@ -80,6 +85,12 @@ import V4L2TestSupport
     camera.stopStream()
     #expect(seen.values.filter { $0 != "DQBUF" && $0 != "requeued" } == [], "\(seen.values)")
     #expect(seen.values.contains("requeued"))
+    let span = trace.events.filter { $0.name == "device.stream_on" }
+    #expect(span.map(\.kind) == [.begin, .end])
+    let call = callAt.withLock { $0 }
+    #expect(span.count == 2 && span[0].ts <= call && call <= span[1].ts, "STREAMON outside device.stream_on")
+    #expect(queuedAt.count >= 1)
+    #expect(span.count == 2 && queuedAt.values.allSatisfy { $0 < span[0].ts }, "QBUF inside device.stream_on")
   }
 
   @Test(

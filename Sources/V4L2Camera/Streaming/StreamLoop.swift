@@ -1,4 +1,5 @@
 import CaptureKit
+import LaunchContract
 import PhaseTrace
 import Synchronization
 import SystemCalls
@@ -82,12 +83,19 @@ struct StreamLoop: Sendable {
     }
   }
 
-  /// `VIDIOC_STREAMON`: `device.stream_on` spans the call alone, as the preload library marks it
-  /// in any app (the buffers were queued before).
+  /// `VIDIOC_STREAMON`: `device.stream_on` spans the call alone, stamped as the preload library
+  /// stamps any app's calls: the clock read just before and just after it, both lines written
+  /// after it, so that writing the trace is not part of the span (the buffers were queued before).
   func streamOn() throws(V4L2Error) {
     var type = Int32(V4L2Handle.captureType)
-    signposter.begin(.deviceStreamOn, fields: ["device": .string(handle.path)])
-    defer { signposter.end(.deviceStreamOn, fields: ["device": .string(handle.path)]) }
+    let fields: [String: PhaseFieldValue] = ["device": .string(handle.path)]
+    let name = EventName.deviceStreamOn.rawValue
+    let begin = MonotonicClock.now()
+    defer {
+      let end = MonotonicClock.now()
+      signposter.emit(name, .begin, fields: fields, at: begin)
+      signposter.emit(name, .end, fields: fields, at: end)
+    }
     try handle.ioctl(.streamOn, &type)
   }
 
