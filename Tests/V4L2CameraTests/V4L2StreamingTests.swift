@@ -112,19 +112,15 @@ import V4L2TestSupport
       }
       return result
     }
-    let fake = FakeV4L2Kernel(config)
-    let camera = try V4L2Camera(path: FakeV4L2Kernel.path, kernel: fake.kernel)
-    try camera.open()
-    defer { camera.close() }
-    let frames = Collector<VideoFrame>()
-    #expect(camera.realtimePriorityGranted == nil)
-    try camera.startStream(frames.append)
-    #expect(fake.count(.streamOn) == 1, "startStream returned before stream-on")
-    // The stream thread asks for SCHED_FIFO before stream-on, and the camera says whether it got it.
-    let granted = try #require(camera.realtimePriorityGranted as Bool?)
-    #expect((policy.withLock { $0 } == SCHED_FIFO) == granted)
-    #expect(frames.blockUntilCount(1, timeout: .seconds(10)))
-    camera.stopStream()
+    try Self.streamOneFrame(
+      config,
+      beforeStart: { camera, _ in #expect(camera.realtimePriorityGranted == nil) },
+      started: { camera, fake in
+        #expect(fake.count(.streamOn) == 1, "startStream returned before stream-on")
+        // The stream thread asks for SCHED_FIFO before stream-on, and the camera says whether it got it.
+        let granted = try #require(camera.realtimePriorityGranted as Bool?)
+        #expect((policy.withLock { $0 } == SCHED_FIFO) == granted)
+      })
     let seen = threads.withLock { $0 }
     let streamOn = try #require(seen[.streamOn])
     #expect(seen[.dequeueBuffer] == streamOn)
@@ -146,16 +142,27 @@ import V4L2TestSupport
       }
       return result
     }
+    try Self.streamOneFrame(config, started: { _, _ in order.append("startStream returned") })
+    #expect(order.values == ["first DQBUF", "startStream returned"])
+  }
+
+  /// Opens a camera on a fake kernel with `config`, starts streaming, waits for one frame and
+  /// stops; `beforeStart` runs just before `startStream`, `started` right after it returns.
+  static func streamOneFrame(
+    _ config: FakeV4L2Kernel.Config,
+    beforeStart: (V4L2Camera, FakeV4L2Kernel) throws -> Void = { _, _ in },
+    started: (V4L2Camera, FakeV4L2Kernel) throws -> Void
+  ) throws {
     let fake = FakeV4L2Kernel(config)
     let camera = try V4L2Camera(path: FakeV4L2Kernel.path, kernel: fake.kernel)
     try camera.open()
     defer { camera.close() }
     let frames = Collector<VideoFrame>()
+    try beforeStart(camera, fake)
     try camera.startStream(frames.append)
-    order.append("startStream returned")
+    try started(camera, fake)
     #expect(frames.blockUntilCount(1, timeout: .seconds(10)))
     camera.stopStream()
-    #expect(order.values == ["first DQBUF", "startStream returned"])
   }
 
   @Test(

@@ -39,14 +39,17 @@ public struct AppConfiguration: Sendable, Hashable {
   }
 
   /// The option that names such an app: `--app-config` or `--headless-app-config`.
-  public var option: String { headless ? "--headless-app-config" : "--app-config" }
+  public var option: String { Self.option(headless: headless) }
+
+  /// The option that names an app with a window, or a headless one.
+  static func option(headless: Bool) -> String { headless ? "--headless-app-config" : "--app-config" }
 
   /// Parses `NAME=COMMAND`: the name is 1 to 40 letters, digits, `.`, `_`, `+` or `-`, starting
   /// with a letter or digit; the command is split as ``CommandSplitter`` says. `headless`: given
   /// with `--headless-app-config` (error lines name that option).
   /// - Throws: `UsageError`, one line (the text is quoted with its control characters escaped).
   public init(parsing text: String, headless: Bool = false) throws(UsageError) {
-    let option = headless ? "--headless-app-config" : "--app-config"
+    let option = Self.option(headless: headless)
     guard let eq = text.firstIndex(of: "=") else {
       throw UsageError("\(option) \(CommandSplitter.quoted(text)): wants NAME=COMMAND")
     }

@@ -289,6 +289,10 @@ public final class BenchRunner: RunPerforming {
       }
       return awaited.allSatisfy { seen.contains($0.rawValue) }
     }
+    /// The awaited events not seen yet, for a failure's reason.
+    func missing() -> String {
+      awaited.map(\.rawValue).filter { !seen.contains($0) }.joined(separator: ", ")
+    }
     while true {
       if let lost = displayFailure(app) { return lost }
       if interrupted() { return "interrupted" }
@@ -297,14 +301,11 @@ public final class BenchRunner: RunPerforming {
         app.output.finish()
         if !liveFrame, end.isSuccess {
           // A headless program may end right after its first buffer: what it wrote is all there.
-          var looks = 0
-          while !awaitedSeen() {
-            looks += 1
-            if looks > Self.traceLimits.maxBytes / Self.traceBytesPerPoll { break }
+          // Every look reads at most `traceBytesPerPoll`, and the reader stops at its limits.
+          for _ in 0...(Self.traceLimits.maxBytes / Self.traceBytesPerPoll) {
+            if awaitedSeen() { return nil }
           }
-          if awaited.allSatisfy({ seen.contains($0.rawValue) }) { return nil }
-          return
-            "app \(end) before \(awaited.map(\.rawValue).filter { !seen.contains($0) }.joined(separator: ", ")) (last event: \(lastEventName(app, since: since)))"
+          return "app \(end) before \(missing()) (last event: \(lastEventName(app, since: since)))"
         }
         let stderr = app.output.lastStderrLine.map { "; its last stderr line: \($0)" }
         return displayFailure(app, afterAppEnded: true)
@@ -318,7 +319,7 @@ public final class BenchRunner: RunPerforming {
         }
         if now - since > timeoutNs {
           return
-            "no \(awaited.map(\.rawValue).filter { !seen.contains($0) }.joined(separator: ", ")) within \(Self.seconds(settings.runTimeoutSeconds)) s (last event: \(lastEventName(app, since: since)))"
+            "no \(missing()) within \(Self.seconds(settings.runTimeoutSeconds)) s (last event: \(lastEventName(app, since: since)))"
         }
         MonotonicClock.sleep(nanoseconds: 2_000_000)
         continue
@@ -350,7 +351,7 @@ public final class BenchRunner: RunPerforming {
           if awaitedSeen() { return nil }
           if now - since > timeoutNs * 2 {
             return
-              "the app did not report \(awaited.map(\.rawValue).filter { !seen.contains($0) }.joined(separator: ", ")) in time"
+              "the app did not report \(missing()) in time"
           }
         }
       }

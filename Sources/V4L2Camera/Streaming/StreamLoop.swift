@@ -44,6 +44,14 @@ struct StreamLoop: Sendable {
   func run(control: StreamControl) {
     control.thread.store(UInt(pthread_self()), ordering: .releasing)
     defer { control.finished.signal() }
+    // startStream returns once the first poll for a buffer has returned (the first buffer
+    // dequeued, or one poll timeout without it), or when stream-on failed or the thread left:
+    // its caller's work after stream-on (the session's bookkeeping) then does not compete with
+    // the driver's capture thread before the first buffer. Under emulation on 2 CPUs it did:
+    // camera-app's first buffer took 2.0× the C floor's in one bench, and 1.0× once the caller
+    // waited.
+    var reported = false
+    defer { if !reported { control.streamStarted.signal() } }
     // It only blocks in poll(2) and DQBUF, so real-time priority cannot starve the machine.
     control.realtime.store(
       SystemThread.requestRealtime(priority: Self.realtimePriority) ? 1 : 0, ordering: .releasing)
@@ -51,16 +59,8 @@ struct StreamLoop: Sendable {
       try streamOn()
     } catch {
       control.streamOnFailure.withLock { $0 = error }
-      control.streamStarted.signal()
       return
     }
-    // startStream returns once the first poll for a buffer has returned (the first buffer
-    // dequeued, or one poll timeout without it): its caller's work after stream-on (the
-    // session's bookkeeping) then does not compete with the driver's capture thread before the
-    // first buffer. Under emulation on 2 CPUs it did: camera-app's first buffer took 2.0× the C
-    // floor's in one bench, and 1.0× once the caller waited.
-    var reported = false
-    defer { if !reported { control.streamStarted.signal() } }
     var sequence: UInt64 = 0
     while !control.stopRequested.load(ordering: .acquiring) {
       do throws(V4L2Error) {
