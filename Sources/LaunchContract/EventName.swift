@@ -1,6 +1,7 @@
 /// Who may write an event into a run's record (DESIGN.md, "Stage two": the trust boundary).
 public enum EventOwner: String, Sendable, Hashable, CaseIterable {
-  /// The runner: `launch.*`, `relock.*`. Taken from the runner's own records only.
+  /// The runner: `launch.*`, `relock.*`, `feed.*` (what bench's light-board feeder did to the
+  /// device during a run). Taken from the runner's own records only.
   case runner
   /// The probe: `display.*`. Taken from the probe's own records only.
   case probe
@@ -10,7 +11,7 @@ public enum EventOwner: String, Sendable, Hashable, CaseIterable {
   /// The owner of the event called `name`: by its prefix, so that an event this table does not
   /// list (a later `display.something`) still belongs to the right writer.
   public init(eventName name: String) {
-    if name.hasPrefix("launch.") || name.hasPrefix("relock.") {
+    if name.hasPrefix("launch.") || name.hasPrefix("relock.") || name.hasPrefix("feed.") {
       self = .runner
     } else if name.hasPrefix("display.") {
       self = .probe
@@ -75,6 +76,11 @@ public enum EventName: String, Sendable, Hashable, CaseIterable {
   case relockLock = "relock.lock"
   /// The runner unlocked the app (the start of a relock run).
   case relockUnlock = "relock.unlock"
+  /// bench's light-board feeder reconfigured the looped output to the capture format an app
+  /// chose: begin when it saw the new format, end when the output streamed it (`--feed-light-board`;
+  /// field `format`, e.g. `640x480 GREY`). During a follow the feeder's ioctls share the device
+  /// with the app's.
+  case feedFollow = "feed.follow"
   /// The probe saw the first live frame on the display.
   case displayFirstLiveFrame = "display.first_live_frame"
   /// The probe saw a frame from before the run (stale) after the start.

@@ -33,6 +33,20 @@ public enum LightBoard {
       bytesPerRow: bytesPerRow, into: pixels)
   }
 
+  /// Draws only what changes from frame to frame (the bar track, the bar and the code band) over
+  /// `pixels`, which already holds this size's scene: from ``renderScene(width:height:bytesPerRow:into:)``
+  /// or an earlier ``render(captureTime:sequence:width:height:bytesPerRow:into:)``. The result is
+  /// what `render` would draw, at a small part of its cost (a writer that keeps its image from
+  /// frame to frame, such as the light-board feeder, draws the scene once).
+  public static func renderBoard(
+    captureTime: UInt64, sequence: UInt64, width: Int, height: Int, bytesPerRow: Int,
+    into pixels: UnsafeMutablePointer<UInt8>
+  ) {
+    LightBoardRenderer.renderBoard(
+      captureTime: captureTime, sequence: sequence, width: width, height: height,
+      bytesPerRow: bytesPerRow, into: pixels)
+  }
+
   /// Renders the background scene alone, without bar or code: a board-less image that must
   /// decode to ``LightBoardReading/noBoard`` (for tests and calibration).
   public static func renderScene(

@@ -1,8 +1,8 @@
 import BenchAnalysis
-import LightBoard
+@testable import LightBoard
 import Testing
 
-@Suite struct LightBoardRoundTripTests {
+@Suite(.timeLimit(.minutes(2))) struct LightBoardRoundTripTests {
   static func expected(_ captureTime: UInt64, _ sequence: UInt64) -> LightBoardReading {
     .board(captureTimeMicroseconds: (captureTime / 1_000) & ((1 << 48) - 1), barStep: Int(sequence % 32))
   }
@@ -135,5 +135,59 @@ import Testing
       base: surface.pixels + 60 * surface.bytesPerRow + 80, width: 640, height: 480,
       bytesPerRow: surface.bytesPerRow)
     #expect(LightBoard.decode(view) == .board(captureTimeMicroseconds: 123_456_789_000, barStep: 77 % 32))
+  }
+
+  /// The board as the layout describes it, pixel by pixel: the scene, the track, the bar in its
+  /// slot, and each code block in its level (the reference columns, then the word's bits).
+  static func reference(_ time: UInt64, _ sequence: UInt64, width: Int, height: Int, bytesPerRow: Int)
+    -> TestImage
+  {
+    let image = TestImage(width: width, height: height, bytesPerRow: bytesPerRow, fill: 7)
+    LightBoard.renderScene(width: width, height: height, bytesPerRow: bytesPerRow, into: image.pixels)
+    let layout = LightBoard.layout(width: width, height: height)
+    func fill(_ r: LightBoardRect, _ value: UInt8) {
+      for y in max(0, r.y)..<min(height, r.y + r.height) {
+        for x in max(0, r.x)..<min(width, r.x + r.width) { image.pixels[y * bytesPerRow + x] = value }
+      }
+    }
+    let step = Int(sequence % UInt64(LightBoardLayout.barPeriod))
+    fill(layout.barTrack, LightBoardLayout.trackLevel)
+    fill(layout.barSlot(step), LightBoardLayout.barLevel)
+    let word = LightBoardCode.word(microseconds: time / 1_000, step: step)
+    let last = LightBoardLayout.codeColumns - 1
+    for row in 0..<LightBoardLayout.codeRows {
+      let leftWhite = LightBoardLayout.leftReferenceIsWhite(row: row)
+      let white = LightBoardLayout.whiteLevel, black = LightBoardLayout.blackLevel
+      fill(layout.codeBlock(row: row, column: 0), leftWhite ? white : black)
+      fill(layout.codeBlock(row: row, column: last), leftWhite ? black : white)
+      for column in 1..<last {
+        let one = LightBoardCode.bit(row * LightBoardLayout.dataColumns + column - 1, of: word)
+        fill(layout.codeBlock(row: row, column: column), one ? white : black)
+      }
+    }
+    return image
+  }
+
+  @Test(
+    "the board drawn over a scene, or over an earlier frame of the same size, equals the whole frame drawn anew",
+    arguments: [(320, 240, 320), (641, 480, 700), (1280, 720, 1280), (160, 120, 160)])
+  func boardOverScene(width: Int, height: Int, bytesPerRow: Int) {
+    var rng = SplitMix64(seed: UInt64(width))
+    let kept = TestImage(width: width, height: height, bytesPerRow: bytesPerRow, fill: 7)
+    LightBoard.renderScene(width: width, height: height, bytesPerRow: bytesPerRow, into: kept.pixels)
+    let fresh = TestImage(width: width, height: height, bytesPerRow: bytesPerRow, fill: 7)
+    for _ in 0..<40 {
+      let time = rng.next() >> 8
+      let sequence = rng.next() % 1_000
+      LightBoard.renderBoard(
+        captureTime: time, sequence: sequence, width: width, height: height, bytesPerRow: bytesPerRow,
+        into: kept.pixels)
+      fresh.render(captureTime: time, sequence: sequence)
+      #expect(kept.bytes == fresh.bytes, "time \(time), sequence \(sequence)")
+      let reference = Self.reference(time, sequence, width: width, height: height, bytesPerRow: bytesPerRow)
+      #expect(
+        fresh.bytes == reference.bytes, "time \(time), sequence \(sequence): not the board block by block")
+      #expect(kept.decode() == Self.expected(time, sequence))
+    }
   }
 }

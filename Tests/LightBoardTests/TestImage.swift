@@ -18,6 +18,9 @@ final class TestImage {
 
   deinit { pixels.deallocate() }
 
+  /// Every byte of the image, padding included.
+  var bytes: [UInt8] { Array(UnsafeBufferPointer(start: pixels, count: bytesPerRow * height)) }
+
   var view: LumaImage { LumaImage(base: pixels, width: width, height: height, bytesPerRow: bytesPerRow) }
 
   func render(captureTime: UInt64, sequence: UInt64) {

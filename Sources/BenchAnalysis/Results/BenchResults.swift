@@ -231,6 +231,16 @@ public struct BenchResults: Codable, Sendable {
     /// format to the output streaming it (vivid loops only while both agree, so an app's frames
     /// before that show vivid's own pattern). Absent in older results.
     public var followMilliseconds: [Double]? = nil
+    /// The feeder thread's CPU time over its wall time: the share of one CPU feeding took from
+    /// the machine the apps ran on (it runs at real-time priority). Absent in older results.
+    public var cpuShare: Double? = nil
+    /// Runs before which bench set the camera to the format the same configuration left in its
+    /// last run (the feeder then followed it before the app started: no follow inside the run),
+    /// and runs for which that failed (the node was busy, or the feeder did not follow within
+    /// 3 s; the run then went ahead). Absent in older results.
+    public var primedRuns: Int? = nil
+    /// See `primedRuns`.
+    public var primingFailed: Int? = nil
     /// Creates the record.
     public init(
       output: String, capture: String, loopVideo: Bool?, framesSent: Int, framesSkipped: Int,

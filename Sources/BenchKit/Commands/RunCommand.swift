@@ -483,9 +483,20 @@ public enum RunCommand: Command {
     let session = BenchSession(
       settings: settings, runner: runner, progress: progress, base: base, journal: journal,
       interrupted: { interrupted.isSet || display.failure != nil })
-    let feed = LightBoardFeed.start(settings: settings) { line in errors.write("bench: \(line)\n") }
+    let feed = LightBoardFeed.start(settings: settings, follows: runner.feedFollows) { line in
+      errors.write("bench: \(line)\n")
+    }
+    if let feed { runner.feedPriming.attach(feed.feeder) }
     var results = session.run()
     results.settings.lightBoardFeed = feed?.stop()
+    if feed != nil {
+      let counts = runner.feedPriming.counts
+      results.settings.lightBoardFeed?.primedRuns = counts.primed
+      results.settings.lightBoardFeed?.primingFailed = counts.failed
+    }
+    if let info = results.settings.lightBoardFeed, let line = LightBoardFeed.lateWarning(info) {
+      errors.write("bench: \(line)\n")
+    }
     return finish(
       results, folder: folder, journal: journal, format: format, quiet: quiet,
       displayFailure: display.failure, output: &output, errors: &errors)

@@ -1,4 +1,5 @@
 import BenchAnalysis
+import Foundation
 import V4L2Camera
 
 /// `--feed-light-board` for one benchmark: the feeder started before the first run and stopped
@@ -9,14 +10,23 @@ struct LightBoardFeed {
 
   /// Starts feeding when `settings` asks for it; nil when it does not, or when the feeder cannot
   /// start (`note` gets one line why: the runs then find their first frames by change detection).
-  static func start(settings: RunSettings, note: (String) -> Void) -> LightBoardFeed? {
+  /// Each follow of the capture format after the first is recorded in `follows`.
+  static func start(settings: RunSettings, follows: FeedFollowLog? = nil, note: (String) -> Void)
+    -> LightBoardFeed?
+  {
     guard let output = settings.feedLightBoard, let capture = settings.camera.devicePath else { return nil }
     let loopVideo = Self.loopVideo(capture: capture)
     if loopVideo == false {
       note("--feed-light-board: \(capture) has Loop Video off; runs fall back to change detection")
     }
     do {
-      let feeder = try LightBoardFeeder(outputPath: output, capturePath: capture)
+      var onFollow: (@Sendable (UInt64, UInt64, String) -> Void)?
+      if let follows {
+        onFollow = { seenAt, streamingAt, format in
+          follows.record(seenAt: seenAt, streamingAt: streamingAt, format: format)
+        }
+      }
+      let feeder = try LightBoardFeeder(outputPath: output, capturePath: capture, onFollow: onFollow)
       try feeder.start()
       return LightBoardFeed(feeder: feeder, loopVideo: loopVideo)
     } catch {
@@ -43,6 +53,18 @@ struct LightBoardFeed {
       framesSkipped: r.framesSkipped, deadlinesMissed: r.deadlinesMissed, framesPerSecond: r.framesPerSecond,
       formats: r.formats, unsupportedFormat: r.unsupportedFormat, realtime: r.realtime, failure: r.failure)
     info.followMilliseconds = r.followMilliseconds.isEmpty ? nil : r.followMilliseconds
+    if r.wallNanoseconds > 0 { info.cpuShare = Double(r.cpuNanoseconds) / Double(r.wallNanoseconds) }
     return info
+  }
+
+  /// One line when the feeder could not keep the camera's rate (it missed more than one
+  /// deadline in 20), else nil: its frames then came irregularly, and its thread, at real-time
+  /// priority, may have taken CPU time from the apps measured.
+  static func lateWarning(_ info: BenchResults.LightBoardFeedInfo) -> String? {
+    let ticks = info.framesSent + info.framesSkipped + info.deadlinesMissed
+    guard ticks > 0, info.deadlinesMissed * 20 > ticks else { return nil }
+    let share = info.cpuShare.map { String(format: "; its thread used %.0f%% of a CPU", $0 * 100) } ?? ""
+    return "--feed-light-board: the feeder missed \(info.deadlinesMissed) of \(ticks) frame deadlines"
+      + " at \(String(format: "%.4g", info.framesPerSecond)) fps\(share)"
   }
 }

@@ -42,6 +42,15 @@ public final class LightBoardFeeder: Sendable {
     /// For each format followed after the first, ms from seeing it (between ticks, or at a tick
     /// when the thread was late) to the output streaming it (the first 256).
     public var followMilliseconds: [Double] = []
+    /// How many times the whole picture (the scene behind the board) was drawn.
+    public var scenesRendered = 0
+    /// The feeder thread's CPU time and its wall time from start to stop, ns (filled in when
+    /// the thread ends): what share of a CPU feeding took from the apps measured beside it.
+    public var cpuNanoseconds: UInt64 = 0
+    /// See `cpuNanoseconds`.
+    public var wallNanoseconds: UInt64 = 0
+    /// The format the output streams now (`640x480 GREY`): set once its first frames are queued.
+    public var streaming: String?
   }
 
   /// The output node written.
@@ -58,6 +67,9 @@ public final class LightBoardFeeder: Sendable {
   /// Called after each queued frame with its sequence number and render time (ns), on the
   /// feeder's thread (tests follow the cadence with it).
   let onFrame: (@Sendable (_ sequence: UInt64, _ renderTime: UInt64) -> Void)?
+  /// Called after each format followed after the first, with when the new format was seen and
+  /// when the output streamed it (ns) and the format, on the feeder's thread.
+  let onFollow: (@Sendable (_ seenAt: UInt64, _ streamingAt: UInt64, _ format: String) -> Void)?
 
   /// Opens the output node and the capture node (through `kernel`: by default the system calls
   /// themselves, ``V4L2Kernel/direct``, so the capture node's format is the driver's, not
@@ -65,10 +77,12 @@ public final class LightBoardFeeder: Sendable {
   /// - Parameters:
   ///   - frameRate: frames per second, or nil for the capture node's rate.
   ///   - onFrame: called after each queued frame, on the feeder's thread.
+  ///   - onFollow: called after each format followed after the first, on the feeder's thread.
   /// - Throws: `V4L2Error` when either node cannot be opened or is not of its kind.
   public init(
     outputPath: String, capturePath: String, kernel: V4L2Kernel = .direct, frameRate: Double? = nil,
-    onFrame: (@Sendable (_ sequence: UInt64, _ renderTime: UInt64) -> Void)? = nil
+    onFrame: (@Sendable (_ sequence: UInt64, _ renderTime: UInt64) -> Void)? = nil,
+    onFollow: (@Sendable (_ seenAt: UInt64, _ streamingAt: UInt64, _ format: String) -> Void)? = nil
   ) throws(V4L2Error) {
     self.outputPath = outputPath
     self.capturePath = capturePath
@@ -76,6 +90,7 @@ public final class LightBoardFeeder: Sendable {
     self.watch = try V4L2FormatWatch(path: capturePath, kernel: kernel)
     self.fixedRate = frameRate.flatMap { $0 > 0 && $0 <= 1000 ? $0 : nil }
     self.onFrame = onFrame
+    self.onFollow = onFollow
   }
 
   /// Starts the feeder's thread (once).
@@ -105,10 +120,34 @@ public final class LightBoardFeeder: Sendable {
     return report.withLock { $0 }
   }
 
+  /// The capture node's format now (`VIDIOC_G_FMT`), or nil when the driver does not say.
+  public func captureFormat() -> V4L2FrameLayout? { watch.currentFormat() }
+
+  /// Sets the capture node's format to `layout` (as the app that chose it would; `EBUSY`
+  /// while an app holds buffers there); the feeder then follows it as it follows any app.
+  public func setCaptureFormat(_ layout: V4L2FrameLayout) throws(V4L2Error) {
+    try watch.setFormat(like: layout)
+  }
+
+  /// Whether the output streams `layout`'s pixel format and size (its first frames are queued).
+  public func outputStreams(_ layout: V4L2FrameLayout) -> Bool {
+    currentReport.streaming == layout.description
+  }
+
   /// What was done so far.
   public var currentReport: Report { report.withLock { $0 } }
 
   private func run() {
+    let startedAt = MonotonicClock.now()
+    let cpuAtStart = MonotonicClock.threadCPUTime()
+    defer {
+      let cpu = MonotonicClock.threadCPUTime() &- cpuAtStart
+      let wall = MonotonicClock.now() &- startedAt
+      report.withLock {
+        $0.cpuNanoseconds = cpu
+        $0.wallNanoseconds = wall
+      }
+    }
     let realtime = SystemThread.requestRealtime(priority: 11)
     let rate = fixedRate ?? watch.frameRate().flatMap { $0 > 0 && $0 <= 1000 ? $0 : nil } ?? 30
     report.withLock {
@@ -120,6 +159,7 @@ public final class LightBoardFeeder: Sendable {
     var sequence: UInt64 = 0
     var followed: V4L2FrameLayout?
     var luma: [UInt8] = []
+    var poll = FormatPoll(period: period)
     while !stopRequested.load(ordering: .acquiring) {
       deadline &+= period
       let now = MonotonicClock.now()
@@ -129,7 +169,7 @@ public final class LightBoardFeeder: Sendable {
         report.withLock { $0.deadlinesMissed += Int(missed) }
       }
       var changedAt: UInt64?
-      if waitForDeadline(deadline, following: followed) {
+      if waitForDeadline(deadline, following: followed, poll: &poll) {
         deadline = MonotonicClock.now()  // the capture format changed: follow it now, not next tick
         changedAt = deadline
       }
@@ -144,9 +184,12 @@ public final class LightBoardFeeder: Sendable {
         for _ in 0..<(reconfigured ? 2 : 1) {
           try sendFrame(layout: layout, sequence: &sequence, luma: &luma)
         }
+        if reconfigured { report.withLock { $0.streaming = layout.description } }
         if reconfigured, before != nil {
-          let ms = Double(MonotonicClock.now() &- followStart) / 1e6
+          let streamingAt = MonotonicClock.now()
+          let ms = Double(streamingAt &- followStart) / 1e6
           report.withLock { if $0.followMilliseconds.count < 256 { $0.followMilliseconds.append(ms) } }
+          onFollow?(followStart, streamingAt, layout.description)
         }
       } catch {
         report.withLock { $0.failure = "\(error)" }
@@ -155,7 +198,7 @@ public final class LightBoardFeeder: Sendable {
     }
   }
 
-  /// Renders the board now and queues it, counting it as sent or skipped (no free buffer).
+  /// Draws the board for now over the scene in `luma` and queues it, counting it as sent or skipped (no free buffer).
   private func sendFrame(layout: V4L2FrameLayout, sequence: inout UInt64, luma: inout [UInt8])
     throws(V4L2Error)
   {
@@ -163,7 +206,7 @@ public final class LightBoardFeeder: Sendable {
     let board = sequence
     let sent = try luma.withUnsafeMutableBufferPointer { pixels throws(V4L2Error) -> Bool in
       let base = pixels.baseAddress!
-      LightBoard.render(
+      LightBoard.renderBoard(
         captureTime: renderTime, sequence: board, width: layout.width, height: layout.height,
         bytesPerRow: layout.width, into: base)
       return try output.send { frame, confirmed, reused in
@@ -185,23 +228,42 @@ public final class LightBoardFeeder: Sendable {
     return a.fourCC == b.fourCC && a.width == b.width && a.height == b.height
   }
 
-  /// Sleeps until `deadline`, looking at the capture node's format every millisecond (a
-  /// `VIDIOC_G_FMT`, microseconds): an app starts its stream within tens of milliseconds of
+  /// Sleeps until `deadline`, looking at the capture node's format every `poll.interval` (a
+  /// `VIDIOC_G_FMT`: microseconds natively, so every millisecond): an app starts its stream within tens of milliseconds of
   /// choosing its format, and vivid decides whether it loops when either stream starts, so the
   /// output must stream the new format before the app's stream starts, or its first frames show
   /// vivid's own pattern.
   /// True when the format changed before the deadline (the wait ends early).
-  private func waitForDeadline(_ deadline: UInt64, following followed: V4L2FrameLayout?) -> Bool {
-    let step: UInt64 = 1_000_000
+  private func waitForDeadline(
+    _ deadline: UInt64, following followed: V4L2FrameLayout?, poll: inout FormatPoll
+  ) -> Bool {
     while !stopRequested.load(ordering: .acquiring) {
       let now = MonotonicClock.now()
       guard now < deadline else { return false }
-      let wake = min(deadline, now &+ step)
+      let wake = min(deadline, now &+ poll.interval)
       MonotonicClock.sleep(until: wake)
-      guard wake < deadline, let followed, let current = watch.currentFormat() else { continue }
+      guard wake < deadline, let followed else { continue }
+      let asked = MonotonicClock.now()
+      let current = watch.currentFormat()
+      poll.note(cost: MonotonicClock.now() &- asked)
+      guard let current else { continue }
       if !Self.sameFormat(current, followed) { return true }
     }
     return false
+  }
+
+  /// How often the capture node's format is read between frames: every millisecond, unless a
+  /// read costs more than 1/20 of that (an emulated machine: ~1 ms a `VIDIOC_G_FMT` under QEMU's
+  /// TCG), when the interval grows to 20 reads' cost, so that watching takes at most about 5% of
+  /// a CPU from the apps measured; never beyond half a frame period.
+  struct FormatPoll {
+    static let fastest: UInt64 = 1_000_000
+    let slowest: UInt64
+    /// A moving average of a read's wall time, ns.
+    var cost: Double = 0
+    init(period: UInt64) { slowest = max(Self.fastest, period / 2) }
+    var interval: UInt64 { min(slowest, max(Self.fastest, UInt64(cost * 20))) }
+    mutating func note(cost ns: UInt64) { cost = cost == 0 ? Double(ns) : cost * 0.9 + Double(ns) * 0.1 }
   }
 
   /// Matches the output to the capture node's format; the layout to draw in, or nil when the
@@ -223,8 +285,17 @@ public final class LightBoardFeeder: Sendable {
       output.stop()
       return nil
     }
+    // The scene never changes: it is drawn once per format, and each frame draws only the bar
+    // and the code band over it (``sendFrame``).
     luma = [UInt8](repeating: 0, count: confirmed.width * confirmed.height)
-    report.withLock { $0.formats.append(confirmed.description) }
+    luma.withUnsafeMutableBufferPointer {
+      LightBoard.renderScene(
+        width: confirmed.width, height: confirmed.height, bytesPerRow: confirmed.width, into: $0.baseAddress!)
+    }
+    report.withLock {
+      $0.formats.append(confirmed.description)
+      $0.scenesRendered += 1
+    }
     return confirmed
   }
 

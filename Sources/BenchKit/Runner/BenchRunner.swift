@@ -38,6 +38,11 @@ public final class BenchRunner: RunPerforming {
   let pid = getpid()
   /// The display the runs present to (`settings.display`, set up for the whole benchmark).
   let display: BenchDisplay
+  /// The light-board feeder's format follows (`--feed-light-board`): the runs they overlap
+  /// show them in their timelines.
+  public let feedFollows = FeedFollowLog()
+  /// Puts the fed camera back in each configuration's own format before its runs (`--feed-light-board`).
+  public let feedPriming = FeedPriming()
 
   /// Creates a runner. `appBinary` is camera-app, or nil with `settings.appCommand`; `display`
   /// is the one `settings.display` names, already set up (`BenchDisplay.open`).
@@ -374,6 +379,7 @@ public final class BenchRunner: RunPerforming {
       try? SyntheticCamera.markCold(stateDirectory: deviceStateDirectory)
       eviction = CacheEvictor(files: evictionSet).evict()
     }
+    if settings.feedLightBoard != nil { feedPriming.prime(before: config.name, interrupted: interrupted) }
     let firstLive = FirstLiveFrameBox()
     let app: LaunchedApp
     do {
@@ -410,6 +416,7 @@ public final class BenchRunner: RunPerforming {
     }
     let released = recordDeviceRelease()
     let wallMs = MonotonicClock.milliseconds(from: app.spawnedAt, to: MonotonicClock.now())
+    if settings.feedLightBoard != nil { feedPriming.noteFormat(after: config.name) }
     if failure == "interrupted" { return nil }
     var reason = failure
     if reason == nil, !thirdParty, case .signaled = end { reason = "app \(end) after the run" }
@@ -445,6 +452,8 @@ public final class BenchRunner: RunPerforming {
     // forgeries inside this run's window count against it.
     let app = TrustBoundary.split(appTrace: read.events)
     let forged = app.forged.filter { !relock || ($0.ts >= (windowStart ?? start) && $0.ts <= end) }.count
+    let follows = feedFollows.follows(overlapping: start, through: min(end, MonotonicClock.now()))
+    let extra = extra + follows.flatMap { FeedFollowLog.events($0, pid: pid) }
     let all = (app.trusted + extra).filter { $0.ts >= (windowStart ?? start) && $0.ts <= end }.sorted {
       $0.ts < $1.ts
     }
@@ -456,6 +465,7 @@ public final class BenchRunner: RunPerforming {
     counts["unread_trace_bytes"] = read.unreadBytes
     counts["control_commands_dropped"] = droppedCommands
     counts[TrustBoundary.forgedEventsCount] = forged
+    if settings.feedLightBoard != nil { counts[FeedFollowLog.countKey] = follows.count }
     // How the probe found the first live frame: by the light board's capture time, or, where
     // the window shows no board (a third-party app without the board in its feed), by change
     // detection alone, which cannot tell a live frame from any other new image.

@@ -59,7 +59,10 @@ enum CV4L2Shims_LumaPacking {
 /// bytes per row) into the frame `frame` (`frameSize` bytes, `bytesPerLine` bytes per row of its
 /// first plane) laid out as `packing` says; with `fillChroma`, also sets the chroma (every byte
 /// after the Y plane for CV4L2Shims_LumaPackingPlane). Nothing is written outside `frameSize`.
-/// Plain C for speed: a debug build of Swift is too slow for a frame per pixel at 60 fps.
+/// Plain C for speed: a debug build of Swift is too slow for a frame per pixel at 60 fps. A row
+/// whose luma equals the row above it is copied from the row above in the frame (the board's
+/// bands are rows of equal luma), so without `fillChroma` that row's chroma becomes the row
+/// above's: the same, in a frame whose chroma is uniform (as this function fills it).
 void CV4L2Shims_packLuma(
     const uint8_t *luma, int width, int height, int lumaStride, uint8_t *frame, size_t frameSize,
     int bytesPerLine, int packing, int firstRow, int endRow, int fillChroma);

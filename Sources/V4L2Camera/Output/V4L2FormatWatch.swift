@@ -36,9 +36,17 @@ public final class V4L2FormatWatch: Sendable {
     guard pix.width > 0, pix.height > 0, pix.width <= V4L2Camera.maxDimension,
       pix.height <= V4L2Camera.maxDimension
     else { return nil }
-    return V4L2FrameLayout(
-      fourCC: FourCC.text(pix.pixelformat), width: Int(pix.width), height: Int(pix.height),
-      bytesPerLine: Int(pix.bytesperline), sizeImage: Int(pix.sizeimage))
+    return V4L2FrameLayout(pix)
+  }
+
+  /// Sets the capture format (`VIDIOC_S_FMT`) to `layout`'s pixel format and size, as an app
+  /// would; the driver's answer. Fails with `EBUSY` while anyone holds buffers on the node.
+  /// - Throws: `V4L2Error` from the ioctl.
+  @discardableResult
+  public func setFormat(like layout: V4L2FrameLayout) throws(V4L2Error) -> V4L2FrameLayout {
+    var format = layout.formatRequest(type: V4L2Handle.captureType)
+    try handle.ioctl(.setFormat, &format)
+    return V4L2FrameLayout(format.fmt.pix)
   }
 
   /// The capture frame rate now, frames per second, or nil when the driver does not say. The

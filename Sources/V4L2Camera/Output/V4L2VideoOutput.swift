@@ -67,12 +67,7 @@ public final class V4L2VideoOutput: Sendable {
   public func configure(like wanted: V4L2FrameLayout) throws(V4L2Error) -> V4L2FrameLayout {
     try state.withLock { (s) throws(V4L2Error) -> V4L2FrameLayout in
       release(&s)
-      var format = v4l2_format()
-      format.type = Self.outputType
-      format.fmt.pix.width = UInt32(wanted.width)
-      format.fmt.pix.height = UInt32(wanted.height)
-      format.fmt.pix.pixelformat = FourCC.code(wanted.fourCC)
-      format.fmt.pix.field = UInt32(V4L2_FIELD_NONE.rawValue)
+      var format = wanted.formatRequest(type: Self.outputType)
       try handle.ioctl(.setFormat, &format)
       let pix = format.fmt.pix
       guard pix.width > 0, pix.height > 0, pix.width <= V4L2Camera.maxDimension,
@@ -82,9 +77,7 @@ public final class V4L2VideoOutput: Sendable {
           path, wanted: "\(wanted) (the driver confirmed \(pix.width)x\(pix.height))", available: [],
           operation: V4L2Request.setFormat.rawValue)
       }
-      let layout = V4L2FrameLayout(
-        fourCC: FourCC.text(pix.pixelformat), width: Int(pix.width), height: Int(pix.height),
-        bytesPerLine: Int(pix.bytesperline), sizeImage: Int(pix.sizeimage))
+      let layout = V4L2FrameLayout(pix)
       let granted = try handle.requestMappedBuffers(Self.bufferCount, type: Self.outputType)
       for index in 0..<granted {
         var buffer = v4l2_buffer()

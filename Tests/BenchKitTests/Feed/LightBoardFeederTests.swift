@@ -1,4 +1,5 @@
-import BenchKit
+import BenchAnalysis
+@testable import BenchKit
 import CV4L2Shims
 import LightBoard
 import SystemCalls
@@ -75,6 +76,41 @@ struct LightBoardFeederTests {
     #expect(frames.prefix(8).map(\.index) == [0, 1, 2, 3, 0, 1, 2, 3])
   }
 
+  @Test(
+    "The scene is drawn once per output format, and every frame equals the whole board drawn anew"
+  )
+  func sceneOncePerFormat() async throws {
+    // A frame's picture is the still scene with the bar and the code band over it. Drawing the
+    // scene for every frame made the feeder spend most of a CPU at real-time priority in the VM
+    // (a debug build under emulation: 25 ms a frame at 60 fps), beside the app it measures.
+    let fake = Self.fakeNode(fourCC: "YUYV")
+    let report = try await Self.feed(fake, frames: 10)
+    #expect(report.formats.count == 1)
+    #expect(
+      report.scenesRendered == report.formats.count,
+      "\(report.scenesRendered) scenes for \(report.framesSent) frames")
+    var fresh = [UInt8](repeating: 0, count: 320 * 240)
+    for (n, frame) in fake.outputFrames.enumerated() {
+      var pixels = Self.luma(of: frame.bytes, width: 320, height: 240, stride: 2, offset: 0)
+      let reading = pixels.withUnsafeMutableBufferPointer {
+        LightBoard.decode(
+          LumaImage(base: UnsafePointer($0.baseAddress!), width: 320, height: 240, bytesPerRow: 320))
+      }
+      guard case .board(let us, let step) = reading else {
+        Issue.record("frame \(n) carries no board")
+        return
+      }
+      fresh.withUnsafeMutableBufferPointer {
+        LightBoard.render(
+          captureTime: us * 1_000, sequence: UInt64(step), width: 320, height: 240, bytesPerRow: 320,
+          into: $0.baseAddress!)
+      }
+      #expect(pixels == fresh, "frame \(n) differs from the board drawn anew")
+      let chroma = Self.luma(of: frame.bytes, width: 320, height: 240, stride: 2, offset: 1)
+      #expect(chroma.allSatisfy { $0 == 128 }, "frame \(n): chroma is neutral everywhere")
+    }
+  }
+
   @Test("A planar capture format gets the board in its Y plane and neutral chroma")
   func planarFormat() async throws {
     let fake = Self.fakeNode(fourCC: "GREY")
@@ -113,5 +149,38 @@ struct LightBoardFeederTests {
       try LightBoardFeeder(
         outputPath: FakeV4L2Kernel.path, capturePath: FakeV4L2Kernel.path, kernel: fake.kernel)
     }
+  }
+
+  @Test("A feeder that missed more than one deadline in 20 is said in one line, with its CPU share")
+  func lateWarning() {
+    var info = BenchResults.LightBoardFeedInfo(
+      output: "/dev/video2", capture: "/dev/video1", loopVideo: true, framesSent: 95, framesSkipped: 0,
+      deadlinesMissed: 5, framesPerSecond: 59.94, formats: [], unsupportedFormat: nil, realtime: true,
+      failure: nil)
+    #expect(LightBoardFeed.lateWarning(info) == nil, "5 of 100 is not more than one in 20")
+    info.deadlinesMissed = 6
+    info.cpuShare = 0.951
+    #expect(
+      LightBoardFeed.lateWarning(info)
+        == "--feed-light-board: the feeder missed 6 of 101 frame deadlines at 59.94 fps; its thread used 95% of a CPU"
+    )
+    info.cpuShare = nil
+    info.framesSent = 0
+    #expect(
+      LightBoardFeed.lateWarning(info)
+        == "--feed-light-board: the feeder missed 6 of 6 frame deadlines at 59.94 fps")
+  }
+
+  @Test("The format is read every millisecond, less often where a read is slow, never beyond half a frame")
+  func formatPollInterval() {
+    var poll = LightBoardFeeder.FormatPoll(period: 16_683_350)
+    #expect(poll.interval == 1_000_000, "before any read")
+    for _ in 0..<50 { poll.note(cost: 5_000) }
+    #expect(poll.interval == 1_000_000, "5 µs reads")
+    for _ in 0..<200 { poll.note(cost: 200_000) }
+    #expect((3_900_000...4_000_000).contains(poll.interval), "0.2 ms reads: 20 reads' cost, \(poll.interval)")
+    for _ in 0..<200 { poll.note(cost: 1_000_000) }
+    #expect(poll.interval == 8_341_675, "1 ms reads: half the frame period")
+    #expect(LightBoardFeeder.FormatPoll(period: 1_000_000).interval == 1_000_000)
   }
 }

@@ -3,6 +3,7 @@ import CaptureKit
 import Foundation
 import LightBoard
 import TestSupport
+import SystemCalls
 import Testing
 import V4L2Camera
 
@@ -59,6 +60,15 @@ import V4L2Camera
     }
   }
 
+  /// A feeder for the pair that logs its follows in `follows`.
+  static func feeder(_ capturePath: String, _ outputPath: String, logging follows: FeedFollowLog) throws
+    -> LightBoardFeeder
+  {
+    try LightBoardFeeder(
+      outputPath: outputPath, capturePath: capturePath,
+      onFollow: { follows.record(seenAt: $0, streamingAt: $1, format: $2) })
+  }
+
   @Test(
     "the feeder follows a format the capturing app changes while it feeds (it reads the driver, not libv4l2's cached format)",
     .enabled(if: pair != nil, "set FIRSTFRAME_VIVID_LOOP=/dev/videoCAPTURE,/dev/videoOUTPUT to run"))
@@ -66,7 +76,8 @@ import V4L2Camera
     let (capturePath, outputPath) = try #require(Self.pair)
     let camera = try Self.loopedCamera(capturePath)
     defer { camera.close() }
-    let feeder = try LightBoardFeeder(outputPath: outputPath, capturePath: capturePath)
+    let follows = FeedFollowLog()
+    let feeder = try Self.feeder(capturePath, outputPath, logging: follows)
     try feeder.start()
     defer { feeder.stop() }
     #expect(
@@ -91,6 +102,51 @@ import V4L2Camera
     camera.stopStream()
     let report = feeder.stop()
     #expect(report.formats.last == "640x480 GREY", "the output follows the capture node: \(report)")
+    let followed = follows.follows(overlapping: 0, through: .max)
+    #expect(followed.map(\.format) == ["640x480 GREY"], "each follow after the first is logged for the runs")
+    #expect(followed.allSatisfy { $0.seenAt <= $0.streamingAt })
     #expect(seen, "boards decoded at the new format: \(found.count); feeder: \(report)")
+  }
+
+  @Test(
+    "bench puts the camera back in a configuration's own format before its run, and the output streams it first",
+    .enabled(if: pair != nil, "set FIRSTFRAME_VIVID_LOOP=/dev/videoCAPTURE,/dev/videoOUTPUT to run"))
+  func primesAConfigurationsFormat() async throws {
+    let (capturePath, outputPath) = try #require(Self.pair)
+    let follows = FeedFollowLog()
+    let feeder = try Self.feeder(capturePath, outputPath, logging: follows)
+    try feeder.start()
+    defer { feeder.stop() }
+    let priming = FeedPriming()
+    priming.attach(feeder)
+    #expect(priming.prime(before: "grey") == nil, "nothing is known of a configuration before its first run")
+
+    // Two configurations' runs, as bench alternates them: each app sets its format and exits.
+    for (config, fourCC) in [("grey", "GREY"), ("yuyv", "YUYV")] {
+      let camera = try Self.loopedCamera(capturePath)
+      try camera.setActiveFormat(
+        CaptureFormat(width: 640, height: 480, maxFrameRate: 30, fourCC: fourCC), frameRate: 30)
+      camera.close()
+      priming.noteFormat(after: config)
+    }
+    let yuyv = try #require(feeder.captureFormat())
+    #expect(yuyv.fourCC == "YUYV")
+    #expect(
+      await waitUntil(timeout: .seconds(60)) { feeder.outputStreams(yuyv) },
+      "the feeder followed the last app: \(feeder.currentReport)")
+
+    // Before the next run of "grey": its format is set and the output streams it before the run.
+    let before = MonotonicClock.now()
+    #expect(priming.prime(before: "grey") == true, "feeder: \(feeder.currentReport)")
+    let primedAt = MonotonicClock.now()
+    let grey = try #require(feeder.captureFormat())
+    #expect(grey.description == "640x480 GREY")
+    #expect(feeder.outputStreams(grey))
+    let followed = follows.follows(overlapping: before, through: primedAt)
+    #expect(followed.map(\.format) == ["640x480 GREY"])
+    #expect(followed.allSatisfy { $0.streamingAt <= primedAt }, "the follow ended before the run would start")
+    // The same configuration again: nothing to do.
+    #expect(priming.prime(before: "grey") == nil)
+    #expect(priming.counts == (primed: 1, failed: 0))
   }
 }
