@@ -131,7 +131,7 @@ public final class LightBoardFeeder: Sendable {
 
   /// Whether the output streams `layout`'s pixel format and size (its first frames are queued).
   public func outputStreams(_ layout: V4L2FrameLayout) -> Bool {
-    currentReport.streaming == layout.description
+    report.withLock { $0.streaming == layout.description }
   }
 
   /// What was done so far.

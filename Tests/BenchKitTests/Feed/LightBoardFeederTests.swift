@@ -33,6 +33,13 @@ struct LightBoardFeederTests {
     (0..<(width * height)).map { bytes[$0 * stride + offset] }
   }
 
+  /// The board read from a 320×240 luma image.
+  static func decode(_ pixels: [UInt8]) -> LightBoardReading {
+    pixels.withUnsafeBufferPointer {
+      LightBoard.decode(LumaImage(base: $0.baseAddress!, width: 320, height: 240, bytesPerRow: 320))
+    }
+  }
+
   static func feed(_ fake: FakeV4L2Kernel, frames: Int) async throws -> LightBoardFeeder.Report {
     let feeder = try LightBoardFeeder(
       outputPath: FakeV4L2Kernel.path, capturePath: FakeV4L2Kernel.path, kernel: fake.kernel, frameRate: 200)
@@ -56,11 +63,8 @@ struct LightBoardFeederTests {
     for frame in frames {
       #expect(frame.bytes.count == 320 * 240 * 2)
       #expect(frame.bytes[1] == 128, "chroma is neutral")
-      var pixels = Self.luma(of: frame.bytes, width: 320, height: 240, stride: 2, offset: 0)
-      let reading = pixels.withUnsafeMutableBufferPointer {
-        LightBoard.decode(
-          LumaImage(base: UnsafePointer($0.baseAddress!), width: 320, height: 240, bytesPerRow: 320))
-      }
+      let pixels = Self.luma(of: frame.bytes, width: 320, height: 240, stride: 2, offset: 0)
+      let reading = Self.decode(pixels)
       guard case .board(let us, let step) = reading else {
         Issue.record("frame \(readings.count) (buffer \(frame.index)) carries no board")
         return
@@ -91,11 +95,8 @@ struct LightBoardFeederTests {
       "\(report.scenesRendered) scenes for \(report.framesSent) frames")
     var fresh = [UInt8](repeating: 0, count: 320 * 240)
     for (n, frame) in fake.outputFrames.enumerated() {
-      var pixels = Self.luma(of: frame.bytes, width: 320, height: 240, stride: 2, offset: 0)
-      let reading = pixels.withUnsafeMutableBufferPointer {
-        LightBoard.decode(
-          LumaImage(base: UnsafePointer($0.baseAddress!), width: 320, height: 240, bytesPerRow: 320))
-      }
+      let pixels = Self.luma(of: frame.bytes, width: 320, height: 240, stride: 2, offset: 0)
+      let reading = Self.decode(pixels)
       guard case .board(let us, let step) = reading else {
         Issue.record("frame \(n) carries no board")
         return
@@ -116,12 +117,9 @@ struct LightBoardFeederTests {
     let fake = Self.fakeNode(fourCC: "GREY")
     let report = try await Self.feed(fake, frames: 3)
     #expect(report.formats == ["320x240 GREY"])
-    var pixels = try #require(fake.outputFrames.last).bytes
+    let pixels = try #require(fake.outputFrames.last).bytes
     #expect(pixels.count == 320 * 240)
-    let reading = pixels.withUnsafeMutableBufferPointer {
-      LightBoard.decode(
-        LumaImage(base: UnsafePointer($0.baseAddress!), width: 320, height: 240, bytesPerRow: 320))
-    }
+    let reading = Self.decode(pixels)
     guard case .board = reading else {
       Issue.record("no board in the GREY frame")
       return
