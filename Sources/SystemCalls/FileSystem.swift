@@ -99,26 +99,82 @@ public enum FileSystem {
     _ = try SystemCall.retrying { fsync(fd) }
   }
 
-  /// Replaces the file at `path` with `bytes` atomically: writes `path.tmp.<pid>` in the same
-  /// folder with `mode` (less the umask) and renames it over `path`, so a reader sees the old
-  /// content or the new, never part of it. The corresponding calls are `open(2)`, `write(2)` and
-  /// `rename(2)`.
-  /// - Throws: the ``Errno`` of the call that failed (`ENOSPC`, `EACCES`); the temporary file is
-  ///   removed.
-  public static func writeAtomically(_ bytes: [UInt8], toPath path: String, mode: mode_t = 0o644)
+  /// Replaces the file at `path` with `bytes` atomically and durably — the one atomic replace of
+  /// the project: writes a new temporary file (`.<name>.tmp-<pid>-<random>`, created with
+  /// `O_EXCL`) in the same folder with `mode` (less the umask), flushes it (`fsync`), renames it
+  /// over `path`, then flushes the folder so that the rename survives a crash. A reader sees the
+  /// old content or the new, never part of it. The corresponding calls are `open(2)`, `write(2)`,
+  /// `fsync(2)` and `rename(2)`.
+  /// - Throws: the ``Errno`` of the call that failed (`ENOENT` for a missing folder, `ENOSPC`,
+  ///   `EACCES`); the temporary file is removed. A folder that cannot be opened or flushed (some
+  ///   file systems) is not an error: the file is in place, its rename possibly not yet on disk.
+  public static func replaceAtomically(
+    _ bytes: UnsafeRawBufferPointer, atPath path: String, mode: mode_t = 0o644
+  )
     throws(Errno)
   {
-    let temporary = path + ".tmp.\(getpid())"
-    let fd = try createFile(atPath: temporary, mode: mode)
+    let slash = path.lastIndex(of: "/")
+    let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+    let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+    let temporary =
+      (folder == "/" ? "" : folder) + "/.\(name).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    let fd = try SystemCall.retrying { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode) }
     do {
       defer { FileDescriptorIO.close(fd) }
       try FileDescriptorIO.writeAll(fd, bytes)
+      try synchronize(fd)
+      _ = try SystemCall.retrying { rename(temporary, path) }
     } catch {
       unlink(temporary)
       throw error
     }
+    if let dir = try? SystemCall.retrying({ open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }) {
+      _ = try? synchronize(dir)
+      FileDescriptorIO.close(dir)
+    }
+  }
+
+  /// Replaces the file at `path` with `bytes`; see
+  /// ``replaceAtomically(_:atPath:mode:)-(UnsafeRawBufferPointer,_,_)``.
+  public static func replaceAtomically(_ bytes: [UInt8], atPath path: String, mode: mode_t = 0o644)
+    throws(Errno)
+  {
+    let failure = bytes.withUnsafeBytes { raw -> Errno? in
+      do throws(Errno) {
+        try replaceAtomically(raw, atPath: path, mode: mode)
+        return nil
+      } catch {
+        return error
+      }
+    }
+    if let failure { throw failure }
+  }
+
+  /// Replaces the file at `path` with the UTF-8 bytes of `text`; see
+  /// ``replaceAtomically(_:atPath:mode:)-(UnsafeRawBufferPointer,_,_)``.
+  public static func replaceAtomically(_ text: String, atPath path: String, mode: mode_t = 0o644)
+    throws(Errno)
+  {
+    try replaceAtomically(Array(text.utf8), atPath: path, mode: mode)
+  }
+
+  /// Replaces the file at `path` with `bytes` atomically; the same as
+  /// ``replaceAtomically(_:atPath:mode:)-([UInt8],_,_)``, kept under its older name for callers.
+  public static func writeAtomically(_ bytes: [UInt8], toPath path: String, mode: mode_t = 0o644)
+    throws(Errno)
+  {
+    try replaceAtomically(bytes, atPath: path, mode: mode)
+  }
+
+  /// Points the symbolic link at `link` to `target`, replacing whatever `link` was, atomically:
+  /// a new link beside it, renamed over it. The corresponding calls are `symlink(2)` and
+  /// `rename(2)`.
+  /// - Throws: the ``Errno`` of the call that failed; the temporary link is removed.
+  public static func replaceSymbolicLink(atPath link: String, pointingTo target: String) throws(Errno) {
+    let temporary = link + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    _ = try SystemCall.retrying { symlink(target, temporary) }
     do {
-      _ = try SystemCall.retrying { rename(temporary, path) }
+      _ = try SystemCall.retrying { rename(temporary, link) }
     } catch {
       unlink(temporary)
       throw error

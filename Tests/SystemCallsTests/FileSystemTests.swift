@@ -64,6 +64,21 @@ import Testing
     #expect(try FileSystem.contentsOfDirectory(atPath: root) == ["state"])
   }
 
+  @Test("a replace over a symbolic link replaces the link, not its target; a link is re-pointed atomically")
+  func replacesLinks() throws {
+    let root = try Self.temporaryFolder()
+    defer { Self.cleanUp(root) }
+    try FileSystem.replaceAtomically("target\n", atPath: root + "/target")
+    _ = try SystemCall.retrying { symlink(root + "/target", root + "/link") }
+    try FileSystem.replaceAtomically("new\n", atPath: root + "/link")
+    #expect(FileSystem.readText(atPath: root + "/target") == "target\n")
+    #expect(FileSystem.readText(atPath: root + "/link") == "new\n")
+    try FileSystem.replaceSymbolicLink(atPath: root + "/latest", pointingTo: "target")
+    try FileSystem.replaceSymbolicLink(atPath: root + "/latest", pointingTo: "link")
+    #expect(FileSystem.readText(atPath: root + "/latest") == "new\n")
+    #expect(Set(try FileSystem.contentsOfDirectory(atPath: root)) == ["target", "link", "latest"])
+  }
+
   @Test("whitespace around a value is trimmed, inside it is kept")
   func trimming() {
     #expect(" 42000\n".trimmingWhitespace() == "42000")
