@@ -1,6 +1,6 @@
 extension BenchResults {
-  /// The keys of a run's per-run verification in `RunRecord.counts` (README, "Conditions"):
-  /// what each run checked rather than assumed.
+  /// The keys of a run's per-run verification in `RunRecord.counts`
+  /// (docs/conditions-and-phases.md, "Conditions"): what each run checked rather than assumed.
   public enum CountKey {
     /// 1 when the probe's thread (the compositor, or the X11 probe) ran with SCHED_FIFO, else 0.
     public static let realtimeCompositor = "realtime_compositor"

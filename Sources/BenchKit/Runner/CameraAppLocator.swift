@@ -10,7 +10,7 @@ import SystemCalls
 ///
 /// camera-app is built in release mode into its own scratch folder (`.build/camera-app`) the way
 /// launch stage one — binary loading, what `process_launch` measures — is cheapest
-/// (`Benchmarks/launch-floor` measures each step, README "Launch stage one"):
+/// (`Benchmarks/launch-floor` measures each step, docs/tools.md "Launch stage one"):
 /// - a statically linked Swift runtime (`--static-swift-stdlib`): a dynamically linked one
 ///   loads a dozen libraries before `main`;
 /// - no Foundation in anything it links, and libv4l2 loaded only when a V4L2 camera is opened;
