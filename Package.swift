@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 //
 // FirstFrame: camera launch-latency benchmarking for Linux.
 // Layers (STYLE.md rule 1): bench → BenchKit → {BenchAnalysis, Display, Probe, CameraApp} →
@@ -9,11 +9,13 @@
 // platform code (V4L2, shared memory, process spawning) lives in its own modules.
 import PackageDescription
 
-// Warnings are errors in CI (STYLE.md rule 12): `.ci/run` builds with `-Xswiftc -warnings-as-errors`.
-// No `.unsafeFlags` here, so that another package (a third-party camera app) can depend on the
-// launch contract and the trace library.
+// Warnings are errors (STYLE.md rule 12) in every build of this package — `swift build`, `swift test`
+// and CI alike, so CI's strict build and its test run are one build, not two. A warning-control
+// setting, not `.unsafeFlags`: another package (a third-party camera app) can still depend on the
+// launch contract and the trace library, and SwiftPM does not apply it to a dependency's build.
 let strict: [SwiftSetting] = [
-  .enableUpcomingFeature("ExistentialAny")
+  .enableUpcomingFeature("ExistentialAny"),
+  .treatAllWarnings(as: .error),
 ]
 
 let package = Package(
