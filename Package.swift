@@ -172,7 +172,8 @@ let package = Package(
       dependencies: ["CaptureKit", "TestSupport", "LaunchContract", "PhaseTrace", "SystemCalls"],
       swiftSettings: strict),
     .testTarget(
-      name: "LightBoardTests", dependencies: ["LightBoard", "BenchAnalysis"], swiftSettings: strict),
+      name: "LightBoardTests", dependencies: ["LightBoard", "BenchAnalysis", "TestSupport"],
+      swiftSettings: strict),
     .testTarget(
       name: "SyntheticCameraTests",
       dependencies: [

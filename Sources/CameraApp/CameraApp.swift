@@ -86,7 +86,24 @@ public enum CameraApp {
     if let seconds = options.durationSeconds {
       DispatchQueue.main.asyncAfter(deadline: .now() + seconds) { @Sendable in model.quit() }
     }
-    withExtendedLifetime(signals) { dispatchMain() }
+    withExtendedLifetime(signals) { () -> Never in
+      clearStackPoisoning()
+      dispatchMain()
+    }
+  }
+
+  /// Under AddressSanitizer, clears the calling thread's stack poisoning, as ASan does before a
+  /// call that does not return; does nothing in a normal build. The corresponding call is
+  /// `__asan_handle_no_return`, looked up with `dlsym` (only a sanitized build has it).
+  ///
+  /// For dispatchMain(): on Linux it ends the main thread with pthread_exit, which unwinds past
+  /// this app's frames without returning through them (their stack poisoning stays), then parks
+  /// the thread in sigsuspend with every signal open, on that same stack. libdispatch's SIGTERM
+  /// handler then ran there over the stale poisoning — a false stack-buffer-overflow in its
+  /// `_dispatch_sigmask` that ended camera-app with status 1 (scripts/asan-dispatch-main-repro).
+  static func clearStackPoisoning() {
+    guard let symbol = dlsym(nil, "__asan_handle_no_return") else { return }
+    unsafeBitCast(symbol, to: (@convention(c) () -> Void).self)()
   }
 
   /// The display: `FIRSTFRAME_DISPLAY`'s surface or X server; without it, a window on `DISPLAY`'s

@@ -1,10 +1,15 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import BenchAnalysis
 import Foundation
+import LaunchContract
 import SystemCalls
+import Testing
 
-/// Runs the built `bench` executable the way a user does, for tests of what it writes.
+/// The tests' one way to run the built `bench` executable as a user does: started as a
+/// ``TestProcess`` (output in files, every wait bounded and stretched by ``TestTime/scale``, a
+/// bench still running at the deadline stopped), with the built camera-app as its default app.
+/// With it: the small apps tests write (``writeScript(_:named:in:)``) and the checks every cell of
+/// a benchmark's results must pass (``expectEveryPhaseMeasuredOrExplained(_:runs:)``). Temporary
+/// folders come from ``temporaryFolder(_:)``; other programs run as a ``TestProcess``.
 public enum BenchInvocation {
   /// What a finished `bench` left behind.
   public struct Outcome: Sendable {
@@ -12,6 +17,47 @@ public enum BenchInvocation {
     public var status: Int32
     /// Everything it wrote to stdout.
     public var output: String
+    /// Everything it wrote to stderr (progress lines, notes, errors).
+    public var errors: String
+  }
+
+  /// The environment bench runs in: this process's (unless `inheriting` is false), with
+  /// `FIRSTFRAME_CAMERA_APP` set to the built camera-app (so no test builds its own), then
+  /// `changes` applied (a nil value removes the variable).
+  public static func environment(_ changes: [String: String?] = [:], inheriting: Bool = true) -> [String:
+    String]
+  {
+    var environment = inheriting ? ProcessInfo.processInfo.environment : [:]
+    if inheriting { environment["FIRSTFRAME_CAMERA_APP"] = BuiltProducts.path("camera-app") }
+    for (key, value) in changes { environment[key] = value }
+    return environment
+  }
+
+  /// Starts `bench arguments…` in ``environment(_:inheriting:)`` (from `directory`, when given)
+  /// and returns it running; wait for it with ``TestProcess/waitUntilExit(timeout:)``.
+  public static func start(
+    _ arguments: [String], environment changes: [String: String?] = [:], inheriting: Bool = true,
+    in directory: String? = nil
+  ) throws -> TestProcess {
+    let bench = TestProcess(
+      executable: BuiltProducts.path("bench"), arguments: arguments,
+      environment: environment(changes, inheriting: inheriting), workingDirectory: directory)
+    try bench.run()
+    return bench
+  }
+
+  /// Runs `bench arguments…` (see ``start(_:environment:inheriting:in:)``) to its end, at most
+  /// `timeout` (stretched by ``TestTime/scale``; then it is stopped). Returns nil when it did not
+  /// finish in time.
+  public static func run(
+    _ arguments: [String], environment changes: [String: String?] = [:], inheriting: Bool = true,
+    in directory: String? = nil, timeout: Duration = .seconds(120)
+  ) throws -> Outcome? {
+    let bench = try start(arguments, environment: changes, inheriting: inheriting, in: directory)
+    guard bench.waitUntilExit(timeout: timeout) else { return nil }
+    return Outcome(
+      status: bench.terminationStatus, output: String(decoding: bench.standardOutputData, as: UTF8.self),
+      errors: bench.standardErrorText)
   }
 
   /// Writes `script` (starting with `#!`) to `dir/name`, executable; returns its path.
@@ -23,40 +69,23 @@ public enum BenchInvocation {
     return path
   }
 
-  /// Runs `bench arguments…` with `environment` set over this process's, stderr discarded; waits
-  /// at most `timeout` seconds (then terminates it). Returns nil when it did not finish in time.
-  public static func run(
-    _ arguments: [String], environment: [String: String] = [:], timeout: Double = 120
-  ) throws -> Outcome? {
-    let bench = Process()
-    bench.executableURL = URL(fileURLWithPath: BuiltProducts.path("bench"))
-    bench.arguments = arguments
-    bench.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-    let stdout = Pipe()
-    bench.standardOutput = stdout
-    bench.standardError = FileHandle(forWritingAtPath: "/dev/null")
-    try bench.run()
-    // The table fits in the pipe's buffer (64 KiB), so stdout is read once bench has ended.
-    let ended = blockUntil(timeout: .milliseconds(Int(timeout * 1000)), every: .milliseconds(20)) {
-      !bench.isRunning
+  /// The check every cell of a benchmark that should fully succeed passes: each phase is
+  /// measured or explained (not applicable, with the reason), and all `runs` runs succeeded.
+  /// A failure names the cell, and the phase or each run's error.
+  public static func expectEveryPhaseMeasuredOrExplained(
+    _ results: BenchResults, runs: Int, sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    for cell in results.cells {
+      for phase in PhaseName.all {
+        #expect(
+          cell.phases[phase] != nil || cell.notApplicable?[phase] != nil,
+          "\(cell.condition)/\(cell.config): \(phase) neither measured nor explained",
+          sourceLocation: sourceLocation)
+      }
+      #expect(
+        cell.runs == runs && cell.failed == 0,
+        "\(cell.condition)/\(cell.config): \(cell.records.map { $0.error ?? "ok" })",
+        sourceLocation: sourceLocation)
     }
-    if !ended {
-      bench.terminate()
-      if !bench.waitUntilExit(timeout: .seconds(10)) { kill(bench.processIdentifier, SIGKILL) }
-      return nil
-    }
-    // bench has ended; what it wrote is in the pipe (read what is there, never waiting for a
-    // writer that outlived it).
-    let fd = stdout.fileHandleForReading.fileDescriptor
-    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-    var text = Data()
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-      let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-      if n <= 0 { break }
-      text.append(contentsOf: chunk[0..<n])
-    }
-    return Outcome(
-      status: bench.terminationStatus, output: String(decoding: text, as: UTF8.self))
   }
 }

@@ -18,10 +18,12 @@ public final class TestProcess: @unchecked Sendable {
   private let errorFile: String
   private let stopped = Atomic<Bool>(false)
 
-  /// Prepares `executable` with `arguments` and, when given, exactly `environment`. With
-  /// `input` set, the program's standard input is that pipe's read end (for `fd:0` endpoints).
+  /// Prepares `executable` with `arguments` and, when given, exactly `environment`, started from
+  /// `workingDirectory` (this process's when nil). With `input` set, the program's standard input
+  /// is that pipe's read end (for `fd:0` endpoints).
   public init(
-    executable: String, arguments: [String] = [], environment: [String: String]? = nil, input: Pipe? = nil
+    executable: String, arguments: [String] = [], environment: [String: String]? = nil,
+    workingDirectory: String? = nil, input: Pipe? = nil
   ) {
     let base = NSTemporaryDirectory() + "test-process-\(UUID().uuidString)"
     outputFile = base + ".out"
@@ -29,6 +31,7 @@ public final class TestProcess: @unchecked Sendable {
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     if let environment { process.environment = environment }
+    if let workingDirectory { process.currentDirectoryURL = URL(fileURLWithPath: workingDirectory) }
     process.standardInput = input ?? FileHandle.nullDevice
   }
 
@@ -51,6 +54,9 @@ public final class TestProcess: @unchecked Sendable {
   public var processIdentifier: Int32 { process.processIdentifier }
   /// Whether it still runs.
   public var isRunning: Bool { process.isRunning }
+
+  /// Asks it to end (SIGTERM), without waiting.
+  public func terminate() { kill(process.processIdentifier, SIGTERM) }
 
   /// Waits until the program ends, at most `timeout`; then stops it (SIGTERM, SIGKILL after 2 s)
   /// and marks it ``timedOut``. Returns whether it ended by itself in time.

@@ -45,7 +45,7 @@ import Testing
 
   @Test(
     "a photo folder another user made first is not used: the photo is not saved there",
-    .enabled(if: ForeignFolder.canPlant))
+    .enabled(if: ForeignFolder.canPlant, Prerequisites.cannotPlant))
   func foreignFolder() throws {
     let base = temporaryFolder("photo-library")
     defer { try? FileManager.default.removeItem(atPath: base) }

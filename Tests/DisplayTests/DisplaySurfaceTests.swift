@@ -162,7 +162,7 @@ import TestSupport
         }
         if round % 50 == 0 { for i in 0..<4096 { raw[i] = UInt8.random(in: 0...255, using: &rng) } }
       }
-      usleep(250)
+      usleep(250)  // not a timing assertion: paces the writes so the compositor scans between them
     }
     // The header is garbage from the first round on (magic, sizes): every latch since is refused,
     // and the compositor goes on scanning out (the previous image) at its refresh rate.

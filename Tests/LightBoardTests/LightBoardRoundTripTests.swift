@@ -1,8 +1,9 @@
 import BenchAnalysis
 @testable import LightBoard
 import Testing
+import TestSupport
 
-@Suite(.timeLimit(.minutes(2))) struct LightBoardRoundTripTests {
+@Suite(.timeLimit(.minutes(TestTime.minutes(2)))) struct LightBoardRoundTripTests {
   static func expected(_ captureTime: UInt64, _ sequence: UInt64) -> LightBoardReading {
     .board(captureTimeMicroseconds: (captureTime / 1_000) & ((1 << 48) - 1), barStep: Int(sequence % 32))
   }

@@ -20,10 +20,10 @@ import TestSupport
     var scene = CalibrationScene(width: 160, height: 120, kind: .pattern, noiseSigma: 8, seed: 1)
     let calls = Collector<FirstLiveFrame>()
     display.presentBlack()
-    usleep(40_000)
+    usleep(40_000)  // not a timing assertion: the app shows black a while before the launch
     let armTime = MonotonicClock.now()
     monitor.arm(.launch(since: armTime)) { first in calls.append(first) }
-    usleep(40_000)
+    usleep(40_000)  // not a timing assertion: the app draws a while after the launch
     var firstPresent: UInt64 = 0
     for k in 0..<6 {
       var px = [UInt8](repeating: 0, count: 160 * 120)
@@ -34,7 +34,7 @@ import TestSupport
       let p = display.publish(
         VideoFrame(width: 160, height: 120, pixels: px, sequence: UInt64(k), captureTime: now))!
       if k == 0 { firstPresent = p }
-      usleep(33_000)
+      usleep(33_000)  // not a timing assertion: presents at about 30 Hz, as an app does
     }
     #expect(calls.blockUntilCount(1, timeout: .seconds(10)))
     let report = monitor.snapshot()

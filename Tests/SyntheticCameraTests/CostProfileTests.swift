@@ -1,6 +1,7 @@
 import CaptureKit
 import Foundation
 import LaunchContract
+import TestSupport
 import Testing
 @testable import SyntheticCamera
 
@@ -99,13 +100,13 @@ import Testing
 
   @Test("a file that is not JSON, and a missing file, give one line naming the file")
   func badFiles() throws {
-    let path = Fixtures.stateDirectory() + "/broken.json"
+    let path = temporaryFolder("state") + "/broken.json"
     try Data("{ not json".utf8).write(to: URL(fileURLWithPath: path))
     let e1 = #expect(throws: ProfileError.self) { try CostProfile.load(path: path) }
     #expect(e1?.code == .invalidJSON)
     #expect(e1?.message == "profile \(path): not valid JSON")
 
-    let missing = Fixtures.stateDirectory() + "/absent.json"
+    let missing = temporaryFolder("state") + "/absent.json"
     let e2 = #expect(throws: ProfileError.self) { try CostProfile.load(path: missing) }
     #expect(e2?.code == .unreadable)
     #expect(
@@ -116,7 +117,7 @@ import Testing
 
   @Test("the sensor's formats are the full-resolution one first, then binned ones")
   func formats() {
-    let camera = SyntheticCamera(profile: .default, stateDirectory: Fixtures.stateDirectory())
+    let camera = SyntheticCamera(profile: .default, stateDirectory: temporaryFolder("state"))
     #expect(camera.formats.first == CaptureFormat(width: 1280, height: 720, maxFrameRate: 30))
     #expect(camera.formats.dropFirst().allSatisfy(\.isBinned) && camera.formats.count == 2)
     #expect(camera.pixelBudget == CostProfile.default.sensor.pixelBudget)

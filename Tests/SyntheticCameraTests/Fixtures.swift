@@ -15,14 +15,6 @@ enum Fixtures {
     get throws { try CostProfile.load(path: profilePath("fast.json")) }
   }
 
-  /// A fresh, empty state directory.
-  static func stateDirectory() -> String {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "firstframe-test-\(UUID().uuidString)")
-    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url.path
-  }
-
   /// The default profile's JSON with the value at `path` (keys and array indices) replaced,
   /// or removed when `value` is nil.
   static func defaultJSON(setting path: [any Sendable], to value: Any?) throws -> Data {

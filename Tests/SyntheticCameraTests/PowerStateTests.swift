@@ -7,7 +7,7 @@ import TestSupport
 @Suite(.timeLimit(.minutes(TestTime.minutes(2)))) struct PowerStateTests {
   @Test("the first open is cold, an open soon after a close (another instance, same directory) is warm")
   func coldThenWarm() throws {
-    let directory = Fixtures.stateDirectory()
+    let directory = temporaryFolder("state")
     let first = SyntheticCamera(profile: try Fixtures.fast, stateDirectory: directory)
     try first.open()
     #expect(first.lastPowerUp?.kind == .cold)
@@ -24,7 +24,7 @@ import TestSupport
 
   @Test("markCold makes the next open cold, and is fine when there is nothing to forget")
   func markCold() throws {
-    let directory = Fixtures.stateDirectory()
+    let directory = temporaryFolder("state")
     let camera = SyntheticCamera(profile: try Fixtures.fast, stateDirectory: directory)
     try camera.open()
     camera.close()
@@ -37,7 +37,7 @@ import TestSupport
 
   @Test("a close longer ago than the warm window, in another boot, or an unreadable file means cold")
   func coldCases() throws {
-    let directory = Fixtures.stateDirectory()
+    let directory = temporaryFolder("state")
     let file = PowerStateFile(directory: directory)
     let now = MonotonicClock.now()
     let window = 10_000.0
@@ -62,7 +62,7 @@ import TestSupport
     "an open that is never closed (a killed holder) leaves the device held; its release, recorded by whoever reaped the holder, makes the next open warm"
   )
   func releaseOfAKilledHolder() throws {
-    let directory = Fixtures.stateDirectory()
+    let directory = temporaryFolder("state")
     let holder = SyntheticCamera(profile: try Fixtures.fast, stateDirectory: directory)
     try holder.open()
     #expect(holder.lastPowerUp?.kind == .cold)
@@ -93,7 +93,7 @@ import TestSupport
 
   @Test("the state file keeps the last close while the device is held, and reads files without either line")
   func heldRecordFormat() throws {
-    let directory = Fixtures.stateDirectory()
+    let directory = temporaryFolder("state")
     let file = PowerStateFile(directory: directory)
     let now = MonotonicClock.now()
     try file.write(closeNs: now - 1_000_000_000)
@@ -119,7 +119,7 @@ import TestSupport
     var profile = try Fixtures.fast
     profile.costs.powerUpCold = .init(.hardware, ms: 200)
     profile.costs.powerUpWarm = .init(.hardware, ms: 10)
-    let directory = Fixtures.stateDirectory()
+    let directory = temporaryFolder("state")
     let camera = SyntheticCamera(profile: profile, stateDirectory: directory)
     let t0 = MonotonicClock.now()
     try camera.open()
@@ -152,9 +152,9 @@ import TestSupport
 
   @Test(
     "a state folder another user made first is not trusted: no close is recorded in it and a state file there does not make the camera warm",
-    .enabled(if: ForeignFolder.canPlant))
+    .enabled(if: ForeignFolder.canPlant, Prerequisites.cannotPlant))
   func foreignFolder() throws {
-    let directory = Fixtures.stateDirectory() + "/planted"
+    let directory = temporaryFolder("state") + "/planted"
     try #require(ForeignFolder.plant(at: directory))
     defer { ForeignFolder.remove(directory) }
     let now = MonotonicClock.now()
@@ -177,7 +177,7 @@ import TestSupport
 
   @Test("a state folder reached through a symbolic link is not trusted")
   func symlinkedFolder() throws {
-    let base = Fixtures.stateDirectory()
+    let base = temporaryFolder("state")
     try FileManager.default.createDirectory(atPath: base + "/real", withIntermediateDirectories: true)
     #expect(symlink(base + "/real", base + "/link") == 0)
     let file = PowerStateFile(directory: base + "/link")

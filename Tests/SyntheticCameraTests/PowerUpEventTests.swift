@@ -36,7 +36,7 @@ import TestSupport
   @Test(
     "cold from the state file, warm when restarted while held open, warm when reopened soon after a close")
   func sessionReportsPowerUp() throws {
-    let directory = Fixtures.stateDirectory()
+    let directory = temporaryFolder("state")
     #expect(try Self.session(in: directory, starts: 2) == ["cold/state_file", "warm/held_open"])
     #expect(try Self.session(in: directory, starts: 1) == ["warm/state_file"])
   }

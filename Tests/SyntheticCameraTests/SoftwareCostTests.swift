@@ -13,7 +13,7 @@ import TestSupport
   func softwareUsesCPU() throws {
     var profile = try Fixtures.fast
     profile.costs.photoInit = .init(.software, ms: 150)
-    let camera = SyntheticCamera(profile: profile, stateDirectory: Fixtures.stateDirectory())
+    let camera = SyntheticCamera(profile: profile, stateDirectory: temporaryFolder("state"))
     try camera.open()
     let before = MonotonicClock.threadCPUTime()
     try camera.initializeOutput(.photo)
@@ -26,7 +26,7 @@ import TestSupport
   func hardwareWaits() throws {
     var profile = try Fixtures.fast
     profile.costs.movieInit = .init(.hardware, ms: 150)
-    let camera = SyntheticCamera(profile: profile, stateDirectory: Fixtures.stateDirectory())
+    let camera = SyntheticCamera(profile: profile, stateDirectory: temporaryFolder("state"))
     try camera.open()
     let wallBefore = MonotonicClock.now()
     let before = MonotonicClock.threadCPUTime()
@@ -53,7 +53,7 @@ import TestSupport
   @Test(
     "with the default profile, the first frame comes after every cost of the outputs initialised before it")
   func eagerVersusDeferred() throws {
-    let directory = Fixtures.stateDirectory()
+    let directory = temporaryFolder("state")
     func openToFirstFrame(_ outputs: [CaptureOutputKind]) throws -> UInt64 {
       try SyntheticCamera.markCold(stateDirectory: directory)
       let camera = SyntheticCamera(profile: .default, stateDirectory: directory)

@@ -33,7 +33,7 @@ import TestSupport
   @Test(
     "frames arrive in order, with increasing sequence and capture time, and decode to their own capture time")
   func framesInOrder() throws {
-    let camera = SyntheticCamera(profile: try Fixtures.fast, stateDirectory: Fixtures.stateDirectory())
+    let camera = SyntheticCamera(profile: try Fixtures.fast, stateDirectory: temporaryFolder("state"))
     try camera.open()
     let collector = Collector<VideoFrame>()
     let before = MonotonicClock.now()
@@ -51,28 +51,29 @@ import TestSupport
 
   @Test("no frame is delivered after stopStream returns, and the stream can start again")
   func stopStopsDelivery() throws {
-    let camera = SyntheticCamera(profile: try Fixtures.fast, stateDirectory: Fixtures.stateDirectory())
+    let camera = SyntheticCamera(profile: try Fixtures.fast, stateDirectory: temporaryFolder("state"))
     try camera.open()
     let collector = Collector<VideoFrame>()
     try camera.startStream(collector.append)
     #expect(collector.blockUntilCount(3, timeout: .seconds(10)))
     camera.stopStream()
+    // Counted where the frame thread delivers: a frame after the stop returned is counted even
+    // when it comes late, so no sleep is needed to see it.
+    #expect(camera.framesDeliveredAfterStop == 0)
     let stopped = collector.count
-    usleep(150_000)  // about 9 frame intervals at 60 fps
-    #expect(collector.count == stopped)
 
     let again = Collector<VideoFrame>()
     try camera.startStream(again.append)
     #expect(again.blockUntilCount(2, timeout: .seconds(10)))
     camera.close()
-    let count = again.count
-    usleep(100_000)
-    #expect(count >= 2 && again.count == count)
+    #expect(camera.framesDeliveredAfterStop == 0, "a frame came after stopStream or close returned")
+    #expect(collector.count == stopped, "the first stream delivered after stopStream returned")
+    #expect(again.count >= 2)
   }
 
   @Test("a binned format streams at its own size, the noisy profile's frames still decode")
   func binnedAndNoisy() throws {
-    let fast = SyntheticCamera(profile: try Fixtures.fast, stateDirectory: Fixtures.stateDirectory())
+    let fast = SyntheticCamera(profile: try Fixtures.fast, stateDirectory: temporaryFolder("state"))
     try fast.open()
     let binned = try #require(fast.formats.first { $0.isBinned })
     try fast.setActiveFormat(binned, frameRate: binned.maxFrameRate)
@@ -83,7 +84,7 @@ import TestSupport
     Self.checkFrames(a.values, width: binned.width, height: binned.height)
 
     let noisyProfile = try CostProfile.load(path: Fixtures.profilePath("noisy.json"))
-    let noisy = SyntheticCamera(profile: noisyProfile, stateDirectory: Fixtures.stateDirectory())
+    let noisy = SyntheticCamera(profile: noisyProfile, stateDirectory: temporaryFolder("state"))
     try noisy.open()
     let b = Collector<VideoFrame>()
     try noisy.startStream(b.append)
@@ -95,7 +96,7 @@ import TestSupport
 
   @Test("captureStill requires the photo output, then returns a full-resolution frame with the current time")
   func captureStill() throws {
-    let camera = SyntheticCamera(profile: try Fixtures.fast, stateDirectory: Fixtures.stateDirectory())
+    let camera = SyntheticCamera(profile: try Fixtures.fast, stateDirectory: temporaryFolder("state"))
     try camera.open()
     let error = #expect(throws: SyntheticCameraError.self) { try camera.captureStill() }
     #expect(error?.code == .photoOutputNotInitialized)
@@ -114,7 +115,7 @@ import TestSupport
 
   @Test("calls out of order fail with a clear error")
   func misuse() throws {
-    let camera = SyntheticCamera(profile: try Fixtures.fast, stateDirectory: Fixtures.stateDirectory())
+    let camera = SyntheticCamera(profile: try Fixtures.fast, stateDirectory: temporaryFolder("state"))
     let notOpen = #expect(throws: SyntheticCameraError.self) { try camera.startStream { _ in } }
     #expect(notOpen?.code == .notOpen)
     try camera.open()

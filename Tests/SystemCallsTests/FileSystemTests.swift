@@ -1,16 +1,9 @@
 import Glibc
 import SystemCalls
+import TestSupport
 import Testing
 
 @Suite struct FileSystemTests {
-  /// A new empty folder under /tmp, removed by `cleanUp`.
-  static func temporaryFolder() throws -> String {
-    var template = Array("/tmp/firstframe-fs-XXXXXX".utf8CString)
-    let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-    try #require(made != nil)
-    return String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-  }
-
   static func cleanUp(_ folder: String) {
     let names = (try? FileSystem.contentsOfDirectory(atPath: folder)) ?? []
     for name in names {
@@ -40,7 +33,7 @@ import Testing
 
   @Test("folders are created with their parents; an existing one is fine, a file in the way is not")
   func createsFolders() throws {
-    let root = try Self.temporaryFolder()
+    let root = temporaryFolder("firstframe-fs")
     defer { Self.cleanUp(root) }
     try FileSystem.createDirectory(atPath: root + "/a/b/c", mode: 0o700)
     #expect(FileSystem.isDirectory(root + "/a/b/c"))
@@ -53,7 +46,7 @@ import Testing
 
   @Test("an atomic write replaces the file's content and leaves no temporary file behind")
   func writesAtomically() throws {
-    let root = try Self.temporaryFolder()
+    let root = temporaryFolder("firstframe-fs")
     defer { Self.cleanUp(root) }
     let path = root + "/state"
     try FileSystem.writeAtomically(Array("first\n".utf8), toPath: path)
@@ -66,7 +59,7 @@ import Testing
 
   @Test("a replace over a symbolic link replaces the link, not its target; a link is re-pointed atomically")
   func replacesLinks() throws {
-    let root = try Self.temporaryFolder()
+    let root = temporaryFolder("firstframe-fs")
     defer { Self.cleanUp(root) }
     try FileSystem.replaceAtomically("target\n", atPath: root + "/target")
     _ = try SystemCall.retrying { symlink(root + "/target", root + "/link") }

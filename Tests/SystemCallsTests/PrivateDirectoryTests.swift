@@ -1,5 +1,6 @@
 import Glibc
 import SystemCalls
+import TestSupport
 import Testing
 
 @Suite struct PrivateDirectoryTests {
@@ -64,7 +65,9 @@ import Testing
     #expect(throws: PrivateDirectoryError.self) { try PrivateDirectory.prepare("relative/dir") }
   }
 
-  @Test("a folder another user owns is refused, naming the owner", .enabled(if: geteuid() == 0))
+  @Test(
+    "a folder another user owns is refused, naming the owner",
+    .enabled(if: ForeignFolder.canPlant, Prerequisites.cannotPlant))
   func foreignOwner() throws {
     let base = try PrivateDirectory.makeTemporary(prefix: "ff-private-")
     defer {

@@ -32,8 +32,8 @@ import V4L2TestSupport
     }
     #expect(zip(frames, frames.dropFirst()).allSatisfy { $0.captureTime <= $1.captureTime })
     #expect(fake.count(.queueBuffer) >= V4L2Camera.streamingBufferCount + frames.count)
-    // No delivery after stopStream returned.
-    usleep(50_000)
+    // No delivery after stopStream returned: counted where the stream thread delivers.
+    #expect(camera.framesDeliveredAfterStop == 0)
     #expect(collector.count == after)
     #expect(
       trace.timeline.prefix(9) == [
@@ -137,7 +137,7 @@ import V4L2TestSupport
       if request == .dequeueBuffer && result >= 0 && !order.values.contains("first DQBUF") {
         // A driver slow to fill the first buffer: 100 ms after the request, which the caller
         // would have long returned within if it did not wait for it.
-        usleep(100_000)
+        usleep(100_000)  // not a timing assertion: a driver slow to fill the first buffer
         order.append("first DQBUF")
       }
       return result

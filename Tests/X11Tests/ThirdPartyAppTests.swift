@@ -17,16 +17,10 @@ import Testing
   .blocking, .serialized, .enabled(if: XvfbFixture.available, XvfbFixture.skipReason),
   .timeLimit(.minutes(TestTime.minutes(10))))
 struct ThirdPartyAppTests {
-  /// The executable `name` on PATH, or nil.
-  static func onPath(_ name: String) -> String? {
-    (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map {
-      "\($0)/\(name)"
-    }.first { access($0, X_OK) == 0 }
-  }
-
   /// Whether `gst-launch-1.0` and the elements the tests use (videotestsrc, ximagesink) are here.
   static let gstreamer: Bool = {
-    guard onPath("gst-launch-1.0") != nil, let inspect = onPath("gst-inspect-1.0") else { return false }
+    guard Prerequisites.onPath("gst-launch-1.0") != nil, let inspect = Prerequisites.onPath("gst-inspect-1.0")
+    else { return false }
     return ["videotestsrc", "ximagesink"].allSatisfy { element in
       let p = Process()
       p.executableURL = URL(fileURLWithPath: inspect)
@@ -39,7 +33,7 @@ struct ThirdPartyAppTests {
   }()
   static let gstreamerMissing: Comment =
     "skipped: gst-launch-1.0 with videotestsrc and ximagesink missing (scripts/install-deps installs gstreamer1.0-tools, -plugins-base, -plugins-good, -x)"
-  static let ffplay = onPath("ffplay") != nil
+  static let ffplay = Prerequisites.onPath("ffplay") != nil
   static let ffplayMissing: Comment = "skipped: ffplay missing (scripts/install-deps installs ffmpeg)"
 
   /// Generous limits for the tests that expect every run to succeed: under a full parallel
@@ -49,7 +43,7 @@ struct ThirdPartyAppTests {
 
   /// Runs bench to its end; returns its exit status and results.
   static func bench(_ args: [String], out: String) throws -> (status: Int32, results: BenchResults) {
-    let p = try X11BenchTests.spawnBench(args + ["--display", "x11", "--quiet"], out: out)
+    let p = try BenchInvocation.start(args + ["--display", "x11", "--quiet", "--out", out])
     try #require(p.waitUntilExit(timeout: .seconds(540)), "bench did not end")
     return (p.terminationStatus, try ResultsFile.load(path: out + "/results.json"))
   }
@@ -58,7 +52,7 @@ struct ThirdPartyAppTests {
     "gst-launch-1.0 videotestsrc ! ximagesink: its window is found, window_mapped and first_frame_observed (by change detection) measured, cold, warm and loaded",
     .enabled(if: gstreamer, gstreamerMissing))
   func gstreamerPipeline() throws {
-    let out = try X11BenchTests.tempDir()
+    let out = temporaryFolder("bench-x11")
     defer { try? FileManager.default.removeItem(atPath: out) }
     let (status, results) = try Self.bench(
       [
@@ -95,7 +89,7 @@ struct ThirdPartyAppTests {
     "a bad pipeline gives a failed run with the pipeline's own error line and exit status",
     .enabled(if: gstreamer, gstreamerMissing))
   func badPipeline() throws {
-    let out = try X11BenchTests.tempDir()
+    let out = temporaryFolder("bench-x11")
     defer { try? FileManager.default.removeItem(atPath: out) }
     let (status, results) = try Self.bench(
       [
@@ -116,7 +110,7 @@ struct ThirdPartyAppTests {
     "ffplay -f lavfi -i testsrc: its window is found and its first frame observed",
     .enabled(if: ffplay, ffplayMissing))
   func ffplayTestSource() throws {
-    let out = try X11BenchTests.tempDir()
+    let out = temporaryFolder("bench-x11")
     defer { try? FileManager.default.removeItem(atPath: out) }
     let (status, results) = try Self.bench(
       [
@@ -134,7 +128,7 @@ struct ThirdPartyAppTests {
 
   @Test("an app that never shows a window fails with \"no window within N s\"")
   func noWindow() throws {
-    let out = try X11BenchTests.tempDir()
+    let out = temporaryFolder("bench-x11")
     defer { try? FileManager.default.removeItem(atPath: out) }
     let (status, results) = try Self.bench(
       [

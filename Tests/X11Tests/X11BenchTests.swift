@@ -16,31 +16,6 @@ import Testing
   .blocking, .serialized, .enabled(if: XvfbFixture.available, XvfbFixture.skipReason),
   .timeLimit(.minutes(TestTime.minutes(10))))
 struct X11BenchTests {
-  static func tempDir() throws -> String {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bench-x11-\(UUID().uuidString)")
-      .path
-    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    return dir
-  }
-
-  static func spawnBench(_ args: [String], out: String, stderr: String? = nil) throws -> Process {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: BuiltProducts.path("bench"))
-    p.arguments = args + ["--out", out]
-    var env = ProcessInfo.processInfo.environment
-    env[LaunchEnvironment.Key.cameraApp.rawValue] = BuiltProducts.path("camera-app")
-    p.environment = env
-    p.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-    if let stderr {
-      _ = FileManager.default.createFile(atPath: stderr, contents: nil)
-      p.standardError = FileHandle(forWritingAtPath: stderr)
-    } else {
-      p.standardError = FileHandle(forWritingAtPath: "/dev/null")
-    }
-    try p.run()
-    return p
-  }
-
   /// Processes whose environment mentions `marker` (the apps a bench started), and Xvfbs whose
   /// command line names an authority file of bench `pid`.
   static func leftovers(mentioning marker: String, benchPID: Int32) -> [Int32] {
@@ -76,16 +51,16 @@ struct X11BenchTests {
     "a short benchmark on X11: every run succeeds, window_mapped is measured or explained, the display is recorded, nothing is left"
   )
   func shortRun() throws {
-    let out = try Self.tempDir()
+    let out = temporaryFolder("bench-x11")
     defer { try? FileManager.default.removeItem(atPath: out) }
-    let p = try Self.spawnBench(
+    let p = try BenchInvocation.start(
       [
         "--display", "x11", "--runs", "2", "--warmup", "0", "--conditions", "warm,relock", "--configs",
         "deferred,eager", "--lock-seconds", "0.3", "--quiet",
         // Defaults (10 s) in a normal run; a sanitizer-built camera-app once took longer than
         // twice that to report its deferred start under TSan.
-        "--run-timeout", "\(10 * TestTime.scale)", "--window-timeout", "\(10 * TestTime.scale)",
-      ], out: out)
+        "--run-timeout", "\(10 * TestTime.scale)", "--window-timeout", "\(10 * TestTime.scale)", "--out", out,
+      ])
     try #require(p.waitUntilExit(timeout: .seconds(540)), "bench did not end")
     #expect(p.terminationStatus == 0)
     let results = try ResultsFile.load(path: out + "/results.json")
@@ -93,15 +68,8 @@ struct X11BenchTests {
     #expect(results.settings.displayServer?.started == true)
     #expect(results.settings.displayServer?.probeReads == "window")
     #expect(results.cells.count == 4)
+    BenchInvocation.expectEveryPhaseMeasuredOrExplained(results, runs: 2)
     for cell in results.cells {
-      for phase in PhaseName.all {
-        #expect(
-          cell.phases[phase] != nil || cell.notApplicable?[phase] != nil,
-          "\(cell.condition)/\(cell.config): \(phase) neither measured nor explained")
-      }
-      #expect(
-        cell.runs == 2 && cell.failed == 0,
-        "\(cell.condition)/\(cell.config): \(cell.records.map { $0.error ?? "ok" })")
       for r in cell.records {
         // On X11 the app stamps preview.first_present after its round trip, so the probe may
         // see the frame up to one round trip earlier; never before the frame was captured.
@@ -125,15 +93,15 @@ struct X11BenchTests {
 
   @Test("a relock without the lock cover shows stale frames on X11 too")
   func staleWithoutCover() throws {
-    let out = try Self.tempDir()
+    let out = temporaryFolder("bench-x11")
     defer { try? FileManager.default.removeItem(atPath: out) }
     let app = BuiltProducts.path("camera-app")
-    let p = try Self.spawnBench(
+    let p = try BenchInvocation.start(
       [
         "--display", "x11", "--runs", "2", "--warmup", "0", "--conditions", "relock", "--configs", "deferred",
         "--no-tap", "--lock-seconds", "0.3", "--quiet", "--app",
-        "\(app) --no-cover --config {config} --outputs {outputs}",
-      ], out: out)
+        "\(app) --no-cover --config {config} --outputs {outputs}", "--out", out,
+      ])
     try #require(p.waitUntilExit(timeout: .seconds(540)), "bench did not end")
     let records = try ResultsFile.load(path: out + "/results.json").cells.flatMap(\.records)
     #expect(records.count == 2)
@@ -142,13 +110,13 @@ struct X11BenchTests {
 
   @Test("an app that never maps a window fails its run with a reason that says so")
   func noWindowMapped() throws {
-    let out = try Self.tempDir()
+    let out = temporaryFolder("bench-x11")
     defer { try? FileManager.default.removeItem(atPath: out) }
-    let p = try Self.spawnBench(
+    let p = try BenchInvocation.start(
       [
         "--display", "x11", "--runs", "1", "--warmup", "0", "--conditions", "warm", "--configs", "deferred",
-        "--no-tap", "--run-timeout", "1", "--quiet", "--app", "/bin/sleep 30",
-      ], out: out)
+        "--no-tap", "--run-timeout", "1", "--quiet", "--app", "/bin/sleep 30", "--out", out,
+      ])
     try #require(p.waitUntilExit(timeout: .seconds(540)), "bench did not end")
     #expect(p.terminationStatus == 1)
     let record = try #require(try ResultsFile.load(path: out + "/results.json").cells.first?.records.first)
@@ -178,19 +146,13 @@ struct X11BenchTests {
 
   @Test("--display x11 where Xvfb is not on PATH: one line naming the package, exit status 2")
   func xvfbMissing() throws {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: BuiltProducts.path("bench"))
-    p.arguments = ["--display", "x11", "--runs", "1"]
-    p.environment = ["PATH": "/nonexistent"]
-    let stderrPath = NSTemporaryDirectory() + "xvfb-missing-\(UUID().uuidString).err"
-    _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
-    defer { unlink(stderrPath) }
-    p.standardError = FileHandle(forWritingAtPath: stderrPath)
-    p.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-    try p.run()
-    try #require(p.waitUntilExit(timeout: .seconds(60)), "bench did not end")
-    let text = (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
-    #expect(p.terminationStatus == 2)
+    let bench = try #require(
+      try BenchInvocation.run(
+        ["--display", "x11", "--runs", "1"], environment: ["PATH": "/nonexistent"], inheriting: false,
+        timeout: .seconds(60)),
+      "bench did not end")
+    let text = bench.errors
+    #expect(bench.status == 2)
     #expect(text.split(separator: "\n").count == 1, "\(text)")
     #expect(text.contains("needs Xvfb: install the package xvfb"), "\(text)")
   }
@@ -199,13 +161,13 @@ struct X11BenchTests {
     "Xvfb dying mid-benchmark fails the run in flight with that reason, stops bench cleanly and leaves nothing"
   )
   func xvfbDies() throws {
-    let out = try Self.tempDir()
+    let out = temporaryFolder("bench-x11")
     defer { try? FileManager.default.removeItem(atPath: out) }
-    let log = out + "-stderr.txt"
-    defer { try? FileManager.default.removeItem(atPath: log) }
-    let p = try Self.spawnBench(
-      ["--display", "x11", "--runs", "50", "--warmup", "0", "--conditions", "warm", "--configs", "deferred"],
-      out: out, stderr: log)
+    let p = try BenchInvocation.start(
+      [
+        "--display", "x11", "--runs", "50", "--warmup", "0", "--conditions", "warm", "--configs", "deferred",
+        "--out", out,
+      ])
     defer { if p.isRunning { p.terminate() } }
     let finished = Self.awaitFinishedRun(out)
     #expect(finished > 0)
@@ -221,7 +183,7 @@ struct X11BenchTests {
     let inFlight = try #require(records.last)
     #expect(!inFlight.ok)
     #expect(inFlight.error?.contains("the X server (Xvfb") == true, "\(records.map { $0.error ?? "ok" })")
-    let stderr = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+    let stderr = p.standardErrorText
     #expect(stderr.contains("bench: stopped: the X server"), "\(stderr)")
     var left: [Int32] = []
     _ = blockUntil(timeout: .seconds(5), every: .milliseconds(50)) {
@@ -239,13 +201,13 @@ struct X11BenchTests {
 
   @Test("Ctrl-C on X11 keeps the finished runs, stops Xvfb and leaves nothing behind")
   func interrupted() throws {
-    let out = try Self.tempDir()
+    let out = temporaryFolder("bench-x11")
     defer { try? FileManager.default.removeItem(atPath: out) }
-    let p = try Self.spawnBench(
+    let p = try BenchInvocation.start(
       [
         "--display", "x11", "--runs", "50", "--warmup", "0", "--conditions", "warm", "--configs", "deferred",
-        "--quiet",
-      ], out: out)
+        "--quiet", "--out", out,
+      ])
     defer { if p.isRunning { p.terminate() } }
     let finished = Self.awaitFinishedRun(out)
     #expect(finished > 0)
@@ -270,14 +232,13 @@ struct X11BenchTests {
 
   @Test("bench killed with SIGKILL takes its Xvfb with it (PR_SET_PDEATHSIG)")
   func benchKilled() throws {
-    let out = try Self.tempDir()
+    let out = temporaryFolder("bench-x11")
     defer { try? FileManager.default.removeItem(atPath: out) }
-    let p = try Self.spawnBench(
+    let p = try BenchInvocation.start(
       [
         "--display", "x11", "--runs", "50", "--warmup", "0", "--conditions", "warm", "--configs", "deferred",
-        "--quiet",
-      ],
-      out: out)
+        "--quiet", "--out", out,
+      ])
     var server: Int32?
     _ = blockUntil(timeout: .seconds(60), every: .milliseconds(20)) {
       server = Self.xvfb(of: p.processIdentifier)

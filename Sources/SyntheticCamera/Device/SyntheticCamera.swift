@@ -36,6 +36,11 @@ public final class SyntheticCamera: CaptureDevice {
   private let stateFile: PowerStateFile
   private let noise: SensorNoise?
   private let state = PThreadMutex(State())
+  private let deliveries = DeliveryAfterStopCounter()
+
+  /// The frames delivered after a `stopStream()` had returned, over every stream of this camera:
+  /// 0 unless the stop failed to wait for the frame thread.
+  package var framesDeliveredAfterStop: Int { deliveries.framesDeliveredAfterStop }
 
   private struct State {
     var isOpen = false
@@ -187,7 +192,8 @@ public final class SyntheticCamera: CaptureDevice {
     let interval = rate.map { 1e9 / $0 } ?? profile.frameIntervalMs * 1e6
     let stream = FrameStream(
       width: format.width, height: format.height, intervalNs: UInt64(interval),
-      firstFrameLatency: profile.costs.firstFrameLatency, noise: noise, deliver: deliver)
+      firstFrameLatency: profile.costs.firstFrameLatency, noise: noise, afterStop: deliveries.gate(),
+      deliver: deliver)
     let thread = try stream.start()
     let stray: (FrameStream, pthread_t)? = state.withLock { s in
       s.realtimePriorityGranted = stream.realtimePriorityGranted
@@ -212,11 +218,13 @@ public final class SyntheticCamera: CaptureDevice {
       })
     else { return }
     stream.requestStop()
-    if pthread_equal(pthread_self(), thread) != 0 {
+    let fromDelivery = pthread_equal(pthread_self(), thread) != 0
+    if fromDelivery {
       pthread_detach(thread)
     } else {
       pthread_join(thread, nil)
     }
+    stream.afterStop.stopReturned(fromDelivery: fromDelivery)
   }
 
   /// A full-resolution still, rendered now (light board with the current `CLOCK_MONOTONIC` time

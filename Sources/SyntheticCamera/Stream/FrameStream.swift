@@ -21,6 +21,8 @@ final class FrameStream: Sendable {
   let firstFrameLatency: CostProfile.Cost
   let noise: SensorNoise?
   let deliver: @Sendable (VideoFrame) -> Void
+  /// Counts a delivery after `stopStream()` returned (none, as the stop joins this thread).
+  let afterStop: DeliveryAfterStopCounter.Gate
   let stopRequested = Atomic<Bool>(false)
   /// -1 not yet known, 0 refused, 1 granted.
   let priority = Atomic<Int8>(-1)
@@ -28,13 +30,14 @@ final class FrameStream: Sendable {
 
   init(
     width: Int, height: Int, intervalNs: UInt64, firstFrameLatency: CostProfile.Cost, noise: SensorNoise?,
-    deliver: @escaping @Sendable (VideoFrame) -> Void
+    afterStop: DeliveryAfterStopCounter.Gate, deliver: @escaping @Sendable (VideoFrame) -> Void
   ) {
     self.width = width
     self.height = height
     self.intervalNs = max(1, intervalNs)
     self.firstFrameLatency = firstFrameLatency
     self.noise = noise
+    self.afterStop = afterStop
     self.deliver = deliver
   }
 
@@ -98,7 +101,7 @@ final class FrameStream: Sendable {
       let frame = FrameRenderer.frame(
         width: width, height: height, captureTime: MonotonicClock.now(), sequence: slot, noise: noise)
       if shouldStop { return }
-      deliver(frame)
+      afterStop.deliver(frame, deliver)
       slot += 1
     }
   }

@@ -25,7 +25,7 @@ extension V4L2Camera {
     // The stream thread makes the VIDIOC_STREAMON call itself and dequeues right after it, on the
     // same thread, as a minimal capture loop does: no thread has to be created or woken between
     // stream-on and the first DQBUF. This thread only waits for stream-on's outcome, off that path.
-    let control = StreamControl()
+    let control = StreamControl(afterStop: deliveries.gate())
     lastFailure.withLock { $0 = nil }
     let loop = StreamLoop(
       handle: handle, pool: pool, format: active, signposter: signposter,
@@ -58,7 +58,9 @@ extension V4L2Camera {
   public func stopStream() {
     guard let control = state.withLock({ $0.stream?.control }) else { return }
     control.stopRequested.store(true, ordering: .releasing)
-    if !control.isCurrentThread { control.finished.wait() }
+    let fromDelivery = control.isCurrentThread
+    if !fromDelivery { control.finished.wait() }
+    defer { control.afterStop.stopReturned(fromDelivery: fromDelivery) }
     state.withLock { s in
       guard let current = s.stream, current.control === control else { return }
       if let handle = s.handle {

@@ -123,6 +123,12 @@ public final class V4L2Camera: CaptureDevice {
     state.withLock { $0.stream?.control }?.failure.withLock { $0 } ?? lastFailure.withLock { $0 }
   }
   let lastFailure = PThreadMutex<V4L2Error?>(nil)
+  /// Counts the frames delivered after a `stopStream()` had returned.
+  let deliveries = DeliveryAfterStopCounter()
+
+  /// The frames delivered after a `stopStream()` had returned, over every stream of this camera:
+  /// 0 unless the stop failed to wait for the stream thread.
+  package var framesDeliveredAfterStop: Int { deliveries.framesDeliveredAfterStop }
 
   /// The negotiated format: `640x480@25 YUYV` (the driver's confirmed size and rate), or `nil`.
   public var activeFormatDescription: String? {

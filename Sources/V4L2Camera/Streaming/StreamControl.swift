@@ -1,3 +1,4 @@
+import CaptureKit
 import Dispatch
 import Synchronization
 import SystemCalls
@@ -25,6 +26,10 @@ final class StreamControl: Sendable {
   let thread = Atomic<UInt>(0)
   /// Why the stream ended on its own (device gone), if it did.
   let failure = PThreadMutex<V4L2Error?>(nil)
+  /// Counts a delivery after `stopStream()` returned (none, as the stop waits for `finished`).
+  let afterStop: DeliveryAfterStopCounter.Gate
+
+  init(afterStop: DeliveryAfterStopCounter.Gate) { self.afterStop = afterStop }
 
   /// Whether the caller is the stream thread.
   var isCurrentThread: Bool { thread.load(ordering: .acquiring) == UInt(pthread_self()) }

@@ -73,7 +73,7 @@ struct StreamLoop: Sendable {
         sequence += 1
         record(frame)
         if control.stopRequested.load(ordering: .acquiring) { break }
-        deliver(frame)
+        control.afterStop.deliver(frame, deliver)
       } catch {
         if !control.stopRequested.load(ordering: .acquiring) {
           control.failure.withLock { $0 = error }

@@ -389,7 +389,9 @@ struct ABEndToEndTests {
           "--run-timeout", "\(10 * TestTime.scale)",
           "--configs", "deferred", "--profile", profile, "--quiet", "--out",
           out,
-        ], timeout: 240))
+        ],
+        // As a user runs it: bench ab builds camera-app at both revisions, no prebuilt one named.
+        environment: [LaunchEnvironment.Key.cameraApp.rawValue: nil], timeout: .seconds(240)))
     #expect(run.status == 0, "\(run.output)")
     #expect(run.output.hasPrefix("A = HEAD~1 (") && run.output.contains("B = HEAD ("), "\(run.output)")
     for side in ["A", "B"] {

@@ -10,22 +10,6 @@ import TestSupport
 @Suite(.blocking, .serialized, .timeLimit(.minutes(TestTime.minutes(10)))) struct BenchEndToEndTests {
   static var binDir: String { BuiltProducts.directory }
 
-  static func tempDir() throws -> String {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bench-e2e-\(UUID().uuidString)")
-      .path
-    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    return dir
-  }
-
-  /// Starts bench; every wait on it is bounded (``TestProcess``), so a hung bench fails the test.
-  static func spawnBench(_ args: [String], out: String) throws -> TestProcess {
-    var env = ProcessInfo.processInfo.environment
-    env["FIRSTFRAME_CAMERA_APP"] = binDir + "/camera-app"
-    let p = TestProcess(executable: binDir + "/bench", arguments: args + ["--out", out], environment: env)
-    try p.run()
-    return p
-  }
-
   /// How long one of these short benchmarks may take, even on a loaded machine.
   static let benchTimeout = Duration.seconds(300)
   /// `--run-timeout` for runs that must succeed: these tests check behaviour, and a loaded machine
@@ -48,26 +32,19 @@ import TestSupport
     "a short benchmark: every cell's runs succeed and the probe never sees a frame before the app presents it"
   )
   func shortRun() throws {
-    let out = try Self.tempDir()
+    let out = temporaryFolder("bench-e2e")
     defer { try? FileManager.default.removeItem(atPath: out) }
-    let p = try Self.spawnBench(
+    let p = try BenchInvocation.start(
       [
         "--runs", "2", "--warmup", "0", "--conditions", "warm,relock", "--configs", "deferred,eager",
-        "--lock-seconds", "0.3", "--quiet", "--run-timeout", Self.runTimeout,
-      ], out: out)
+        "--lock-seconds", "0.3", "--quiet", "--run-timeout", Self.runTimeout, "--out", out,
+      ])
     #expect(p.waitUntilExit(timeout: Self.benchTimeout), "bench did not finish: \(p.standardErrorText)")
     #expect(p.terminationStatus == 0)
     let results = try ResultsFile.load(path: out + "/results.json")
     #expect(results.cells.count == 4)
+    BenchInvocation.expectEveryPhaseMeasuredOrExplained(results, runs: 2)
     for cell in results.cells {
-      for phase in PhaseName.all {
-        #expect(
-          cell.phases[phase] != nil || cell.notApplicable?[phase] != nil,
-          "\(cell.condition)/\(cell.config): \(phase) neither measured nor explained")
-      }
-      #expect(
-        cell.runs == 2 && cell.failed == 0,
-        "\(cell.condition)/\(cell.config): \(cell.records.map { $0.error ?? "ok" })")
       for r in cell.records {
         let observed = try #require(r.phases["first_frame_observed"])
         let presented = try #require(r.phases["first_frame_presented"])
@@ -83,16 +60,15 @@ import TestSupport
 
   @Test("without the lock cover, frames from before the lock are counted as stale after unlock")
   func staleWithoutCover() throws {
-    let out = try Self.tempDir()
+    let out = temporaryFolder("bench-e2e")
     defer { try? FileManager.default.removeItem(atPath: out) }
     let app = Self.binDir + "/camera-app"
-    let p = try Self.spawnBench(
+    let p = try BenchInvocation.start(
       [
         "--runs", "2", "--warmup", "0", "--conditions", "relock", "--configs", "deferred", "--no-tap",
         "--lock-seconds", "0.3", "--quiet", "--run-timeout", Self.runTimeout, "--app",
-        "\(app) --no-cover --config {config} --outputs {outputs}",
-      ],
-      out: out)
+        "\(app) --no-cover --config {config} --outputs {outputs}", "--out", out,
+      ])
     #expect(p.waitUntilExit(timeout: Self.benchTimeout), "bench did not finish: \(p.standardErrorText)")
     let results = try ResultsFile.load(path: out + "/results.json")
     let records = results.cells.flatMap(\.records)
@@ -104,17 +80,16 @@ import TestSupport
     "a splash screen does not fool change detection: the first frame observed is never before the app presents it, and the table says the headline rests on change detection",
     .timeLimit(.minutes(TestTime.minutes(3))))
   func splashScreen() throws {
-    let out = try Self.tempDir()
+    let out = temporaryFolder("bench-e2e")
     defer { try? FileManager.default.removeItem(atPath: out) }
     let app = Self.binDir + "/camera-app"
-    let p = try Self.spawnBench(
+    let p = try BenchInvocation.start(
       [
         // Preview only: nothing deferred keeps the debug app's quit quick on a loaded machine.
         "--runs", "3", "--warmup", "0", "--conditions", "warm", "--configs", "preview-only", "--outputs",
         "preview", "--no-board", "--no-tap", "--quiet", "--run-timeout", Self.runTimeout, "--app",
-        "\(app) --splash --config {config} --outputs {outputs}",
-      ],
-      out: out)
+        "\(app) --splash --config {config} --outputs {outputs}", "--out", out,
+      ])
     #expect(p.waitUntilExit(timeout: Self.benchTimeout), "bench did not finish: \(p.standardErrorText)")
     #expect(p.terminationStatus == 0)
     let results = try ResultsFile.load(path: out + "/results.json")
@@ -133,24 +108,24 @@ import TestSupport
 
   @Test("an app that crashes or shows nothing is a failed run with its reason; the benchmark goes on")
   func failedRuns() throws {
-    let out = try Self.tempDir()
+    let out = temporaryFolder("bench-e2e")
     defer { try? FileManager.default.removeItem(atPath: out) }
-    let crash = try Self.spawnBench(
+    let crash = try BenchInvocation.start(
       [
         "--runs", "2", "--warmup", "0", "--conditions", "warm", "--configs", "deferred", "--quiet",
-        "--app", "/bin/sh -c 'kill -SEGV $$'",
-      ], out: out + "/crash")
+        "--app", "/bin/sh -c 'kill -SEGV $$'", "--out", out + "/crash",
+      ])
     #expect(crash.waitUntilExit(timeout: Self.benchTimeout))
     #expect(crash.terminationStatus == 1)
     let crashed = try ResultsFile.load(path: out + "/crash/results.json").cells.flatMap(\.records)
     #expect(crashed.count == 2)
     #expect(crashed.allSatisfy { !$0.ok && ($0.error ?? "").contains("SIGSEGV") })
 
-    let hang = try Self.spawnBench(
+    let hang = try BenchInvocation.start(
       [
         "--runs", "1", "--warmup", "0", "--conditions", "warm", "--configs", "eager", "--quiet",
-        "--run-timeout", "0.5", "--app", "/bin/sleep 30",
-      ], out: out + "/hang")
+        "--run-timeout", "0.5", "--app", "/bin/sleep 30", "--out", out + "/hang",
+      ])
     #expect(hang.waitUntilExit(timeout: Self.benchTimeout))
     #expect(hang.terminationStatus == 1)
     let hung = try ResultsFile.load(path: out + "/hang/results.json").cells.flatMap(\.records)
@@ -162,11 +137,13 @@ import TestSupport
 
   @Test("Ctrl-C keeps the finished runs and leaves no app or burner behind")
   func interrupt() throws {
-    let out = try Self.tempDir()
+    let out = temporaryFolder("bench-e2e")
     defer { try? FileManager.default.removeItem(atPath: out) }
-    let p = try Self.spawnBench(
-      ["--runs", "50", "--warmup", "0", "--conditions", "loaded", "--configs", "deferred", "--quiet"],
-      out: out)
+    let p = try BenchInvocation.start(
+      [
+        "--runs", "50", "--warmup", "0", "--conditions", "loaded", "--configs", "deferred", "--quiet",
+        "--out", out,
+      ])
     // Wait for the first finished run (in the run journal), then interrupt in the middle of the next.
     var finished = 0
     _ = blockUntil(timeout: .seconds(120), every: .milliseconds(50)) {
@@ -176,7 +153,7 @@ import TestSupport
       return finished > 0
     }
     #expect(finished > 0)
-    usleep(300_000)
+    usleep(300_000)  // not a timing assertion: lands SIGINT within a later run; any moment passes
     kill(p.processIdentifier, SIGINT)
     #expect(p.waitUntilExit(timeout: .seconds(60)), "bench did not stop after SIGINT")
     #expect(p.terminationStatus == 130)

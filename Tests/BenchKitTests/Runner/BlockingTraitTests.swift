@@ -18,7 +18,7 @@ import Testing
   @Test("with .blocking an async body stays there after it awaits, and so do its child tasks", .blocking)
   func asyncBody() async throws {
     #expect(Self.onBlockingThread())
-    try await Task.sleep(for: .milliseconds(5))
+    try await Task.sleep(for: .milliseconds(5))  // not a timing assertion: a suspension point to resume from
     #expect(Self.onBlockingThread())
     async let child = Self.onBlockingThread()
     #expect(await child, "a structured child task inherits the executor preference")

@@ -60,24 +60,16 @@ import Testing
     let out = temporaryFolder("contract-unchanged")
     defer { try? FileManager.default.removeItem(atPath: out) }
     let conditions = ["warm", "relock", "loaded"]
-    let bench = Process()
-    bench.executableURL = URL(fileURLWithPath: BuiltProducts.path("bench"))
-    bench.arguments = [
-      "--runs", "1", "--warmup", "0", "--conditions", conditions.joined(separator: ","),
-      "--configs", "deferred,eager,manual,preview-only", "--outputs", "preview,photo,movie,analysis",
-      "--lock-seconds", "0.3", "--profile", "Benchmarks/profiles/fast.json", "--out", out, "--quiet",
-      "--run-timeout", "60",  // a loaded machine or a sanitizer build must not fail a slow run
-    ]
-    bench.currentDirectoryURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    var env = ProcessInfo.processInfo.environment
-    env[LaunchEnvironment.Key.cameraApp.rawValue] = BuiltProducts.path("camera-app")
-    bench.environment = env
-    bench.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-    bench.standardError = FileHandle(forWritingAtPath: "/dev/null")
-    try bench.run()
-    defer { if bench.isRunning { bench.terminate() } }
-    #expect(blockUntil(timeout: .seconds(150)) { !bench.isRunning }, "bench did not finish")
+    let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    let bench = try BenchInvocation.start(
+      [
+        "--runs", "1", "--warmup", "0", "--conditions", conditions.joined(separator: ","),
+        "--configs", "deferred,eager,manual,preview-only", "--outputs", "preview,photo,movie,analysis",
+        "--lock-seconds", "0.3", "--profile", "Benchmarks/profiles/fast.json", "--out", out, "--quiet",
+        "--run-timeout", "60",  // a loaded machine or a sanitizer build must not fail a slow run
+      ], in: packageRoot)
+    #expect(bench.waitUntilExit(timeout: .seconds(150)), "bench did not finish")
     // 1 when a run failed (on a loaded machine a run can time out): the fields are what is checked.
     #expect([0, 1].contains(bench.terminationStatus))
 

@@ -32,19 +32,11 @@ import Testing
     let app = try BenchInvocation.writeScript(Self.shrinkingApp, named: "shrink-surface", in: dir)
     let out = dir + "/results"
 
-    let bench = Process()
-    bench.executableURL = URL(fileURLWithPath: BuiltProducts.path("bench"))
-    bench.arguments = [
+    let bench = try BenchInvocation.start([
       "--app", app, "--runs", "1", "--warmup", "0", "--conditions", "warm", "--configs", "deferred",
       "--run-timeout", "1", "--quiet", "--out", out,
-    ]
-    bench.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-    bench.standardError = FileHandle(forWritingAtPath: "/dev/null")
-    try bench.run()
-    let ended = blockUntil(timeout: .seconds(60), every: .milliseconds(20)) { !bench.isRunning }
-    if !ended { bench.terminate() }
-    try #require(ended, "bench did not finish within 60 s")
-    try #require(bench.waitUntilExit(timeout: .seconds(10)), "bench did not end")
+    ])
+    try #require(bench.waitUntilExit(timeout: .seconds(60)), "bench did not finish within 60 s")
 
     // Killed by SIGBUS is `.uncaughtSignal`; a failed run is exit status 1.
     #expect(bench.terminationReason == .exit, "bench died of signal \(bench.terminationStatus)")

@@ -5,28 +5,26 @@ import TestThreads
 import Testing
 
 /// `bench launch-floor`'s runner on a real reference program (Benchmarks/tools/hello.c, built
-/// with the system's C compiler).
-@Suite(.blocking, .serialized, .timeLimit(.minutes(TestTime.minutes(10)))) struct LaunchFloorTests {
-  /// Builds hello.c into a fresh folder; nil (with the reason printed) without a C compiler.
-  static func buildHello() throws -> String? {
+/// with the system's C compiler). Without a C compiler the suite is listed as skipped, with
+/// the reason.
+@Suite(
+  .blocking, .serialized, .enabled(if: Prerequisites.cCompiler != nil, Prerequisites.noCCompiler),
+  .timeLimit(.minutes(TestTime.minutes(10))))
+struct LaunchFloorTests {
+  /// Builds hello.c with the C compiler into a fresh folder; returns the program's path.
+  static func buildHello() throws -> String {
     let root = try #require(CameraAppLocator.packageRoot())
-    let folder = FileManager.default.temporaryDirectory.path + "/launch-floor-\(UUID().uuidString)"
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    let hello = folder + "/hello"
-    let compiler = try ChildProcess.spawn(
-      argv: ["/usr/bin/env", "cc", "-O2", "-o", hello, root + "/Benchmarks/tools/hello.c"],
-      environment: ProcessInfo.processInfo.environment)
-    guard compiler.wait(timeout: 60) == .exited(0) else {
-      _ = compiler.terminate()
-      print("LaunchFloorTests: skipped, no C compiler (cc) could build hello.c")
-      return nil
-    }
+    let hello = temporaryFolder("launch-floor") + "/hello"
+    let compiler = try TestProcess.run(
+      try #require(Prerequisites.cCompiler), ["-O2", "-o", hello, root + "/Benchmarks/tools/hello.c"],
+      timeout: .seconds(60))
+    try #require(compiler.terminationStatus == 0, "cc could not build hello.c: \(compiler.standardErrorText)")
     return hello
   }
 
   @Test("a program started through a symbolic link is listed once among its mapped files, by its real path")
   func executableListedOnce() throws {
-    guard let hello = try Self.buildHello() else { return }
+    let hello = try Self.buildHello()
     let folder = (hello as NSString).deletingLastPathComponent
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let link = folder + "/hello-link"

@@ -155,10 +155,10 @@ import Testing
       ["report"], ["calibrate", "--trials", "99999999999"], ["doctor", "extra"],
     ])
   func executable(arguments: [String]) throws {
-    let p = try TestProcess.run(BuiltProducts.path("bench"), arguments, timeout: .seconds(60))
-    let errors = p.standardErrorText
-    let output = p.standardOutputData
-    #expect(p.terminationStatus == 2)
+    let bench = try #require(try BenchInvocation.run(arguments, timeout: .seconds(60)), "bench did not end")
+    let errors = bench.errors
+    let output = bench.output
+    #expect(bench.status == 2)
     #expect(output.isEmpty)
     #expect(errors.hasPrefix("bench"), "\(errors)")
     #expect(errors.split(separator: "\n").count == 1, "\(errors)")

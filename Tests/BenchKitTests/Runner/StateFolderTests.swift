@@ -7,7 +7,7 @@ import Testing
 @Suite struct StateFolderTests {
   @Test(
     "bench's state folder is its own: a folder another user planted at the old predictable name is neither used nor deleted",
-    .enabled(if: ForeignFolder.canPlant))
+    .enabled(if: ForeignFolder.canPlant, Prerequisites.cannotPlant))
   func plantedFolder() throws {
     let predictable = "/tmp/firstframe-bench-\(getuid())-\(getpid())"
     try #require(ForeignFolder.plant(at: predictable))

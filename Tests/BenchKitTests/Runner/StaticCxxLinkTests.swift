@@ -93,7 +93,7 @@ import Testing
       if leads, madeAt == nil { madeAt = polls }
       if !leads, madeAt != nil { missing += 1 }
       polls += 1
-      usleep(200)
+      usleep(200)  // not a timing assertion: the watch's poll interval
     }
     #expect(answers.allSet, "the callers finished within 30 s")
     #expect(answers.values == Array(repeating: toolchain.archive, count: callers), "\(answers.values)")
