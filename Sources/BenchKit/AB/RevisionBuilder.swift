@@ -195,21 +195,19 @@ public final class RevisionBuilder: Sendable {
     _ = Git.run(["clean", "--quiet", "-d", "--force", "-x"], in: src)
   }
 
-  /// Copies `built` to `destination` under a temporary name, then renames it into place.
+  /// Copies `built` to `destination` (mode 0755) atomically
+  /// (``FileSystem/replaceAtomically(_:atPath:mode:)-([UInt8],_,_)``).
   func store(_ built: String, as destination: String) throws(RunnerError) {
     let dir = (destination as NSString).deletingLastPathComponent
-    let temporary = destination + ".partial-\(getpid())"
     do {
       try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-      try? FileManager.default.removeItem(atPath: temporary)
-      try FileManager.default.copyItem(atPath: built, toPath: temporary)
     } catch {
-      try? FileManager.default.removeItem(atPath: temporary)
       throw RunnerError(.buildFailed, "cannot keep camera-app in \(dir): \(error.localizedDescription)")
     }
-    guard rename(temporary, destination) == 0 else {
-      let error = Errno.current
-      unlink(temporary)
+    do throws(Errno) {
+      let bytes = try FileSystem.contents(atPath: built, maxBytes: 1 << 31)
+      try FileSystem.replaceAtomically(bytes, atPath: destination, mode: 0o755)
+    } catch {
       throw RunnerError(
         .buildFailed, "cannot keep camera-app as \(destination): \(error.message)", errno: error)
     }
@@ -239,7 +237,7 @@ public final class RevisionBuilder: Sendable {
         let error = Errno.current
         throw RunnerError(.buildFailed, "cannot open \(path): \(error.message)", errno: error)
       }
-      while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+      while (try? FileSystem.tryLockExclusively(fd)) != true {
         if interrupted() {
           FileDescriptorIO.close(fd)
           throw RunnerError(.interrupted, "interrupted while waiting for another bench ab's build")

@@ -68,13 +68,7 @@ public enum CameraAppLocator {
         in: .whitespacesAndNewlines),
       archive.hasPrefix("/"), access(archive, R_OK) == 0
     else { return nil }
-    let fresh = folder + "/.link-" + unique
-    unlink(fresh)
-    guard symlink(archive, fresh) == 0 else { return nil }
-    guard rename(fresh, link) == 0 else {
-      unlink(fresh)
-      return nil
-    }
+    guard (try? FileSystem.replaceSymbolicLink(atPath: link, pointingTo: archive)) != nil else { return nil }
     return archive
   }
 

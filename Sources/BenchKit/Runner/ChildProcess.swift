@@ -49,81 +49,38 @@ public final class ChildProcess: Sendable {
     logPath: String? = nil, errorLogPath: String? = nil
   ) throws(RunnerError) -> ChildProcess {
     precondition(!argv.isEmpty)
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    if inheritedFDs[1] == nil {
-      let log = logPath ?? "/dev/null"
-      posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-    }
+    var descriptors = inheritedFDs.mapValues { ProcessControl.ChildDescriptor.inherited($0) }
+    if inheritedFDs[1] == nil { descriptors[1] = .appending(toPath: logPath ?? "/dev/null") }
     if inheritedFDs[2] != nil {
-      // Given below.
+      // Given above.
     } else if let errorLogPath {
-      posix_spawn_file_actions_addopen(&actions, 2, errorLogPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+      descriptors[2] = .appending(toPath: errorLogPath)
     } else if inheritedFDs[1] == nil {
-      posix_spawn_file_actions_adddup2(&actions, 1, 2)
+      descriptors[2] = .sameAs(1)
     } else {
-      // stdout is given below; stderr goes to the log, not to this process's own stdout.
-      let log = logPath ?? "/dev/null"
-      posix_spawn_file_actions_addopen(&actions, 2, log, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-    }
-    // A parent descriptor numbered like another one's target would be replaced by that `dup2`
-    // before its own: such a one is copied above every target first (closed again after the spawn).
-    let targets = Set(inheritedFDs.keys)
-    var copies: [Int32] = []
-    defer { copies.forEach { FileDescriptorIO.close($0) } }
-    for (child, parent) in inheritedFDs.sorted(by: { $0.key < $1.key }) {
-      var source = parent
-      if parent != child && targets.contains(parent) {
-        source = fcntl(parent, F_DUPFD_CLOEXEC, (targets.max() ?? 0) + 1)
-        guard source >= 0 else {
-          let error = Errno.current
-          throw RunnerError(
-            .spawnFailed, "cannot pass descriptor \(parent) on: \(error.message)", errno: error)
-        }
-        copies.append(source)
-      }
-      posix_spawn_file_actions_adddup2(&actions, source, child)
-    }
-
-    var attr = posix_spawnattr_t()
-    posix_spawnattr_init(&attr)
-    defer { posix_spawnattr_destroy(&attr) }
-    posix_spawnattr_setpgroup(&attr, 0)
-    // The runner ignores SIGINT/SIGTERM/SIGPIPE/SIGXFSZ for its own handling; children get defaults.
-    var defaults = sigset_t()
-    sigemptyset(&defaults)
-    for sig in [SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT, SIGXFSZ] { sigaddset(&defaults, sig) }
-    posix_spawnattr_setsigdefault(&attr, &defaults)
-    var empty = sigset_t()
-    sigemptyset(&empty)
-    posix_spawnattr_setsigmask(&attr, &empty)
-    posix_spawnattr_setflags(
-      &attr, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-
-    let cArgs = argv.map { strdup($0) } + [nil]
-    let cEnv = environment.sorted(by: { $0.key < $1.key }).map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer {
-      cArgs.forEach { free($0) }
-      cEnv.forEach { free($0) }
+      // stdout is inherited; stderr goes to the log, not to this process's own stdout.
+      descriptors[2] = .appending(toPath: logPath ?? "/dev/null")
     }
     // The child exists only once the guard has been told of its group: a second Ctrl-C that
     // ends bench at once waits for this (``withNoSpawnInFlight(_:)``).
-    let (pid, rc): (pid_t, Int32) = spawning.withLock { _ in
-      var pid: pid_t = 0
-      let rc = posix_spawn(&pid, argv[0], &actions, &attr, cArgs, cEnv)
-      if rc == 0 { ProcessGuard.current.withLock { $0 }?.watch(group: pid) }
-      return (pid, rc)
+    let spawned: Result<pid_t, Errno> = spawning.withLock { _ in
+      Result { () throws(Errno) -> pid_t in
+        let pid = try ProcessControl.spawn(
+          path: argv[0], arguments: argv, environment: environment, descriptors: descriptors)
+        ProcessGuard.current.withLock { $0 }?.watch(group: pid)
+        return pid
+      }
     }
-    guard rc == 0 else {
-      let error = Errno(rawValue: rc)
+    let pid: pid_t
+    switch spawned {
+    case .success(let p): pid = p
+    case .failure(let error):
       throw RunnerError(.spawnFailed, "cannot start \(argv[0]): \(error.message)", errno: error)
     }
     return ChildProcess(pid: pid)
   }
 
-  /// Held from `posix_spawn` until the new child's group is reported to the ``ProcessGuard``.
+  /// Held from the spawn until the new child's group is reported to the ``ProcessGuard``.
   private static let spawning = PThreadMutex<Void>(())
 
   /// Runs `body` while no child is being spawned: every child started so far has been reported
@@ -138,9 +95,10 @@ public final class ChildProcess: Sendable {
   /// Reaps the child if it has ended (then kills what it left in its process group); nil while
   /// it runs.
   public func poll() -> Termination? {
-    var status: Int32 = 0
+    let status: Int32
     do {
-      if try SystemCall.retrying({ waitpid(pid, &status, WNOHANG) }) == 0 { return nil }
+      guard let ended = try ProcessControl.reapIfEnded(pid) else { return nil }
+      status = ended
     } catch {
       return .exited(-1)  // already reaped (ECHILD)
     }
@@ -176,10 +134,9 @@ public final class ChildProcess: Sendable {
     return wait(timeout: 5) ?? .signaled(SIGKILL)
   }
 
-  static func decode(_ status: Int32) -> Termination {
-    // WIFEXITED / WEXITSTATUS / WTERMSIG are macros: spelled out.
-    let sig = status & 0x7f
-    if sig == 0 { return .exited((status >> 8) & 0xff) }
-    return .signaled(sig)
+  /// How a child ended, from its wait status.
+  package static func decode(_ status: Int32) -> Termination {
+    if let signal = ProcessControl.signal(ofStatus: status) { return .signaled(signal) }
+    return .exited(ProcessControl.exitCode(ofStatus: status) ?? -1)
   }
 }
