@@ -108,25 +108,31 @@ let package = Package(
       ],
       swiftSettings: strict),
     .executableTarget(name: "camera-app", dependencies: ["CameraApp"], swiftSettings: strict),
-    // The runner (conditions, processes, display, probe) and the CLI commands.
+    // Child processes on the POSIX seam: the spawn with its process group and guard (ProcessGuard),
+    // reaping, the app's output drain and last line, a process tree, command splitting, a pipe
+    // read as lines until a deadline, and the runner's error (a bad command is a UsageError).
+    .target(name: "Subprocess", dependencies: ["CommandLineKit", "SystemCalls"], swiftSettings: strict),
+    // The runner (conditions, display, probe) and the CLI commands.
     .target(
       name: "BenchKit",
       dependencies: [
         "BenchAnalysis", "PhaseTrace", "Display", "Probe", "V4L2Camera", "SyntheticCamera", "CommandLineKit",
-        "LaunchContract", "SystemCalls", "X11Display", "LightBoard",
+        "LaunchContract", "SystemCalls", "Subprocess", "X11Display", "LightBoard",
       ],
       swiftSettings: strict),
     // The preload library (Preload/firstframe-preload.c) and its C companions, compiled by the
     // CompilePreload plugin into bench's resource folder next to its binary (Preload/README.md).
     .plugin(name: "CompilePreload", capability: .buildTool()),
     .executableTarget(
-      name: "bench", dependencies: ["BenchKit"], swiftSettings: strict, plugins: ["CompilePreload"]),
+      name: "bench", dependencies: ["BenchKit", "Subprocess"], swiftSettings: strict,
+      plugins: ["CompilePreload"]),
     // What bench's bookkeeping costs per run (a session over a runner that answers at once), and
     // big synthetic results files for timing the readers: Benchmarks/results-io runs it.
     .executableTarget(
       name: "results-benchmark",
       dependencies: [
-        "BenchKit", "BenchAnalysis", "LaunchContract", "SystemCalls", "TestSupport", "CommandLineKit",
+        "BenchKit", "BenchAnalysis", "LaunchContract", "SystemCalls", "Subprocess", "TestSupport",
+        "CommandLineKit",
       ],
       path: "Benchmarks/results-benchmark", swiftSettings: strict),
     // Shared test helpers.
@@ -210,7 +216,7 @@ let package = Package(
       name: "BenchKitTests",
       dependencies: [
         "BenchKit", "BenchAnalysis", "CommandLineKit", "PhaseTrace", "LaunchContract", "SystemCalls",
-        "TestSupport", "TestThreads", "V4L2Camera", "V4L2TestSupport", "CV4L2Shims", "LightBoard",
+        "Subprocess", "TestSupport", "TestThreads", "V4L2Camera", "V4L2TestSupport", "CV4L2Shims", "LightBoard",
         "CaptureKit",
       ],
       exclude: ["Fixtures"], swiftSettings: strict),
@@ -229,7 +235,8 @@ let package = Package(
     .testTarget(
       name: "FaultInjectionTests",
       dependencies: [
-        "BenchKit", "BenchAnalysis", "LaunchContract", "SystemCalls", "TestSupport", "TestThreads",
+        "BenchKit", "BenchAnalysis", "LaunchContract", "SystemCalls", "Subprocess", "TestSupport",
+        "TestThreads",
       ],
       swiftSettings: strict),
   ],

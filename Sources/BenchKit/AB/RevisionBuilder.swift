@@ -2,6 +2,7 @@
   import Glibc
 #endif
 import Foundation
+import Subprocess
 import SystemCalls
 
 /// A git revision as given on the command line, resolved to its commit.

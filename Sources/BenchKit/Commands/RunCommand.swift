@@ -5,6 +5,7 @@ import BenchAnalysis
 import Display
 import Foundation
 import LaunchContract
+import Subprocess
 import Synchronization
 import SyntheticCamera
 import SystemCalls

@@ -3,6 +3,7 @@
 #endif
 import Dispatch
 import Foundation
+import Subprocess
 import Synchronization
 import SystemCalls
 import X11Display

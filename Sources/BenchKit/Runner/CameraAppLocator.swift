@@ -3,6 +3,7 @@
 #endif
 import Foundation
 import LaunchContract
+import Subprocess
 import SystemCalls
 
 /// Finds the `camera-app` executable, building it when needed, so `swift run bench` works on a

@@ -4,6 +4,7 @@
 import BenchAnalysis
 import LaunchContract
 import PhaseTrace
+import Subprocess
 import SystemCalls
 
 /// Launch stage one against its floor (`bench launch-floor`): spawn → `app.main` of camera-app next

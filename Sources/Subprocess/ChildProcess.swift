@@ -15,24 +15,24 @@ import SystemCalls
 ///
 /// When bench's ``ProcessGuard`` runs, every child's group is reported to it at spawn and released
 /// once reaped, so that the guard kills it if bench dies first (even by SIGKILL).
-public final class ChildProcess: Sendable {
+package final class ChildProcess: Sendable {
   /// The child's pid (and process group id).
-  public let pid: pid_t
+  package let pid: pid_t
 
   private init(pid: pid_t) { self.pid = pid }
 
   /// How a child ended.
-  public enum Termination: Sendable, Equatable, CustomStringConvertible {
+  package enum Termination: Sendable, Equatable, CustomStringConvertible {
     /// `exit(status)`.
     case exited(Int32)
     /// Killed by a signal.
     case signaled(Int32)
 
     /// `exit(0)`.
-    public var isSuccess: Bool { self == .exited(0) }
+    package var isSuccess: Bool { self == .exited(0) }
 
     /// "exited with status N" or "killed by signal SIGNAME".
-    public var description: String {
+    package var description: String {
       switch self {
       case .exited(let s): return "exited with status \(s)"
       case .signaled(let sig): return "killed by signal \(ProcessControl.signalName(sig))"
@@ -44,7 +44,7 @@ public final class ChildProcess: Sendable {
   /// descriptors (dup2'ed); stdout goes to `logPath` (or /dev/null), stderr to `errorLogPath`
   /// (or with stdout; to `logPath` when `inheritedFDs` gives stdout), unless `inheritedFDs` gives
   /// descriptor 1 or 2 (a pipe bench drains).
-  public static func spawn(
+  package static func spawn(
     argv: [String], environment: [String: String], inheritedFDs: [Int32: Int32] = [:],
     logPath: String? = nil, errorLogPath: String? = nil
   ) throws(RunnerError) -> ChildProcess {
@@ -88,13 +88,13 @@ public final class ChildProcess: Sendable {
   /// (the second Ctrl-C) inside it, so that no child can be left between its spawn and the
   /// guard's knowing of it (seen in the fault suite: the app of a run spawned at that moment
   /// outlived bench).
-  public static func withNoSpawnInFlight<T>(_ body: () throws -> T) rethrows -> T {
+  package static func withNoSpawnInFlight<T>(_ body: () throws -> T) rethrows -> T {
     try spawning.withLock { _ in try body() }
   }
 
   /// Reaps the child if it has ended (then kills what it left in its process group); nil while
   /// it runs.
-  public func poll() -> Termination? {
+  package func poll() -> Termination? {
     let status: Int32
     do {
       guard let ended = try ProcessControl.reapIfEnded(pid) else { return nil }
@@ -109,7 +109,7 @@ public final class ChildProcess: Sendable {
 
   /// Waits up to `timeout` seconds for the child to end, checking every millisecond; nil if it
   /// is still running.
-  public func wait(timeout: Double) -> Termination? {
+  package func wait(timeout: Double) -> Termination? {
     var ended: Termination?
     _ = MonotonicClock.sleep(until: MonotonicClock.now() &+ UInt64(timeout * 1e9), slice: 1_000_000) {
       ended = poll()
@@ -119,14 +119,14 @@ public final class ChildProcess: Sendable {
   }
 
   /// Sends `signal` to the child's whole process group.
-  public func signalGroup(_ signal: Int32) {
+  package func signalGroup(_ signal: Int32) {
     kill(-pid, signal)
     kill(pid, signal)
   }
 
   /// Stops the child: SIGTERM to its group, up to `grace` seconds, then SIGKILL; always reaps.
   @discardableResult
-  public func terminate(grace: Double = 1.0) -> Termination {
+  package func terminate(grace: Double = 1.0) -> Termination {
     if let t = poll() { return t }
     signalGroup(SIGTERM)
     if let t = wait(timeout: grace) { return t }
