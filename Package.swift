@@ -112,19 +112,25 @@ let package = Package(
     // reaping, the app's output drain and last line, a process tree, command splitting, a pipe
     // read as lines until a deadline, and the runner's error (a bad command is a UsageError).
     .target(name: "Subprocess", dependencies: ["CommandLineKit", "SystemCalls"], swiftSettings: strict),
+    // Building and finding camera-app: the locator (the package's own build, its static C++
+    // library link), the revision builder of `bench ab` (worktrees, a build cache per commit) and
+    // the build guard that stops a build when bench dies.
+    .target(
+      name: "AppBuilds", dependencies: ["CommandLineKit", "LaunchContract", "Subprocess", "SystemCalls"],
+      swiftSettings: strict),
     // The runner (conditions, display, probe) and the CLI commands.
     .target(
       name: "BenchKit",
       dependencies: [
         "BenchAnalysis", "PhaseTrace", "Display", "Probe", "V4L2Camera", "SyntheticCamera", "CommandLineKit",
-        "LaunchContract", "SystemCalls", "Subprocess", "X11Display", "LightBoard",
+        "LaunchContract", "SystemCalls", "Subprocess", "AppBuilds", "X11Display", "LightBoard",
       ],
       swiftSettings: strict),
     // The preload library (Preload/firstframe-preload.c) and its C companions, compiled by the
     // CompilePreload plugin into bench's resource folder next to its binary (Preload/README.md).
     .plugin(name: "CompilePreload", capability: .buildTool()),
     .executableTarget(
-      name: "bench", dependencies: ["BenchKit", "Subprocess"], swiftSettings: strict,
+      name: "bench", dependencies: ["BenchKit", "Subprocess", "AppBuilds"], swiftSettings: strict,
       plugins: ["CompilePreload"]),
     // What bench's bookkeeping costs per run (a session over a runner that answers at once), and
     // big synthetic results files for timing the readers: Benchmarks/results-io runs it.
@@ -216,8 +222,8 @@ let package = Package(
       name: "BenchKitTests",
       dependencies: [
         "BenchKit", "BenchAnalysis", "CommandLineKit", "PhaseTrace", "LaunchContract", "SystemCalls",
-        "Subprocess", "TestSupport", "TestThreads", "V4L2Camera", "V4L2TestSupport", "CV4L2Shims", "LightBoard",
-        "CaptureKit",
+        "Subprocess", "AppBuilds", "TestSupport", "TestThreads", "V4L2Camera", "V4L2TestSupport", "CV4L2Shims",
+        "LightBoard", "CaptureKit",
       ],
       exclude: ["Fixtures"], swiftSettings: strict),
     .testTarget(

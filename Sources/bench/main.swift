@@ -1,3 +1,4 @@
+import AppBuilds
 import BenchKit
 import Foundation
 import Subprocess

@@ -1,3 +1,4 @@
+import AppBuilds
 import BenchAnalysis
 import BenchKit
 import Foundation
