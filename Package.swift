@@ -110,25 +110,37 @@ let package = Package(
       ],
       swiftSettings: strict),
     .executableTarget(name: "camera-app", dependencies: ["CameraApp"], swiftSettings: strict),
-    // The runner (conditions, processes, display, probe) and the CLI commands.
+    // Child processes on the POSIX seam: the spawn with its process group and guard (ProcessGuard),
+    // reaping, the app's output drain and last line, a process tree, command splitting, a pipe
+    // read as lines until a deadline, and the runner's error (a bad command is a UsageError).
+    .target(name: "Subprocess", dependencies: ["CommandLineKit", "SystemCalls"], swiftSettings: strict),
+    // Building and finding camera-app: the locator (the package's own build, its static C++
+    // library link), the revision builder of `bench ab` (worktrees, a build cache per commit) and
+    // the build guard that stops a build when bench dies.
+    .target(
+      name: "AppBuilds", dependencies: ["CommandLineKit", "LaunchContract", "Subprocess", "SystemCalls"],
+      swiftSettings: strict),
+    // The runner (conditions, display, probe) and the CLI commands.
     .target(
       name: "BenchKit",
       dependencies: [
         "BenchAnalysis", "PhaseTrace", "Display", "Probe", "V4L2Camera", "SyntheticCamera", "CommandLineKit",
-        "LaunchContract", "SystemCalls", "X11Display", "LightBoard",
+        "LaunchContract", "SystemCalls", "Subprocess", "AppBuilds", "X11Display", "LightBoard",
       ],
       swiftSettings: strict),
     // The preload library (Preload/firstframe-preload.c) and its C companions, compiled by the
     // CompilePreload plugin into bench's resource folder next to its binary (Preload/README.md).
     .plugin(name: "CompilePreload", capability: .buildTool()),
     .executableTarget(
-      name: "bench", dependencies: ["BenchKit"], swiftSettings: strict, plugins: ["CompilePreload"]),
+      name: "bench", dependencies: ["BenchKit", "Subprocess", "AppBuilds"], swiftSettings: strict,
+      plugins: ["CompilePreload"]),
     // What bench's bookkeeping costs per run (a session over a runner that answers at once), and
     // big synthetic results files for timing the readers: Benchmarks/results-io runs it.
     .executableTarget(
       name: "results-benchmark",
       dependencies: [
-        "BenchKit", "BenchAnalysis", "LaunchContract", "SystemCalls", "TestSupport", "CommandLineKit",
+        "BenchKit", "BenchAnalysis", "LaunchContract", "SystemCalls", "Subprocess", "TestSupport",
+        "CommandLineKit",
       ],
       path: "Benchmarks/results-benchmark", swiftSettings: strict),
     // Shared test helpers.
@@ -213,8 +225,8 @@ let package = Package(
       name: "BenchKitTests",
       dependencies: [
         "BenchKit", "BenchAnalysis", "CommandLineKit", "PhaseTrace", "LaunchContract", "SystemCalls",
-        "TestSupport", "TestThreads", "V4L2Camera", "V4L2TestSupport", "CV4L2Shims", "LightBoard",
-        "CaptureKit",
+        "Subprocess", "AppBuilds", "TestSupport", "TestThreads", "V4L2Camera", "V4L2TestSupport", "CV4L2Shims",
+        "LightBoard", "CaptureKit",
       ],
       exclude: ["Fixtures"], swiftSettings: strict),
     .testTarget(
@@ -232,7 +244,8 @@ let package = Package(
     .testTarget(
       name: "FaultInjectionTests",
       dependencies: [
-        "BenchKit", "BenchAnalysis", "LaunchContract", "SystemCalls", "TestSupport", "TestThreads",
+        "BenchKit", "BenchAnalysis", "LaunchContract", "SystemCalls", "Subprocess", "TestSupport",
+        "TestThreads",
       ],
       swiftSettings: strict),
   ],

@@ -34,8 +34,8 @@ int CPlatformShims_sizeIsSealed(int fd) {
   return (seals & (F_SEAL_SHRINK | F_SEAL_GROW)) == (F_SEAL_SHRINK | F_SEAL_GROW);
 }
 
-int CPlatformShims_spawnTiedToThread(const char *path, char *const argv[], char *const envp[], int outputFd,
-                                     int keepFd, int deathSignal) {
+int CPlatformShims_spawnTiedToThread(const char *path, char *const argv[], char *const envp[],
+                                     const int *sources, const int *targets, int count, int deathSignal) {
   int status[2];  // the exec's errno comes back here; exec closes it (O_CLOEXEC) on success
   if (pipe2(status, O_CLOEXEC) != 0) return -1;
   pid_t parent = getpid();
@@ -64,11 +64,13 @@ int CPlatformShims_spawnTiedToThread(const char *path, char *const argv[], char 
       dup2(devnull, 0);
       close(devnull);
     }
-    if (outputFd >= 0) {
-      dup2(outputFd, 1);
-      dup2(outputFd, 2);
+    for (int i = 0; i < count; i++) {
+      if (sources[i] == targets[i]) {
+        fcntl(sources[i], F_SETFD, 0);
+      } else {
+        dup2(sources[i], targets[i]);
+      }
     }
-    if (keepFd >= 0) fcntl(keepFd, F_SETFD, 0);
     if (prctl(PR_SET_PDEATHSIG, (unsigned long)deathSignal, 0UL, 0UL, 0UL) != 0 || getppid() != parent) {
       int e = errno ? errno : ESRCH;
       (void)!write(status[1], &e, sizeof e);

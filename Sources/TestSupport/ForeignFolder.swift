@@ -1,6 +1,7 @@
 #if canImport(Glibc)
   import Glibc
 #endif
+import SystemCalls
 
 /// Folders that another user made first, for tests of code that must not trust them.
 public enum ForeignFolder {
@@ -19,7 +20,9 @@ public enum ForeignFolder {
   @discardableResult
   public static func plant(at path: String) -> Bool {
     rmdir(path)
-    guard mkdir(path, 0o777) == 0 || errno == EEXIST, chmod(path, 0o777) == 0 else { return false }
+    guard (try? FileSystem.createDirectory(atPath: path, mode: 0o777)) != nil, chmod(path, 0o777) == 0 else {
+      return false
+    }
     let file = path + "/" + plantedFile
     let fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
     guard fd >= 0 else { return false }

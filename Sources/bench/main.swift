@@ -1,5 +1,7 @@
+import AppBuilds
 import BenchKit
 import Foundation
+import Subprocess
 
 // `bench` dispatches to a command (BenchCommandLine); every command returns its exit status
 // (0 ok, 1 failed/regression, 2 bad usage or input).

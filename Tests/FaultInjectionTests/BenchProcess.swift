@@ -1,6 +1,7 @@
 import BenchKit
 import Foundation
 import LaunchContract
+import Subprocess
 import SystemCalls
 import TestSupport
 

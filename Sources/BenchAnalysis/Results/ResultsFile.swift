@@ -210,7 +210,8 @@ public enum ResultsFile {
   /// Writes any bytes to `path` atomically: a temporary file in the same folder, written whole
   /// and flushed (`fsync`), renamed over `path`, then the folder flushed. Creates missing parent
   /// folders.
-  /// - Throws: `ResultsFileError` naming the path, the step and the `errno` of the call that failed.
+  /// (``FileSystem/replaceAtomically(_:atPath:mode:)-(UnsafeRawBufferPointer,_,_)``).
+  /// - Throws: `ResultsFileError` naming the path and the `errno` of the call that failed.
   public static func writeAtomically(_ data: Data, to path: String) throws(ResultsFileError) {
     let url = URL(fileURLWithPath: path)
     let folder = url.deletingLastPathComponent().path
@@ -220,31 +221,12 @@ public enum ResultsFile {
       throw ResultsFileError(
         code: .writeFailed, path: path, message: "cannot create the folder \(folder)", cause: error)
     }
-    let temp = folder + "/.\(url.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-    var step = "create \(temp)"
-    do throws(Errno) {
-      let fd = try SystemCall.retrying { open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
-      defer { FileDescriptorIO.close(fd) }
-      step = "write \(temp)"
-      try writeAll(fd, data)
-      step = "flush \(temp) to the disk"
-      _ = try SystemCall.retrying { fsync(fd) }
-    } catch {
-      unlink(temp)
-      throw ResultsFileError(code: .writeFailed, path: path, message: "cannot \(step)", cause: error)
+    let written = data.withUnsafeBytes { raw in
+      Result { () throws(Errno) in try FileSystem.replaceAtomically(raw, atPath: path) }
     }
-    do throws(Errno) {
-      _ = try SystemCall.retrying { rename(temp, path) }
-    } catch {
-      unlink(temp)
+    if case .failure(let error) = written {
       throw ResultsFileError(
-        code: .writeFailed, path: path, message: "cannot rename the temporary file into place", cause: error)
-    }
-    // The rename is durable once the folder is flushed; a folder that cannot be opened or
-    // flushed (some file systems) leaves the file written but the rename possibly unflushed.
-    if let dir = try? SystemCall.retrying({ open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }) {
-      _ = try? SystemCall.retrying { fsync(dir) }
-      FileDescriptorIO.close(dir)
+        code: .writeFailed, path: path, message: "cannot write the file atomically", cause: error)
     }
   }
 

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
   import Glibc
 #endif
+import AppBuilds
 import BenchAnalysis
 import Display
 import Foundation
@@ -162,8 +163,7 @@ public enum ABCommand: Command {
         label: side.rawValue, interrupted: stop)
     }
     guardProcess?.removeOnExit(in: "/dev/shm", namesStartingWith: DisplaySurface.namePrefix + "\(getpid())-")
-    try? Data(revisionsJSON(o).utf8).write(
-      to: URL(fileURLWithPath: o.settings.outDir + "/revisions.json"), options: .atomic)
+    try? FileSystem.replaceAtomically(revisionsJSON(o), atPath: o.settings.outDir + "/revisions.json")
     let results = ABSession(settings: o.settings, sides: sessions, progress: progress, interrupted: stop)
       .run()
     // Each side's final results, written as bench writes them (results.json, reports, the
@@ -179,8 +179,7 @@ public enum ABCommand: Command {
     }
     guard let a = results[.a], let b = results[.b] else { return 1 }
     let table = comparison(a: a, b: b, options: o)
-    try? Data(table.utf8).write(
-      to: URL(fileURLWithPath: o.settings.outDir + "/comparison.txt"), options: .atomic)
+    try? FileSystem.replaceAtomically(table, atPath: o.settings.outDir + "/comparison.txt")
     output.write(table)
     if !o.quiet {
       errors.write(

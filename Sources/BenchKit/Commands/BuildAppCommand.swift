@@ -1,3 +1,4 @@
+import AppBuilds
 import Foundation
 
 /// `bench build-app`: builds camera-app exactly as bench runs it (``CameraAppLocator``: release,

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
   import Glibc
 #endif
+import AppBuilds
 import BenchAnalysis
 import Foundation
 import LaunchContract

@@ -1,10 +1,12 @@
 #if canImport(Glibc)
   import Glibc
 #endif
+import AppBuilds
 import BenchAnalysis
 import Display
 import Foundation
 import LaunchContract
+import Subprocess
 import Synchronization
 import SyntheticCamera
 import SystemCalls
@@ -665,10 +667,7 @@ public enum RunCommand: Command {
     let parent = (dir as NSString).deletingLastPathComponent
     guard (parent as NSString).lastPathComponent == "Results" else { return }
     let link = parent + "/latest"
-    let tmp = parent + "/.latest-\(getpid())"
-    unlink(tmp)
-    guard symlink((dir as NSString).lastPathComponent, tmp) == 0 else { return }
-    rename(tmp, link)
+    try? FileSystem.replaceSymbolicLink(atPath: link, pointingTo: (dir as NSString).lastPathComponent)
   }
 
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 import X11Display
 
 /// An Xauthority file (the format `xauth` reads and libXau parses): entries of a family, an
@@ -26,19 +27,12 @@ enum XauthorityFile {
     return out
   }
 
-  /// Writes the file at `path`, readable by this user only, atomically (temporary file, rename).
-  static func write(_ authorization: X11Authorization, display: Int?, to path: String) throws {
-    let temporary = path + ".tmp"
-    guard
-      FileManager.default.createFile(
-        atPath: temporary, contents: contents(authorization, display: display),
-        attributes: [.posixPermissions: 0o600])
-    else {
-      throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: temporary])
-    }
-    guard rename(temporary, path) == 0 else {
-      throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
-    }
+  /// Writes the file at `path`, readable by this user only, atomically
+  /// (``FileSystem/replaceAtomically(_:atPath:mode:)-([UInt8],_,_)``).
+  /// - Throws: the ``Errno`` of the call that failed.
+  static func write(_ authorization: X11Authorization, display: Int?, to path: String) throws(Errno) {
+    try FileSystem.replaceAtomically(
+      Array(contents(authorization, display: display)), atPath: path, mode: 0o600)
   }
 
   /// A new `MIT-MAGIC-COOKIE-1` authorization: 16 bytes from the system's random generator.

@@ -3,6 +3,7 @@
 #endif
 import Dispatch
 import Foundation
+import Subprocess
 import Synchronization
 import SystemCalls
 import X11Display
@@ -80,12 +81,11 @@ public final class XvfbServer: Sendable {
     let authorization = XauthorityFile.newCookie()
     let authorityFile = folder + "/Xauthority"
     let fds: (read: Int32, write: Int32)
-    let log = open(logPath ?? "/dev/null", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+    let output = ProcessControl.ChildDescriptor.appending(toPath: logPath ?? "/dev/null")
     do {
       try XauthorityFile.write(authorization, display: nil, to: authorityFile)
       fds = try ProcessControl.pipe()
     } catch {
-      if log >= 0 { close(log) }
       try? FileManager.default.removeItem(atPath: folder)
       throw RunnerError(.displayFailed, "cannot prepare Xvfb: \(error)")
     }
@@ -100,15 +100,14 @@ public final class XvfbServer: Sendable {
       // The owner thread: Xvfb's parent-death signal is tied to it, so it waits for Xvfb.
       try SystemThread.start(name: "firstframe.xvfb") {
         let result = Result { () throws(Errno) -> pid_t in
-          try ProcessControl.spawnTiedToThread(
-            path: xvfb, arguments: arguments, environment: environment, output: log, keep: fds.write,
-            deathSignal: SIGTERM)
+          try ProcessControl.spawn(
+            path: xvfb, arguments: arguments, environment: environment,
+            descriptors: [1: output, 2: .sameAs(1), fds.write: .inherited(fds.write)], deathSignal: SIGTERM)
         }
         owner.spawned.withLock { $0 = result }
         owner.started.signal()
         guard case .success(let pid) = result else { return }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let status = (try? ProcessControl.waitForExit(pid)) ?? 0
         owner.ended.withLock { $0 = ChildProcess.decode(status) }
         owner.endedSignal.signal()
       }
@@ -117,7 +116,6 @@ public final class XvfbServer: Sendable {
     }
     owner.started.wait()
     close(fds.write)
-    if log >= 0 { close(log) }
     defer { close(fds.read) }
     let pid: pid_t
     switch owner.spawned.withLock({ $0 }) {
@@ -165,7 +163,7 @@ public final class XvfbServer: Sendable {
     for name in (try? FileManager.default.contentsOfDirectory(atPath: "/tmp")) ?? []
     where name.hasPrefix(prefix) {
       let owner = name.dropFirst(prefix.count).prefix { $0 != "-" }
-      if let pid = Int32(owner), kill(pid, 0) != 0 && errno == ESRCH {
+      if let pid = Int32(owner), !ProcessControl.isAlive(pid) {
         try? FileManager.default.removeItem(atPath: "/tmp/" + name)
       }
     }
@@ -176,22 +174,11 @@ public final class XvfbServer: Sendable {
 
   /// Reads `N\n` from `fd` within `timeout` seconds; nil on EOF (Xvfb exited) or time-out.
   static func readDisplayNumber(_ fd: Int32, timeout: Double) -> Int? {
-    var text = ""
-    let deadline = MonotonicClock.now() &+ UInt64(timeout * 1e9)
-    while !text.hasSuffix("\n") {
-      let now = MonotonicClock.now()
-      guard now < deadline else { return nil }
-      var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-      let ready = poll(&p, 1, Int32(min(1000, (deadline - now) / 1_000_000 + 1)))
-      if ready < 0 && errno == EINTR { continue }
-      guard ready > 0 else { continue }
-      var buffer = [UInt8](repeating: 0, count: 32)
-      let n = read(fd, &buffer, buffer.count)
-      if n < 0 && errno == EINTR { continue }
-      guard n > 0 else { return nil }
-      text += String(decoding: buffer[0..<n], as: UTF8.self)
+    var reader = PipeLineReader(fd)
+    guard case .lines(let lines) = reader.lines(until: MonotonicClock.now() &+ UInt64(timeout * 1e9)) else {
+      return nil
     }
-    return Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
+    return lines.first.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
   }
 
   /// Stops Xvfb (SIGTERM, then SIGKILL after `grace` seconds), waits for it, and removes what it

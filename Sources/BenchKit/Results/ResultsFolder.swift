@@ -116,6 +116,6 @@ public final class ResultsFolder: Sendable {
       return false
     }
     defer { FileDescriptorIO.close(fd) }
-    return flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK
+    return (try? FileSystem.tryLockExclusively(fd)) == false
   }
 }

@@ -1,4 +1,5 @@
 import LaunchContract
+import Subprocess
 
 /// `--app-config NAME=COMMAND`: a configuration named by the user that runs a program we did not
 /// write (a GStreamer pipeline, ffplay, a GTK or Qt app), so that its cells sit next to other apps'

@@ -2,6 +2,7 @@
   import Glibc
 #endif
 import Foundation
+import Subprocess
 import SystemCalls
 
 /// What a cold launch of a program reads from the disk before its own code runs, known before

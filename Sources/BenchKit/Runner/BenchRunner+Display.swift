@@ -1,4 +1,5 @@
 import Probe
+import Subprocess
 import SystemCalls
 import X11Display
 

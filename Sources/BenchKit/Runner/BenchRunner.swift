@@ -6,6 +6,7 @@ import Foundation
 import LaunchContract
 import PhaseTrace
 import Probe
+import Subprocess
 import Synchronization
 import SyntheticCamera
 import SystemCalls

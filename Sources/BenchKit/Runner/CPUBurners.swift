@@ -2,6 +2,7 @@
   import Glibc
 #endif
 import Foundation
+import Subprocess
 import SystemCalls
 
 /// The loaded condition's load: one burner process per CPU of its `BurnerPlan`, pinned to that

@@ -4,6 +4,7 @@
 import BenchAnalysis
 import LaunchContract
 import PhaseTrace
+import Subprocess
 import SystemCalls
 
 /// Launch stage one against its floor (`bench launch-floor`): spawn → `app.main` of camera-app next
@@ -151,33 +152,22 @@ public struct LaunchFloor: Sendable {
     FileDescriptorIO.close(pipe.write)
     defer { child.terminate(grace: 1) }
     let deadline = spawnedAt &+ UInt64(timeoutSeconds * 1e9)
-    var lines = TraceLineSplitter()
+    var reader = PipeLineReader(pipe.read)
     var mainAt: UInt64?
     while true {
-      let now = MonotonicClock.now()
-      guard now < deadline else {
+      let lines: [String]
+      switch reader.lines(until: deadline) {
+      case .lines(let read): lines = read
+      case .timedOut:
         return .failure(RunnerError(.spawnFailed, "no \(until.rawValue) within \(timeoutSeconds) s"))
-      }
-      var pollfd = Glibc.pollfd(fd: pipe.read, events: Int16(POLLIN), revents: 0)
-      let ready = Glibc.poll(&pollfd, 1, Int32(min(1000, (deadline - now) / 1_000_000 + 1)))
-      if ready < 0 && errno == EINTR { continue }
-      guard ready > 0 else { continue }
-      var buffer = [UInt8](repeating: 0, count: 4096)
-      let read = buffer.withUnsafeMutableBytes { bytes in
-        Result { () throws(Errno) in try FileDescriptorIO.read(pipe.read, into: bytes) }
-      }
-      let count: Int
-      switch read {
-      case .success(let n): count = n
-      case .failure(let error):
+      case .failed(let error):
         return .failure(
           RunnerError(.spawnFailed, "cannot read the trace pipe: \(error.message)", errno: error))
-      }
-      guard count > 0 else {
+      case .endOfInput:
         let end = child.wait(timeout: 1).map { "\($0)" } ?? "closed its trace"
         return .failure(RunnerError(.spawnFailed, "\(program.name) \(end) before \(until.rawValue)"))
       }
-      for line in lines.append(buffer[..<count]) {
+      for line in lines {
         for event in TraceReader().parse(text: line).events where event.pid == child.pid {
           if event.name == EventName.appMain.rawValue, mainAt == nil {
             guard event.ts >= spawnedAt else {
@@ -201,24 +191,5 @@ public struct LaunchFloor: Sendable {
     var st = stat()
     guard stat(path, &st) == 0 else { return nil }
     return Int64(st.st_size)
-  }
-}
-
-/// Splits bytes read from a pipe into complete lines (a line may arrive in pieces).
-struct TraceLineSplitter {
-  private var pending: [UInt8] = []
-
-  /// Appends `bytes`; returns the lines they completed, without their newlines.
-  mutating func append(_ bytes: ArraySlice<UInt8>) -> [String] {
-    var lines: [String] = []
-    for byte in bytes {
-      if byte == UInt8(ascii: "\n") {
-        lines.append(String(decoding: pending, as: UTF8.self))
-        pending.removeAll(keepingCapacity: true)
-      } else if pending.count < 64 * 1024 {
-        pending.append(byte)
-      }
-    }
-    return lines
   }
 }

@@ -29,13 +29,14 @@ int CPlatformShims_sealSize(int fd);
 int CPlatformShims_sizeIsSealed(int fd);
 
 /// Starts `path` with `argv` and `envp` (NULL-terminated) as a child in its own process group,
-/// with stdin from /dev/null, stdout and stderr to `outputFd`, and `keepFd` (or -1) left open
-/// across exec. The child asks the kernel to send it `deathSignal` when the thread that called
+/// with stdin from /dev/null, then for each of the `count` pairs `sources[i]` duplicated onto
+/// `targets[i]` (`dup2`; a pair with source equal to target is left open across exec), in order.
+/// The child asks the kernel to send it `deathSignal` when the thread that called
 /// this exits — so a server such as Xvfb ends with the thread that owns it, even if the whole
 /// process is killed. The corresponding calls are `fork`, `prctl(PR_SET_PDEATHSIG)` and `execve`.
 /// Returns the child's pid, or -1 with errno set (to the exec's errno when the exec failed).
-int CPlatformShims_spawnTiedToThread(const char *path, char *const argv[], char *const envp[], int outputFd,
-                                     int keepFd, int deathSignal);
+int CPlatformShims_spawnTiedToThread(const char *path, char *const argv[], char *const envp[],
+                                     const int *sources, const int *targets, int count, int deathSignal);
 
 /// The CPUs process `pid` (0: the calling thread) may run on, as a bit mask of `bytes` bytes
 /// (bit N of byte N/8 = CPU N). The corresponding call is `sched_getaffinity(pid, bytes, mask)`.

@@ -1,8 +1,10 @@
+import AppBuilds
 import BenchAnalysis
 import BenchKit
 import Foundation
 import Glibc
 import LaunchContract
+import Subprocess
 import Synchronization
 import TestThreads
 import SystemCalls

@@ -2,6 +2,7 @@ import BenchKit
 import Foundation
 import LaunchContract
 import PhaseTrace
+import Subprocess
 import TestSupport
 import Testing
 

@@ -4,6 +4,7 @@
 import BenchAnalysis
 import BenchKit
 import Foundation
+import Subprocess
 import TestSupport
 import Testing
 

@@ -1,6 +1,8 @@
+import AppBuilds
 import BenchKit
 import Foundation
 import LaunchContract
+import Subprocess
 import SystemCalls
 import TestSupport
 import TestThreads

@@ -1,5 +1,6 @@
 import BenchKit
 import Foundation
+import Subprocess
 import TestThreads
 import Testing
 import TestSupport

@@ -1,4 +1,5 @@
 import BenchKit
+import Subprocess
 import Testing
 
 @Suite struct CommandSplitterTests {

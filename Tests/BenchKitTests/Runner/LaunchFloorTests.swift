@@ -1,5 +1,7 @@
+import AppBuilds
 import BenchKit
 import Foundation
+import Subprocess
 import TestSupport
 import TestThreads
 import Testing

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
   import Glibc
 #endif
+import AppBuilds
 import BenchKit
 import Foundation
 import SystemCalls

@@ -9,9 +9,9 @@ import SystemCalls
 /// `bench __die-with-parent PID COMMAND ARGS…`, which sets `PR_SET_PDEATHSIG` (SIGKILL) and then
 /// `execv`s the command. Ctrl-C and SIGTERM are handled by bench itself, which stops the child's
 /// whole process group.
-public enum BuildGuard {
+package enum BuildGuard {
   /// The hidden first argument of bench that runs a guarded command.
-  public static let argument = "__die-with-parent"
+  package static let argument = "__die-with-parent"
 
   /// `argv` wrapped so that it dies with this process, when this process is `bench` (tests run
   /// `argv` as it is).
@@ -24,7 +24,7 @@ public enum BuildGuard {
 
   /// Runs `arguments` (`PID COMMAND ARGS…`) in place of this process, set to be killed when
   /// its parent (`PID`) ends. Never returns; exits 127 when the command cannot be run.
-  public static func exec(_ arguments: [String]) -> Never {
+  package static func exec(_ arguments: [String]) -> Never {
     guard arguments.count >= 2, let parent = Int32(arguments[0]) else {
       FileHandle.standardError.write(Data("bench \(argument): wants PID COMMAND [ARGS…]\n".utf8))
       exit(2)

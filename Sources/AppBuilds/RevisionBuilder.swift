@@ -1,10 +1,13 @@
 #if canImport(Glibc)
   import Glibc
 #endif
+import CommandLineKit
 import Foundation
+import Subprocess
 import SystemCalls
 
-/// A git revision as given on the command line, resolved to its commit.
+/// A git revision as given on the command line, resolved to its commit. Public while
+/// BenchKit's public `ABCommand.Options` holds it.
 public struct Revision: Sendable, Equatable {
   /// As given (`HEAD~1`, `origin/main`, `v0.1.0`).
   public var name: String
@@ -36,22 +39,22 @@ public struct Revision: Sendable, Equatable {
 /// A revision that is the current checkout's `HEAD`, with no uncommitted change to tracked
 /// files, is taken from the checkout's own camera-app build (``CameraAppLocator``): that is
 /// the same source built the same way, and usually already built.
-public final class RevisionBuilder: Sendable {
+package final class RevisionBuilder: Sendable {
   /// Builds camera-app from the package at `source` with SwiftPM scratch folder `scratch` and
   /// returns the binary's path; polls `interrupted` and stops the build when it turns true.
-  public typealias BuildStep =
+  package typealias BuildStep =
     @Sendable (_ source: String, _ scratch: String, _ interrupted: @Sendable () -> Bool) throws(RunnerError)
     -> String
 
   /// Returns the current checkout's own camera-app (built when needed; the build stops when
   /// `interrupted` turns true); `log` gets progress lines.
-  public typealias CheckoutStep =
+  package typealias CheckoutStep =
     @Sendable (_ interrupted: @Sendable () -> Bool, _ log: (String) -> Void) throws(RunnerError) -> String
 
   /// The git repository (the package root).
-  public let repository: String
+  package let repository: String
   /// `.build/ab` or the folder given.
-  public let folder: String
+  package let folder: String
   let build: BuildStep
   let currentCheckout: CheckoutStep?
 
@@ -59,7 +62,7 @@ public final class RevisionBuilder: Sendable {
   /// to ``swiftBuild(_:_:_:swift:)``; `currentCheckout` (how to get the checkout's own
   /// camera-app for a clean `HEAD`) to ``CameraAppLocator/locate(interrupted:log:)``; with
   /// `reuseCheckout` false every revision is built in the worktree.
-  public init(
+  package init(
     repository: String, folder: String? = nil, build: BuildStep? = nil, reuseCheckout: Bool = true,
     currentCheckout: CheckoutStep? = nil
   ) {
@@ -88,7 +91,7 @@ public final class RevisionBuilder: Sendable {
   /// Resolves `name` to a commit that has camera-app, and refuses a `HEAD` whose working tree
   /// has uncommitted changes to what camera-app is built from (they would not be measured).
   /// - Throws: `UsageError` (exit 2) naming what is wrong, in one line.
-  public func resolve(_ name: String) throws(UsageError) -> Revision {
+  package func resolve(_ name: String) throws(UsageError) -> Revision {
     guard !name.isEmpty, !name.hasPrefix("-") else {
       throw UsageError("'\(name)' is not a git revision")
     }
@@ -132,12 +135,12 @@ public final class RevisionBuilder: Sendable {
   // MARK: - Building
 
   /// The cached binary's path for `commit` (it may not exist yet).
-  public func cachedBinary(_ commit: String) -> String { folder + "/bin/\(commit)/camera-app" }
+  package func cachedBinary(_ commit: String) -> String { folder + "/bin/\(commit)/camera-app" }
 
   /// camera-app built at `revision`: from the cache, else from the current checkout (a clean
   /// `HEAD`), else built in the worktree. `log` gets progress lines.
   /// - Throws: `RunnerError` (`.interrupted` when `interrupted` turned true, `.buildFailed`).
-  public func binary(
+  package func binary(
     for revision: Revision, interrupted: @escaping @Sendable () -> Bool, log: (String) -> Void
   ) throws(RunnerError) -> String {
     let cached = cachedBinary(revision.commit)
@@ -195,21 +198,19 @@ public final class RevisionBuilder: Sendable {
     _ = Git.run(["clean", "--quiet", "-d", "--force", "-x"], in: src)
   }
 
-  /// Copies `built` to `destination` under a temporary name, then renames it into place.
+  /// Copies `built` to `destination` (mode 0755) atomically
+  /// (``FileSystem/replaceAtomically(_:atPath:mode:)-([UInt8],_,_)``).
   func store(_ built: String, as destination: String) throws(RunnerError) {
     let dir = (destination as NSString).deletingLastPathComponent
-    let temporary = destination + ".partial-\(getpid())"
     do {
       try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-      try? FileManager.default.removeItem(atPath: temporary)
-      try FileManager.default.copyItem(atPath: built, toPath: temporary)
     } catch {
-      try? FileManager.default.removeItem(atPath: temporary)
       throw RunnerError(.buildFailed, "cannot keep camera-app in \(dir): \(error.localizedDescription)")
     }
-    guard rename(temporary, destination) == 0 else {
-      let error = Errno.current
-      unlink(temporary)
+    do throws(Errno) {
+      let bytes = try FileSystem.contents(atPath: built, maxBytes: 1 << 31)
+      try FileSystem.replaceAtomically(bytes, atPath: destination, mode: 0o755)
+    } catch {
       throw RunnerError(
         .buildFailed, "cannot keep camera-app as \(destination): \(error.message)", errno: error)
     }
@@ -220,7 +221,7 @@ public final class RevisionBuilder: Sendable {
   /// `<scratch>/build.log`. Stopped, with every compiler job it started, when `interrupted` turns true;
   /// it also dies with bench (``BuildGuard``).
   /// `swift` is the toolchain's `swift` (default: found on `PATH`, else `/opt/swift/usr/bin`).
-  public static func swiftBuild(
+  package static func swiftBuild(
     _ source: String, _ scratch: String, _ interrupted: @Sendable () -> Bool,
     swift: String? = nil
   ) throws(RunnerError) -> String {
@@ -239,7 +240,7 @@ public final class RevisionBuilder: Sendable {
         let error = Errno.current
         throw RunnerError(.buildFailed, "cannot open \(path): \(error.message)", errno: error)
       }
-      while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+      while (try? FileSystem.tryLockExclusively(fd)) != true {
         if interrupted() {
           FileDescriptorIO.close(fd)
           throw RunnerError(.interrupted, "interrupted while waiting for another bench ab's build")

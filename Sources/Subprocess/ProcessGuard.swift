@@ -19,7 +19,7 @@ import SystemCalls
 ///
 /// A child that leaves its process group on purpose (`setsid`) can outlive bench; nothing short of
 /// a cgroup or a PID namespace stops that.
-public final class ProcessGuard: Sendable {
+package final class ProcessGuard: Sendable {
   /// The guard of this process, once started: `ChildProcess` reports each child to it.
   static let current = PThreadMutex<ProcessGuard?>(nil)
   /// The executable that implements the hidden helper commands (`__guard`, `__burn`): set by
@@ -28,9 +28,9 @@ public final class ProcessGuard: Sendable {
 
   /// Says that `executable` (this program, bench) runs the hidden `__guard` command, so that
   /// ``start()`` may start the guard. Bench's entry point calls it; other programs do not.
-  public static func enable(executable: String) { helperExecutable.withLock { $0 = executable } }
+  package static func enable(executable: String) { helperExecutable.withLock { $0 = executable } }
   /// The hidden command that runs the guard.
-  public static let command = "__guard"
+  package static let command = "__guard"
 
   private let writeEnd: Int32
   private let process: ChildProcess
@@ -43,7 +43,7 @@ public final class ProcessGuard: Sendable {
   /// Starts the guard (once per process) when this program can run it; nil otherwise.
   /// - Throws: `RunnerError` when the pipe or the process cannot be created.
   @discardableResult
-  public static func start() throws(RunnerError) -> ProcessGuard? {
+  package static func start() throws(RunnerError) -> ProcessGuard? {
     if let running = current.withLock({ $0 }) { return running }
     guard let executable = helperExecutable.withLock({ $0 }) else { return nil }
     let (readEnd, writeEnd): (Int32, Int32)
@@ -78,14 +78,14 @@ public final class ProcessGuard: Sendable {
   func release(group: pid_t) { send("-\(group)") }
 
   /// Asks the guard to remove `path` (recursively) if bench dies before ``keep(_:)``.
-  public func removeOnExit(_ path: String) { send("rm " + path) }
+  package func removeOnExit(_ path: String) { send("rm " + path) }
 
   /// Bench removed (or keeps) `path` itself: the guard forgets it.
-  public func keep(_ path: String) { send("keep " + path) }
+  package func keep(_ path: String) { send("keep " + path) }
 
   /// Asks the guard to remove, if bench dies, the entries of `folder` whose names begin with
   /// `prefix` (bench's shared-memory display surfaces: `/dev/shm/firstframe-<pid>-…`).
-  public func removeOnExit(in folder: String, namesStartingWith prefix: String) {
+  package func removeOnExit(in folder: String, namesStartingWith prefix: String) {
     guard !prefix.isEmpty, !prefix.contains("/") else { return }
     send("rmprefix " + prefix + "/" + folder)
   }
@@ -96,11 +96,11 @@ public final class ProcessGuard: Sendable {
   }
 
   /// The guard's own pid (for tests and diagnostics).
-  public var pid: pid_t { process.pid }
+  package var pid: pid_t { process.pid }
 
   /// The body of `bench __guard`: reads messages on standard input until end of input, then kills
   /// every process group still watched and removes every folder still listed. Never returns.
-  public static func serve() -> Never {
+  package static func serve() -> Never {
     for sig in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGTSTP, SIGTTIN, SIGTTOU] { signal(sig, SIG_IGN) }
     var groups = Set<pid_t>()
     var paths: [String] = []

@@ -20,25 +20,25 @@ import SystemCalls
 /// or at the latest ``finish(within:)``'s bound after the run asks it to: a program the app
 /// left running outside its process group (`setsid`) cannot hold bench. Bytes such a program
 /// writes afterwards go nowhere (the pipe is closed; it gets `EPIPE`) and are not counted.
-public final class AppOutputDrain: Sendable {
+package final class AppOutputDrain: Sendable {
   /// Bytes kept on disk per stream and file: 1 MiB (a camera app's log is a few KiB; a GStreamer
   /// pipeline at `GST_DEBUG=4` about 100 KiB per launch).
-  public static let maxBytesPerStream = 1 << 20
+  package static let maxBytesPerStream = 1 << 20
   /// The count key of a run's dropped output bytes (stdout and stderr, past the cap).
-  public static let droppedBytesCount = "app_output_dropped_bytes"
+  package static let droppedBytesCount = "app_output_dropped_bytes"
   /// How long ``finish(within:)`` waits by default for the pipes' last bytes once the app ended:
   /// its process group is killed when it is reaped, so only a program that left the group can
   /// take this long.
-  public static let finishGrace = 0.5
+  package static let finishGrace = 0.5
 
   /// `F_SETPIPE_SZ` (`fcntl.h`, behind `_GNU_SOURCE`, which Glibc's module map does not set).
   static let setPipeSize: Int32 = 1024 + 7
 
   /// The write ends the app gets as its descriptors 1 and 2 (close-on-exec here; closed in
   /// bench by ``spawned()``).
-  public let stdoutForApp: Int32
+  package let stdoutForApp: Int32
   /// See ``stdoutForApp``.
-  public let stderrForApp: Int32
+  package let stderrForApp: Int32
   private let wakeWrite: Int32
   /// Whether ``spawned()`` closed bench's copies of the write ends.
   private let writeEndsClosed = PThreadMutex(false)
@@ -58,7 +58,7 @@ public final class AppOutputDrain: Sendable {
   /// Opens (creating, appending) `stdoutPath` and `stderrPath`, makes the pipes and starts the
   /// drain thread.
   /// - Throws: the ``Errno`` of the `open`, `pipe` or `pthread_create` that failed.
-  public init(stdoutPath: String, stderrPath: String) throws(Errno) {
+  package init(stdoutPath: String, stderrPath: String) throws(Errno) {
     var opened: [Int32] = []
     func cleanUp() { opened.forEach { FileDescriptorIO.close($0) } }
     do throws(Errno) {
@@ -99,7 +99,7 @@ public final class AppOutputDrain: Sendable {
 
   /// Closes bench's copies of the app's write ends: call once the app is spawned (or failed
   /// to be), so that the pipes end when the app's copies close.
-  public func spawned() {
+  package func spawned() {
     let close = writeEndsClosed.withLock { closed in
       defer { closed = true }
       return !closed
@@ -112,7 +112,7 @@ public final class AppOutputDrain: Sendable {
 
   /// Once the app has ended: waits until the pipes are drained to their end, at most `seconds`
   /// (then stops the drain, leaving what was not read unread). Returns at once when already done.
-  public func finish(within seconds: Double = finishGrace) {
+  package func finish(within seconds: Double = finishGrace) {
     spawned()
     let deadline = MonotonicClock.now() &+ UInt64(max(0, seconds) * 1e9)
     let changed = shared.storage.withLock { s in
@@ -131,10 +131,10 @@ public final class AppOutputDrain: Sendable {
   }
 
   /// Bytes read from the app past the cap (both streams), so far.
-  public var droppedBytes: Int { shared.storage.withLock { $0.dropped } }
+  package var droppedBytes: Int { shared.storage.withLock { $0.dropped } }
 
   /// The last non-empty line the app wrote to stderr (``AppOutput/lastLine(of:)``), so far.
-  public var lastStderrLine: String? { AppOutput.lastLine(of: shared.storage.withLock { $0.tail }) }
+  package var lastStderrLine: String? { AppOutput.lastLine(of: shared.storage.withLock { $0.tail }) }
 
   /// One pipe and its file.
   struct Stream: Sendable {

@@ -3,6 +3,7 @@
 #endif
 import Foundation
 import LaunchContract
+import Subprocess
 import SystemCalls
 
 /// Finds the `camera-app` executable, building it when needed, so `swift run bench` works on a
@@ -25,11 +26,11 @@ import SystemCalls
 ///   empty and the shared library is linked as before.
 /// `FIRSTFRAME_CAMERA_APP` names a prebuilt binary instead; `bench build-app` builds it and
 /// prints its path (for scripts).
-public enum CameraAppLocator {
+package enum CameraAppLocator {
   /// The `swift build` arguments that build camera-app as bench runs it, after
   /// `swift build --package-path ROOT`; `Benchmarks/app-launch` and `scripts/vivid-integration`
   /// use the same (a test checks).
-  public static let buildArguments = [
+  package static let buildArguments = [
     "-c", "release", "--product", "camera-app", "--scratch-path", ".build/camera-app",
     "--static-swift-stdlib",
     "-Xlinker", "-no-pie",
@@ -39,7 +40,7 @@ public enum CameraAppLocator {
   /// The folder, under camera-app's scratch folder, that holds only a link to the C++ runtime's
   /// static archive, so that the linker's search for `-lstdc++` finds `libstdc++.a` there before
   /// any shared `libstdc++.so`.
-  public static let staticCxxFolder = "static-cxx"
+  package static let staticCxxFolder = "static-cxx"
 
   /// Links `scratch/static-cxx/libstdc++.a` to the archive the toolchain's clang would link
   /// (`clang -print-file-name=libstdc++.a`, the GCC installation the Swift driver uses), or
@@ -49,7 +50,7 @@ public enum CameraAppLocator {
   /// a readable archive is kept (clang is asked once, not at every bench start), and a link is
   /// only ever replaced by an atomic rename, never removed: a `swift build` linking meanwhile
   /// would take the shared runtime instead, and SwiftPM would keep that binary.
-  @discardableResult public static func prepareStaticCxx(scratch: String, swift: String) -> String? {
+  @discardableResult package static func prepareStaticCxx(scratch: String, swift: String) -> String? {
     let folder = scratch + "/" + staticCxxFolder
     try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     let link = folder + "/libstdc++.a"
@@ -68,18 +69,12 @@ public enum CameraAppLocator {
         in: .whitespacesAndNewlines),
       archive.hasPrefix("/"), access(archive, R_OK) == 0
     else { return nil }
-    let fresh = folder + "/.link-" + unique
-    unlink(fresh)
-    guard symlink(archive, fresh) == 0 else { return nil }
-    guard rename(fresh, link) == 0 else {
-      unlink(fresh)
-      return nil
-    }
+    guard (try? FileSystem.replaceSymbolicLink(atPath: link, pointingTo: archive)) != nil else { return nil }
     return archive
   }
 
   /// The package root this bench belongs to: walk up from the executable, then the working directory.
-  public static func packageRoot() -> String? {
+  package static func packageRoot() -> String? {
     var candidates: [String] = []
     if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
       candidates.append((exe as NSString).deletingLastPathComponent)
@@ -103,7 +98,7 @@ public enum CameraAppLocator {
   /// The path of an up-to-date camera-app. `log` receives progress lines (building…). While
   /// `swift build` runs, `interrupted` is checked every few milliseconds: when it turns true the
   /// build (with every compiler job it started) is stopped and `RunnerError.Code.interrupted` thrown.
-  public static func locate(interrupted: () -> Bool = { false }, log: (String) -> Void) throws(RunnerError)
+  package static func locate(interrupted: () -> Bool = { false }, log: (String) -> Void) throws(RunnerError)
     -> String
   {
     if let given = LaunchEnvironment.value(of: .cameraApp) {
@@ -170,7 +165,7 @@ public enum CameraAppLocator {
   }
 
   /// The first `swift` on `PATH`, else the toolchain's.
-  public static func findSwift() -> String {
+  package static func findSwift() -> String {
     // (Each folder as a String: `split(…) + [literal]` was inferred as arrays of characters, so
     // no folder on PATH ever matched.)
     let dirs = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)

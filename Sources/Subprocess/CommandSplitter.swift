@@ -1,11 +1,13 @@
+import CommandLineKit
+
 /// Splits `--app "COMMAND ARGS"` into argv the way a shell would split words, without a shell:
 /// whitespace separates, single quotes keep everything, double quotes keep all but `\"` and `\\`,
 /// a backslash outside quotes escapes the next character. No globbing, no variables.
 /// `--app-config NAME=COMMAND` splits its command the same way.
-public enum CommandSplitter {
+package enum CommandSplitter {
   /// The words of `command`; `option` names the option in error lines.
   /// - Throws: `UsageError` for an unterminated quote or an empty command.
-  public static func split(_ command: String, for option: String = "--app") throws(UsageError) -> [String] {
+  package static func split(_ command: String, for option: String = "--app") throws(UsageError) -> [String] {
     var words: [String] = []
     var current = ""
     var inWord = false
@@ -45,7 +47,7 @@ public enum CommandSplitter {
 
   /// `text` in single quotes, with control characters (a newline included) shown as `\u{…}`
   /// escapes, so that an error line that quotes it stays one line.
-  public static func quoted(_ text: String) -> String {
+  package static func quoted(_ text: String) -> String {
     "'"
       + text.unicodeScalars.map {
         $0.properties.generalCategory == .control ? "\\u{\(String($0.value, radix: 16))}" : String($0)

@@ -6,9 +6,9 @@ import Foundation
 /// A process and everything it started, found through `/proc` by parent pid: for stopping a
 /// child such as `swift build`, which starts each compiler job in a process group of its own,
 /// so that signalling the child's group does not reach them.
-enum ProcessTree {
+package enum ProcessTree {
   /// The parent pid of every process now, from `/proc/<pid>/stat` (its fourth field).
-  static func parents() -> [pid_t: pid_t] {
+  package static func parents() -> [pid_t: pid_t] {
     var parents: [pid_t: pid_t] = [:]
     for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
       guard let pid = pid_t(entry),
@@ -25,7 +25,7 @@ enum ProcessTree {
   /// Stops `root` and every process under it, however deep and in whatever process group:
   /// each is first stopped (SIGSTOP, from the top down, so that none can start another while
   /// the tree is read), then all are killed (SIGKILL). `root` stays unreaped for its parent.
-  static func kill(_ root: pid_t) {
+  package static func kill(_ root: pid_t) {
     var stopped: Set<pid_t> = []
     // A few passes: a child started between reading /proc and stopping its parent is found next time.
     for _ in 0..<3 {

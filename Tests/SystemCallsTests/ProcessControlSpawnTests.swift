@@ -1,0 +1,117 @@
+import Glibc
+import Synchronization
+import SystemCalls
+import TestSupport
+import TestThreads
+import Testing
+
+@Suite(.blocking, .timeLimit(.minutes(TestTime.minutes(1)))) struct ProcessControlSpawnTests {
+  /// Runs `/bin/sh -c script` with `descriptors` and waits for its wait status.
+  static func run(_ script: String, descriptors: [Int32: ProcessControl.ChildDescriptor] = [:]) throws
+    -> Int32
+  {
+    let pid = try ProcessControl.spawn(
+      path: "/bin/sh", arguments: ["sh", "-c", script], environment: ["PATH": "/usr/bin:/bin"],
+      descriptors: descriptors)
+    return try ProcessControl.waitForExit(pid)
+  }
+
+  /// Everything the pipe `fd` carries until its writer closes it (or 30 s pass).
+  static func drain(_ fd: Int32) throws -> String {
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 256)
+    let deadline = MonotonicClock.now() + 30_000_000_000
+    while true {
+      let count = try buffer.withUnsafeMutableBytes {
+        try FileDescriptorIO.read(fd, into: $0, until: deadline)
+      }
+      guard let count = try #require(Optional(count)), count > 0 else { break }
+      bytes += buffer[..<count]
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  @Test("a child's exit code and its log, stderr with stdout, come back")
+  func exitCodeAndLog() throws {
+    let log = "/tmp/firstframe-spawn-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).log"
+    defer { unlink(log) }
+    let status = try Self.run(
+      "echo out; echo err >&2; exit 3", descriptors: [1: .appending(toPath: log), 2: .sameAs(1)])
+    #expect(ProcessControl.exitCode(ofStatus: status) == 3)
+    #expect(ProcessControl.signal(ofStatus: status) == nil)
+    #expect(FileSystem.readText(atPath: log) == "out\nerr\n")
+  }
+
+  @Test("a child runs in a process group of its own, with stdin from /dev/null")
+  func ownGroup() throws {
+    let pipe = try ProcessControl.pipe()
+    defer { FileDescriptorIO.close(pipe.read) }
+    let pid = try ProcessControl.spawn(
+      path: "/bin/sh", arguments: ["sh", "-c", "cut -d ' ' -f 5 /proc/$$/stat; cat"],
+      environment: ["PATH": "/usr/bin:/bin"], descriptors: [1: .inherited(pipe.write)])
+    FileDescriptorIO.close(pipe.write)
+    let printed = try Self.drain(pipe.read)
+    _ = try ProcessControl.waitForExit(pid)
+    #expect(printed == "\(pid)\n")
+  }
+
+  @Test("inherited descriptors land on the numbers asked for, even when one's source is another's target")
+  func inheritedDescriptors() throws {
+    let first = try ProcessControl.pipe()
+    let second = try ProcessControl.pipe()
+    defer { [first.read, second.read].forEach(FileDescriptorIO.close) }
+    // The child's descriptor `second.write` gets the first pipe, and 99 the second: a naive order of
+    // dup2 calls would overwrite the second pipe's source before copying it.
+    let pid = try ProcessControl.spawn(
+      path: "/bin/bash", arguments: ["bash", "-c", "echo one >&\(second.write); echo two >&99"],
+      environment: ["PATH": "/usr/bin:/bin"],
+      descriptors: [second.write: .inherited(first.write), 99: .inherited(second.write)])
+    [first.write, second.write].forEach(FileDescriptorIO.close)
+    #expect(try Self.drain(first.read) == "one\n")
+    #expect(try Self.drain(second.read) == "two\n")
+    #expect(ProcessControl.exitCode(ofStatus: try ProcessControl.waitForExit(pid)) == 0)
+  }
+
+  @Test("a program that does not exist is ENOENT, with and without a death signal")
+  func missingProgram() {
+    for deathSignal in [nil, SIGKILL] {
+      #expect(throws: Errno.noSuchFile) {
+        try ProcessControl.spawn(
+          path: "/nonexistent/firstframe", arguments: ["x"], environment: [:], deathSignal: deathSignal)
+      }
+    }
+  }
+
+  @Test("a child tied to a thread gets its death signal when that thread ends")
+  func deathSignal() throws {
+    let spawned = PThreadMutex<Result<pid_t, Errno>?>(nil)
+    try SystemThread.start(name: "spawn-test") {
+      let result = Result { () throws(Errno) in
+        try ProcessControl.spawn(
+          path: "/bin/sleep", arguments: ["sleep", "60"], environment: [:], deathSignal: SIGKILL)
+      }
+      spawned.withLock { $0 = result }
+    }
+    #expect(blockUntil(timeout: .seconds(30)) { spawned.withLock { $0 } != nil })
+    let pid = try #require(spawned.withLock { $0 }).get()
+    #expect(ProcessControl.signal(ofStatus: try ProcessControl.waitForExit(pid)) == SIGKILL)
+  }
+
+  @Test("a running child is not reaped, an ended one is, and then it is no longer alive")
+  func reapAndLiveness() throws {
+    let pid = try ProcessControl.spawn(path: "/bin/sleep", arguments: ["sleep", "60"], environment: [:])
+    #expect(try ProcessControl.reapIfEnded(pid) == nil)
+    #expect(ProcessControl.isAlive(pid))
+    kill(pid, SIGTERM)
+    var status: Int32?
+    #expect(
+      blockUntil(timeout: .seconds(30)) {
+        status = try? ProcessControl.reapIfEnded(pid)
+        return status != nil
+      })
+    #expect(status.flatMap(ProcessControl.signal(ofStatus:)) == SIGTERM)
+    #expect(!ProcessControl.isAlive(pid))
+    #expect(throws: Errno(rawValue: ECHILD)) { try ProcessControl.reapIfEnded(pid) }
+    #expect(ProcessControl.isAlive(getpid()))
+  }
+}
