@@ -11,14 +11,14 @@ import SystemCalls
 /// read (`pread`, opened without following a link or blocking, a regular file only); control
 /// characters (escape sequences, a progress line's carriage returns) end or leave the line,
 /// and the quoted line is cut at ``maxCharacters``.
-public enum AppOutput {
+package enum AppOutput {
   /// Bytes read from the end of the file.
-  public static let maxBytes = 4096
+  package static let maxBytes = 4096
   /// Characters of the line quoted.
-  public static let maxCharacters = 200
+  package static let maxCharacters = 200
 
   /// The last non-empty line of the file at `path`, cleaned; nil when there is none.
-  public static func lastLine(ofFile path: String) -> String? {
+  package static func lastLine(ofFile path: String) -> String? {
     guard let fd = try? SystemCall.retrying({ open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) })
     else { return nil }
     defer { FileDescriptorIO.close(fd) }
@@ -35,7 +35,7 @@ public enum AppOutput {
 
   /// The last non-empty line of `bytes` (lines end at `\n` or `\r`), without control
   /// characters or ANSI escape sequences, cut at ``maxCharacters`` (with `…`).
-  public static func lastLine(of bytes: [UInt8]) -> String? {
+  package static func lastLine(of bytes: [UInt8]) -> String? {
     let lines = bytes.split(whereSeparator: { $0 == 0x0A || $0 == 0x0D })
     for line in lines.reversed() {
       let text = clean(String(decoding: line, as: UTF8.self))

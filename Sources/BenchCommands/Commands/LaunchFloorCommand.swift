@@ -2,22 +2,24 @@
   import Glibc
 #endif
 import BenchAnalysis
+import BenchKit
 import Foundation
+import HostConditions
 import LaunchContract
 
 /// `bench launch-floor`: camera-app's launch stage one (spawn → `app.main`) next to reference
 /// programs, warm and cold, measured as bench measures `process_launch` (``LaunchFloor``).
 /// `Benchmarks/launch-floor` builds the references (a C hello, dynamic and static, and static
 /// Swift hellos) and runs this.
-public enum LaunchFloorCommand: Command {
+package enum LaunchFloorCommand: Command {
   /// The command line, checked.
-  public struct Options: Sendable {
+  package struct Options: Sendable {
     /// Timed launches per program and condition.
-    public var launches: Int
+    package var launches: Int
     /// `warm`, `cold` or both.
-    public var conditions: [LaunchCondition]
+    package var conditions: [LaunchCondition]
     /// The reference programs (`NAME=PATH`), in table order.
-    public var references: [LaunchFloor.Program]
+    package var references: [LaunchFloor.Program]
   }
 
   static let launches = Option(
@@ -28,7 +30,7 @@ public enum LaunchFloorCommand: Command {
     parser: .list(of: [LaunchCondition.warm, .cold]))
 
   /// The option table (parser and `--help`).
-  public static let spec = CommandLineSpec(
+  package static let spec = CommandLineSpec(
     command: "bench launch-floor",
     synopsis: "[--launches N] [--conditions warm,cold] [NAME=PATH …]",
     summary: """
@@ -44,7 +46,7 @@ public enum LaunchFloorCommand: Command {
     epilogue: "exit status: 0 every launch reached app.main, 1 some did not, 2 usage error")
 
   /// Checks the command line: the numbers, the conditions and each `NAME=PATH` (an executable).
-  public static func options(from o: ParsedOptions) throws(UsageError) -> Options {
+  package static func options(from o: ParsedOptions) throws(UsageError) -> Options {
     var references: [LaunchFloor.Program] = []
     for argument in o.positional {
       let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
@@ -63,7 +65,7 @@ public enum LaunchFloorCommand: Command {
 
   /// Locates (or builds) camera-app, runs the launches and writes the report to `output`;
   /// progress goes to `errors`. Returns 0 when every launch reached `app.main`, 1 otherwise.
-  public static func execute(
+  package static func execute(
     _ options: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
   ) -> Int32 {
     let interrupted = InterruptFlag.install()
