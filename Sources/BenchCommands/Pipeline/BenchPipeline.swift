@@ -50,36 +50,79 @@ package enum BenchPipeline {
     }
     if let device { guardProcess?.removeOnExit(device) }
     defer { if let device { try? FileManager.default.removeItem(atPath: device) } }
+    let context = SideContext(
+      apps: apps, display: display, device: device, progress: progress, guardProcess: guardProcess,
+      interrupted: stop)
+    guard let sides = makeSides(job, folders: folders, context, errors: &errors) else { return 1 }
+    guardProcess?.removeOnExit(in: "/dev/shm", namesStartingWith: DisplaySurface.namePrefix + "\(getpid())-")
+    let results = job.run(
+      sides.map(\.session), runners: sides.map(\.runner), progress: progress, interrupted: stop,
+      log: { errors.write($0 + "\n") })
+    let status = write(
+      results, job: job, folders: folders, journals: sides.map(\.journal), displayFailure: display.failure,
+      output: &output, errors: &errors)
+    return job.report(results, status: status, output: &output, errors: &errors)
+  }
+
+  /// What every side of a job is set up with.
+  struct SideContext {
+    /// Per side: camera-app's path, or nil (``BenchJob/apps(interrupted:log:)``).
+    let apps: [String?]
+    /// The display the runs present to.
+    let display: BenchDisplay
+    /// The camera's power state folder the sides share, or nil: each runner's own.
+    let device: String?
+    /// The progress line of all sides.
+    let progress: ProgressReporter
+    /// The process guard, told of each runner's state folder.
+    let guardProcess: ProcessGuard?
+    /// Whether the benchmark stops (a signal, or the display gone).
+    let interrupted: @Sendable () -> Bool
+  }
+
+  /// One journal, runner and session per side, each on its results folder; nil (said on
+  /// `errors`) when a journal or runner cannot be made.
+  static func makeSides(
+    _ job: some BenchJob, folders: [ResultsFolder], _ context: SideContext,
+    errors: inout some TextOutputStream
+  ) -> [(session: BenchSession, runner: BenchRunner, journal: RunJournal)]? {
     var sides: [(session: BenchSession, runner: BenchRunner, journal: RunJournal)] = []
     for (index, side) in job.sides.enumerated() {
       var settings = job.settings
       settings.outDir = folders[index].path
-      let base = baseResults(settings, display: display)
+      let base = baseResults(settings, display: context.display)
       let journal: RunJournal
       let runner: BenchRunner
       do {
         journal = try RunJournal(folder: folders[index].path, base: base)
       } catch {
         errors.write("bench: \(error)\n")
-        return 1
+        return nil
       }
       do {
         runner = try BenchRunner(
-          settings: settings, appBinary: apps[index], display: display, deviceStateDirectory: device)
+          settings: settings, appBinary: context.apps[index], display: context.display,
+          deviceStateDirectory: context.device)
       } catch {
         errors.write("bench: \(error.message)\n")
-        return 1
+        return nil
       }
-      guardProcess?.removeOnExit(runner.stateDirectory)
+      context.guardProcess?.removeOnExit(runner.stateDirectory)
       let session = BenchSession(
-        settings: settings, runner: runner, progress: progress, base: base, journal: journal,
-        label: side.label, interrupted: stop)
+        settings: settings, runner: runner, progress: context.progress, base: base, journal: journal,
+        label: side.label, interrupted: context.interrupted)
       sides.append((session, runner, journal))
     }
-    guardProcess?.removeOnExit(in: "/dev/shm", namesStartingWith: DisplaySurface.namePrefix + "\(getpid())-")
-    let results = job.run(
-      sides.map(\.session), runners: sides.map(\.runner), progress: progress, interrupted: stop,
-      log: { errors.write($0 + "\n") })
+    return sides
+  }
+
+  /// Writes each side's results (``finish(_:folder:journal:format:quiet:displayFailure:output:errors:)``):
+  /// on stdout as ``BenchJob/sideOutput`` says, or nowhere. Returns the sides' exit status: 130
+  /// when one was interrupted, else the highest.
+  static func write(
+    _ results: [BenchResults?], job: some BenchJob, folders: [ResultsFolder], journals: [RunJournal],
+    displayFailure: String?, output: inout some TextOutputStream, errors: inout some TextOutputStream
+  ) -> Int32 {
     var status: Int32 = 0
     var discard = ""
     for (index, result) in results.enumerated() {
@@ -87,16 +130,16 @@ package enum BenchPipeline {
       let written =
         if let shown = job.sideOutput {
           finish(
-            result, folder: folders[index], journal: sides[index].journal, format: shown.format,
-            quiet: shown.quiet, displayFailure: display.failure, output: &output, errors: &errors)
+            result, folder: folders[index], journal: journals[index], format: shown.format,
+            quiet: shown.quiet, displayFailure: displayFailure, output: &output, errors: &errors)
         } else {
           finish(
-            result, folder: folders[index], journal: sides[index].journal, format: .table, quiet: true,
-            displayFailure: display.failure, output: &discard, errors: &errors)
+            result, folder: folders[index], journal: journals[index], format: .table, quiet: true,
+            displayFailure: displayFailure, output: &discard, errors: &errors)
         }
       status = status == 130 || written == 130 ? 130 : max(status, written)
     }
-    return job.report(results, status: status, output: &output, errors: &errors)
+    return status
   }
 
   /// Claims each side's results folder (``ResultsFolder/claim(_:overwrite:note:)``); a named

@@ -1,13 +1,11 @@
 #if canImport(Glibc)
   import Glibc
 #endif
-import Display
 import Foundation
 import LaunchContract
 import PhaseTrace
 import Probe
 import SystemCalls
-import X11Display
 
 /// A launch: the app spawned with its display, control pipe and trace, and the one way it is
 /// shut down.

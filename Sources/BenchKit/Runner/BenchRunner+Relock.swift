@@ -1,11 +1,9 @@
 import BenchAnalysis
-import Display
 import Foundation
 import LaunchContract
 import PhaseTrace
 import Probe
 import SystemCalls
-import X11Display
 
 /// Relock: one app process per configuration for the whole cell, locked and unlocked for every
 /// run, each run measured from its unlock.
