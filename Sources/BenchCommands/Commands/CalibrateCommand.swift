@@ -59,17 +59,19 @@ package enum CalibrateCommand: Command {
     var settings = CalibrationSettings()
     settings.refreshHz = try o.value(refreshHz)
     settings.trials = try o.value(trials)
-    let path = try o.value(display)
-    try BenchDisplay.validate(path)
-    return Options(settings: settings, load: !o.isSet(noLoad), format: try o.value(format), display: path)
+    return Options(
+      settings: settings, load: !o.isSet(noLoad), format: try o.value(format), display: try o.value(display))
   }
 
   /// Runs the trials without and (unless `--no-load`) with load, then the probe-cost benchmark,
   /// and writes the report to `output`. Returns `status(of:)`: 0 when the probe's error bound holds
   /// under every load level, 1 otherwise (each violation goes to `errors`).
+  /// - Throws: `UsageError` when the display cannot be used (``BenchDisplay/validate(_:)``).
   package static func execute(
     _ options: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
-  ) -> Int32 {
+  ) throws(UsageError) -> Int32 {
+    // The display, checked here rather than in `options(from:)`: parsing opens nothing.
+    try BenchDisplay.validate(options.display)
     if options.display.isX11 { return executeX11(options, output: &output, errors: &errors) }
     var reports: [CalibrationReport] = []
     for load in options.load ? [false, true] : [false] {

@@ -53,7 +53,6 @@ package enum LaunchFloorCommand: Command {
       guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
         throw UsageError("a reference program is NAME=PATH, not '\(argument)'")
       }
-      guard access(parts[1], X_OK) == 0 else { throw UsageError("\(argument): not an executable file") }
       guard parts[0] != "camera-app", !references.contains(where: { $0.name == parts[0] }) else {
         throw UsageError("\(parts[0]): a program name may appear once (camera-app is always measured)")
       }
@@ -65,9 +64,15 @@ package enum LaunchFloorCommand: Command {
 
   /// Locates (or builds) camera-app, runs the launches and writes the report to `output`;
   /// progress goes to `errors`. Returns 0 when every launch reached `app.main`, 1 otherwise.
+  /// - Throws: `UsageError` for a reference program that is not an executable file.
   package static func execute(
     _ options: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
-  ) -> Int32 {
+  ) throws(UsageError) -> Int32 {
+    // The reference programs, checked here rather than in `options(from:)`: parsing looks at
+    // no file.
+    for program in options.references where access(program.argv[0], X_OK) != 0 {
+      throw UsageError("\(program.name)=\(program.argv[0]): not an executable file")
+    }
     let interrupted = InterruptFlag.install()
     let app: String
     do {
