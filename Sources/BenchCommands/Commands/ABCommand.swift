@@ -1,12 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
-import BenchAnalysis
 import BenchKit
-import Display
-import Foundation
-import LaunchContract
-import SystemCalls
 
 /// `bench ab REV_A REV_B`: code against code on one machine in one run. Builds camera-app at
 /// two git revisions (``RevisionBuilder``) and runs both, interleaved run by run

@@ -1,16 +1,7 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
-import BenchAnalysis
 import BenchKit
-import Display
-import Foundation
 import HostConditions
 import LaunchContract
-import Synchronization
-import SyntheticCamera
-import SystemCalls
-import V4L2Camera
+import X11Display
 
 /// `bench` (the main job): launches the camera app under each condition and configuration and
 /// reports per-phase distributions.
