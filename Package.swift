@@ -1,12 +1,21 @@
 // swift-tools-version:6.2
 //
 // FirstFrame: camera launch-latency benchmarking for Linux.
-// Layers (STYLE.md rule 1): bench → BenchKit → {BenchAnalysis, Display, Probe, CameraApp} →
-// CaptureKit ← devices. BenchKit is the runner (conditions, processes, display, probe) and the
-// CLI commands; BenchAnalysis is the analysis it hands results to (statistics, comparisons,
-// gates, reports, the results schema), testable without processes.
-// CaptureKit, LightBoard, PhaseTrace and BenchAnalysis are portable (no C module imports);
-// platform code (V4L2, shared memory, process spawning) lives in its own modules.
+// The graph, bottom up (STYLE.md rule 1; each target lists its own dependencies below):
+//   C shims (CPlatformShims, CV4L2Shims, CXCBShims; CV4L2Shims and CXCBShims load their
+//   libraries with dlopen) → SystemCalls, the POSIX seam → CommandLineKit, LaunchContract,
+//   JSONDecoding, LightBoard → PhaseTrace → CaptureKit (the capture core) → the devices
+//   (SyntheticCamera, V4L2Camera) and the display (Display, X11Display) → CameraApp → camera-app.
+//   BenchAnalysis (statistics, comparisons, gates, reports, the results schema; no processes)
+//   stands on PhaseTrace, LaunchContract, CommandLineKit and SystemCalls; Probe on BenchAnalysis,
+//   LightBoard and the display.
+//   The bench side: Subprocess (spawn, reap, output drain), AppBuilds (camera-app's builds) and
+//   HostConditions (cache eviction, the burner plan, the host record) →
+//   BenchKit (the runner: runs, sessions, the feeder, the display server, the launch floor,
+//   the results folder) → BenchCommands
+//   (the command line, each command, the one pipeline of `bench` and `bench ab`) → bench.
+// Between our own modules access is `package`; `public` is for the libraries a third party
+// uses (the launch contract, the trace library, the capture core).
 import PackageDescription
 
 // Warnings are errors (STYLE.md rule 12) in every build of this package — `swift build`, `swift test`
@@ -31,7 +40,6 @@ let package = Package(
     .library(name: "Display", targets: ["Display"]),
     .library(name: "Probe", targets: ["Probe"]),
     .library(name: "BenchAnalysis", targets: ["BenchAnalysis"]),
-    .library(name: "BenchKit", targets: ["BenchKit"]),
     // The fuzz targets, for the libFuzzer package in Fuzz/ (scripts/fuzz).
     .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
     .executable(name: "camera-app", targets: ["camera-app"]),
@@ -120,19 +128,37 @@ let package = Package(
     .target(
       name: "AppBuilds", dependencies: ["CommandLineKit", "LaunchContract", "Subprocess", "SystemCalls"],
       swiftSettings: strict),
-    // The runner (conditions, display, probe) and the CLI commands.
+    // The host conditions a benchmark controls or records: the page-cache evictor of the cold
+    // condition, the loaded condition's burner plan (affinity, cgroup quota, last-level cache),
+    // and the host record results.json carries.
+    .target(
+      name: "HostConditions", dependencies: ["BenchAnalysis", "SystemCalls"], swiftSettings: strict),
+    // The runner: runs, sessions (one per results folder; `bench ab`'s interleaved pair), the
+    // light-board feeder, the display (shared memory or Xvfb), the launch floor, the preload
+    // library, the results folder and journal.
     .target(
       name: "BenchKit",
       dependencies: [
-        "BenchAnalysis", "PhaseTrace", "Display", "Probe", "V4L2Camera", "SyntheticCamera", "CommandLineKit",
-        "LaunchContract", "SystemCalls", "Subprocess", "AppBuilds", "X11Display", "LightBoard",
+        "BenchAnalysis", "HostConditions", "PhaseTrace", "Display", "Probe", "V4L2Camera", "SyntheticCamera",
+        "CommandLineKit", "LaunchContract", "SystemCalls", "Subprocess", "AppBuilds", "X11Display",
+        "LightBoard",
+      ],
+      swiftSettings: strict),
+    // The thin commands layer: `bench`'s command line (one option table per command), each
+    // command, and the one pipeline `bench` and `bench ab` run (prepare, run, write, report).
+    .target(
+      name: "BenchCommands",
+      dependencies: [
+        "BenchKit", "HostConditions", "BenchAnalysis", "CommandLineKit", "Display", "LaunchContract", "Probe",
+        "SyntheticCamera", "SystemCalls", "V4L2Camera", "X11Display", "Subprocess", "AppBuilds",
       ],
       swiftSettings: strict),
     // The preload library (Preload/firstframe-preload.c) and its C companions, compiled by the
     // CompilePreload plugin into bench's resource folder next to its binary (Preload/README.md).
     .plugin(name: "CompilePreload", capability: .buildTool()),
     .executableTarget(
-      name: "bench", dependencies: ["BenchKit", "Subprocess", "AppBuilds"], swiftSettings: strict,
+      name: "bench", dependencies: ["BenchCommands", "BenchKit", "Subprocess", "AppBuilds"],
+      swiftSettings: strict,
       plugins: ["CompilePreload"]),
     // What bench's bookkeeping costs per run (a session over a runner that answers at once), and
     // big synthetic results files for timing the readers: Benchmarks/results-io runs it.
@@ -168,7 +194,8 @@ let package = Package(
       swiftSettings: strict),
 
     .testTarget(
-      name: "CommandLineKitTests", dependencies: ["CommandLineKit", "BenchKit", "CameraApp"],
+      name: "CommandLineKitTests",
+      dependencies: ["CommandLineKit", "BenchCommands", "BenchKit", "CameraApp"],
       resources: [.copy("Fixtures")], swiftSettings: strict),
     .testTarget(
       name: "SystemCallsTests", dependencies: ["SystemCalls", "TestSupport", "TestThreads"],
@@ -224,9 +251,10 @@ let package = Package(
     .testTarget(
       name: "BenchKitTests",
       dependencies: [
-        "BenchKit", "BenchAnalysis", "CommandLineKit", "PhaseTrace", "LaunchContract", "SystemCalls",
-        "Subprocess", "AppBuilds", "TestSupport", "TestThreads", "V4L2Camera", "V4L2TestSupport", "CV4L2Shims",
-        "LightBoard", "CaptureKit",
+        "BenchKit", "BenchCommands", "HostConditions", "BenchAnalysis", "CommandLineKit", "PhaseTrace",
+        "LaunchContract", "SystemCalls", "Subprocess", "AppBuilds",
+        "TestSupport", "TestThreads", "V4L2Camera", "V4L2TestSupport", "CV4L2Shims", "LightBoard",
+        "CaptureKit",
       ],
       exclude: ["Fixtures"], swiftSettings: strict),
     .testTarget(
@@ -235,7 +263,8 @@ let package = Package(
     .testTarget(
       name: "X11Tests",
       dependencies: [
-        "X11Display", "Probe", "BenchKit", "BenchAnalysis", "CaptureKit", "LaunchContract", "PhaseTrace",
+        "X11Display", "Probe", "BenchCommands", "BenchKit", "BenchAnalysis", "CaptureKit", "LaunchContract",
+        "PhaseTrace",
         "SystemCalls", "TestSupport",
         "TestThreads",
       ], swiftSettings: strict),

@@ -1,5 +1,4 @@
 import CommandLineKit
-
 /// Splits `--app "COMMAND ARGS"` into argv the way a shell would split words, without a shell:
 /// whitespace separates, single quotes keep everything, double quotes keep all but `\"` and `\\`,
 /// a backslash outside quotes escapes the next character. No globbing, no variables.

@@ -1,4 +1,5 @@
 import AppBuilds
+import BenchCommands
 import BenchKit
 import Foundation
 import Subprocess

@@ -1,3 +1,4 @@
+import BenchCommands
 import BenchKit
 import CameraApp
 import CommandLineKit

@@ -4,7 +4,7 @@ import LaunchContract
 import SystemCalls
 
 /// Which revision of a `bench ab` comparison: A is the reference, B the new one.
-public enum ABSide: String, Sendable, CaseIterable {
+package enum ABSide: String, Sendable, CaseIterable {
   /// The reference revision (REV_A).
   case a = "A"
   /// The new revision (REV_B).
@@ -12,15 +12,15 @@ public enum ABSide: String, Sendable, CaseIterable {
 }
 
 /// One run of a `bench ab` session: a launch of one side's camera-app.
-public struct ABStep: Sendable, Equatable {
+package struct ABStep: Sendable, Equatable {
   /// The condition it runs under.
-  public var condition: LaunchCondition
+  package var condition: LaunchCondition
   /// The configuration.
-  public var config: LaunchConfiguration
+  package var config: LaunchConfiguration
   /// Whose camera-app.
-  public var side: ABSide
+  package var side: ABSide
   /// The round within the condition, from 0; the first `warmup` rounds are not counted.
-  public var round: Int
+  package var round: Int
 }
 
 /// `bench ab`'s measuring: both revisions' camera-apps run under the same conditions and
@@ -29,7 +29,7 @@ public struct ABStep: Sendable, Equatable {
 /// journal in its own results folder (`A/`, `B/`): every finished run is on the disk before the
 /// next starts, exactly as in `bench`, and each side's results are assembled from its runs at the
 /// end (``RunJournal/assemble(base:cells:realtime:)``).
-public final class ABSession: Sendable {
+package final class ABSession: Sendable {
   let settings: RunSettings
   let sides: [ABSide: BenchSession]
   let progress: ProgressReporter
@@ -38,7 +38,7 @@ public final class ABSession: Sendable {
   /// The order of the runs: within each condition, round by round, configuration by
   /// configuration, one run of each side: A B in even rounds and B A in odd ones (A B B A …), so
   /// that neither side is always the one that runs right after the other.
-  public static func order(conditions: [LaunchCondition], configs: [LaunchConfiguration], rounds: Int)
+  package static func order(conditions: [LaunchCondition], configs: [LaunchConfiguration], rounds: Int)
     -> [ABStep]
   {
     var steps: [ABStep] = []
@@ -57,7 +57,7 @@ public final class ABSession: Sendable {
   /// Creates the session: `settings` says what to run (conditions, configurations, runs,
   /// warm-up); `sides` holds each side's session (its runner runs that side's camera-app, its
   /// journal is in that side's folder).
-  public init(
+  package init(
     settings: RunSettings, sides: [ABSide: BenchSession], progress: ProgressReporter,
     interrupted: @escaping @Sendable () -> Bool
   ) {
@@ -70,7 +70,7 @@ public final class ABSession: Sendable {
   /// Runs every step of ``order(conditions:configs:rounds:)``. Returns each side's results
   /// (complete, or what finished before an interrupt), `complete` true: the caller writes them
   /// as the final results (``RunCommand``'s `finish`).
-  public func run() -> [ABSide: BenchResults] {
+  package func run() -> [ABSide: BenchResults] {
     let started = MonotonicClock.now()
     var done = 0
     conditions: for condition in settings.conditions {

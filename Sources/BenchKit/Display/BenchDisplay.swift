@@ -1,4 +1,5 @@
 import BenchAnalysis
+import CommandLineKit
 import Foundation
 import LaunchContract
 import Subprocess
@@ -7,20 +8,20 @@ import X11Display
 /// The display a benchmark (or a calibration) runs on, set up once for all of its runs
 /// (`--display`): nothing to set up for `shm` (each run gets its own surface); a private Xvfb for
 /// `x11`; an existing X server, checked, for `x11:NAME`.
-public final class BenchDisplay: Sendable {
+package final class BenchDisplay: Sendable {
   /// The path.
-  public let path: DisplayPath
+  package let path: DisplayPath
   /// The private Xvfb (`x11`).
-  public let server: XvfbServer?
+  package let server: XvfbServer?
   /// The X display name (`:1`) on the X11 paths.
-  public let x11Name: String?
+  package let x11Name: String?
   /// What the probe shows the private Xvfb; nil for an existing server (XCB reads `$XAUTHORITY`).
-  public let authorization: X11Authorization?
+  package let authorization: X11Authorization?
   /// The X server, for results (X11 paths).
-  public let serverInfo: BenchResults.DisplayServerInfo?
+  package let serverInfo: BenchResults.DisplayServerInfo?
 
   /// The shared-memory path.
-  public static let sharedMemory = BenchDisplay(path: .sharedMemory, server: nil, x11Name: nil, info: nil)
+  package static let sharedMemory = BenchDisplay(path: .sharedMemory, server: nil, x11Name: nil, info: nil)
 
   private init(
     path: DisplayPath, server: XvfbServer?, x11Name: String?, info: BenchResults.DisplayServerInfo?
@@ -35,7 +36,7 @@ public final class BenchDisplay: Sendable {
   /// Checks, while the command line is read, what `path` needs: for `x11`, the XCB libraries
   /// and Xvfb; for `x11:NAME`, the libraries and a server there that the probe can use (DAMAGE).
   /// - Throws: `UsageError`, one line naming the package to install or the display that did not answer.
-  public static func validate(_ path: DisplayPath) throws(UsageError) {
+  package static func validate(_ path: DisplayPath) throws(UsageError) {
     switch path {
     case .sharedMemory: return
     case .privateX11:
@@ -57,7 +58,7 @@ public final class BenchDisplay: Sendable {
   /// Sets up `path` for a benchmark whose preview is `width`×`height`: starts the private Xvfb
   /// (its output in `logPath`), or connects once to the existing server to describe it.
   /// - Throws: `RunnerError` `.displayFailed` when the server cannot be started or reached.
-  public static func open(_ path: DisplayPath, width: Int, height: Int, logPath: String?) throws(RunnerError)
+  package static func open(_ path: DisplayPath, width: Int, height: Int, logPath: String?) throws(RunnerError)
     -> BenchDisplay
   {
     switch path {
@@ -94,11 +95,11 @@ public final class BenchDisplay: Sendable {
   }
 
   /// Why the display is gone (the private Xvfb exited), or nil.
-  public var failure: String? { server?.exitReason }
+  package var failure: String? { server?.exitReason }
 
   /// `environment` with what an X client launched on this display needs: `DISPLAY`, and
   /// `XAUTHORITY` for the private Xvfb. Unchanged on the shared-memory path.
-  public func clientEnvironment(_ environment: [String: String]) -> [String: String] {
+  package func clientEnvironment(_ environment: [String: String]) -> [String: String] {
     guard let x11Name else { return environment }
     var env = environment
     env["DISPLAY"] = x11Name
@@ -107,5 +108,5 @@ public final class BenchDisplay: Sendable {
   }
 
   /// Stops the private Xvfb (and removes what it left). Safe to call more than once.
-  public func stop() { server?.stop() }
+  package func stop() { server?.stop() }
 }

@@ -17,19 +17,19 @@ import X11Display
 /// killed, `stop()` stops it on Ctrl-C and at the end, and its exit mid-benchmark is known at
 /// once (`exitReason`). After it ends, its lock file and socket (`/tmp/.X<N>-lock`,
 /// `/tmp/.X11-unix/X<N>`) are removed if it left them, and so is the Xauthority file.
-public final class XvfbServer: Sendable {
+package final class XvfbServer: Sendable {
   /// The display name, `:N`.
-  public let displayName: String
+  package let displayName: String
   /// The cookie clients show.
-  public let authorization: X11Authorization
+  package let authorization: X11Authorization
   /// The Xauthority file clients read (`XAUTHORITY`).
-  public let authorityFile: String
+  package let authorityFile: String
   /// Xvfb's pid.
-  public let pid: pid_t
+  package let pid: pid_t
   /// The screen, `W×H×24`.
-  public let screen: String
+  package let screen: String
   /// Whether Xvfb got `SCHED_FIFO` (`sched_setscheduler`).
-  public let realtimeGranted: Bool
+  package let realtimeGranted: Bool
 
   private let folder: String
   private let displayNumber: Int
@@ -46,12 +46,12 @@ public final class XvfbServer: Sendable {
 
   /// Why the server is gone ("the X server Xvfb :1 exited: killed by signal SIGKILL"), or nil
   /// while it runs.
-  public var exitReason: String? {
+  package var exitReason: String? {
     owner.ended.withLock { $0 }.map { "the X server (Xvfb \(displayName)) exited: \($0)" }
   }
 
   /// The path of `Xvfb` on `PATH`, or nil.
-  public static func locate() -> String? {
+  package static func locate() -> String? {
     for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
     where access("\(dir)/Xvfb", X_OK) == 0 {
       return "\(dir)/Xvfb"
@@ -60,14 +60,14 @@ public final class XvfbServer: Sendable {
   }
 
   /// The one line for a machine without Xvfb.
-  public static let missingMessage =
+  package static let missingMessage =
     "--display x11 needs Xvfb: install the package xvfb (apt-get install xvfb)"
 
   /// Starts Xvfb with a `width`×`height`×24 screen, its output in `logPath` (or /dev/null), and
   /// waits (up to `timeout` seconds) until it accepts clients. `realtime` asks for `SCHED_FIFO`.
   /// - Throws: `RunnerError` `.displayFailed` — Xvfb missing (the package to install), or it
   ///   exited or stayed silent (with the end of its log).
-  public init(width: Int, height: Int, logPath: String? = nil, realtime: Bool = true, timeout: Double = 15)
+  package init(width: Int, height: Int, logPath: String? = nil, realtime: Bool = true, timeout: Double = 15)
     throws(RunnerError)
   {
     guard let xvfb = Self.locate() else { throw RunnerError(.displayFailed, Self.missingMessage) }
@@ -183,7 +183,7 @@ public final class XvfbServer: Sendable {
 
   /// Stops Xvfb (SIGTERM, then SIGKILL after `grace` seconds), waits for it, and removes what it
   /// and bench left: its lock file and socket, the Xauthority folder. Safe to call more than once.
-  public func stop(grace: Double = 3) {
+  package func stop(grace: Double = 3) {
     guard
       !stopped.withLock({ s -> Bool in
         defer { s = true }

@@ -6,35 +6,35 @@ import Synchronization
 /// vivid's looped output while an app is setting up its capture on the same device (vivid runs
 /// both nodes' ioctls under one lock), so a run that overlaps one says so (`feed.follow` begin and
 /// end in its timeline, and `counts.feed_follows`). The newest ``capacity`` follows are kept.
-public final class FeedFollowLog: Sendable {
+package final class FeedFollowLog: Sendable {
   /// One follow: when the feeder saw the capture node's new format, when its output streamed it
   /// (CLOCK_MONOTONIC ns), and the format (`640x480 GREY`).
-  public struct Follow: Sendable, Hashable {
+  package struct Follow: Sendable, Hashable {
     /// Creates a follow.
-    public init(seenAt: UInt64, streamingAt: UInt64, format: String) {
+    package init(seenAt: UInt64, streamingAt: UInt64, format: String) {
       self.seenAt = seenAt
       self.streamingAt = streamingAt
       self.format = format
     }
     /// When the feeder saw the new capture format (CLOCK_MONOTONIC ns).
-    public var seenAt: UInt64
+    package var seenAt: UInt64
     /// When the output streamed it (ns; never before `seenAt`).
-    public var streamingAt: UInt64
+    package var streamingAt: UInt64
     /// The format, `640x480 GREY`.
-    public var format: String
+    package var format: String
   }
 
   /// How many follows are kept (the oldest go first): far more than one run overlaps.
-  public static let capacity = 256
+  package static let capacity = 256
   /// The count key of the follows that overlapped a run.
-  public static let countKey = "feed_follows"
+  package static let countKey = "feed_follows"
   private let follows = Mutex<[Follow]>([])
 
   /// An empty log.
-  public init() {}
+  package init() {}
 
   /// Records one follow (from the feeder's thread).
-  public func record(seenAt: UInt64, streamingAt: UInt64, format: String) {
+  package func record(seenAt: UInt64, streamingAt: UInt64, format: String) {
     follows.withLock {
       if $0.count >= Self.capacity { $0.removeFirst($0.count - Self.capacity + 1) }
       $0.append(Follow(seenAt: seenAt, streamingAt: max(seenAt, streamingAt), format: format))
@@ -42,12 +42,12 @@ public final class FeedFollowLog: Sendable {
   }
 
   /// The follows that overlapped `from ... through`, oldest first.
-  public func follows(overlapping from: UInt64, through: UInt64) -> [Follow] {
+  package func follows(overlapping from: UInt64, through: UInt64) -> [Follow] {
     follows.withLock { $0.filter { $0.streamingAt >= from && $0.seenAt <= through } }
   }
 
   /// A follow as the runner's timeline events (`feed.follow` begin and end, from bench's `pid`).
-  public static func events(_ follow: Follow, pid: Int32) -> [PhaseEvent] {
+  package static func events(_ follow: Follow, pid: Int32) -> [PhaseEvent] {
     let fields: [String: PhaseFieldValue] = ["format": .string(follow.format)]
     return [
       PhaseEvent(

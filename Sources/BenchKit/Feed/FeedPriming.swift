@@ -11,7 +11,7 @@ import V4L2Camera
 /// emulation, `feed.follow`) while the app sets up its buffers and stream on the same device,
 /// under vivid's one lock. A warm launch on a real camera finds the format its own app left.
 /// The first run of each configuration (a warm-up, unless `--warmup 0`) still follows.
-public final class FeedPriming: Sendable {
+package final class FeedPriming: Sendable {
   struct State {
     var feeder: LightBoardFeeder?
     /// Per configuration: the capture format after its last run.
@@ -20,19 +20,19 @@ public final class FeedPriming: Sendable {
     var failed = 0
   }
   /// Runs primed, and runs whose priming failed (busy node, or no follow in time).
-  public var counts: (primed: Int, failed: Int) { state.withLock { ($0.primed, $0.failed) } }
+  package var counts: (primed: Int, failed: Int) { state.withLock { ($0.primed, $0.failed) } }
   private let state = Mutex(State())
   /// How long to wait for the feeder to stream a primed format (a follow: tens of ms emulated).
   static let timeoutNs: UInt64 = 3_000_000_000
 
   /// Priming with no feeder yet (``attach(_:)``) and nothing known.
-  public init() {}
+  package init() {}
 
   /// The feeder to prime (from when it starts feeding).
-  public func attach(_ feeder: LightBoardFeeder) { state.withLock { $0.feeder = feeder } }
+  package func attach(_ feeder: LightBoardFeeder) { state.withLock { $0.feeder = feeder } }
 
   /// After a run of `config`, its app gone: remembers the capture format it left.
-  public func noteFormat(after config: String) {
+  package func noteFormat(after config: String) {
     guard let feeder = state.withLock({ $0.feeder }), let format = feeder.captureFormat() else { return }
     state.withLock { $0.formats[config] = format }
   }
@@ -42,7 +42,7 @@ public final class FeedPriming: Sendable {
   /// when it could not (the node was busy, or the feeder did not follow in time), nil when there
   /// was nothing to do.
   @discardableResult
-  public func prime(before config: String, interrupted: () -> Bool = { false }) -> Bool? {
+  package func prime(before config: String, interrupted: () -> Bool = { false }) -> Bool? {
     let (feeder, wanted) = state.withLock { ($0.feeder, $0.formats[config]) }
     guard let feeder, let wanted else { return nil }
     if let current = feeder.captureFormat(), LightBoardFeeder.sameFormat(current, wanted),

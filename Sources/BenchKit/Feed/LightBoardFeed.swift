@@ -4,14 +4,14 @@ import V4L2Camera
 
 /// `--feed-light-board` for one benchmark: the feeder started before the first run and stopped
 /// after the last, and what it did, for results.
-struct LightBoardFeed {
-  let feeder: LightBoardFeeder
+package struct LightBoardFeed {
+  package let feeder: LightBoardFeeder
   let loopVideo: Bool?
 
   /// Starts feeding when `settings` asks for it; nil when it does not, or when the feeder cannot
   /// start (`note` gets one line why: the runs then find their first frames by change detection).
   /// Each follow of the capture format after the first is recorded in `follows`.
-  static func start(settings: RunSettings, follows: FeedFollowLog? = nil, note: (String) -> Void)
+  package static func start(settings: RunSettings, follows: FeedFollowLog? = nil, note: (String) -> Void)
     -> LightBoardFeed?
   {
     guard let output = settings.feedLightBoard, let capture = settings.camera.devicePath else { return nil }
@@ -46,7 +46,7 @@ struct LightBoardFeed {
   }
 
   /// Stops feeding; what was fed.
-  func stop() -> BenchResults.LightBoardFeedInfo {
+  package func stop() -> BenchResults.LightBoardFeedInfo {
     let r = feeder.stop()
     var info = BenchResults.LightBoardFeedInfo(
       output: feeder.outputPath, capture: feeder.capturePath, loopVideo: loopVideo, framesSent: r.framesSent,
@@ -60,7 +60,7 @@ struct LightBoardFeed {
   /// One line when the feeder could not keep the camera's rate (it missed more than one
   /// deadline in 20), else nil: its frames then came irregularly, and its thread, at real-time
   /// priority, may have taken CPU time from the apps measured.
-  static func lateWarning(_ info: BenchResults.LightBoardFeedInfo) -> String? {
+  package static func lateWarning(_ info: BenchResults.LightBoardFeedInfo) -> String? {
     let ticks = info.framesSent + info.framesSkipped + info.deadlinesMissed
     guard ticks > 0, info.deadlinesMissed * 20 > ticks else { return nil }
     let share = info.cpuShare.map { String(format: "; its thread used %.0f%% of a CPU", $0 * 100) } ?? ""

@@ -20,43 +20,43 @@ import V4L2Camera
 /// capture node's format (`VIDIOC_G_FMT`) and, when the capturing app chose another one,
 /// reconfigures the output to match (vivid loops only equal pixel formats): the frame rate is
 /// the capture node's (`VIDIOC_G_PARM`), else 30 fps.
-public final class LightBoardFeeder: Sendable {
+package final class LightBoardFeeder: Sendable {
   /// What the feeder did, for results and tests.
-  public struct Report: Sendable, Hashable {
+  package struct Report: Sendable, Hashable {
     /// Frames queued to the output.
-    public var framesSent = 0
+    package var framesSent = 0
     /// Ticks with no free buffer (the driver held them all).
-    public var framesSkipped = 0
+    package var framesSkipped = 0
     /// Deadlines missed by more than a period and skipped (the thread was late).
-    public var deadlinesMissed = 0
+    package var deadlinesMissed = 0
     /// The output formats, in the order the capture node asked for them (`640x480 YUYV`).
-    public var formats: [String] = []
+    package var formats: [String] = []
     /// A capture format the board cannot be written in, if one was seen.
-    public var unsupportedFormat: String?
+    package var unsupportedFormat: String?
     /// The frame rate fed, frames per second.
-    public var framesPerSecond: Double = 0
+    package var framesPerSecond: Double = 0
     /// Whether the thread got `SCHED_FIFO`.
-    public var realtime = false
+    package var realtime = false
     /// Why feeding stopped early (an output error), if it did.
-    public var failure: String?
+    package var failure: String?
     /// For each format followed after the first, ms from seeing it (between ticks, or at a tick
     /// when the thread was late) to the output streaming it (the first 256).
-    public var followMilliseconds: [Double] = []
+    package var followMilliseconds: [Double] = []
     /// How many times the whole picture (the scene behind the board) was drawn.
-    public var scenesRendered = 0
+    package var scenesRendered = 0
     /// The feeder thread's CPU time and its wall time from start to stop, ns (filled in when
     /// the thread ends): what share of a CPU feeding took from the apps measured beside it.
-    public var cpuNanoseconds: UInt64 = 0
+    package var cpuNanoseconds: UInt64 = 0
     /// See `cpuNanoseconds`.
-    public var wallNanoseconds: UInt64 = 0
+    package var wallNanoseconds: UInt64 = 0
     /// The format the output streams now (`640x480 GREY`): set once its first frames are queued.
-    public var streaming: String?
+    package var streaming: String?
   }
 
   /// The output node written.
-  public let outputPath: String
+  package let outputPath: String
   /// The capture node whose format is followed.
-  public let capturePath: String
+  package let capturePath: String
   let output: V4L2VideoOutput
   let watch: V4L2FormatWatch
   let fixedRate: Double?
@@ -79,7 +79,7 @@ public final class LightBoardFeeder: Sendable {
   ///   - onFrame: called after each queued frame, on the feeder's thread.
   ///   - onFollow: called after each format followed after the first, on the feeder's thread.
   /// - Throws: `V4L2Error` when either node cannot be opened or is not of its kind.
-  public init(
+  package init(
     outputPath: String, capturePath: String, kernel: V4L2Kernel = .direct, frameRate: Double? = nil,
     onFrame: (@Sendable (_ sequence: UInt64, _ renderTime: UInt64) -> Void)? = nil,
     onFollow: (@Sendable (_ seenAt: UInt64, _ streamingAt: UInt64, _ format: String) -> Void)? = nil
@@ -95,7 +95,7 @@ public final class LightBoardFeeder: Sendable {
 
   /// Starts the feeder's thread (once).
   /// - Throws: the ``Errno`` of `pthread_create`.
-  public func start() throws(Errno) {
+  package func start() throws(Errno) {
     guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
     do {
       try SystemThread.start(name: "ff-board-feed") { [self] in
@@ -110,7 +110,7 @@ public final class LightBoardFeeder: Sendable {
 
   /// Stops the thread (within one frame period), stops the output stream, and returns what was done.
   @discardableResult
-  public func stop() -> Report {
+  package func stop() -> Report {
     stopRequested.store(true, ordering: .releasing)
     if started.load(ordering: .acquiring) {
       finished.wait()
@@ -121,21 +121,21 @@ public final class LightBoardFeeder: Sendable {
   }
 
   /// The capture node's format now (`VIDIOC_G_FMT`), or nil when the driver does not say.
-  public func captureFormat() -> V4L2FrameLayout? { watch.currentFormat() }
+  package func captureFormat() -> V4L2FrameLayout? { watch.currentFormat() }
 
   /// Sets the capture node's format to `layout` (as the app that chose it would; `EBUSY`
   /// while an app holds buffers there); the feeder then follows it as it follows any app.
-  public func setCaptureFormat(_ layout: V4L2FrameLayout) throws(V4L2Error) {
+  package func setCaptureFormat(_ layout: V4L2FrameLayout) throws(V4L2Error) {
     try watch.setFormat(like: layout)
   }
 
   /// Whether the output streams `layout`'s pixel format and size (its first frames are queued).
-  public func outputStreams(_ layout: V4L2FrameLayout) -> Bool {
+  package func outputStreams(_ layout: V4L2FrameLayout) -> Bool {
     report.withLock { $0.streaming == layout.description }
   }
 
   /// What was done so far.
-  public var currentReport: Report { report.withLock { $0 } }
+  package var currentReport: Report { report.withLock { $0 } }
 
   private func run() {
     let startedAt = MonotonicClock.now()

@@ -6,7 +6,7 @@ extension PreloadLibrary {
   /// Whether the dynamic loader will load the library into a program, decided from its file
   /// before it runs. When it will not, the device phases (and the library's `app.main`) are "not
   /// applicable" for that program, with ``reason``.
-  public enum Coverage: Sendable, Hashable {
+  package enum Coverage: Sendable, Hashable {
     /// The loader will preload the library (a dynamically linked glibc program of this machine's
     /// architecture, or a script, whose interpreter is one).
     case covered
@@ -14,7 +14,7 @@ extension PreloadLibrary {
     case notApplicable(reason: String)
 
     /// Why the library cannot see the program, or nil when it can.
-    public var reason: String? {
+    package var reason: String? {
       if case .notApplicable(let reason) = self { reason } else { nil }
     }
   }
@@ -27,7 +27,7 @@ extension PreloadLibrary {
   /// program with file capabilities also runs in secure-execution mode for a user other than
   /// root; that needs the file's extended attributes and is not checked here.) A file that is not ELF (a script) is covered: its interpreter
   /// is what the kernel runs. A file that cannot be read is left to exec to judge (covered).
-  public static func coverage(ofExecutable path: String) -> Coverage {
+  package static func coverage(ofExecutable path: String) -> Coverage {
     var st = stat()
     guard stat(path, &st) == 0 else { return .covered }
     if st.st_mode & S_ISUID != 0, st.st_uid != getuid() {

@@ -14,24 +14,24 @@ import LaunchContract
 /// The package's `CompilePreload` plugin compiles it, with its C companions (a fake V4L2 driver
 /// for tests and the smallest V4L2 client), into bench's resource folder next to bench's binary:
 /// `.build/<config>/FirstFrame_bench.resources/`.
-public enum PreloadLibrary {
+package enum PreloadLibrary {
   /// The library's file name.
-  public static let fileName = "libfirstframe-preload.so"
+  package static let fileName = "libfirstframe-preload.so"
   /// The fake V4L2 driver's file name: preloaded after the library, it answers the streaming
   /// ioctls for paths under `FIRSTFRAME_FAKE_V4L2_PREFIX` (tests, where the kernel has no V4L2).
-  public static let fakeDriverFileName = "libfirstframe-fake-v4l2.so"
+  package static let fakeDriverFileName = "libfirstframe-fake-v4l2.so"
   /// The smallest V4L2 client (open → first dequeued buffer, no display): the tests' app, the
   /// floor for device phases, and the harness that measures the library's cost.
-  public static let clientFileName = "firstframe-v4l2-client"
+  package static let clientFileName = "firstframe-v4l2-client"
   /// The folder, next to bench's binary, that SwiftPM copies the plugin's outputs into.
-  public static let resourceFolderName = "FirstFrame_bench.resources"
+  package static let resourceFolderName = "FirstFrame_bench.resources"
   /// The value of the `source` field on every event the library writes, so that results can tell
   /// its events from the app's own (camera-app writes `device.*` and `app.main` too).
-  public static let eventSource = "preload"
+  package static let eventSource = "preload"
 
   /// The folder of the running executable (`/proc/self/exe`): bench's, or the test bundle's,
   /// which `swift build` puts in the same folder.
-  public static func executableFolder() -> String {
+  package static func executableFolder() -> String {
     var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
     let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
     guard n > 0 else { return "." }
@@ -44,7 +44,7 @@ public enum PreloadLibrary {
   /// (this process's unless said): in bench's resource folder there, or in the folder itself.
   /// - Throws: `PreloadLibraryError` naming where it looked and how to build it; or, for a path
   ///   with a space or a colon, that `LD_PRELOAD` cannot name it.
-  public static func locate(_ file: String = fileName, nextTo folder: String? = nil)
+  package static func locate(_ file: String = fileName, nextTo folder: String? = nil)
     throws(PreloadLibraryError)
     -> String
   {
@@ -71,7 +71,7 @@ public enum PreloadLibrary {
   /// `base` with the library loaded into the program and its events going to `trace`:
   /// `LD_PRELOAD` names `library` first (entries the environment already had stay, after it) and
   /// `FIRSTFRAME_TRACE` is `trace` (`fd:N` — the descriptor must be inherited — or a path).
-  public static func environment(_ base: [String: String], library: String, trace: Endpoint) -> [String:
+  package static func environment(_ base: [String: String], library: String, trace: Endpoint) -> [String:
     String]
   {
     var environment = base
@@ -84,11 +84,11 @@ public enum PreloadLibrary {
 }
 
 /// The preload library (or a companion) is not where bench looks for it.
-public struct PreloadLibraryError: Error, CustomStringConvertible {
+package struct PreloadLibraryError: Error, CustomStringConvertible {
   /// The file that was looked for.
-  public var file: String
+  package var file: String
   /// One line a person can act on: where bench looked and how to build it.
-  public var message: String
+  package var message: String
   /// The one line.
-  public var description: String { message }
+  package var description: String { message }
 }

@@ -2,6 +2,7 @@
   import Glibc
 #endif
 import BenchAnalysis
+import CommandLineKit
 import Foundation
 import SystemCalls
 
@@ -12,13 +13,13 @@ import SystemCalls
 /// A folder whose journal has no `end` line — a bench killed before its final save — first gets
 /// its `results.json` and reports rebuilt from the journal, so those runs are kept whatever
 /// happens next.
-public final class ResultsFolder: Sendable {
+package final class ResultsFolder: Sendable {
   /// The folder.
-  public let path: String
+  package let path: String
   private let lockFD: Int32
 
   /// The files and folders bench writes in a results folder (what `--overwrite` replaces).
-  public static let benchFiles = [
+  package static let benchFiles = [
     "results.json", RunJournal.fileName, "samples.csv", ReportWriter.plotFileName, ReportWriter.traceFileName,
     ReportWriter.summaryFileName, "traces",
   ]
@@ -31,15 +32,15 @@ public final class ResultsFolder: Sendable {
   deinit { FileDescriptorIO.close(lockFD) }
 
   /// The journal's path.
-  public var journalPath: String { path + "/" + RunJournal.fileName }
+  package var journalPath: String { path + "/" + RunJournal.fileName }
   /// The results file's path.
-  public var resultsPath: String { path + "/results.json" }
+  package var resultsPath: String { path + "/results.json" }
 
   /// Locks `path` for this bench, rebuilds results left by a killed bench, and checks that the
   /// folder holds no results (or, with `overwrite`, removes bench's own files from it; other
   /// files are left alone). `note` receives what was done, one line each.
   /// - Throws: `UsageError` (exit status 2) when another bench holds the folder or it is not empty.
-  public static func claim(_ path: String, overwrite: Bool, note: (String) -> Void) throws(UsageError)
+  package static func claim(_ path: String, overwrite: Bool, note: (String) -> Void) throws(UsageError)
     -> ResultsFolder
   {
     let fd: Int32
@@ -79,7 +80,7 @@ public final class ResultsFolder: Sendable {
 
   /// When the folder's journal has no `end` line, rebuilds `results.json` (with `complete` false)
   /// and the reports from it and marks the journal ended. Returns what was done, or nil.
-  public func recoverUnfinished() -> String? {
+  package func recoverUnfinished() -> String? {
     guard let journal = try? RunJournal.read(path: journalPath), !journal.hasEnd else { return nil }
     let runs = journal.results.cells.reduce(0) { $0 + $1.records.count }
     do {
@@ -95,7 +96,7 @@ public final class ResultsFolder: Sendable {
   /// Writes `results.json` and the reports of `folder` from `journal`; with `markEnded`, appends
   /// the journal's `end` line so that they are not rebuilt again.
   /// - Throws: `ResultsFileError` naming the file that could not be written.
-  public static func rebuild(from journal: RunJournal.Contents, folder: String, markEnded: Bool)
+  package static func rebuild(from journal: RunJournal.Contents, folder: String, markEnded: Bool)
     throws(ResultsFileError)
   {
     try ResultsFile.save(journal.results, to: folder + "/results.json")
@@ -111,7 +112,7 @@ public final class ResultsFolder: Sendable {
   }
 
   /// Whether a bench holds `folder` now (its lock is taken).
-  public static func isHeld(_ folder: String) -> Bool {
+  package static func isHeld(_ folder: String) -> Bool {
     guard let fd = try? SystemCall.retrying({ open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }) else {
       return false
     }

@@ -2,6 +2,7 @@
   import Glibc
 #endif
 import BenchAnalysis
+import CommandLineKit
 import Foundation
 import SystemCalls
 

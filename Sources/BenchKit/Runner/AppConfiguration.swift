@@ -1,3 +1,4 @@
+import CommandLineKit
 import LaunchContract
 import Subprocess
 
@@ -16,23 +17,23 @@ import Subprocess
 /// `device.first_buffer` event the preload library writes, under the same conditions as the
 /// apps with a window (the feeder, the probe, the display server all running), so its device
 /// phases are a floor measured beside theirs.
-public struct AppConfiguration: Sendable, Hashable {
+package struct AppConfiguration: Sendable, Hashable {
   /// The name: the cell's configuration in results, the table and `bench compare`.
-  public var name: String
+  package var name: String
   /// The command as given (recorded in results).
-  public var command: String
+  package var command: String
   /// The command's words; the first is resolved to the executable's path by ``RunCommand``.
-  public var argv: [String]
+  package var argv: [String]
   /// `--headless-app-config`: the program shows no window; a run ends at its first buffer.
-  public var headless: Bool
+  package var headless: Bool
 
   /// The longest name, in characters.
-  public static let maxNameLength = 40
+  package static let maxNameLength = 40
   /// `{device}`: replaced with the V4L2 camera's device node.
-  public static let devicePlaceholder = "{device}"
+  package static let devicePlaceholder = "{device}"
 
   /// Creates a configuration from its parts (already checked).
-  public init(name: String, command: String, argv: [String], headless: Bool = false) {
+  package init(name: String, command: String, argv: [String], headless: Bool = false) {
     self.name = name
     self.command = command
     self.argv = argv
@@ -40,7 +41,7 @@ public struct AppConfiguration: Sendable, Hashable {
   }
 
   /// The option that names such an app: `--app-config` or `--headless-app-config`.
-  public var option: String { Self.option(headless: headless) }
+  package var option: String { Self.option(headless: headless) }
 
   /// The option that names an app with a window, or a headless one.
   static func option(headless: Bool) -> String { headless ? "--headless-app-config" : "--app-config" }
@@ -49,7 +50,7 @@ public struct AppConfiguration: Sendable, Hashable {
   /// with a letter or digit; the command is split as ``CommandSplitter`` says. `headless`: given
   /// with `--headless-app-config` (error lines name that option).
   /// - Throws: `UsageError`, one line (the text is quoted with its control characters escaped).
-  public init(parsing text: String, headless: Bool = false) throws(UsageError) {
+  package init(parsing text: String, headless: Bool = false) throws(UsageError) {
     let option = Self.option(headless: headless)
     guard let eq = text.firstIndex(of: "=") else {
       throw UsageError("\(option) \(CommandSplitter.quoted(text)): wants NAME=COMMAND")
@@ -63,7 +64,7 @@ public struct AppConfiguration: Sendable, Hashable {
 
   /// Checks a configuration name.
   /// - Throws: `UsageError` saying what is wrong with it.
-  public static func validate(name: String, option: String = "--app-config") throws(UsageError) {
+  package static func validate(name: String, option: String = "--app-config") throws(UsageError) {
     guard !name.isEmpty else { throw UsageError("\(option): empty name (wants NAME=COMMAND)") }
     let allowed = name.unicodeScalars.allSatisfy {
       ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)))
@@ -88,7 +89,7 @@ public struct AppConfiguration: Sendable, Hashable {
 
   /// Checks a list of configurations: no name twice.
   /// - Throws: `UsageError` naming the first duplicate.
-  public static func validate(_ configurations: [AppConfiguration]) throws(UsageError) {
+  package static func validate(_ configurations: [AppConfiguration]) throws(UsageError) {
     var seen = Set<String>()
     for c in configurations where !seen.insert(c.name).inserted {
       throw UsageError("\(c.option) \(c.name): the name is given twice")
@@ -96,10 +97,10 @@ public struct AppConfiguration: Sendable, Hashable {
   }
 
   /// Whether the command uses `{device}`.
-  public var usesDevice: Bool { argv.contains { $0.contains(Self.devicePlaceholder) } }
+  package var usesDevice: Bool { argv.contains { $0.contains(Self.devicePlaceholder) } }
 
   /// The argv of one run: the placeholders replaced.
-  public func argv(camera: CameraSelection, outputs: [CaptureOutputKind]) -> [String] {
+  package func argv(camera: CameraSelection, outputs: [CaptureOutputKind]) -> [String] {
     argv.map {
       $0.replacingOccurrences(of: Self.devicePlaceholder, with: camera.devicePath ?? Self.devicePlaceholder)
         .replacingOccurrences(of: "{config}", with: name)

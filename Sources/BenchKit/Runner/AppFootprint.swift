@@ -15,18 +15,18 @@ import SystemCalls
 /// `ldd` on a program with a loader of its own). The executable is the one the user named, not
 /// something the app wrote. Libraries the app opens later (`dlopen`: GStreamer's plugins) are
 /// learned from its memory map once its first frame is seen (``CacheEvictor/mappedFiles(pid:)``).
-public enum AppFootprint {
+package enum AppFootprint {
   /// The system's dynamic loader on x86_64 glibc systems.
-  public static let loader = "/lib64/ld-linux-x86-64.so.2"
+  package static let loader = "/lib64/ld-linux-x86-64.so.2"
   /// How long the loader may take to list a program's libraries, seconds.
-  public static let listTimeoutSeconds = 5.0
+  package static let listTimeoutSeconds = 5.0
   /// The most libraries taken from one listing.
-  public static let maxLibraries = 1024
+  package static let maxLibraries = 1024
 
   /// The executable's real path, a script's interpreter (and its libraries), and the libraries
   /// the loader resolves for a dynamically linked executable. Files that cannot be resolved are
   /// left out.
-  public static func files(ofExecutable path: String) -> Set<String> {
+  package static func files(ofExecutable path: String) -> Set<String> {
     guard let real = FileSystem.realPath(path) else { return [] }
     var files: Set<String> = [real]
     if let interpreter = scriptInterpreter(real), interpreter != real,
@@ -42,7 +42,7 @@ public enum AppFootprint {
 
   /// The libraries `ld.so --list` resolves for the ELF executable at `path` (none for a static
   /// executable, a non-ELF file, or when the loader is not there or does not answer in time).
-  public static func libraries(of path: String) -> Set<String> {
+  package static func libraries(of path: String) -> Set<String> {
     guard access(loader, X_OK) == 0, isELF(path) else { return [] }
     guard let out = try? PrivateDirectory.makeTemporary(prefix: "firstframe-ldlist-") else { return [] }
     defer { try? FileManager.default.removeItem(atPath: out) }
@@ -59,7 +59,7 @@ public enum AppFootprint {
 
   /// The real paths in the loader's listing: `name => /path (0x…)` and `/path (0x…)` lines
   /// (`linux-vdso.so.1` and `not found` lines have none).
-  public static func parseListing(_ text: String) -> Set<String> {
+  package static func parseListing(_ text: String) -> Set<String> {
     var paths = Set<String>()
     for line in text.split(separator: "\n") where paths.count < maxLibraries {
       var entry = Substring(line.trimmingCharacters(in: .whitespaces))
@@ -85,7 +85,7 @@ public enum AppFootprint {
     let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
     guard let first = words.first else { return nil }
     if first.hasSuffix("/env"), let name = words.dropFirst().first(where: { !$0.hasPrefix("-") }) {
-      return RunCommand.resolveExecutable(name) ?? first
+      return ExecutableLookup.resolve(name) ?? first
     }
     return first
   }

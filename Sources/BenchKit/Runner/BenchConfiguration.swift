@@ -4,14 +4,14 @@ import LaunchContract
 /// configuration of camera-app (or of the `--app` program, told which one by `{config}`), or a
 /// user-named third-party app (`--app-config NAME=COMMAND`). Its ``name`` is the cell's
 /// configuration in results, the table and `bench compare`.
-public enum BenchConfiguration: Sendable, Hashable, CustomStringConvertible {
+package enum BenchConfiguration: Sendable, Hashable, CustomStringConvertible {
   /// `--configs deferred,eager,…`: camera-app, or the `--app` program, in that configuration.
   case builtIn(LaunchConfiguration)
   /// `--app-config NAME=COMMAND`: a program we did not write.
   case app(AppConfiguration)
 
   /// The cell's configuration name: `deferred`, or the user's name.
-  public var name: String {
+  package var name: String {
     switch self {
     case .builtIn(let c): c.rawValue
     case .app(let a): a.name
@@ -19,15 +19,15 @@ public enum BenchConfiguration: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The name.
-  public var description: String { name }
+  package var description: String { name }
 
   /// The built-in configuration, or nil for a third-party app.
-  public var launchConfiguration: LaunchConfiguration? {
+  package var launchConfiguration: LaunchConfiguration? {
     if case .builtIn(let c) = self { c } else { nil }
   }
 
   /// The third-party app, or nil for a built-in configuration.
-  public var appConfiguration: AppConfiguration? {
+  package var appConfiguration: AppConfiguration? {
     if case .app(let a) = self { a } else { nil }
   }
 }

@@ -3,6 +3,7 @@
 #endif
 import BenchAnalysis
 import Foundation
+import HostConditions
 import LaunchContract
 import PhaseTrace
 import Probe
@@ -25,11 +26,11 @@ import SystemCalls
 ///    photo), `quit`; the app is reaped with `waitpid` and verified gone;
 /// 6. the app's trace, the runner's events and the probe's events merge on CLOCK_MONOTONIC.
 /// Relock keeps one app process per configuration for the whole cell and measures from unlock.
-public final class BenchRunner: RunPerforming {
+package final class BenchRunner: RunPerforming {
   let settings: RunSettings
   /// camera-app's path, when the app is ours.
   let appBinary: String?
-  let stateDirectory: String
+  package let stateDirectory: String
   /// The synthetic camera's power state folder (`FIRSTFRAME_SYNTHETIC_STATE`): the runner's own
   /// `stateDirectory`, or one shared with the other runners of the same device (see `init`).
   let deviceStateDirectory: String
@@ -41,9 +42,9 @@ public final class BenchRunner: RunPerforming {
   let display: BenchDisplay
   /// The light-board feeder's format follows (`--feed-light-board`): the runs they overlap
   /// show them in their timelines.
-  public let feedFollows = FeedFollowLog()
+  package let feedFollows = FeedFollowLog()
   /// Puts the fed camera back in each configuration's own format before its runs (`--feed-light-board`).
-  public let feedPriming = FeedPriming()
+  package let feedPriming = FeedPriming()
 
   /// Creates a runner. `appBinary` is camera-app, or nil with `settings.appCommand`; `display`
   /// is the one `settings.display` names, already set up (`BenchDisplay.open`).
@@ -55,7 +56,7 @@ public final class BenchRunner: RunPerforming {
   /// same device) share its power state: `deviceStateDirectory`, a private folder the caller
   /// made and removes; nil keeps it in the runner's own folder.
   /// - Throws: `RunnerError` when that folder cannot be made.
-  public init(
+  package init(
     settings: RunSettings, appBinary: String?, display: BenchDisplay = .sharedMemory,
     deviceStateDirectory: String? = nil
   ) throws(RunnerError) {
@@ -126,7 +127,7 @@ public final class BenchRunner: RunPerforming {
   static let traceBytesPerPoll = 256 * 1024
   /// The count key: 1 when the run's first live frame was found by change detection (no light
   /// board in the window), 0 when by the board's capture time.
-  public static let firstFrameByChange = "first_frame_by_change"
+  package static let firstFrameByChange = "first_frame_by_change"
   /// The most file paths learned from the apps' memory maps for cold eviction.
   static let maxLearnedFiles = 4096
 
@@ -157,220 +158,8 @@ public final class BenchRunner: RunPerforming {
     return environment
   }
 
-  // MARK: - A launch
-
-  /// A launched app with its display, control pipe and trace.
-  final class LaunchedApp: Sendable {
-    let child: ChildProcess
-    let monitor: DisplayMonitor
-    let control: ControlSender
-    /// The app's stdout and stderr, drained into capped files.
-    let output: AppOutputDrain
-    let tracePath: String
-    let spawnedAt: UInt64
-    /// The app's trace, followed for as long as the app runs (one reader, so nothing is read twice).
-    let trace: PThreadMutex<TraceTail>
-    /// The files the app had mapped when its first live frame was seen (empty before then).
-    let mapped = PThreadMutex<Set<String>>([])
-    init(
-      child: ChildProcess, monitor: DisplayMonitor, control: ControlSender, output: AppOutputDrain,
-      tracePath: String, spawnedAt: UInt64
-    ) {
-      self.child = child
-      self.monitor = monitor
-      self.control = control
-      self.output = output
-      self.tracePath = tracePath
-      self.spawnedAt = spawnedAt
-      self.trace = PThreadMutex(
-        TraceTail(
-          path: tracePath, reader: BenchRunner.traceLimits, maxBytesPerPoll: BenchRunner.traceBytesPerPoll))
-    }
-
-    func send(_ command: ControlCommand) { control.send(command) }
-
-    /// Closes the runner's end of the control pipe.
-    func closeControl() { FileDescriptorIO.close(control.fd) }
-
-    /// Quits the app, waits for it, and releases the pipes and display. Returns how it ended.
-    @discardableResult
-    func shutDown(grace: Double) -> ChildProcess.Termination {
-      send(.quit)
-      let end = child.wait(timeout: grace) ?? child.terminate(grace: grace / 3)
-      output.finish()
-      closeControl()
-      monitor.stop()
-      return end
-    }
-  }
-
-  func launch(
-    config: BenchConfiguration, runID: String, tracePath: String, firstLive: FirstLiveFrameBox,
-    tapOnFirstFrame: Bool
-  )
-    throws(RunnerError) -> LaunchedApp
-  {
-    let monitor = try makeMonitor()
-    let readEnd: Int32
-    let writeEnd: Int32
-    do {
-      (readEnd, writeEnd) = try ProcessControl.pipe()
-    } catch {
-      monitor.stop()
-      throw RunnerError(.spawnFailed, "cannot create the control pipe: \(error.message)", errno: error)
-    }
-    let control = ControlSender(fd: writeEnd)
-    let output: AppOutputDrain
-    do {
-      output = try AppOutputDrain(
-        stdoutPath: Self.stdoutPath(trace: tracePath), stderrPath: Self.stderrPath(trace: tracePath))
-    } catch {
-      FileDescriptorIO.close(readEnd)
-      FileDescriptorIO.close(writeEnd)
-      monitor.stop()
-      throw RunnerError(.spawnFailed, "cannot capture the app's output: \(error.message)", errno: error)
-    }
-    // Shared memory: the app inherits the sealed surface as descriptor 4; X11: the server's name.
-    let surface = monitor.surfaceDescriptor
-    let target = surface >= 0 ? DisplayTarget.surfaceDescriptor(Self.surfaceDescriptor) : monitor.appDisplay
-    let env = environment(trace: tracePath, display: target, runID: runID, config: config)
-    // Each run's trace starts empty: a file left by an earlier bench in the same folder must not
-    // lend this run its events or its malformed lines.
-    _ = FileManager.default.createFile(atPath: tracePath, contents: nil)
-    randomRefreshPhase()
-    let spawnedAt = MonotonicClock.now()
-    monitor.arm(.launch(since: spawnedAt)) { @Sendable observation in
-      firstLive.record(observation.scanoutTime)
-      if tapOnFirstFrame { control.send(.tap) }
-    }
-    let child: ChildProcess
-    var inherited = [Self.controlDescriptor: readEnd, 1: output.stdoutForApp, 2: output.stderrForApp]
-    if surface >= 0 { inherited[Self.surfaceDescriptor] = surface }
-    do {
-      child = try ChildProcess.spawn(argv: argv(config: config), environment: env, inheritedFDs: inherited)
-    } catch {
-      FileDescriptorIO.close(readEnd)
-      FileDescriptorIO.close(writeEnd)
-      output.finish(within: 0)
-      monitor.stop()
-      throw error
-    }
-    output.spawned()
-    FileDescriptorIO.close(readEnd)
-    monitor.watch(processID: child.pid)
-    return LaunchedApp(
-      child: child, monitor: monitor, control: control, output: output, tracePath: tracePath,
-      spawnedAt: spawnedAt)
-  }
-
-  /// Waits a random fraction of one refresh interval, so that launches start at a random phase
-  /// of the display's scanout, as a person's tap does: otherwise every run would begin at the
-  /// same offset from the compositor's ticks and the refresh quantisation would bias every
-  /// sample the same way.
-  func randomRefreshPhase() {
-    let interval = 1e9 / settings.refreshHz
-    MonotonicClock.sleep(nanoseconds: UInt64(Double.random(in: 0..<interval)))
-  }
-
-  /// Waits for the first live frame and then for `awaited` events in the trace (after `since`).
-  /// On X11, a launch (`awaitsWindow`) whose app maps no window within `--window-timeout`
-  /// fails. A headless program (`liveFrame` false) shows no frame: it waits for `awaited` alone,
-  /// and an app that ends with status 0 after writing them has settled. Returns nil when settled,
-  /// or a failure reason.
-  func settle(
-    _ app: LaunchedApp, since: UInt64, firstLive: FirstLiveFrameBox, awaited: [EventName],
-    awaitsWindow: Bool = false, liveFrame: Bool = true, interrupted: @Sendable () -> Bool
-  ) -> String? {
-    let timeoutNs = UInt64(settings.runTimeoutSeconds * 1e9)
-    let windowTimeoutNs = UInt64(settings.windowTimeoutSeconds * 1e9)
-    var windowSeen = !awaitsWindow || !liveFrame || display.x11Name == nil
-    var lastTraceCheck: UInt64 = 0
-    var learned = false
-    var seen = Set<String>()
-    /// Reads what the trace gained (at most `traceBytesPerPoll` per look: a flooding app cannot
-    /// keep this loop from checking the timeout and Ctrl-C); true once every awaited event is in.
-    func awaitedSeen() -> Bool {
-      for event in app.trace.withLock({ Array($0.poll()) }) where event.ts >= since {
-        seen.insert(event.name)
-      }
-      return awaited.allSatisfy { seen.contains($0.rawValue) }
-    }
-    /// The awaited events not seen yet, for a failure's reason.
-    func missing() -> String {
-      awaited.map(\.rawValue).filter { !seen.contains($0) }.joined(separator: ", ")
-    }
-    while true {
-      if let lost = displayFailure(app) { return lost }
-      if interrupted() { return "interrupted" }
-      if let end = app.child.poll() {
-        // The app's group is gone: its pipes end once their last bytes are read (bounded).
-        app.output.finish()
-        if !liveFrame, end.isSuccess {
-          // A headless program may end right after its first buffer: what it wrote is all there.
-          // Every look reads at most `traceBytesPerPoll`, and the reader stops at its limits.
-          for _ in 0...(Self.traceLimits.maxBytes / Self.traceBytesPerPoll) {
-            if awaitedSeen() { return nil }
-          }
-          return "app \(end) before \(missing()) (last event: \(lastEventName(app, since: since)))"
-        }
-        let stderr = app.output.lastStderrLine.map { "; its last stderr line: \($0)" }
-        return displayFailure(app, afterAppEnded: true)
-          ?? "app \(end) (last event: \(lastEventName(app, since: since)))\(stderr ?? "")"
-      }
-      let now = MonotonicClock.now()
-      if !liveFrame {
-        if now - lastTraceCheck > 2_000_000 {
-          lastTraceCheck = now
-          if awaitedSeen() { return nil }
-        }
-        if now - since > timeoutNs {
-          return
-            "no \(missing()) within \(Self.seconds(settings.runTimeoutSeconds)) s (last event: \(lastEventName(app, since: since)))"
-        }
-        MonotonicClock.sleep(nanoseconds: 2_000_000)
-        continue
-      }
-      let live = firstLive.value
-      if live == nil {
-        if !windowSeen && now - since > windowTimeoutNs {
-          windowSeen = app.monitor.snapshot().windowMapped
-          if !windowSeen {
-            return
-              "no window within \(Self.seconds(settings.windowTimeoutSeconds)) s (no window of the app was mapped on \(display.x11Name ?? "the display"); last event: \(lastEventName(app, since: since)))"
-          }
-        }
-        if now - since > timeoutNs {
-          return
-            "no live frame within \(settings.runTimeoutSeconds) s (last event: \(lastEventName(app, since: since))\(windowHint(app)))"
-        }
-      } else {
-        if !learned {
-          learned = true
-          let files = CacheEvictor.mappedFiles(pid: app.child.pid)
-          app.mapped.withLock { $0 = files }
-          learnedFiles.withLock { learned in
-            for file in files where learned.count < Self.maxLearnedFiles { learned.insert(file) }
-          }
-        }
-        if now - lastTraceCheck > 10_000_000 {
-          lastTraceCheck = now
-          if awaitedSeen() { return nil }
-          if now - since > timeoutNs * 2 {
-            return
-              "the app did not report \(missing()) in time"
-          }
-        }
-      }
-      MonotonicClock.sleep(nanoseconds: 2_000_000)
-    }
-  }
-
-  func lastEventName(_ app: LaunchedApp, since: UInt64) -> String {
-    app.trace.withLock { $0.drain() }.events.filter { $0.ts >= since }.max { $0.ts < $1.ts }?.name ?? "none"
-  }
-
   /// One launch run (cold, warm, loaded).
-  public func launchRun(
+  package func launchRun(
     config: BenchConfiguration, condition: LaunchCondition, number: Int, runID: String, tracePath: String,
     interrupted: @Sendable () -> Bool
   ) -> RunOutcome? {
@@ -403,19 +192,10 @@ public final class BenchRunner: RunPerforming {
     // A third-party app reads no control pipe: it is stopped (SIGTERM, then SIGKILL), and how it
     // ends then is bench's doing, not a fault of the run.
     let thirdParty = config.appConfiguration != nil
-    let end =
+    let (end, released) = shutDown(
+      app,
       failure == nil && !thirdParty
-      ? app.shutDown(grace: settings.quitGraceSeconds) : app.child.terminate(grace: thirdParty ? 1 : 0.5)
-    app.output.finish()
-    if failure == nil && thirdParty {
-      app.closeControl()
-      app.monitor.stop()
-    }
-    if failure != nil {
-      app.closeControl()
-      app.monitor.stop()
-    }
-    let released = recordDeviceRelease()
+        ? .quit(grace: settings.quitGraceSeconds) : .terminate(grace: thirdParty ? 1 : 0.5))
     let wallMs = MonotonicClock.milliseconds(from: app.spawnedAt, to: MonotonicClock.now())
     if settings.feedLightBoard != nil { feedPriming.noteFormat(after: config.name) }
     if failure == "interrupted" { return nil }
@@ -492,158 +272,6 @@ public final class BenchRunner: RunPerforming {
       detection: report.firstLiveFrame?.method.rawValue)
   }
 
-  // MARK: - Relock
-
-  /// A relock cell's app: launched once, then locked and unlocked for every run.
-  public final class RelockSession: RelockRunning {
-    let app: LaunchedApp
-    let runner: BenchRunner
-    let config: BenchConfiguration
-    /// When the runner last sent `lock` (CLOCK_MONOTONIC ns): the run's `relock.lock` event.
-    let lockedAt = PThreadMutex<UInt64>(MonotonicClock.now())
-    /// Control commands dropped before the current run.
-    let droppedBefore = PThreadMutex(0)
-    /// The app's output bytes dropped before the current run.
-    let outputDroppedBefore = PThreadMutex(0)
-    init(app: LaunchedApp, runner: BenchRunner, config: BenchConfiguration) {
-      self.app = app
-      self.runner = runner
-      self.config = config
-      startWindow()
-    }
-
-    /// The next run begins at the last `lock`: the trace keeps only events from then on, with
-    /// fresh limits, and the dropped commands are counted from here.
-    func startWindow() {
-      let from = lockedAt.withLock { $0 }
-      app.trace.withLock { $0.startWindow(keepingEventsFrom: from) }
-      droppedBefore.withLock { $0 = app.control.droppedCommands }
-      outputDroppedBefore.withLock { $0 = app.output.droppedBytes }
-    }
-
-    /// One relock run (``BenchRunner/relockRun(_:number:interrupted:)``).
-    public func run(number: Int, interrupted: @Sendable () -> Bool) -> RunOutcome? {
-      runner.relockRun(self, number: number, interrupted: interrupted)
-    }
-
-    /// Ends the app (and records the device's release if it could not).
-    public func close() {
-      _ = app.shutDown(grace: runner.settings.quitGraceSeconds)
-      _ = runner.recordDeviceRelease()
-    }
-  }
-
-  /// Launches the app for a relock cell and waits for its launch to settle; then locks it.
-  public func startRelockSession(
-    config: BenchConfiguration, tracePath: String, interrupted: @Sendable () -> Bool
-  )
-    -> Result<any RelockRunning, RunnerError>
-  {
-    let firstLive = FirstLiveFrameBox()
-    let app: LaunchedApp
-    do {
-      app = try launch(
-        config: config, runID: "relock-\(config.name)", tracePath: tracePath, firstLive: firstLive,
-        tapOnFirstFrame: false)
-    } catch {
-      return .failure(error)
-    }
-    // The launch of a relock cell is not tapped: it waits for what a launch waits for but the photo.
-    var untapped = settings
-    untapped.tap = false
-    let awaited = untapped.awaitedEvents(for: config, in: .warm)
-    if let failure = settle(
-      app, since: app.spawnedAt, firstLive: firstLive, awaited: awaited, interrupted: interrupted)
-    {
-      app.child.terminate(grace: 0.5)
-      app.output.finish()
-      app.closeControl()
-      app.monitor.stop()
-      _ = recordDeviceRelease()
-      return .failure(RunnerError(.spawnFailed, "relock: the app did not launch: \(failure)"))
-    }
-    app.send(.lock)
-    return .success(RelockSession(app: app, runner: self, config: config))
-  }
-
-  /// One relock run: the app is locked; wait `lockSeconds` (and, for an app that reports its
-  /// session, until that session has stopped), unlock, measure, lock again.
-  public func relockRun(_ session: RelockSession, number: Int, interrupted: @Sendable () -> Bool)
-    -> RunOutcome?
-  {
-    let app = session.app
-    let lockDeadline = MonotonicClock.now() + UInt64(settings.lockSeconds * 1e9)
-    awaitSessionStopped(app, since: session.lockedAt.withLock { $0 }, interrupted: interrupted)
-    guard MonotonicClock.sleep(until: lockDeadline, shouldStop: interrupted) else { return nil }
-    let firstLive = FirstLiveFrameBox()
-    let tap = settings.tap
-    let control = app.control
-    randomRefreshPhase()
-    let unlockAt = MonotonicClock.now()
-    app.monitor.arm(.unlock(since: unlockAt)) { @Sendable observation in
-      firstLive.record(observation.scanoutTime)
-      if tap { control.send(.tap) }
-    }
-    app.send(.unlock)
-    let unlockEvent = PhaseEvent(ts: unlockAt, name: EventName.relockUnlock.rawValue, kind: .event, pid: pid)
-    let lockEvent = PhaseEvent(
-      ts: session.lockedAt.withLock { $0 }, name: EventName.relockLock.rawValue, kind: .event, pid: pid,
-      fields: ["seconds": .double(settings.lockSeconds)])
-    let failure = settle(
-      app, since: unlockAt, firstLive: firstLive,
-      awaited: settings.awaitedEvents(for: session.config, in: .relock),
-      interrupted: interrupted)
-    if failure == "interrupted" { return nil }
-    // An app that ended during the run (crashed) released the device when it ended.
-    let released = app.child.poll() != nil && recordDeviceRelease()
-    let report = app.monitor.snapshot()
-    let endAt = MonotonicClock.now()
-    let read = app.trace.withLock { $0.drain() }
-    let dropped = app.control.droppedCommands - session.droppedBefore.withLock { $0 }
-    let outputDropped = app.output.droppedBytes - session.outputDroppedBefore.withLock { $0 }
-    app.send(.lock)
-    session.lockedAt.withLock { $0 = MonotonicClock.now() }
-    session.startWindow()
-    var run = record(
-      number: number, failure: failure, tracePath: app.tracePath, read: read,
-      extra: [lockEvent, unlockEvent] + report.events,
-      start: unlockAt, end: endAt, relock: true, report: report,
-      wallMs: MonotonicClock.milliseconds(from: unlockAt, to: endAt), windowStart: lockEvent.ts,
-      droppedCommands: dropped)
-    RunVerification(
-      realtimeCompositor: app.monitor.realtimeGranted, missedDeadlines: report.missedDeadlines, eviction: nil,
-      condition: .relock
-    ).apply(to: &run)
-    if released { run.counts[BenchResults.CountKey.deviceReleasedByBench] = 1 }
-    run.counts[AppOutputDrain.droppedBytesCount] = outputDropped
-    return RunOutcome(record: run, realtime: app.monitor.realtimeGranted)
-  }
-}
-
-extension BenchRunner {
-  /// Waits until the app says its session stopped after the lock at `lockedAt` (the end of
-  /// `session.stop_running` in its trace), for an app that reports its session at all (its
-  /// trace has `session.start_running`), at most the run timeout. A locked app whose session
-  /// still runs keeps presenting new frames, so its unlock would measure nothing and show no
-  /// stale frame; under load the stop can take seconds. Other apps are not waited for.
-  func awaitSessionStopped(_ app: LaunchedApp, since lockedAt: UInt64, interrupted: @Sendable () -> Bool) {
-    // A reader of its own from the start (the run's reader keeps only this run's window, which
-    // lacks the session's start), bounded as the run's is: the app's trace is untrusted.
-    let tail = TraceTail(
-      path: app.tracePath, reader: Self.traceLimits, maxBytesPerPoll: Self.traceBytesPerPoll)
-    var reportsSession = false
-    let deadline = lockedAt &+ UInt64(settings.runTimeoutSeconds * 1e9)
-    while !interrupted() && app.child.poll() == nil && MonotonicClock.now() < deadline {
-      for event in tail.poll() {
-        if event.name == EventName.sessionStartRunning.rawValue { reportsSession = true }
-        if event.name == EventName.sessionStopRunning.rawValue && event.kind == .end && event.ts >= lockedAt {
-          return
-        }
-      }
-      if !reportsSession { return }
-      MonotonicClock.sleep(nanoseconds: 2_000_000)
-    }
-  }
 }
 
 /// The first live frame's scanout time (CLOCK_MONOTONIC ns), set once from the compositor thread.

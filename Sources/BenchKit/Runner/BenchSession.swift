@@ -10,7 +10,7 @@ import SystemCalls
 /// starts, so Ctrl-C, a crash of the app, a killed bench or a full disk never loses a finished
 /// run; the results (distributions, comparisons) are computed once, at the end. The cost of a run's
 /// bookkeeping does not grow with the runs before it.
-public final class BenchSession: Sendable {
+package final class BenchSession: Sendable {
   let settings: RunSettings
   let runner: any RunPerforming
   let progress: ProgressReporter
@@ -25,7 +25,7 @@ public final class BenchSession: Sendable {
   /// Creates the session. `interrupted` is polled between and during runs; `journal` receives
   /// each finished run (nil: the runs are only kept in memory); `label` (a `bench ab` side, "A"
   /// or "B") heads its progress lines.
-  public init(
+  package init(
     settings: RunSettings, runner: any RunPerforming, progress: ProgressReporter, base: BenchResults,
     journal: RunJournal? = nil, label: String? = nil, interrupted: @escaping @Sendable () -> Bool
   ) {
@@ -40,7 +40,7 @@ public final class BenchSession: Sendable {
 
   /// Runs everything. Returns the results (complete, or what finished before an interrupt), with
   /// `complete` true: the caller writes them as the final results.
-  public func run() -> BenchResults {
+  package func run() -> BenchResults {
     let started = MonotonicClock.now()
     var done = 0
     conditions: for condition in settings.conditions {
@@ -236,5 +236,5 @@ public final class BenchSession: Sendable {
   }
 
   /// The journal's write problem, while finished runs wait in memory for the disk.
-  public var journalProblem: ResultsFileError? { journal?.problem }
+  package var journalProblem: ResultsFileError? { journal?.problem }
 }

@@ -2,6 +2,7 @@
   import Glibc
 #endif
 import Foundation
+import HostConditions
 import Subprocess
 import SystemCalls
 
@@ -13,21 +14,21 @@ import SystemCalls
 /// their own so one `kill(-pgid)` stops them all; each asks the kernel for SIGKILL when the
 /// runner dies (`PR_SET_PDEATHSIG`), so none outlives bench even after `kill -9`. Each is pinned
 /// by the runner right after it starts (`sched_setaffinity` on its pid).
-public final class CPUBurners: Sendable {
+package final class CPUBurners: Sendable {
   private let children: [ChildProcess]
   /// The plan the burners follow.
-  public let plan: BurnerPlan
+  package let plan: BurnerPlan
 
   /// How many burners run.
-  public var count: Int { children.count }
+  package var count: Int { children.count }
 
   /// The burners' process ids, one per CPU of `plan.cpus`, in that order.
-  public var processIDs: [pid_t] { children.map(\.pid) }
+  package var processIDs: [pid_t] { children.map(\.pid) }
 
   /// Starts one burner per CPU of `plan` (default: this process's CPUs and quota, spinning),
   /// each pinned to its CPU. `executable` implements `__burn` (default: this executable).
   /// - Throws: `RunnerError` when a burner cannot be started or pinned (those started are stopped).
-  public init(plan: BurnerPlan = .current(kind: .cpu), executable: String? = nil) throws(RunnerError) {
+  package init(plan: BurnerPlan = .current(kind: .cpu), executable: String? = nil) throws(RunnerError) {
     let exe =
       executable
       ?? (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
@@ -54,7 +55,7 @@ public final class CPUBurners: Sendable {
   }
 
   /// Stops and reaps every burner.
-  public func stop() {
+  package func stop() {
     for child in children { child.signalGroup(SIGKILL) }
     for child in children { child.terminate(grace: 0.5) }
   }
@@ -63,7 +64,7 @@ public final class CPUBurners: Sendable {
   /// `bufferBytes`, until the parent is gone. Never returns.
   /// The spin is `CPUSpin`, the same loop as calibration's burner threads; the parent check
   /// (a system call) comes every 2^24 rounds, about 25 ms, or after every pass over the buffer.
-  public static func burn(parent: pid_t, bufferBytes: Int = 0) -> Never {
+  package static func burn(parent: pid_t, bufferBytes: Int = 0) -> Never {
     try? ProcessControl.setParentDeathSignal(SIGKILL)
     if getppid() != parent { exit(0) }
     if bufferBytes > 0 {

@@ -2,6 +2,7 @@
   import Glibc
 #endif
 import BenchAnalysis
+import HostConditions
 import LaunchContract
 import PhaseTrace
 import Subprocess
@@ -17,19 +18,19 @@ import SystemCalls
 /// Launches are interleaved (program A, B, C, A, B, C, …) so that drift hits every program alike.
 /// Each program writes its trace to a pipe (`FIRSTFRAME_TRACE=fd:3`); the runner reads up to
 /// `app.main` and stops the program (SIGTERM, then SIGKILL), so only stage one is measured.
-public struct LaunchFloor: Sendable {
+package struct LaunchFloor: Sendable {
   /// One program to launch.
-  public struct Program: Sendable, Hashable {
+  package struct Program: Sendable, Hashable {
     /// Its name in the table (`c-dynamic`, `camera-app`).
-    public var name: String
+    package var name: String
     /// The executable and its arguments.
-    public var argv: [String]
+    package var argv: [String]
     /// The event after which its mappings are read once, before the timed launches: `app.main`
     /// for a hello, `preview.first_present` for camera-app (its camera is running by then).
-    public var inspectAfter: EventName
+    package var inspectAfter: EventName
 
     /// Creates a program.
-    public init(name: String, argv: [String], inspectAfter: EventName = .appMain) {
+    package init(name: String, argv: [String], inspectAfter: EventName = .appMain) {
       self.name = name
       self.argv = argv
       self.inspectAfter = inspectAfter
@@ -37,30 +38,30 @@ public struct LaunchFloor: Sendable {
   }
 
   /// What one program's launches gave.
-  public struct Report: Sendable {
+  package struct Report: Sendable {
     /// The program.
-    public var program: Program
+    package var program: Program
     /// Its executable's size, in bytes.
-    public var binaryBytes: Int64
+    package var binaryBytes: Int64
     /// The files it mapped when inspected (path → size in bytes), the executable included.
-    public var mappedFiles: [String: Int64]
+    package var mappedFiles: [String: Int64]
     /// Spawn → `app.main` per condition, in ms, in launch order.
-    public var samples: [LaunchCondition: [Double]] = [:]
+    package var samples: [LaunchCondition: [Double]] = [:]
     /// Launches that gave no `app.main` (why, per launch).
-    public var failures: [String] = []
+    package var failures: [String] = []
   }
 
   /// Timed launches per program and condition.
-  public var launches: Int
+  package var launches: Int
   /// `warm`, `cold` or both, in this order.
-  public var conditions: [LaunchCondition]
+  package var conditions: [LaunchCondition]
   /// How long one launch may take to reach the awaited event, in seconds.
-  public var timeoutSeconds: Double = 10
+  package var timeoutSeconds: Double = 10
   /// The environment every program gets (plus `FIRSTFRAME_TRACE=fd:3`).
-  public var environment: [String: String]
+  package var environment: [String: String]
 
   /// Creates a benchmark of `launches` launches per program and condition.
-  public init(launches: Int, conditions: [LaunchCondition], environment: [String: String]) {
+  package init(launches: Int, conditions: [LaunchCondition], environment: [String: String]) {
     self.launches = launches
     self.conditions = conditions
     self.environment = environment
@@ -72,7 +73,7 @@ public struct LaunchFloor: Sendable {
   /// Inspects each program once (its mappings, which double as its warm-up), then runs the timed
   /// launches, interleaved, condition by condition. `progress` gets one line per finished round;
   /// `interrupted` stops between launches (the reports keep what was measured).
-  public func run(
+  package func run(
     _ programs: [Program], progress: (String) -> Void, interrupted: () -> Bool
   ) -> [Report] {
     var reports = programs.map { program in
@@ -112,7 +113,7 @@ public struct LaunchFloor: Sendable {
 
   /// Launches `program` (without evicting anything) until its `inspectAfter` event, returns the
   /// files it maps then (`/proc/PID/maps`) and stops it.
-  public func inspect(_ program: Program) -> Result<Set<String>, RunnerError> {
+  package func inspect(_ program: Program) -> Result<Set<String>, RunnerError> {
     launch(program, until: program.inspectAfter, evicting: nil).map { $0.mappedFiles }
   }
 

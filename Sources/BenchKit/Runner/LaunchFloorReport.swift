@@ -5,25 +5,25 @@ import LaunchContract
 /// The text `bench launch-floor` prints: per program its binary size and spawn → `app.main` p50
 /// (p90) per condition; camera-app's ratio to each reference program (p50 over p50); the files
 /// camera-app maps while its synthetic camera runs, largest first.
-public struct LaunchFloorReport: Sendable {
+package struct LaunchFloorReport: Sendable {
   /// What each program's launches gave; camera-app is the one named `camera-app`.
-  public var reports: [LaunchFloor.Report]
+  package var reports: [LaunchFloor.Report]
   /// The conditions measured, as columns.
-  public var conditions: [LaunchCondition]
+  package var conditions: [LaunchCondition]
 
   /// Creates the report.
-  public init(reports: [LaunchFloor.Report], conditions: [LaunchCondition]) {
+  package init(reports: [LaunchFloor.Report], conditions: [LaunchCondition]) {
     self.reports = reports
     self.conditions = conditions
   }
 
   /// The median of `program`'s launches in `condition`, in ms (NaN without launches).
-  public func median(_ program: String, _ condition: LaunchCondition) -> Double {
+  package func median(_ program: String, _ condition: LaunchCondition) -> Double {
     Statistics.median(reports.first { $0.program.name == program }?.samples[condition] ?? [])
   }
 
   /// The whole report.
-  public var text: String {
+  package var text: String {
     let n = reports.flatMap { $0.samples.values.map(\.count) }.max() ?? 0
     var rows = [["program", "binary"] + conditions.map { "\($0.rawValue) p50 (p90)" }]
     for report in reports {

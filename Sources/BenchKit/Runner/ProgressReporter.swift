@@ -1,13 +1,14 @@
 #if canImport(Glibc)
   import Glibc
 #endif
+import CommandLineKit
 import Foundation
 
 /// Progress on stderr: a bar with runs done/total and time left on a terminal, one plain line
 /// per run otherwise, nothing with `--quiet`.
-public final class ProgressReporter: Sendable {
+package final class ProgressReporter: Sendable {
   /// How progress is shown.
-  public enum Style: Sendable {
+  package enum Style: Sendable {
     case bar
     case lines
     case quiet
@@ -18,7 +19,7 @@ public final class ProgressReporter: Sendable {
   let startedAt = Date()
 
   /// Chooses the style: `quiet`, else a bar when stderr is a terminal.
-  public init(total: Int, quiet: Bool) {
+  package init(total: Int, quiet: Bool) {
     self.total = total
     style = quiet ? .quiet : (isatty(2) == 1 ? .bar : .lines)
   }
@@ -31,7 +32,7 @@ public final class ProgressReporter: Sendable {
   }
 
   /// Reports that run `done` of `total` finished with `summary`.
-  public func update(done: Int, label: String, summary: String) {
+  package func update(done: Int, label: String, summary: String) {
     switch style {
     case .quiet:
       return
@@ -49,7 +50,7 @@ public final class ProgressReporter: Sendable {
   }
 
   /// A line that must stay visible (a failed run, a note).
-  public func note(_ text: String) {
+  package func note(_ text: String) {
     switch style {
     case .quiet: return
     case .lines: emit(text + "\n")
@@ -58,7 +59,7 @@ public final class ProgressReporter: Sendable {
   }
 
   /// Ends the bar line.
-  public func finish() {
+  package func finish() {
     if style == .bar { emit("\r\u{1B}[2K") }
   }
 

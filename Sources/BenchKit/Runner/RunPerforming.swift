@@ -5,7 +5,7 @@ import Subprocess
 /// What a benchmark session asks of a runner: one launch run (cold, warm, loaded), and a relock
 /// cell's long-lived app. ``BenchRunner`` launches real processes; a fake that answers at once
 /// lets a benchmark measure the session's own bookkeeping per run.
-public protocol RunPerforming: Sendable {
+package protocol RunPerforming: Sendable {
   /// Runs one launch of `config` under `condition`; nil when `interrupted()` stopped it.
   func launchRun(
     config: BenchConfiguration, condition: LaunchCondition, number: Int, runID: String, tracePath: String,
@@ -19,7 +19,7 @@ public protocol RunPerforming: Sendable {
 }
 
 /// A relock cell's app, launched once: each run unlocks it, measures, and locks it again.
-public protocol RelockRunning: Sendable {
+package protocol RelockRunning: Sendable {
   /// One relock run; nil when `interrupted()` stopped it.
   func run(number: Int, interrupted: @Sendable () -> Bool) -> RunOutcome?
   /// Ends the app.
@@ -27,14 +27,14 @@ public protocol RelockRunning: Sendable {
 }
 
 /// The outcome of one run.
-public struct RunOutcome: Sendable {
+package struct RunOutcome: Sendable {
   /// The record for results.json.
-  public var record: BenchResults.RunRecord
+  package var record: BenchResults.RunRecord
   /// Whether the compositor ran with real-time priority.
-  public var realtime: Bool
+  package var realtime: Bool
 
   /// Creates an outcome.
-  public init(record: BenchResults.RunRecord, realtime: Bool) {
+  package init(record: BenchResults.RunRecord, realtime: Bool) {
     self.record = record
     self.realtime = realtime
   }

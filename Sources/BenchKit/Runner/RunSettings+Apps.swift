@@ -5,7 +5,7 @@ extension RunSettings {
   /// ends. A third-party app waits for none: it writes no trace of its own, so its run ends at
   /// the first live frame (the preload library's device events all come before that frame). A
   /// headless one (`--headless-app-config`) shows no frame: its run ends at `device.first_buffer`.
-  public func awaitedEvents(for configuration: BenchConfiguration, in condition: LaunchCondition)
+  package func awaitedEvents(for configuration: BenchConfiguration, in condition: LaunchCondition)
     -> [EventName]
   {
     switch configuration {
@@ -16,13 +16,13 @@ extension RunSettings {
 
   /// Whether a run of `configuration` waits for a live frame on the display: not for a headless
   /// program (`--headless-app-config`), which shows none.
-  public func expectsLiveFrame(for configuration: BenchConfiguration) -> Bool {
+  package func expectsLiveFrame(for configuration: BenchConfiguration) -> Bool {
     configuration.appConfiguration?.headless != true
   }
 
   /// The phases that cannot occur in the cell of `configuration` and `condition`, each with
   /// its reason.
-  public func inapplicablePhases(for configuration: BenchConfiguration, in condition: LaunchCondition)
+  package func inapplicablePhases(for configuration: BenchConfiguration, in condition: LaunchCondition)
     -> [String: String]
   {
     guard case .app(let app) = configuration else {
@@ -49,7 +49,7 @@ extension RunSettings {
   /// Why `configuration` is not run at all in `condition`, or nil when it is: a third-party app
   /// cannot be told to lock, so relock does not apply to it. Results list the reason under
   /// `settings.notRun` and the table prints it.
-  public func notRunReason(for configuration: BenchConfiguration, in condition: LaunchCondition) -> String? {
+  package func notRunReason(for configuration: BenchConfiguration, in condition: LaunchCondition) -> String? {
     guard case .app(let app) = configuration, condition == .relock else { return nil }
     return
       "\(app.name) cannot be told to lock: relock needs an app that reads lock and unlock from FIRSTFRAME_CONTROL, which a third-party app given with \(app.option) does not"

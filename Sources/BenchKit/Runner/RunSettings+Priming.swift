@@ -7,7 +7,7 @@ extension RunSettings {
   /// ago, the app's files in the page cache). Only needed when no run precedes it: `--warmup 0`,
   /// and no earlier condition of this benchmark ran `configuration`. `cold` needs none (it
   /// evicts), nor `relock` (its app's launch precedes the first run).
-  public func primes(_ configuration: BenchConfiguration, in condition: LaunchCondition) -> Bool {
+  package func primes(_ configuration: BenchConfiguration, in condition: LaunchCondition) -> Bool {
     guard warmup == 0, condition == .warm || condition == .loaded,
       let index = conditions.firstIndex(of: condition)
     else { return false }
@@ -16,7 +16,7 @@ extension RunSettings {
 
   /// The cells that start with a priming run (``primes(_:in:)``), as `condition/config`, in the
   /// order they run.
-  public var primedCells: [String] {
+  package var primedCells: [String] {
     var cells: [String] = []
     for (index, condition) in conditions.enumerated() where conditions.firstIndex(of: condition) == index {
       for configuration in benchConfigurations

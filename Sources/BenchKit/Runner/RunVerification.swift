@@ -1,4 +1,5 @@
 import BenchAnalysis
+import HostConditions
 import LaunchContract
 import PhaseTrace
 

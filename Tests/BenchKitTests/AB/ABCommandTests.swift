@@ -1,5 +1,6 @@
 import AppBuilds
 import BenchAnalysis
+import BenchCommands
 import BenchKit
 import Foundation
 import Glibc
@@ -144,7 +145,7 @@ struct ABCommandTests {
     let options = try #require(
       try ABCommand.parse([
         "--repo", repo.path, "HEAD~1", "HEAD", "--runs", "3", "--conditions", "warm", "--out", out,
-      ]))
+      ])?.prepare())
     #expect(options.settings.runs == 3 && options.settings.conditions == [.warm])
     #expect(options.settings.outDir == out && options.repository == repo.path)
     #expect(options.a.commit == (try repo.git("rev-parse", "HEAD~1")))

@@ -1,4 +1,5 @@
 import BenchAnalysis
+import BenchCommands
 import BenchKit
 import Foundation
 import Testing

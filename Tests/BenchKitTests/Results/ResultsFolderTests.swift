@@ -1,5 +1,6 @@
 import BenchAnalysis
 import BenchKit
+import CommandLineKit
 import Foundation
 import Testing
 import TestSupport

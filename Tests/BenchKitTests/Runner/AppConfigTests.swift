@@ -1,4 +1,5 @@
 import BenchAnalysis
+import BenchCommands
 import BenchKit
 import Foundation
 import LaunchContract
@@ -62,13 +63,15 @@ import Testing
   func selection() throws {
     let alone = try #require(
       try RunCommand.parse(
-        ["--app-config", "one=/bin/true", "--app-config", "two=/bin/echo {config}", "--out", Self.out]))
+        ["--app-config", "one=/bin/true", "--app-config", "two=/bin/echo {config}", "--out", Self.out])?
+        .prepare())
     #expect(alone.settings.configs.isEmpty)
     #expect(alone.settings.benchConfigurations.map(\.name) == ["one", "two"])
     #expect(alone.settings.appConfigs.map(\.argv) == [["/bin/true"], ["/bin/echo", "{config}"]])
     #expect(alone.settings.profileName == nil)
     let both = try #require(
-      try RunCommand.parse(["--configs", "deferred", "--app-config", "one=/bin/true", "--out", Self.out]))
+      try RunCommand.parse(["--configs", "deferred", "--app-config", "one=/bin/true", "--out", Self.out])?
+        .prepare())
     #expect(both.settings.benchConfigurations.map(\.name) == ["deferred", "one"])
     #expect(both.settings.notRunReason(for: .app(both.settings.appConfigs[0]), in: .relock) != nil)
     #expect(both.settings.notRunReason(for: .builtIn(.deferred), in: .relock) == nil)
@@ -97,7 +100,7 @@ import Testing
     let path = try Self.thirtyTwoBitProgram(in: dir)
     let parsed = try #require(
       try RunCommand.parse(
-        ["--app-config", "old=\(path)", "--app-config", "sh=/bin/sh -c true", "--out", Self.out]))
+        ["--app-config", "old=\(path)", "--app-config", "sh=/bin/sh -c true", "--out", Self.out])?.prepare())
     let s = parsed.settings
     #expect(s.preloadReasons["old"]?.contains("32-bit") == true, "\(s.preloadReasons)")
     #expect(s.preloadReasons["sh"] == nil)

@@ -1,5 +1,6 @@
 import BenchKit
 import Foundation
+@testable import HostConditions
 import Synchronization
 import SystemCalls
 import TestThreads

@@ -1,5 +1,6 @@
 import BenchKit
 import Foundation
+@testable import HostConditions
 import Testing
 
 @Suite struct CacheEvictorTests {

@@ -1,4 +1,5 @@
 import BenchKit
+import CommandLineKit
 import Subprocess
 import Testing
 

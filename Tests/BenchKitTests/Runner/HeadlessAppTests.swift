@@ -2,6 +2,7 @@
   import Glibc
 #endif
 import BenchAnalysis
+import BenchCommands
 import BenchKit
 import Foundation
 import LaunchContract
@@ -49,7 +50,7 @@ import Testing
     let parsed = try #require(
       try RunCommand.parse([
         "--headless-app-config", "floor=/bin/true", "--app-config", "gst=/bin/true", "--out", Self.out,
-      ]))
+      ])?.prepare())
     let s = parsed.settings
     #expect(s.benchConfigurations.map(\.name) == ["gst", "floor"])
     let floor = BenchConfiguration.app(s.appConfigs[1])

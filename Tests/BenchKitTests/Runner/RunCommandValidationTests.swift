@@ -1,3 +1,4 @@
+import BenchCommands
 import BenchKit
 import Foundation
 import LaunchContract
@@ -9,7 +10,7 @@ import Testing
   func message(_ args: [String]) -> String? {
     do {
       _ = try RunCommand.parse(
-        args + ["--out", FileManager.default.temporaryDirectory.path + "/ff-validate"])
+        args + ["--out", FileManager.default.temporaryDirectory.path + "/ff-validate"])?.prepare()
       return nil
     } catch {
       return error.message
@@ -55,7 +56,7 @@ import Testing
     #expect(message(["--app", "/nonexistent/camera --fast"])?.contains("/nonexistent/camera") == true)
     #expect(message(["--app", "no-such-program-ff"])?.contains("no-such-program-ff") == true)
     do {
-      _ = try RunCommand.parse(["--out", "/proc/ff-results"])
+      _ = try RunCommand.parse(["--out", "/proc/ff-results"])?.prepare()
       Issue.record("an unwritable --out was accepted")
     } catch {
       #expect(error.message.contains("/proc/ff-results"))
@@ -65,17 +66,17 @@ import Testing
   @Test("an empty --out is refused instead of writing the results into the working folder")
   func emptyOut() {
     #expect(throws: UsageError("--out wants a folder name, not an empty one")) {
-      _ = try RunCommand.parse(["--out", ""])
+      _ = try RunCommand.parse(["--out", ""])?.prepare()
     }
     #expect(throws: UsageError("--profile wants a file name, not an empty one")) {
-      _ = try RunCommand.parse(["--profile", ""])
+      _ = try RunCommand.parse(["--profile", ""])?.prepare()
     }
   }
 
   @Test("an --out inside a file is a usage error")
   func outInsideAFile() {
     do {
-      _ = try RunCommand.parse(["--out", "/etc/passwd/results"])
+      _ = try RunCommand.parse(["--out", "/etc/passwd/results"])?.prepare()
       Issue.record("an --out inside a file was accepted")
     } catch {
       #expect(
@@ -137,7 +138,8 @@ import Testing
   @Test("defaults are the documented main job")
   func defaults() throws {
     let options = try #require(
-      try RunCommand.parse(["--out", FileManager.default.temporaryDirectory.path + "/ff-defaults"]))
+      try RunCommand.parse(["--out", FileManager.default.temporaryDirectory.path + "/ff-defaults"])?.prepare()
+    )
     let s = options.settings
     #expect(s.runs == 20 && s.warmup == 1)
     #expect(s.conditions.map(\.rawValue) == ["cold", "warm", "relock", "loaded"])

@@ -8,7 +8,9 @@ import SystemCalls
 import TestSupport
 import Testing
 
+@testable import BenchCommands
 @testable import BenchKit
+@testable import HostConditions
 
 /// The loaded condition's burners: sized from the CPUs bench may run on and its cgroup's CPU
 /// quota, one pinned per CPU; `--load memory` streams over a buffer bigger than the last-level cache.
@@ -102,15 +104,15 @@ import Testing
   @Test("--load: cpu or memory, recorded; a bad value is a usage error")
   func loadOption() throws {
     let out = FileManager.default.temporaryDirectory.path + "/ff-load-option"
-    #expect(try RunCommand.parse(["--out", out])?.settings.load == .cpu)
+    #expect(try RunCommand.parse(["--out", out])?.prepare().settings.load == .cpu)
     let memory = try #require(
-      try RunCommand.parse(["--load", "memory", "--conditions", "loaded", "--out", out])?.settings)
+      try RunCommand.parse(["--load", "memory", "--conditions", "loaded", "--out", out])?.prepare().settings)
     #expect(memory.load == .memory)
     #expect(memory.burnerPlan?.kind == .memory)
     #expect((memory.burnerPlan?.bufferBytes ?? 0) >= 8 << 20)
     #expect(
       memory.burnerPlan?.cpus == BurnerPlan.cpus(allowed: try CPUAffinity.get(), quota: CPUQuota.current()))
-    #expect(throws: UsageError.self) { try RunCommand.parse(["--load", "disk", "--out", out]) }
+    #expect(throws: UsageError.self) { try RunCommand.parse(["--load", "disk", "--out", out])?.prepare() }
   }
 
   @Test("a baseline made with another load kind is a difference")

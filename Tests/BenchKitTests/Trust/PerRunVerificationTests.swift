@@ -9,6 +9,7 @@ import TestSupport
 import Testing
 
 @testable import BenchKit
+@testable import HostConditions
 
 /// Every condition verified per run (issue 11, item 4): the cold eviction's set, the device's
 /// power-up against the condition, and the burners' size and pinning.

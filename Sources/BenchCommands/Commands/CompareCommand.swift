@@ -1,21 +1,22 @@
 import BenchAnalysis
+import BenchKit
 import LaunchContract
 /// `bench compare A.json B.json`: every phase of every cell present in both files, as "B vs A".
-public enum CompareCommand: Command {
+package enum CompareCommand: Command {
   /// The command line, checked.
-  public struct Options: Sendable {
+  package struct Options: Sendable {
     /// The reference results file.
-    public var pathA: String
+    package var pathA: String
     /// The new results file.
-    public var pathB: String
+    package var pathB: String
     /// Threshold, alpha, resamples, seed and phases.
-    public var comparison: ComparisonOptions
+    package var comparison: ComparisonOptions
     /// What goes to stdout.
-    public var format: Format
+    package var format: Format
   }
 
   /// `--format`.
-  public enum Format: String, Sendable, CaseIterable {
+  package enum Format: String, Sendable, CaseIterable {
     /// A table for people.
     case table
     /// JSON for tools.
@@ -52,7 +53,7 @@ public enum CompareCommand: Command {
       }, describe: { String($0) }))
 
   /// The option table (parser and `--help`).
-  public static let spec = CommandLineSpec(
+  package static let spec = CommandLineSpec(
     command: "bench compare", synopsis: "A.json B.json [options]",
     summary: """
       Compares two results files, B against A (A is the reference, B the new one), for every phase
@@ -65,7 +66,7 @@ public enum CompareCommand: Command {
     epilogue: "exit status: 0 compared, 2 bad usage or an unreadable results file")
 
   /// Checks the command line: two results files and the comparison's settings.
-  public static func options(from o: ParsedOptions) throws(UsageError) -> Options {
+  package static func options(from o: ParsedOptions) throws(UsageError) -> Options {
     guard o.positional.count == 2 else {
       throw UsageError("wants two results files, A.json and B.json (got \(o.positional.count) arguments)")
     }
@@ -82,7 +83,7 @@ public enum CompareCommand: Command {
 
   /// Compares the two files and writes the comparison to `output`.
   /// - Throws: `UsageError` for an unreadable results file.
-  public static func execute(
+  package static func execute(
     _ o: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
   ) throws(UsageError) -> Int32 {
     let (pathA, pathB, options) = (o.pathA, o.pathB, o.comparison)

@@ -1,24 +1,25 @@
 import BenchAnalysis
+import BenchKit
 import Foundation
 
 /// `bench report RESULTS.json`: plots, traces and summaries for people and for tools.
-public enum ReportCommand: Command {
+package enum ReportCommand: Command {
   /// The command line, checked: the results file and the reports asked for (none: the defaults).
-  public struct Options: Sendable {
+  package struct Options: Sendable {
     /// The results file.
-    public var path: String
+    package var path: String
     /// The plot.
-    public var svg: String?
+    package var svg: String?
     /// The Chrome/Perfetto trace.
-    public var trace: String?
+    package var trace: String?
     /// The Markdown summary.
-    public var markdown: String?
+    package var markdown: String?
     /// The JUnit XML.
-    public var junit: String?
+    package var junit: String?
     /// The customSmallerIsBetter JSON.
-    public var jsonBench: String?
+    package var jsonBench: String?
     /// Relative gates to include in the Markdown and JUnit reports.
-    public var gates: String?
+    package var gates: String?
   }
 
   static let svg = Option<String?>("--svg", "FILE", "the plot", parser: .fileName)
@@ -36,7 +37,7 @@ public enum ReportCommand: Command {
     "--gates", "FILE", "include these relative gates in the Markdown and JUnit reports", parser: .fileName)
 
   /// The option table (parser and `--help`).
-  public static let spec = CommandLineSpec(
+  package static let spec = CommandLineSpec(
     command: "bench report",
     synopsis:
       "RESULTS.json|FOLDER [--svg FILE] [--trace FILE] [--markdown FILE] [--junit FILE] [--json-bench FILE]",
@@ -53,7 +54,7 @@ public enum ReportCommand: Command {
     epilogue: "exit status: 0 written, 2 bad usage, unreadable results or a file that cannot be written")
 
   /// Checks the command line: one results file.
-  public static func options(from o: ParsedOptions) throws(UsageError) -> Options {
+  package static func options(from o: ParsedOptions) throws(UsageError) -> Options {
     Options(
       path: try o.onlyResultsFile(), svg: try o.value(svg), trace: try o.value(trace),
       markdown: try o.value(markdown),
@@ -62,7 +63,7 @@ public enum ReportCommand: Command {
 
   /// Writes the reports and names each file written on `output`.
   /// - Throws: `UsageError` for unreadable results or gates, or a file that cannot be written.
-  public static func execute(
+  package static func execute(
     _ o: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
   ) throws(UsageError) -> Int32 {
     let path = try resultsPath(rebuildingFrom: o.path, output: &output)

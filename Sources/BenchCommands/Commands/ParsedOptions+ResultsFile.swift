@@ -1,3 +1,4 @@
+import BenchKit
 extension ParsedOptions {
   /// The one positional argument of a command that reads one results file (`bench report`,
   /// `bench power`).

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
   import Glibc
 #endif
+import BenchKit
 import Subprocess
 import Synchronization
 import SystemCalls
@@ -9,16 +10,16 @@ import SystemCalls
 /// burners, keeps the finished runs, and says where they are. A second signal does not wait for
 /// that: it restores the signal's default action and raises it again, so bench ends at once
 /// (the finished runs are in the journal; the process guard stops what bench started).
-public final class InterruptFlag: Sendable {
+package final class InterruptFlag: Sendable {
   private let flag = Atomic<Bool>(false)
   private let handlers = PThreadMutex<SignalHandlers?>(nil)
 
   /// Whether a signal arrived.
-  public var isSet: Bool { flag.load(ordering: .relaxed) }
+  package var isSet: Bool { flag.load(ordering: .relaxed) }
 
   /// Installs the handlers. The note goes to standard error through ``StandardStream``, which
   /// never traps: a closed or full stderr (`bench … 2>&1 | head -2`) drops it.
-  public static func install() -> InterruptFlag {
+  package static func install() -> InterruptFlag {
     let f = InterruptFlag()
     // A closed pipe or a file-size limit is an error to report (EPIPE, EFBIG), not a death.
     signal(SIGPIPE, SIG_IGN)

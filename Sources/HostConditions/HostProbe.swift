@@ -5,9 +5,9 @@ import BenchAnalysis
 import Foundation
 
 /// What the results record about the machine.
-public enum HostProbe {
+package enum HostProbe {
   /// The host record for results.json (real-time priority is filled in after the runs).
-  public static func current() -> BenchResults.HostInfo {
+  package static func current() -> BenchResults.HostInfo {
     var u = utsname()
     uname(&u)
     let release = withUnsafeBytes(of: &u.release) {

@@ -1,3 +1,4 @@
+import BenchKit
 import Display
 import Foundation
 import LaunchContract
@@ -6,21 +7,21 @@ import Probe
 /// `bench calibrate`: the probe against ground truth through the real display path (a presenter
 /// writing known frames into a real shared-memory surface, the real compositor and detector),
 /// with and without CPU load, plus the probe's per-scanout cost.
-public enum CalibrateCommand: Command {
+package enum CalibrateCommand: Command {
   /// The command line, checked.
-  public struct Options: Sendable {
+  package struct Options: Sendable {
     /// Refresh rate and trials (load is set per run).
-    public var settings: CalibrationSettings
+    package var settings: CalibrationSettings
     /// Also run with CPU burners on every core.
-    public var load: Bool
+    package var load: Bool
     /// What goes to stdout.
-    public var format: Format
+    package var format: Format
     /// The display path to calibrate (`--display`).
-    public var display: DisplayPath = .sharedMemory
+    package var display: DisplayPath = .sharedMemory
   }
 
   /// `--format`.
-  public enum Format: String, Sendable, CaseIterable {
+  package enum Format: String, Sendable, CaseIterable {
     /// A table for people.
     case table
     /// JSON for tools.
@@ -42,7 +43,7 @@ public enum CalibrateCommand: Command {
     default: DisplayPath.sharedMemory, parser: .displayPath)
 
   /// The option table (parser and `--help`).
-  public static let spec = CommandLineSpec(
+  package static let spec = CommandLineSpec(
     command: "bench calibrate",
     synopsis: "[--display shm|x11|x11:NAME] [--refresh-hz N] [--trials N] [--no-load] [--format table|json]",
     summary:
@@ -53,22 +54,24 @@ public enum CalibrateCommand: Command {
   )
 
   /// Checks the command line (no arguments, the numbers in their bounds).
-  public static func options(from o: ParsedOptions) throws(UsageError) -> Options {
+  package static func options(from o: ParsedOptions) throws(UsageError) -> Options {
     try o.expectNoArguments()
     var settings = CalibrationSettings()
     settings.refreshHz = try o.value(refreshHz)
     settings.trials = try o.value(trials)
-    let path = try o.value(display)
-    try BenchDisplay.validate(path)
-    return Options(settings: settings, load: !o.isSet(noLoad), format: try o.value(format), display: path)
+    return Options(
+      settings: settings, load: !o.isSet(noLoad), format: try o.value(format), display: try o.value(display))
   }
 
   /// Runs the trials without and (unless `--no-load`) with load, then the probe-cost benchmark,
   /// and writes the report to `output`. Returns `status(of:)`: 0 when the probe's error bound holds
   /// under every load level, 1 otherwise (each violation goes to `errors`).
-  public static func execute(
+  /// - Throws: `UsageError` when the display cannot be used (``BenchDisplay/validate(_:)``).
+  package static func execute(
     _ options: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
-  ) -> Int32 {
+  ) throws(UsageError) -> Int32 {
+    // The display, checked here rather than in `options(from:)`: parsing opens nothing.
+    try BenchDisplay.validate(options.display)
     if options.display.isX11 { return executeX11(options, output: &output, errors: &errors) }
     var reports: [CalibrationReport] = []
     for load in options.load ? [false, true] : [false] {

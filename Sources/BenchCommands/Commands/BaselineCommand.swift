@@ -1,23 +1,24 @@
 import BenchAnalysis
+import BenchKit
 import Foundation
 import LaunchContract
 
 /// `bench baseline save RESULTS.json BASE.json`: validates a results file and stores it as a baseline.
-public enum BaselineCommand: Command {
+package enum BaselineCommand: Command {
   /// The command line, checked.
-  public struct Options: Sendable {
+  package struct Options: Sendable {
     /// The results file to keep.
-    public var source: String
+    package var source: String
     /// Where the baseline goes.
-    public var destination: String
+    package var destination: String
     /// Save even interrupted or partly failed results.
-    public var force: Bool
+    package var force: Bool
   }
 
   static let force = Flag("--force", "save even interrupted or partly failed results")
 
   /// The option table (parser and `--help`).
-  public static let spec = CommandLineSpec(
+  package static let spec = CommandLineSpec(
     command: "bench baseline", synopsis: "save RESULTS.json BASE.json [--force]",
     summary: """
       Copies a results file to a baseline (e.g. Results/baselines/synthetic.json) after validating
@@ -29,7 +30,7 @@ public enum BaselineCommand: Command {
     epilogue: "exit status: 0 saved, 2 bad usage, unreadable or unsuitable results")
 
   /// Checks the command line: `save`, a results file and a baseline path.
-  public static func options(from o: ParsedOptions) throws(UsageError) -> Options {
+  package static func options(from o: ParsedOptions) throws(UsageError) -> Options {
     guard o.positional.first == "save" else {
       throw UsageError("the only action is 'save': bench baseline save RESULTS.json BASE.json")
     }
@@ -45,7 +46,7 @@ public enum BaselineCommand: Command {
 
   /// Validates the results and saves them as the baseline; says what it saved on `output`.
   /// - Throws: `UsageError` for unreadable or unsuitable results, or a baseline that cannot be written.
-  public static func execute(
+  package static func execute(
     _ o: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
   ) throws(UsageError) -> Int32 {
     let (source, destination) = (o.source, o.destination)

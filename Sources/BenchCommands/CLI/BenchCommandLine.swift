@@ -1,9 +1,9 @@
 /// `bench`'s command line: the first argument names a subcommand (`bench compare …`); anything
 /// else is the main job's command line (`RunCommand`). Every command answers `--help` and reports
 /// bad input the same way (``Command``).
-public enum BenchCommandLine {
+package enum BenchCommandLine {
   /// The subcommands, by the name that selects them, in `--help` order.
-  public static var subcommands: [(name: String, command: any Command.Type)] {
+  package static var subcommands: [(name: String, command: any Command.Type)] {
     [
       ("compare", CompareCommand.self), ("gate", GateCommand.self), ("baseline", BaselineCommand.self),
       ("report", ReportCommand.self), ("calibrate", CalibrateCommand.self), ("doctor", DoctorCommand.self),
@@ -13,7 +13,7 @@ public enum BenchCommandLine {
   }
 
   /// The command that `arguments` select, and the arguments it gets (without its name).
-  public static func command(for arguments: [String]) -> (command: any Command.Type, arguments: [String]) {
+  package static func command(for arguments: [String]) -> (command: any Command.Type, arguments: [String]) {
     if let name = arguments.first, let match = subcommands.first(where: { $0.name == name }) {
       return (match.command, Array(arguments.dropFirst()))
     }
@@ -22,13 +22,13 @@ public enum BenchCommandLine {
 
   /// Runs the selected command on standard output and standard error; `arguments` exclude
   /// `bench`. Returns the exit status.
-  public static func main(_ arguments: [String]) -> Int32 {
+  package static func main(_ arguments: [String]) -> Int32 {
     let (command, rest) = command(for: arguments)
     return command.main(rest)
   }
 
   /// Runs the selected command with its output and error streams given (for tests).
-  public static func run(
+  package static func run(
     _ arguments: [String], output: inout some TextOutputStream, errors: inout some TextOutputStream
   ) -> Int32 {
     let (command, rest) = command(for: arguments)

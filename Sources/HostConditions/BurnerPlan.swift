@@ -5,7 +5,7 @@ import BenchAnalysis
 import SystemCalls
 
 /// `--load`: what the loaded condition's burners do.
-public enum LoadKind: String, Sendable, Hashable, CaseIterable {
+package enum LoadKind: String, Sendable, Hashable, CaseIterable {
   /// Spin on the CPU (`CPUSpin`): compute pressure only.
   case cpu
   /// Stream over a buffer bigger than the last-level cache (`memcpy` between its halves, back
@@ -14,18 +14,18 @@ public enum LoadKind: String, Sendable, Hashable, CaseIterable {
 }
 
 /// A cgroup v2 CPU limit (`cpu.max`: `QUOTA PERIOD` in µs, or `max PERIOD` for none).
-public struct CPUQuota: Sendable, Hashable {
+package struct CPUQuota: Sendable, Hashable {
   /// CPU time the group may use per period, µs.
-  public var quotaMicroseconds: Int
+  package var quotaMicroseconds: Int
   /// The period, µs.
-  public var periodMicroseconds: Int
+  package var periodMicroseconds: Int
   /// How many CPUs' worth of time the quota allows (quota ÷ period).
-  public var cpus: Double { Double(quotaMicroseconds) / Double(periodMicroseconds) }
+  package var cpus: Double { Double(quotaMicroseconds) / Double(periodMicroseconds) }
   /// `QUOTA PERIOD`, as `cpu.max` says it.
-  public var text: String { "\(quotaMicroseconds) \(periodMicroseconds)" }
+  package var text: String { "\(quotaMicroseconds) \(periodMicroseconds)" }
 
   /// Parses one `cpu.max`: nil for `max …` (no limit) or text that is not a limit.
-  public static func parse(cpuMax: String) -> CPUQuota? {
+  package static func parse(cpuMax: String) -> CPUQuota? {
     let words = cpuMax.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" })
     guard words.count >= 1, let quota = Int(words[0]), quota > 0 else { return nil }
     let period = words.count >= 2 ? Int(words[1]) ?? 100_000 : 100_000
@@ -35,12 +35,12 @@ public struct CPUQuota: Sendable, Hashable {
 
   /// The tightest of the limits along a cgroup's path (each `cpu.max` from the group up to the
   /// root; the kernel enforces every one), or nil when none limits.
-  public static func effective(cpuMaxFiles: [String]) -> CPUQuota? {
+  package static func effective(cpuMaxFiles: [String]) -> CPUQuota? {
     cpuMaxFiles.compactMap(parse(cpuMax:)).min { $0.cpus < $1.cpus }
   }
 
   /// The cgroup v2 path of a process from its `/proc/PID/cgroup` (the `0::PATH` line), or nil.
-  public static func cgroupPath(procCgroup: String) -> String? {
+  package static func cgroupPath(procCgroup: String) -> String? {
     for line in procCgroup.split(separator: "\n") where line.hasPrefix("0::") {
       return String(line.dropFirst(3))
     }
@@ -49,7 +49,7 @@ public struct CPUQuota: Sendable, Hashable {
 
   /// This process's effective quota: the `cpu.max` of its cgroup and of every ancestor under
   /// `/sys/fs/cgroup`; nil when none limits or cgroup v2 is not mounted.
-  public static func current() -> CPUQuota? {
+  package static func current() -> CPUQuota? {
     guard let text = FileSystem.readText(atPath: "/proc/self/cgroup", maxBytes: 64 * 1024),
       let path = cgroupPath(procCgroup: text)
     else { return nil }
@@ -72,24 +72,24 @@ public struct CPUQuota: Sendable, Hashable {
 /// behind each other while the app waits behind them all, a load no real machine shows. Each
 /// burner is pinned to its CPU (`sched_setaffinity`). Not `_SC_NPROCESSORS_ONLN`: a container
 /// or `taskset` may allow fewer CPUs than are online.
-public struct BurnerPlan: Sendable, Hashable {
+package struct BurnerPlan: Sendable, Hashable {
   /// What each burner does.
-  public var kind: LoadKind
+  package var kind: LoadKind
   /// The CPU each burner is pinned to, one burner per entry.
-  public var cpus: [Int]
+  package var cpus: [Int]
   /// The cgroup CPU quota the count was limited by, when there is one.
-  public var quota: CPUQuota?
+  package var quota: CPUQuota?
   /// `memory`: the buffer each burner streams over, bytes (twice the last-level cache).
-  public var bufferBytes: Int?
+  package var bufferBytes: Int?
   /// `memory`: the last-level cache size read from sysfs, bytes (nil: not readable, fallback used).
-  public var lastLevelCacheBytes: Int?
+  package var lastLevelCacheBytes: Int?
 
   /// How many burners.
-  public var count: Int { cpus.count }
+  package var count: Int { cpus.count }
 
   /// The CPUs to put one burner each on: the first `ceil(quota)` of `allowed` (all of them
   /// without a quota), at least one.
-  public static func cpus(allowed: [Int], quota: CPUQuota?) -> [Int] {
+  package static func cpus(allowed: [Int], quota: CPUQuota?) -> [Int] {
     let cpus = allowed.isEmpty ? [0] : allowed.sorted()
     guard let quota else { return cpus }
     let limit = max(1, Int(quota.cpus.rounded(.up)))
@@ -98,13 +98,13 @@ public struct BurnerPlan: Sendable, Hashable {
 
   /// The buffer a memory burner streams over: twice `lastLevelCache` (32 MiB when unknown),
   /// within 8 MiB … 1 GiB.
-  public static func bufferBytes(lastLevelCache: Int?) -> Int {
+  package static func bufferBytes(lastLevelCache: Int?) -> Int {
     min(max(2 * (lastLevelCache ?? 16 << 20), 8 << 20), 1 << 30)
   }
 
   /// The plan for this process now: its affinity, its cgroup's quota and, for `memory`, the
   /// cache size of cpu0.
-  public static func current(kind: LoadKind) -> BurnerPlan {
+  package static func current(kind: LoadKind) -> BurnerPlan {
     let allowed = (try? CPUAffinity.get()) ?? []
     let quota = CPUQuota.current()
     let cache = kind == .memory ? LastLevelCache.bytes() : nil
@@ -115,7 +115,7 @@ public struct BurnerPlan: Sendable, Hashable {
   }
 
   /// The record in results (`settings.load`).
-  public var info: BenchResults.LoadInfo {
+  package var info: BenchResults.LoadInfo {
     BenchResults.LoadInfo(
       kind: kind.rawValue, burners: count, cpus: cpus, cpuQuota: quota?.text, bufferBytes: bufferBytes,
       lastLevelCacheBytes: lastLevelCacheBytes)
@@ -123,10 +123,10 @@ public struct BurnerPlan: Sendable, Hashable {
 }
 
 /// The last-level cache's size, from sysfs.
-public enum LastLevelCache {
+package enum LastLevelCache {
   /// The size of the highest-level data or unified cache of cpu0
   /// (`/sys/devices/system/cpu/cpu0/cache/indexN/{level,type,size}`), bytes; nil when unreadable.
-  public static func bytes(root: String = "/sys/devices/system/cpu/cpu0/cache") -> Int? {
+  package static func bytes(root: String = "/sys/devices/system/cpu/cpu0/cache") -> Int? {
     var best: (level: Int, bytes: Int)?
     for index in 0..<16 {
       let dir = "\(root)/index\(index)"
@@ -144,7 +144,7 @@ public enum LastLevelCache {
   }
 
   /// `32768K`, `1M`, `512` (bytes) → bytes; nil when not a size.
-  public static func parseSize(_ text: String) -> Int? {
+  package static func parseSize(_ text: String) -> Int? {
     let t = text.trimmingWhitespace()
     guard let last = t.last else { return nil }
     let scale: Int

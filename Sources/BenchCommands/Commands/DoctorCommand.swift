@@ -1,3 +1,4 @@
+import BenchKit
 import Foundation
 import Synchronization
 import SystemCalls
@@ -10,24 +11,24 @@ import V4L2Camera
 /// `bench doctor`: what this machine offers a launch benchmark — cameras (V4L2 devices with
 /// formats, sizes and rates, and whether this user may open them), page-cache dropping,
 /// real-time priority, PSI, the CPU governor and thermal zones. Always exits 0.
-public enum DoctorCommand: Command {
+package enum DoctorCommand: Command {
   /// Doctor takes no options.
-  public typealias Options = Void
+  package typealias Options = Void
 
   /// The option table (only `--help`).
-  public static let spec = CommandLineSpec(
+  package static let spec = CommandLineSpec(
     command: "bench doctor", synopsis: "",
     summary: "Checks what this machine offers a camera launch benchmark: V4L2 cameras (formats, sizes, rates,"
       + " access), page-cache dropping (cold runs), real-time priority, PSI, CPU governor, thermal zones, the X11 display path.",
     options: [], epilogue: "exit status: 0 (findings are reported, not judged); 2 for a usage error")
 
   /// Checks the command line: no arguments.
-  public static func options(from o: ParsedOptions) throws(UsageError) {
+  package static func options(from o: ParsedOptions) throws(UsageError) {
     try o.expectNoArguments()
   }
 
   /// Writes the report to `output`; always 0.
-  public static func execute(
+  package static func execute(
     _ options: Void, output: inout some TextOutputStream, errors: inout some TextOutputStream
   ) -> Int32 {
     output.write(report())

@@ -1,24 +1,25 @@
 import BenchAnalysis
+import BenchKit
 import Foundation
 import LaunchContract
 
 /// `bench power RESULTS.json`: the baseline gate's false alarms and power, measured by resampling
 /// the runs of each cell (`GatePower`; `Benchmarks/gate-power` makes the 40-run cells).
-public enum PowerCommand: Command {
+package enum PowerCommand: Command {
   /// The command line, checked.
-  public struct Options: Sendable {
+  package struct Options: Sendable {
     /// The results file whose cells are resampled.
-    public var path: String
+    package var path: String
     /// Runs per side of each comparison.
-    public var runsPerSide: Int
+    package var runsPerSide: Int
     /// Comparisons per cell (A/A, and per shift).
-    public var comparisons: Int
+    package var comparisons: Int
     /// What goes to stdout.
-    public var format: Format
+    package var format: Format
   }
 
   /// `--format`.
-  public enum Format: String, Sendable, CaseIterable {
+  package enum Format: String, Sendable, CaseIterable {
     /// A table for people.
     case table
     /// JSON for tools (`GatePower.Report`).
@@ -34,7 +35,7 @@ public enum PowerCommand: Command {
   static let format = Option("--format", "FORMAT", "table or json", default: Format.table, parser: .choice())
 
   /// The option table (parser and `--help`).
-  public static let spec = CommandLineSpec(
+  package static let spec = CommandLineSpec(
     command: "bench power",
     synopsis: "RESULTS.json [--runs-per-side N] [--comparisons N] [--format table|json]",
     summary: """
@@ -48,7 +49,7 @@ public enum PowerCommand: Command {
     epilogue: "exit status: 0 measured, 2 bad usage, an unreadable results file or no cell with enough runs")
 
   /// Checks the command line: one results file.
-  public static func options(from o: ParsedOptions) throws(UsageError) -> Options {
+  package static func options(from o: ParsedOptions) throws(UsageError) -> Options {
     Options(
       path: try o.onlyResultsFile(), runsPerSide: try o.value(runsPerSide),
       comparisons: try o.value(comparisons),
@@ -57,11 +58,11 @@ public enum PowerCommand: Command {
 
   /// The gate's measured figures, as `Benchmarks/gate-power --record` stores them (relative to the
   /// package root, where CI and the nightly run `bench gate`).
-  public static let figuresPath = "Benchmarks/gate-power.json"
+  package static let figuresPath = "Benchmarks/gate-power.json"
 
   /// Reads a `bench power --format json` file.
   /// - Throws: `UsageError` when it cannot be read or is not one.
-  public static func loadFigures(path: String) throws(UsageError) -> GatePower.Report {
+  package static func loadFigures(path: String) throws(UsageError) -> GatePower.Report {
     guard let data = FileManager.default.contents(atPath: path) else {
       throw UsageError("cannot read \(path)")
     }
@@ -79,7 +80,7 @@ public enum PowerCommand: Command {
   /// `figuresPath` when present, naming any difference between their α or threshold and the
   /// gate's; or a line saying they were not measured.
   /// - Throws: `UsageError` when `explicitPath` cannot be read.
-  public static func quote(explicitPath: String?, options: Gate.BaselineOptions) throws(UsageError) -> String
+  package static func quote(explicitPath: String?, options: Gate.BaselineOptions) throws(UsageError) -> String
   {
     let path = explicitPath ?? figuresPath
     guard explicitPath != nil || FileManager.default.fileExists(atPath: path) else {
@@ -101,7 +102,7 @@ public enum PowerCommand: Command {
 
   /// Measures and writes the report to `output`.
   /// - Throws: `UsageError` for an unreadable results file, or one without a cell of 2 × N runs.
-  public static func execute(
+  package static func execute(
     _ o: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
   ) throws(UsageError) -> Int32 {
     let results = try ResultsFile.load(path: o.path)

@@ -8,21 +8,21 @@ import SystemCalls
 /// cache with `posix_fadvise(POSIX_FADV_DONTNEED)`, and drops all clean caches through
 /// `/proc/sys/vm/drop_caches` when permitted (root). Which of the two happened is reported in
 /// the results (`host.cacheEviction`).
-public struct CacheEvictor: Sendable {
+package struct CacheEvictor: Sendable {
   /// Files to evict: the executable and every file-backed mapping of the app.
-  public var files: Set<String>
+  package var files: Set<String>
 
   /// Creates an evictor for `files`.
-  public init(files: Set<String>) { self.files = files }
+  package init(files: Set<String>) { self.files = files }
 
   /// Whether this process may write `/proc/sys/vm/drop_caches`.
-  public static var canDropCaches: Bool { access("/proc/sys/vm/drop_caches", W_OK) == 0 }
+  package static var canDropCaches: Bool { access("/proc/sys/vm/drop_caches", W_OK) == 0 }
 
   /// `fadvise` or `fadvise+drop_caches`.
-  public static var method: String { canDropCaches ? "fadvise+drop_caches" : "fadvise" }
+  package static var method: String { canDropCaches ? "fadvise+drop_caches" : "fadvise" }
 
   /// The file-backed mappings of a live process (`/proc/PID/maps`), for learning what to evict.
-  public static func mappedFiles(pid: pid_t) -> Set<String> {
+  package static func mappedFiles(pid: pid_t) -> Set<String> {
     // Read to the end: Foundation's String(contentsOfFile:) stops at 4 KiB for a /proc file.
     guard let bytes = FileSystem.readFile(atPath: "/proc/\(pid)/maps") else { return [] }
     let text = String(decoding: bytes, as: UTF8.self)
@@ -40,15 +40,15 @@ public struct CacheEvictor: Sendable {
   }
 
   /// What one eviction did, recorded per cold run (`counts.evicted_files`, `counts.drop_caches`).
-  public struct Outcome: Sendable, Hashable {
+  package struct Outcome: Sendable, Hashable {
     /// Files whose pages `posix_fadvise(POSIX_FADV_DONTNEED)` was applied to (opened and advised).
-    public var filesEvicted: Int
+    package var filesEvicted: Int
     /// The sizes of those files (`st_size`), bytes.
-    public var bytesEvicted: Int64 = 0
+    package var bytesEvicted: Int64 = 0
     /// Whether `1` was written to `/proc/sys/vm/drop_caches`.
-    public var droppedCaches: Bool
+    package var droppedCaches: Bool
     /// `fadvise` or `fadvise+drop_caches`.
-    public var method: String { droppedCaches ? "fadvise+drop_caches" : "fadvise" }
+    package var method: String { droppedCaches ? "fadvise+drop_caches" : "fadvise" }
   }
 
   /// Evicts. Returns what was done.
@@ -57,7 +57,7 @@ public struct CacheEvictor: Sendable {
   /// following a symbolic link and without blocking (`O_NOFOLLOW | O_NONBLOCK`, so a FIFO put in a
   /// library's place cannot hang the runner), and only a regular file is advised.
   @discardableResult
-  public func evict() -> Outcome {
+  package func evict() -> Outcome {
     var evicted = 0
     var bytes: Int64 = 0
     for path in files {

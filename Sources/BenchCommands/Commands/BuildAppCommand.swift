@@ -1,16 +1,17 @@
 import AppBuilds
+import BenchKit
 import Foundation
 
 /// `bench build-app`: builds camera-app exactly as bench runs it (``CameraAppLocator``: release,
 /// static Swift and C++ runtimes, position-dependent) when its sources changed, and prints the
 /// executable's path — for scripts that launch camera-app themselves (`Benchmarks/app-launch`,
 /// `scripts/vivid-integration`), so that they measure the same binary bench does.
-public enum BuildAppCommand: Command {
+package enum BuildAppCommand: Command {
   /// build-app takes no options.
-  public typealias Options = Void
+  package typealias Options = Void
 
   /// The option table (only `--help`).
-  public static let spec = CommandLineSpec(
+  package static let spec = CommandLineSpec(
     command: "bench build-app", synopsis: "",
     summary: """
       Builds camera-app as bench runs it (release, static Swift and C++ runtimes, no PIE; only when
@@ -20,12 +21,12 @@ public enum BuildAppCommand: Command {
     options: [], epilogue: "exit status: 0 built (or up to date), 1 the build failed, 2 usage error")
 
   /// Checks the command line: no arguments.
-  public static func options(from o: ParsedOptions) throws(UsageError) {
+  package static func options(from o: ParsedOptions) throws(UsageError) {
     try o.expectNoArguments()
   }
 
   /// Locates or builds camera-app; its path goes to `output`, progress and errors to `errors`.
-  public static func execute(
+  package static func execute(
     _ options: Void, output: inout some TextOutputStream, errors: inout some TextOutputStream
   ) -> Int32 {
     let interrupted = InterruptFlag.install()

@@ -3,22 +3,24 @@
 #endif
 import AppBuilds
 import BenchAnalysis
+import BenchKit
 import Foundation
+import HostConditions
 import LaunchContract
 
 /// `bench launch-floor`: camera-app's launch stage one (spawn → `app.main`) next to reference
 /// programs, warm and cold, measured as bench measures `process_launch` (``LaunchFloor``).
 /// `Benchmarks/launch-floor` builds the references (a C hello, dynamic and static, and static
 /// Swift hellos) and runs this.
-public enum LaunchFloorCommand: Command {
+package enum LaunchFloorCommand: Command {
   /// The command line, checked.
-  public struct Options: Sendable {
+  package struct Options: Sendable {
     /// Timed launches per program and condition.
-    public var launches: Int
+    package var launches: Int
     /// `warm`, `cold` or both.
-    public var conditions: [LaunchCondition]
+    package var conditions: [LaunchCondition]
     /// The reference programs (`NAME=PATH`), in table order.
-    public var references: [LaunchFloor.Program]
+    package var references: [LaunchFloor.Program]
   }
 
   static let launches = Option(
@@ -29,7 +31,7 @@ public enum LaunchFloorCommand: Command {
     parser: .list(of: [LaunchCondition.warm, .cold]))
 
   /// The option table (parser and `--help`).
-  public static let spec = CommandLineSpec(
+  package static let spec = CommandLineSpec(
     command: "bench launch-floor",
     synopsis: "[--launches N] [--conditions warm,cold] [NAME=PATH …]",
     summary: """
@@ -45,14 +47,13 @@ public enum LaunchFloorCommand: Command {
     epilogue: "exit status: 0 every launch reached app.main, 1 some did not, 2 usage error")
 
   /// Checks the command line: the numbers, the conditions and each `NAME=PATH` (an executable).
-  public static func options(from o: ParsedOptions) throws(UsageError) -> Options {
+  package static func options(from o: ParsedOptions) throws(UsageError) -> Options {
     var references: [LaunchFloor.Program] = []
     for argument in o.positional {
       let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
       guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
         throw UsageError("a reference program is NAME=PATH, not '\(argument)'")
       }
-      guard access(parts[1], X_OK) == 0 else { throw UsageError("\(argument): not an executable file") }
       guard parts[0] != "camera-app", !references.contains(where: { $0.name == parts[0] }) else {
         throw UsageError("\(parts[0]): a program name may appear once (camera-app is always measured)")
       }
@@ -64,9 +65,15 @@ public enum LaunchFloorCommand: Command {
 
   /// Locates (or builds) camera-app, runs the launches and writes the report to `output`;
   /// progress goes to `errors`. Returns 0 when every launch reached `app.main`, 1 otherwise.
-  public static func execute(
+  /// - Throws: `UsageError` for a reference program that is not an executable file.
+  package static func execute(
     _ options: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
-  ) -> Int32 {
+  ) throws(UsageError) -> Int32 {
+    // The reference programs, checked here rather than in `options(from:)`: parsing looks at
+    // no file.
+    for program in options.references where access(program.argv[0], X_OK) != 0 {
+      throw UsageError("\(program.name)=\(program.argv[0]): not an executable file")
+    }
     let interrupted = InterruptFlag.install()
     let app: String
     do {

@@ -1,39 +1,40 @@
 import BenchAnalysis
+import BenchKit
 import Foundation
 import LaunchContract
 
 /// `bench gate`: the CI gate. Exit 0 pass, 1 regression, 2 bad input.
-public enum GateCommand: Command {
+package enum GateCommand: Command {
   /// The command line, checked.
-  public struct Options: Sendable {
+  package struct Options: Sendable {
     /// The results file to check.
-    public var resultsPath: String
+    package var resultsPath: String
     /// The baseline to compare against, if any.
-    public var baselinePath: String?
+    package var baselinePath: String?
     /// The gate definitions file, if any.
-    public var gatesPath: String?
+    package var gatesPath: String?
     /// `--threshold`, as fractions.
-    public var thresholds: Thresholds
+    package var thresholds: Thresholds
     /// `--alpha`, when given (otherwise the gates file's or the default).
-    public var alpha: Double?
+    package var alpha: Double?
     /// Compare against a foreign baseline.
-    public var force: Bool
+    package var force: Bool
     /// Where to write JUnit XML, if anywhere.
-    public var junitPath: String?
+    package var junitPath: String?
     /// Where to write a Markdown summary, if anywhere.
-    public var markdownPath: String?
+    package var markdownPath: String?
     /// Print only failures and the verdict.
-    public var quiet: Bool
+    package var quiet: Bool
     /// `--power`: the measured false alarms and power to quote, when given.
-    public var powerPath: String? = nil
+    package var powerPath: String? = nil
   }
 
   /// `--threshold`: `5`, or `first_frame_observed=5,start_running=10` (percent), as fractions.
-  public struct Thresholds: Sendable, Equatable {
+  package struct Thresholds: Sendable, Equatable {
     /// The threshold of every gated phase without its own, when given.
-    public var fallback: Double?
+    package var fallback: Double?
     /// Thresholds by phase.
-    public var perPhase: [String: Double] = [:]
+    package var perPhase: [String: Double] = [:]
 
     /// Parses `5` or `PHASE=PCT[,PHASE=PCT…]` (percent).
     static func parse(_ raw: String) throws(UsageError) -> Thresholds {
@@ -84,7 +85,7 @@ public enum GateCommand: Command {
     "measured false alarms and power to quote (default \(PowerCommand.figuresPath))", parser: .text)
 
   /// The option table (parser and `--help`).
-  public static let spec = CommandLineSpec(
+  package static let spec = CommandLineSpec(
     command: "bench gate", synopsis: "[--baseline BASE.json] [--gates FILE] RESULTS.json [options]",
     summary: """
       Fails (exit 1) exactly when a gated phase of some cell is slower than the baseline beyond its
@@ -101,7 +102,7 @@ public enum GateCommand: Command {
   )
 
   /// Checks the command line: one results file, and a baseline or a gates file to check it with.
-  public static func options(from o: ParsedOptions) throws(UsageError) -> Options {
+  package static func options(from o: ParsedOptions) throws(UsageError) -> Options {
     guard o.positional.count == 1 else {
       throw UsageError("wants one results file after the options (got \(o.positional.count))")
     }
@@ -122,7 +123,7 @@ public enum GateCommand: Command {
   /// when every gate passed, 1 on a regression.
   /// - Throws: `UsageError` for an unreadable file, a foreign baseline without `--force`, or a
   ///   report that cannot be written.
-  public static func execute(
+  package static func execute(
     _ o: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
   ) throws(UsageError) -> Int32 {
     let (baselinePath, gatesPath, alphaOverride) = (o.baselinePath, o.gatesPath, o.alpha)

@@ -1,0 +1,149 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+import BenchAnalysis
+import BenchKit
+import Foundation
+import LaunchContract
+import SystemCalls
+import AppBuilds
+
+extension ABCommand.Options {
+  /// Resolves the revisions in the repository (each must have camera-app) and prepares `bench`'s
+  /// options as `bench` does (camera, profile, results folder).
+  package func prepare() throws(UsageError) -> ABCommand.Run {
+    guard var repository = repo ?? CameraAppLocator.packageRoot() else {
+      throw UsageError("cannot find the FirstFrame package: run bench ab inside it, or give --repo DIR")
+    }
+    if !(repository as NSString).isAbsolutePath {
+      repository = FileManager.default.currentDirectoryPath + "/" + repository
+    }
+    let builder = RevisionBuilder(repository: repository)
+    let a = try builder.resolve(revisions.a)
+    let b = try builder.resolve(revisions.b)
+    let prepared = try run.prepare()
+    return ABCommand.Run(
+      a: a, b: b, repository: repository, settings: prepared.settings, quiet: prepared.quiet,
+      overwrite: prepared.overwrite)
+  }
+}
+
+extension ABCommand {
+  /// `bench ab`'s benchmark, prepared: camera-app built at both revisions, both run on one
+  /// camera, interleaved run by run (``ABSession``), into `A/` and `B/`; then the comparison.
+  package struct Run: BenchJob, Sendable {
+    /// The reference revision.
+    package var a: Revision
+    /// The new revision.
+    package var b: Revision
+    /// The git repository the revisions are in.
+    package var repository: String
+    /// What to run (`outDir` is the folder that gets `A/` and `B/`).
+    package var settings: RunSettings
+    /// No progress output.
+    package var quiet: Bool
+    /// Write into `A/` and `B/` folders that are not empty, replacing bench's earlier files there.
+    package var overwrite = false
+
+    package var sides: [BenchSide] {
+      ABSide.allCases.map { BenchSide(label: $0.rawValue, folder: settings.outDir + "/" + $0.rawValue) }
+    }
+    /// Both revisions run on the one camera, interleaved: its power state is shared, so a warm
+    /// run follows the last run of either side, as on a real device.
+    package var sharesDevice: Bool { true }
+    /// The sides report together: the comparison, not each side's table.
+    package var sideOutput: (format: RunCommand.Format, quiet: Bool)? { nil }
+
+    package var progressTotal: Int {
+      let rounds = settings.warmup + settings.runs
+      return 2 * (settings.conditions.count * settings.configs.count * rounds + settings.primedCells.count)
+    }
+
+    /// camera-app at both revisions, A's then B's.
+    package func apps(interrupted: InterruptFlag, log: (String) -> Void) -> BenchJobApps {
+      guard let binaries = build(interrupted: interrupted, log: log) else {
+        return .exit(interrupted.isSet ? 130 : 1)
+      }
+      return .apps(ABSide.allCases.map { binaries[$0] })
+    }
+
+    /// Writes `revisions.json`, then runs both sides interleaved (``ABSession``).
+    package func run(
+      _ sessions: [BenchSession], runners: [BenchRunner], progress: ProgressReporter,
+      interrupted: @escaping @Sendable () -> Bool, log: (String) -> Void
+    ) -> [BenchResults?] {
+      try? FileSystem.replaceAtomically(revisionsJSON, atPath: settings.outDir + "/revisions.json")
+      let bySide = Dictionary(uniqueKeysWithValues: zip(ABSide.allCases, sessions))
+      let results = ABSession(settings: settings, sides: bySide, progress: progress, interrupted: interrupted)
+        .run()
+      return ABSide.allCases.map { results[$0] }
+    }
+
+    /// The comparison B vs A, in `comparison.txt` and on stdout.
+    package func report(
+      _ results: [BenchResults?], status: Int32, output: inout some TextOutputStream,
+      errors: inout some TextOutputStream
+    ) -> Int32 {
+      guard results.count == 2, let resultsA = results[0], let resultsB = results[1] else { return 1 }
+      let table = comparison(a: resultsA, b: resultsB)
+      try? FileSystem.replaceAtomically(table, atPath: settings.outDir + "/comparison.txt")
+      output.write(table)
+      if !quiet {
+        errors.write(
+          "bench: results in \(settings.outDir) (A/results.json, B/results.json, comparison.txt)\n")
+      }
+      return status
+    }
+
+    /// camera-app at both revisions (``RevisionBuilder``), or nil when a build failed or was
+    /// interrupted (said on `errors`).
+    func build(interrupted: InterruptFlag, log: (String) -> Void) -> [ABSide: String]? {
+      // HEAD may come from this checkout's own camera-app build only when that is the repository
+      // being compared and bench would build it (not FIRSTFRAME_CAMERA_APP's binary).
+      let root = CameraAppLocator.packageRoot().map { FileSystem.realPath($0) ?? $0 }
+      let builder = RevisionBuilder(
+        repository: repository,
+        reuseCheckout: root == (FileSystem.realPath(repository) ?? repository)
+          && LaunchEnvironment.value(of: .cameraApp) == nil)
+      var binaries: [ABSide: String] = [:]
+      for (side, revision) in [(ABSide.a, a), (.b, b)] {
+        do {
+          binaries[side] = try builder.binary(for: revision, interrupted: { interrupted.isSet }) { line in
+            if !quiet { log("bench: \(side.rawValue): \(line)") }
+          }
+        } catch {
+          if error.code == .interrupted || interrupted.isSet {
+            log("bench: interrupted while building; nothing was measured")
+            return nil
+          }
+          log("bench: \(side.rawValue) = \(revision.name): \(error.message)")
+          return nil
+        }
+      }
+      return binaries
+    }
+
+    /// The comparison B vs A, headed by what A and B are.
+    func comparison(a resultsA: BenchResults, b resultsB: BenchResults) -> String {
+      let dir = settings.outDir
+      var text = "A = \(a.name) (\(a.shortCommit))   B = \(b.name) (\(b.shortCommit))\n"
+      text += ComparisonTable.text(
+        Comparator.compare(resultsA, resultsB), a: dir + "/A/results.json", b: dir + "/B/results.json",
+        options: .init())
+      text += "gate: bench gate --baseline \(dir)/A/results.json \(dir)/B/results.json\n"
+      return text
+    }
+
+    /// `revisions.json`: what A and B are.
+    var revisionsJSON: String {
+      let object: [String: [String: String]] = [
+        "A": ["revision": a.name, "commit": a.commit],
+        "B": ["revision": b.name, "commit": b.commit],
+      ]
+      let data =
+        (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]))
+        ?? Data()
+      return String(decoding: data, as: UTF8.self) + "\n"
+    }
+  }
+}

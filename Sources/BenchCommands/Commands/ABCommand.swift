@@ -1,0 +1,81 @@
+import BenchKit
+
+/// `bench ab REV_A REV_B`: code against code on one machine in one run. Builds camera-app at
+/// two git revisions (``RevisionBuilder``) and runs both, interleaved run by run
+/// (``ABSession``), into one results folder: `A/results.json` and `B/results.json` are ordinary
+/// results files with the same cells, so `bench compare` and `bench gate --baseline` read
+/// "B vs A" for every configuration and condition.
+package enum ABCommand: Command {
+  /// The command line, parsed without touching the machine: the two revisions as given and
+  /// `bench`'s options. ``prepare()`` resolves the revisions and prepares the options.
+  package struct Options: Sendable {
+    /// REV_A and REV_B, as given.
+    package var revisions: (a: String, b: String)
+    /// `--repo`, as given.
+    package var repo: String?
+    /// `bench`'s options (`outDir` is the folder that gets `A/` and `B/`).
+    package var run: RunCommand.Options
+  }
+
+  static let repo = Option<String?>(
+    "--repo", "DIR", "the FirstFrame git repository to build the revisions from", shownAs: "this package",
+    parser: .folderName)
+
+  // `bench`'s --out, read by `bench`'s parser; the folder gets A/ and B/ and is not Results/latest.
+  static let out = Option<String?>(
+    "--out", "DIR", "results folder (A/, B/, comparison.txt)", shownAs: "Results/<UTC timestamp>",
+    parser: .folderName)
+
+  /// The options `bench ab` shares with `bench`: all but `--app` (the revisions name the app),
+  /// `--inject-delay-ms` (it would delay both sides alike) and `--format`.
+  static let shared: [any CommandLineOption] = [
+    RunCommand.runs, RunCommand.warmup, RunCommand.conditions, RunCommand.configs, RunCommand.outputs,
+    RunCommand.camera, RunCommand.profile, RunCommand.display, RunCommand.x11Read, RunCommand.refreshHz,
+    RunCommand.lockSeconds, RunCommand.runTimeout, RunCommand.noTap, out, RunCommand.overwrite,
+    RunCommand.quiet,
+  ]
+
+  /// The option table (parser and `--help`).
+  package static let spec = CommandLineSpec(
+    command: "bench ab", synopsis: "REV_A REV_B [options]",
+    summary: """
+      Measures two revisions of camera-app against each other on this machine, in one run: builds
+      camera-app at each git revision (release, as bench builds it; in a worktree under
+      .build/ab, one cached binary per commit), then runs both under every condition and
+      configuration, interleaved run by run (A B, then B A, …) so that machine drift hits both
+      alike. The results folder holds A/results.json and B/results.json (ordinary results, same
+      cells) and comparison.txt; gate B against A with
+      bench gate --baseline OUT/A/results.json OUT/B/results.json.
+      """,
+    options: [repo] + shared,
+    epilogue: """
+      REV_A is the reference, REV_B the new one: any git revision (HEAD~1, origin/main, v0.1.0, a hash).
+      exit status: 0 ok, 1 a build or runs failed, 2 bad usage (an unknown revision, one without
+      camera-app, HEAD with uncommitted changes), 130 interrupted
+      """)
+
+  /// Reads the command line: two revisions, then `bench`'s options, read as `bench` reads them.
+  /// Nothing here touches the machine; ``Options/prepare()`` does, in the pipeline.
+  package static func options(from o: ParsedOptions) throws(UsageError) -> Options {
+    guard o.positional.count == 2 else {
+      throw UsageError("wants two git revisions, REV_A and REV_B (got \(o.positional.count) arguments)")
+    }
+    // `bench`'s own reading of the shared options, without the revisions.
+    let rest = try RunCommand.spec.parse(
+      o.values.filter { $0.key != repo.name }.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        + o.flags.sorted())
+    return Options(
+      revisions: (o.positional[0], o.positional[1]), repo: try o.value(repo),
+      run: try RunCommand.options(from: rest))
+  }
+
+  /// Builds both revisions, runs them interleaved, writes both results and the comparison, and
+  /// prints the comparison table: the one pipeline (``BenchPipeline``) with ``Run``.
+  /// - Throws: `UsageError` for a revision that cannot be used, what `bench`'s options name, or
+  ///   when `A/` or `B/` is held by another bench or holds results.
+  package static func execute(
+    _ o: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
+  ) throws(UsageError) -> Int32 {
+    try BenchPipeline.run(o.prepare(), output: &output, errors: &errors)
+  }
+}

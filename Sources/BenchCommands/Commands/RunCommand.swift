@@ -1,0 +1,227 @@
+import BenchKit
+import HostConditions
+import LaunchContract
+import X11Display
+
+/// `bench` (the main job): launches the camera app under each condition and configuration and
+/// reports per-phase distributions.
+package enum RunCommand: Command {
+  /// The command line, parsed without touching the machine (no file, device or program is
+  /// looked at): the settings it states and the names it gives. ``prepare()`` checks and opens
+  /// what they name.
+  package struct Options: Sendable {
+    /// What to run, as the command line states it (no profile, app or results folder yet).
+    package var settings: RunSettings
+    /// What goes to stdout at the end.
+    package var format: Format
+    /// No progress output.
+    package var quiet: Bool
+    /// Write into a results folder that is not empty, replacing bench's earlier files there.
+    package var overwrite = false
+    /// `--profile`, as given.
+    package var profile: String?
+    /// `--app`, as given.
+    package var app: String?
+    /// `--feed-light-board`, as given.
+    package var feedLightBoard: String?
+    /// `--app-config` and `--headless-app-config`, their programs not yet looked for.
+    package var appConfigs: [AppConfiguration] = []
+    /// Whether `--configs` was given (without it, `--app-config` runs only the apps).
+    package var configsGiven = false
+    /// `--out`, as given.
+    package var out: String?
+  }
+
+  /// `--format`: what goes to stdout when the benchmark ends.
+  package enum Format: String, Sendable, CaseIterable {
+    /// The per-cell table and the headlines.
+    case table
+    /// results.json.
+    case json
+    /// The Markdown summary.
+    case markdown
+    /// samples.csv.
+    case csv
+  }
+
+  /// The defaults, stated once (in `RunSettings`).
+  private static let defaults = RunSettings()
+
+  // The bounds are ones the runner can carry out: 4 conditions × 4 configurations ×
+  // (runs + warmup) runs stays a small Int, and a timeout or lock time in ns (seconds × 1e9,
+  // added to the monotonic clock) stays far inside UInt64.
+  static let runs = Option(
+    "--runs", "N", "counted runs per cell", default: defaults.runs, parser: .integer(in: 1...100_000))
+  static let warmup = Option(
+    "--warmup", "N",
+    "uncounted runs per configuration before each condition (0: a warm or loaded cell no run precedes is primed by one)",
+    default: defaults.warmup,
+    parser: .integer(in: 0...100_000))
+  static let conditions = Option(
+    "--conditions", "LIST", "cold,warm,relock,loaded", default: defaults.conditions, shownAs: "all four",
+    parser: .list())
+  static let configs = Option(
+    "--configs", "LIST", "deferred,eager,manual,preview-only (alternated A B A B …)",
+    default: defaults.configs,
+    parser: .list())
+  static let outputs = Option(
+    "--outputs", "LIST", "preview,photo,movie,analysis", default: defaults.outputs,
+    parser: .list(of: CaptureOutputKind.selectable))
+  static let camera = Option(
+    "--camera", "CAMERA", "synthetic or v4l2:/dev/videoN", default: defaults.camera,
+    parser: .converting(CameraSelection.init(parsing:)))
+  static let profile = Option<String?>(
+    "--profile", "FILE", "synthetic camera cost profile",
+    shownAs: "Benchmarks/profiles/default.json (built in)",
+    parser: .fileName)
+  static let app = Option<String?>(
+    "--app", "\"COMMAND ARGS\"",
+    "benchmark another app (split into argv without a shell; {config}, {outputs}, {camera} are replaced)",
+    parser: .text)
+  static let feedLightBoard = Option<String?>(
+    "--feed-light-board", "NODE",
+    "write the light board into the V4L2 output NODE that vivid loops into the camera (--camera v4l2:…)",
+    parser: .text)
+  static let appConfig = Option<AppConfiguration?>(
+    "--app-config", "N=CMD",
+    "a third-party app, a configuration named N that runs CMD (repeatable; {device} is the --camera v4l2 node); without --configs only these run",
+    parser: ValueParser(
+      parse: { (text, _) throws(UsageError) -> AppConfiguration in try AppConfiguration(parsing: text) },
+      describe: { "\($0.name)=\($0.command)" }))
+  static let headlessAppConfig = Option<AppConfiguration?>(
+    "--headless-app-config", "N=CMD",
+    "a program with no window (a capture client, a pipeline into fakesink), configuration N: a run ends at its first dequeued buffer, seen by the preload library (repeatable)",
+    parser: ValueParser(
+      parse: { (text, _) throws(UsageError) -> AppConfiguration in
+        try AppConfiguration(parsing: text, headless: true)
+      },
+      describe: { "\($0.name)=\($0.command)" }))
+  static let refreshHz = Option(
+    "--refresh-hz", "N", "display refresh rate", default: defaults.refreshHz, parser: .refreshRate)
+  static let display = Option(
+    "--display", "DISPLAY", "shm, x11 (a private Xvfb) or x11:NAME (an existing X server, e.g. x11::0)",
+    default: defaults.display, parser: .displayPath)
+  static let x11Read = Option(
+    "--x11-read", "WHAT",
+    "X11: what the probe reads, the app's window or the screen where it is (what a compositing window manager shows)",
+    default: defaults.x11Read, parser: .choice())
+  static let lockSeconds = Option(
+    "--lock-seconds", "S", "relock: how long the device stays locked", default: defaults.lockSeconds,
+    parser: .number(in: NumberRange(atLeast: 0, atMost: 3600)))
+  static let runTimeout = Option(
+    "--run-timeout", "S", "a run with no live frame (headless: no first buffer) after S seconds fails",
+    default: defaults.runTimeoutSeconds,
+    parser: .number(in: NumberRange(greaterThan: 0, atMost: 3600)))
+  static let quitGrace = Option(
+    "--quit-grace", "S",
+    "after a run the app gets S seconds to quit, then SIGTERM and S/3 more; an app that must be killed fails its run",
+    default: defaults.quitGraceSeconds,
+    parser: .number(in: NumberRange(greaterThan: 0, atMost: 600)))
+  static let windowTimeout = Option(
+    "--window-timeout", "S", "X11: a run whose app maps no window within S seconds fails",
+    default: defaults.windowTimeoutSeconds,
+    parser: .number(in: NumberRange(greaterThan: 0, atMost: 3600)))
+  static let injectDelay = Option<Int?>(
+    "--inject-delay-ms", "MS",
+    "camera-app waits MS ms before preview (a regression to test gates; moves frames by whole intervals)",
+    parser: .integer(in: 1...60_000))
+  static let load = Option(
+    "--load", "KIND",
+    "loaded condition: cpu (spin) or memory (also stream over a buffer 2x the last-level cache); one burner per allowed CPU, within the cgroup quota",
+    default: defaults.load, parser: .choice())
+  static let noTap = Flag("--no-tap", "do not press the shutter when the first live frame appears")
+  static let noBoard = Flag(
+    "--no-board", "the probe ignores the light board: change detection only (to check it with camera-app)")
+  static let out = Option<String?>(
+    "--out", "DIR", "results folder", shownAs: "Results/<UTC timestamp>, linked from Results/latest",
+    parser: .folderName)
+  static let format = Option(
+    "--format", "FORMAT", "table, json, markdown or csv on stdout", default: Format.table, parser: .choice())
+  static let quiet = Flag("--quiet", "no progress output")
+  static let overwrite = Flag(
+    "--overwrite", "write into a non-empty --out folder, replacing the results bench wrote there")
+
+  /// The option table (DESIGN.md "Command line", a contract).
+  package static let spec = CommandLineSpec(
+    command: "bench",
+    synopsis: "[options]    (or: bench COMMAND … --help; the commands are listed below)",
+    summary: """
+      Launches the camera app again and again under cold, warm, relock and loaded conditions,
+      finds the first live preview frame from the display's pixels, and reports every launch
+      phase's distribution per configuration, with a deferred-vs-eager verdict per condition.
+      """,
+    options: [
+      runs, warmup, conditions, configs, outputs, camera, profile, app, appConfig, headlessAppConfig,
+      feedLightBoard, display,
+      x11Read,
+      refreshHz,
+      lockSeconds, runTimeout, quitGrace, windowTimeout, load,
+      injectDelay, noTap, noBoard,
+      out, overwrite, format, quiet,
+    ],
+    epilogue: """
+      commands:
+        bench compare A.json B.json              per phase: ratio of medians, 95% CI, p-value, verdict
+        bench gate --baseline BASE.json RESULTS.json   exit 1 on a significant regression
+        bench gate --gates Benchmarks/gates.json RESULTS.json
+        bench baseline save RESULTS.json BASE.json
+        bench report RESULTS.json [--svg F] [--trace F] [--markdown F] [--junit F]
+        bench calibrate                          the probe against ground truth
+        bench doctor                             devices, cache dropping, real-time priority, PSI
+        bench launch-floor [NAME=PATH …]         camera-app's spawn → main against hello programs
+        bench power RESULTS.json                 the gate's false alarms and power, from 40-run cells
+        bench build-app                          build camera-app as bench runs it; print its path
+        bench ab REV_A REV_B                     camera-app at two git revisions, interleaved, B vs A
+      exit status: 0 ok, 1 runs failed (or a gate failed), 2 bad usage or input, 130 interrupted
+      """)
+
+  /// Reads the command line into ``Options``: every value checked against its option, and the
+  /// options that only apply together. Nothing here touches the machine; ``Options/prepare()``
+  /// does, in the pipeline.
+  package static func options(from o: ParsedOptions) throws(UsageError) -> Options {
+    if let extra = o.positional.first {
+      throw UsageError("unknown command or argument '\(extra)' (see bench --help)")
+    }
+    var s = RunSettings()
+    s.runs = try o.value(runs)
+    s.warmup = try o.value(warmup)
+    s.conditions = try o.value(conditions)
+    s.configs = try o.value(configs)
+    s.outputs = try o.value(outputs)
+    if !s.outputs.contains(.preview) { s.outputs.insert(.preview, at: 0) }
+    s.refreshHz = try o.value(refreshHz)
+    s.display = try o.value(display)
+    s.x11Read = try o.value(x11Read)
+    if o.isGiven(x11Read) && !s.display.isX11 {
+      throw UsageError("--x11-read applies to --display x11 or x11:NAME only")
+    }
+    s.lockSeconds = try o.value(lockSeconds)
+    s.runTimeoutSeconds = try o.value(runTimeout)
+    s.quitGraceSeconds = try o.value(quitGrace)
+    s.windowTimeoutSeconds = try o.value(windowTimeout)
+    if o.isGiven(windowTimeout) && !s.display.isX11 {
+      throw UsageError("--window-timeout applies to --display x11 or x11:NAME only")
+    }
+    s.tap = !o.isSet(noTap)
+    s.readsLightBoard = !o.isSet(noBoard)
+    s.injectDelayMs = try o.value(injectDelay)
+    s.load = try o.value(load)
+    s.camera = try o.value(camera)
+    return Options(
+      settings: s, format: try o.value(format), quiet: o.isSet(quiet), overwrite: o.isSet(overwrite),
+      profile: try o.value(profile), app: try o.value(app), feedLightBoard: try o.value(feedLightBoard),
+      appConfigs: try o.values(appConfig) + o.values(headlessAppConfig), configsGiven: o.isGiven(configs),
+      out: try o.value(out))
+  }
+
+  /// Runs the benchmark through the one pipeline (``BenchPipeline``): prepares what the options
+  /// name, runs the session, writes the results folder and prints `format`. Returns the exit
+  /// status (0 ok, 1 runs failed or results not written, 130 interrupted).
+  /// - Throws: `UsageError` when what the options name cannot be used (a camera node, a profile,
+  ///   an app, the results folder), or another bench holds the results folder or it is not empty.
+  package static func execute(
+    _ options: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
+  ) throws(UsageError) -> Int32 {
+    try BenchPipeline.run(options.prepare(), output: &output, errors: &errors)
+  }
+}

@@ -1,0 +1,55 @@
+import BenchAnalysis
+import BenchKit
+
+/// A benchmark that ``BenchPipeline`` runs: `bench`'s one results folder, or `bench ab`'s two
+/// sides. What differs between commands is here; the steps they share are the pipeline's.
+package protocol BenchJob {
+  /// What to run; `settings.outDir` is the results folder (`bench ab`: the folder of A/ and B/).
+  var settings: RunSettings { get }
+  /// No progress output.
+  var quiet: Bool { get }
+  /// Write into results folders that are not empty, replacing bench's earlier files there.
+  var overwrite: Bool { get }
+  /// The sides, each with its own results folder, in the order they are written.
+  var sides: [BenchSide] { get }
+  /// The runs the progress line counts, over all sides.
+  var progressTotal: Int { get }
+  /// Whether the sides share one camera's power state (in a private folder the pipeline makes):
+  /// sides interleaved on one device, where a warm run follows the last run of either side.
+  var sharesDevice: Bool { get }
+  /// What goes to stdout as each side's results are written (``RunCommand/Format``, and whether
+  /// the closing lines are quiet); nil when the job reports its sides together (``report``).
+  var sideOutput: (format: RunCommand.Format, quiet: Bool)? { get }
+
+  /// The app each side runs, in ``sides`` order: camera-app, located or built (nil with `--app` or
+  /// third-party apps only); or the exit status when there is none, the reason said on `log`.
+  func apps(interrupted: InterruptFlag, log: (String) -> Void) -> BenchJobApps
+  /// Runs the sessions (one per side, in ``sides`` order) to each side's results.
+  func run(
+    _ sessions: [BenchSession], runners: [BenchRunner], progress: ProgressReporter,
+    interrupted: @escaping @Sendable () -> Bool, log: (String) -> Void
+  ) -> [BenchResults?]
+  /// After every side's results are written with exit status `status`: what the job adds on
+  /// stdout and stderr, and the exit status.
+  func report(
+    _ results: [BenchResults?], status: Int32, output: inout some TextOutputStream,
+    errors: inout some TextOutputStream
+  ) -> Int32
+}
+
+/// One side of a benchmark: its name (`A`, `B`; nil for `bench`'s one side) and its results
+/// folder.
+package struct BenchSide: Sendable {
+  /// The side's name, as its progress lines and folder show it; nil for `bench`'s one side.
+  package var label: String?
+  /// Its results folder: the job's own (`bench`) or one inside it (`bench ab`'s `A/`, `B/`).
+  package var folder: String
+}
+
+/// The apps a job's sides run, or why there are none.
+package enum BenchJobApps {
+  /// Per side: camera-app's path, or nil when the side runs `--app` or third-party apps only.
+  case apps([String?])
+  /// No benchmark: the exit status (1 a build or locate failed, 130 interrupted).
+  case exit(Int32)
+}

@@ -1,0 +1,197 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+import BenchAnalysis
+import BenchKit
+import Display
+import Foundation
+import SystemCalls
+import Subprocess
+
+/// The one pipeline of `bench` and `bench ab` (and what comes next): the command's options are
+/// prepared (``RunCommand/Options/prepare()``), then
+/// 1. the results folders are claimed, the process guard started, the apps located or built;
+/// 2. the display is opened, and one journal, runner and session is set up per side;
+/// 3. the job runs the sessions (``BenchJob/run(_:runners:progress:interrupted:log:)``);
+/// 4. each side's results are written (``finish(_:folder:journal:format:quiet:displayFailure:output:errors:)``);
+/// 5. the job reports (a comparison, a verdict) and the exit status is returned: 0 ok, 1 runs
+///    failed or results not written, 130 interrupted.
+package enum BenchPipeline {
+  /// Runs `job` from its results folders to its exit status.
+  /// - Throws: `UsageError` when a results folder cannot be made, is held by another bench or
+  ///   holds results.
+  package static func run(
+    _ job: some BenchJob, output: inout some TextOutputStream, errors: inout some TextOutputStream
+  ) throws(UsageError) -> Int32 {
+    let interrupted = InterruptFlag.install()
+    let guardProcess = startGuard(errors: &errors)
+    // The results folders first: one in use or holding results is refused before anything is built.
+    let folders = try claim(job, errors: &errors)
+    // Surfaces left by a bench that was killed with SIGKILL (nothing else can leak them).
+    _ = DisplaySurface.removeStale()
+    let apps: [String?]
+    switch job.apps(interrupted: interrupted, log: { errors.write($0 + "\n") }) {
+    case .apps(let found): apps = found
+    case .exit(let status): return status
+    }
+    guard let display = openDisplay(job.settings, quiet: job.quiet, errors: &errors) else { return 1 }
+    defer { display.stop() }
+    // A display that is gone (Xvfb exited) stops the benchmark as Ctrl-C does; the run in
+    // flight fails with the reason (BenchRunner.displayFailure).
+    let stop: @Sendable () -> Bool = { interrupted.isSet || display.failure != nil }
+    let progress = ProgressReporter(total: job.progressTotal, quiet: job.quiet)
+    var device: String?
+    if job.sharesDevice {
+      do {
+        device = try PrivateDirectory.makeTemporary(prefix: "firstframe-device-")
+      } catch {
+        errors.write("bench: cannot make the camera's state folder: \(error.message)\n")
+        return 1
+      }
+    }
+    if let device { guardProcess?.removeOnExit(device) }
+    defer { if let device { try? FileManager.default.removeItem(atPath: device) } }
+    let context = SideContext(
+      apps: apps, display: display, device: device, progress: progress, guardProcess: guardProcess,
+      interrupted: stop)
+    guard let sides = makeSides(job, folders: folders, context, errors: &errors) else { return 1 }
+    guardProcess?.removeOnExit(in: "/dev/shm", namesStartingWith: DisplaySurface.namePrefix + "\(getpid())-")
+    let results = job.run(
+      sides.map(\.session), runners: sides.map(\.runner), progress: progress, interrupted: stop,
+      log: { errors.write($0 + "\n") })
+    let status = write(
+      results, job: job, folders: folders, journals: sides.map(\.journal), displayFailure: display.failure,
+      output: &output, errors: &errors)
+    return job.report(results, status: status, output: &output, errors: &errors)
+  }
+
+  /// What every side of a job is set up with.
+  struct SideContext {
+    /// Per side: camera-app's path, or nil (``BenchJob/apps(interrupted:log:)``).
+    let apps: [String?]
+    /// The display the runs present to.
+    let display: BenchDisplay
+    /// The camera's power state folder the sides share, or nil: each runner's own.
+    let device: String?
+    /// The progress line of all sides.
+    let progress: ProgressReporter
+    /// The process guard, told of each runner's state folder.
+    let guardProcess: ProcessGuard?
+    /// Whether the benchmark stops (a signal, or the display gone).
+    let interrupted: @Sendable () -> Bool
+  }
+
+  /// One journal, runner and session per side, each on its results folder; nil (said on
+  /// `errors`) when a journal or runner cannot be made.
+  static func makeSides(
+    _ job: some BenchJob, folders: [ResultsFolder], _ context: SideContext,
+    errors: inout some TextOutputStream
+  ) -> [(session: BenchSession, runner: BenchRunner, journal: RunJournal)]? {
+    var sides: [(session: BenchSession, runner: BenchRunner, journal: RunJournal)] = []
+    for (index, side) in job.sides.enumerated() {
+      var settings = job.settings
+      settings.outDir = folders[index].path
+      let base = baseResults(settings, display: context.display)
+      let journal: RunJournal
+      let runner: BenchRunner
+      do {
+        journal = try RunJournal(folder: folders[index].path, base: base)
+      } catch {
+        errors.write("bench: \(error)\n")
+        return nil
+      }
+      do {
+        runner = try BenchRunner(
+          settings: settings, appBinary: context.apps[index], display: context.display,
+          deviceStateDirectory: context.device)
+      } catch {
+        errors.write("bench: \(error.message)\n")
+        return nil
+      }
+      context.guardProcess?.removeOnExit(runner.stateDirectory)
+      let session = BenchSession(
+        settings: settings, runner: runner, progress: context.progress, base: base, journal: journal,
+        label: side.label, interrupted: context.interrupted)
+      sides.append((session, runner, journal))
+    }
+    return sides
+  }
+
+  /// Writes each side's results (``finish(_:folder:journal:format:quiet:displayFailure:output:errors:)``):
+  /// on stdout as ``BenchJob/sideOutput`` says, or nowhere. Returns the sides' exit status: 130
+  /// when one was interrupted, else the highest.
+  static func write(
+    _ results: [BenchResults?], job: some BenchJob, folders: [ResultsFolder], journals: [RunJournal],
+    displayFailure: String?, output: inout some TextOutputStream, errors: inout some TextOutputStream
+  ) -> Int32 {
+    var status: Int32 = 0
+    var discard = ""
+    for (index, result) in results.enumerated() {
+      guard let result else { continue }
+      let written =
+        if let shown = job.sideOutput {
+          finish(
+            result, folder: folders[index], journal: journals[index], format: shown.format,
+            quiet: shown.quiet, displayFailure: displayFailure, output: &output, errors: &errors)
+        } else {
+          finish(
+            result, folder: folders[index], journal: journals[index], format: .table, quiet: true,
+            displayFailure: displayFailure, output: &discard, errors: &errors)
+        }
+      status = status == 130 || written == 130 ? 130 : max(status, written)
+    }
+    return status
+  }
+
+  /// Claims each side's results folder (``ResultsFolder/claim(_:overwrite:note:)``); a named
+  /// side's folder inside the job's is made here.
+  static func claim(_ job: some BenchJob, errors: inout some TextOutputStream) throws(UsageError)
+    -> [ResultsFolder]
+  {
+    var folders: [ResultsFolder] = []
+    for side in job.sides {
+      if let label = side.label {
+        do {
+          try FileManager.default.createDirectory(atPath: side.folder, withIntermediateDirectories: true)
+        } catch {
+          throw UsageError(
+            "--out \(job.settings.outDir): cannot create \(label)/ (\(RunCommand.reason(error)))")
+        }
+      }
+      folders.append(
+        try ResultsFolder.claim(side.folder, overwrite: job.overwrite) { errors.write($0 + "\n") })
+    }
+    return folders
+  }
+
+  /// Starts the process guard: every child bench starts dies with it, even after SIGKILL (see
+  /// ``ProcessGuard``). Nil (said on `errors`) when it cannot be started.
+  static func startGuard(errors: inout some TextOutputStream) -> ProcessGuard? {
+    do {
+      return try ProcessGuard.start()
+    } catch {
+      errors.write("bench: \(error.message); an app may outlive bench if bench is killed\n")
+      return nil
+    }
+  }
+
+  /// The display `settings.display` names, set up for the whole benchmark (a private Xvfb logs
+  /// to `xvfb.log` in `settings.outDir`); nil, said on `errors`, when it cannot be.
+  static func openDisplay(_ settings: RunSettings, quiet: Bool, errors: inout some TextOutputStream)
+    -> BenchDisplay?
+  {
+    let display: BenchDisplay
+    do {
+      display = try BenchDisplay.open(
+        settings.display, width: settings.displayWidth, height: settings.displayHeight,
+        logPath: settings.display == .privateX11 ? settings.outDir + "/xvfb.log" : nil)
+    } catch {
+      errors.write("bench: \(error.message)\n")
+      return nil
+    }
+    if let server = display.serverInfo, !quiet {
+      errors.write("bench: display \(settings.display): X server \(server.name) (\(server.vendor))\n")
+    }
+    return display
+  }
+}
