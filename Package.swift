@@ -1,9 +1,10 @@
 // swift-tools-version:6.0
 //
 // FirstFrame: camera launch-latency benchmarking for Linux.
-// Layers (STYLE.md rule 1): bench → BenchKit → {BenchAnalysis, Display, Probe, CameraApp} →
-// CaptureKit ← devices. BenchKit is the runner (conditions, processes, display, probe) and the
-// CLI commands; BenchAnalysis is the analysis it hands results to (statistics, comparisons,
+// Layers (STYLE.md rule 1): bench → BenchKit → {BenchAnalysis, Display, Probe, CameraApp,
+// AppBuilds → Subprocess → SystemCalls} → CaptureKit ← devices. BenchKit is the runner
+// (conditions, display, probe) and the CLI commands; Subprocess starts and reaps its processes,
+// AppBuilds builds camera-app; BenchAnalysis is the analysis it hands results to (statistics, comparisons,
 // gates, reports, the results schema), testable without processes.
 // CaptureKit, LightBoard, PhaseTrace and BenchAnalysis are portable (no C module imports);
 // platform code (V4L2, shared memory, process spawning) lives in its own modules.
@@ -41,7 +42,8 @@ let package = Package(
     // Process-control calls Swift cannot import (prctl), prefixed CPlatformShims_.
     .target(name: "CPlatformShims"),
     // The POSIX seam: errno as a typed value, EINTR retried in one place, write-all, the
-    // CLOCK_MONOTONIC clock and the absolute-deadline sleep.
+    // CLOCK_MONOTONIC clock and the absolute-deadline sleep, the one spawn and wait, the one
+    // atomic replace, reads with a deadline (scripts/check-seam keeps these calls here).
     .target(
       name: "SystemCalls",
       dependencies: ["CPlatformShims"],
@@ -170,6 +172,9 @@ let package = Package(
       resources: [.copy("Fixtures")], swiftSettings: strict),
     .testTarget(
       name: "SystemCallsTests", dependencies: ["SystemCalls", "TestSupport", "TestThreads"],
+      swiftSettings: strict),
+    .testTarget(
+      name: "SubprocessTests", dependencies: ["Subprocess", "SystemCalls", "TestSupport", "TestThreads"],
       swiftSettings: strict),
     .testTarget(
       name: "JSONDecodingTests", dependencies: ["JSONDecoding", "PhaseTrace", "BenchAnalysis"],
