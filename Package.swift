@@ -51,7 +51,8 @@ let package = Package(
     // Process-control calls Swift cannot import (prctl), prefixed CPlatformShims_.
     .target(name: "CPlatformShims"),
     // The POSIX seam: errno as a typed value, EINTR retried in one place, write-all, the
-    // CLOCK_MONOTONIC clock and the absolute-deadline sleep.
+    // CLOCK_MONOTONIC clock and the absolute-deadline sleep, the one spawn and wait, the one
+    // atomic replace, reads with a deadline (scripts/check-seam keeps these calls here).
     .target(
       name: "SystemCalls",
       dependencies: ["CPlatformShims"],
@@ -199,6 +200,9 @@ let package = Package(
       resources: [.copy("Fixtures")], swiftSettings: strict),
     .testTarget(
       name: "SystemCallsTests", dependencies: ["SystemCalls", "TestSupport", "TestThreads"],
+      swiftSettings: strict),
+    .testTarget(
+      name: "SubprocessTests", dependencies: ["Subprocess", "SystemCalls", "TestSupport", "TestThreads"],
       swiftSettings: strict),
     .testTarget(
       name: "JSONDecodingTests", dependencies: ["JSONDecoding", "PhaseTrace", "BenchAnalysis"],

@@ -5,7 +5,8 @@ import Foundation
 import Synchronization
 import SystemCalls
 
-/// A process the runner started with `posix_spawn`, reaped with `waitpid`.
+/// A process the runner started with ``ProcessControl/spawn(path:arguments:environment:descriptors:deathSignal:)``
+/// (`posix_spawn`), reaped with ``ProcessControl/reapIfEnded(_:)`` (`waitpid`).
 ///
 /// Foundation's `Process.waitUntilExit()` adds ~50 ms per run; this adds nothing. Each child
 /// gets its own process group so that the runner can stop it and everything it started with
