@@ -82,8 +82,10 @@ final class BenchProcess {
     blockUntil(timeout: .milliseconds(Int(seconds * 1000)), every: .milliseconds(2), condition)
   }
 
-  /// Waits for bench to end, up to `deadline` seconds from its start; kills it then.
-  func finish(deadline: Double) -> Outcome {
+  /// Waits for bench to end, up to `deadline` seconds from its start (stretched by
+  /// ``TestTime/scale``); kills it then.
+  func finish(deadline unscaled: Double) -> Outcome {
+    let deadline = TestTime.seconds(unscaled)
     // bench's peak memory: the high-water mark of its own address space (VmHWM), read while it
     // runs. Not ru_maxrss: a child started by posix_spawn (vfork) keeps the parent's peak across
     // exec, so it would report the test process's size.
