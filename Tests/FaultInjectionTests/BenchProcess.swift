@@ -1,6 +1,5 @@
 import BenchKit
 import Foundation
-import LaunchContract
 import SystemCalls
 import TestSupport
 
@@ -58,9 +57,8 @@ final class BenchProcess {
     marker = "FIRSTFRAME_FAULT_CASE=\(UUID().uuidString)"
     logPath = workspace.path + "/bench-\(UUID().uuidString.prefix(8)).log"
     stdoutPath = logPath.replacingOccurrences(of: ".log", with: ".out")
-    var env = ProcessInfo.processInfo.environment
-    env[LaunchEnvironment.Key.cameraApp.rawValue] = BuiltProducts.path("camera-app")
-    for (key, value) in environment { env[key] = value }
+    // The tests' bench environment (the built camera-app), so the suite runs bench as the others do.
+    var env = BenchInvocation.environment(environment)
     let parts = marker.split(separator: "=", maxSplits: 1).map(String.init)
     env[parts[0]] = parts[1]
     let out = open(stdoutPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
