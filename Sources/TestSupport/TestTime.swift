@@ -24,4 +24,8 @@ public enum TestTime {
 
   /// `duration` stretched by ``scale``.
   public static func scaled(_ duration: Duration) -> Duration { duration * scale }
+
+  /// `seconds` stretched by ``scale``, for the waits that take seconds as a number
+  /// (`ChildProcess.wait(timeout:)`, a `Date` or `DispatchTime` deadline).
+  public static func seconds(_ seconds: Double) -> Double { seconds * Double(scale) }
 }

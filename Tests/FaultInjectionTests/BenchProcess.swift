@@ -59,9 +59,8 @@ final class BenchProcess {
     marker = "FIRSTFRAME_FAULT_CASE=\(UUID().uuidString)"
     logPath = workspace.path + "/bench-\(UUID().uuidString.prefix(8)).log"
     stdoutPath = logPath.replacingOccurrences(of: ".log", with: ".out")
-    var env = ProcessInfo.processInfo.environment
-    env[LaunchEnvironment.Key.cameraApp.rawValue] = BuiltProducts.path("camera-app")
-    for (key, value) in environment { env[key] = value }
+    // The tests' bench environment (the built camera-app), so the suite runs bench as the others do.
+    var env = BenchInvocation.environment(environment)
     let parts = marker.split(separator: "=", maxSplits: 1).map(String.init)
     env[parts[0]] = parts[1]
     let out = open(stdoutPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
@@ -83,8 +82,10 @@ final class BenchProcess {
     blockUntil(timeout: .milliseconds(Int(seconds * 1000)), every: .milliseconds(2), condition)
   }
 
-  /// Waits for bench to end, up to `deadline` seconds from its start; kills it then.
-  func finish(deadline: Double) -> Outcome {
+  /// Waits for bench to end, up to `deadline` seconds from its start (stretched by
+  /// ``TestTime/scale``); kills it then.
+  func finish(deadline unscaled: Double) -> Outcome {
+    let deadline = TestTime.seconds(unscaled)
     // bench's peak memory: the high-water mark of its own address space (VmHWM), read while it
     // runs. Not ru_maxrss: a child started by posix_spawn (vfork) keeps the parent's peak across
     // exec, so it would report the test process's size.

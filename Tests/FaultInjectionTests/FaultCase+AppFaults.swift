@@ -186,7 +186,7 @@ extension FaultCase {
         hostile(app, out: out, runs: 1, configs: "deferred,eager", timeout: "10")
           + ["--no-tap", "--quit-grace", "\(min(3 * TestTime.scale, 15))"],
         workspace: ws
-      ).finish(deadline: 90 * Double(TestTime.scale))
+      ).finish(deadline: 90)
       expectCalmEnd(o, status: 0)
       let byConfig = Dictionary(
         uniqueKeysWithValues: ((try? ResultsFile.load(path: out + "/results.json", timelines: .none))?.cells

@@ -24,9 +24,7 @@ import Testing
       body()
       done.store(true, ordering: .releasing)
     }
-    return !MonotonicClock.sleep(until: MonotonicClock.now() + seconds * 1_000_000_000, slice: 1_000_000) {
-      done.load(ordering: .acquiring)
-    }
+    return blockUntil(timeout: .seconds(seconds)) { done.load(ordering: .acquiring) }
   }
 
   @Test("one poll reads at most its byte budget, however much the app has written")

@@ -189,7 +189,7 @@ struct X11ProbeTests {
       reads.append((frame.time, frame.seenLate, kind))
       if kind == .waiting && reads.values.filter({ $0.kind == .waiting }).count == 2 {
         busyAt.append(frame.time)
-        _ = release.wait(timeout: .now() + 30)
+        _ = release.wait(timeout: .now() + TestTime.seconds(30))
       }
     }
     try source.start()

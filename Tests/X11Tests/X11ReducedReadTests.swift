@@ -66,9 +66,9 @@ struct X11ReducedReadTests {
     capture.withLuma { base, w, h in Array(UnsafeBufferPointer(start: base, count: w * h)) }
   }
 
-  /// Waits until DAMAGE has told `capture` of a change (10 s at most).
+  /// Waits until DAMAGE has told `capture` of a change (10 s at most, stretched by TestTime).
   static func awaitChanges(_ capture: X11WindowCapture) throws -> Bool {
-    let deadline = MonotonicClock.now() + 10_000_000_000
+    let deadline = MonotonicClock.now() + 10_000_000_000 * UInt64(TestTime.scale)
     while MonotonicClock.now() < deadline {
       _ = try capture.pollEvents()
       if capture.hasChanges { return true }

@@ -104,7 +104,7 @@ struct PreloadHarness {
       close(err)
     }
     let child = try ChildProcess.spawn(argv: argv, environment: environment, inheritedFDs: [1: out, 2: err])
-    guard let ended = child.wait(timeout: Double(timeout.components.seconds)) else {
+    guard let ended = child.wait(timeout: Double(TestTime.scaled(timeout).components.seconds)) else {
       child.terminate()
       return -1
     }

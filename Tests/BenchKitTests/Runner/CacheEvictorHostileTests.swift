@@ -24,9 +24,7 @@ import TestSupport
       CacheEvictor(files: [fifo, link, regular]).evict()
       done.store(true, ordering: .releasing)
     }
-    let returned = !MonotonicClock.sleep(until: MonotonicClock.now() + 10_000_000_000, slice: 1_000_000) {
-      done.load(ordering: .acquiring)
-    }
+    let returned = blockUntil(timeout: .seconds(10)) { done.load(ordering: .acquiring) }
     if !returned {
       // Release the evictor blocked in open(2): a writer appears, the open returns.
       let w = open(fifo, O_WRONLY | O_NONBLOCK)

@@ -62,7 +62,7 @@ import Testing
       defer { unlink(listing) }
       let loader = try ChildProcess.spawn(
         argv: [app], environment: ["LD_TRACE_LOADED_OBJECTS": "1"], logPath: listing)
-      #expect(loader.wait(timeout: 30) ?? loader.terminate() == .exited(0))
+      #expect(loader.wait(timeout: TestTime.seconds(30)) ?? loader.terminate() == .exited(0))
       let loaded = String(decoding: try FileSystem.contents(atPath: listing), as: UTF8.self)
       #expect(loaded.contains("libc.so"), "the loader listed what it loads: \(loaded)")
       #expect(!loaded.contains("libstdc++"), "\(loaded)")

@@ -20,14 +20,11 @@ import Testing
       for _ in 0..<total where sender.send(.tap) { delivered.add(1, ordering: .relaxed) }
       done.store(true, ordering: .releasing)
     }
-    let finished =
-      MonotonicClock.sleep(until: MonotonicClock.now() + 20_000_000_000, slice: 1_000_000) {
-        done.load(ordering: .acquiring)
-      } == false
+    let finished = blockUntil(timeout: .seconds(20)) { done.load(ordering: .acquiring) }
     // A blocked writer is released by closing the reader (its write then fails with EPIPE).
     close(readEnd)
     #expect(finished, "send blocked on a full pipe")
-    _ = MonotonicClock.sleep(until: MonotonicClock.now() + 5_000_000_000) { done.load(ordering: .acquiring) }
+    _ = blockUntil(timeout: .seconds(5)) { done.load(ordering: .acquiring) }
     #expect(sender.droppedCommands > 0)
     #expect(sender.droppedCommands + delivered.load(ordering: .relaxed) == total)
   }
