@@ -65,7 +65,7 @@ let package = Package(
     // The embedded default camera: a simulated sensor with a cost profile.
     .target(
       name: "SyntheticCamera",
-      dependencies: ["CaptureKit", "JSONDecoding", "LightBoard", "LaunchContract", "SystemCalls"],
+      dependencies: ["CaptureKit", "JSONDecoding", "LightBoard", "LaunchContract", "SystemCalls", "Sampling"],
       swiftSettings: strict),
     // Real cameras through libv4l2, loaded with dlopen when a V4L2 camera is opened (package
     // libv4l-0 at run time; nothing at build time: the shim declares the functions it calls).
@@ -75,10 +75,14 @@ let package = Package(
       name: "V4L2Camera",
       dependencies: ["CaptureKit", "PhaseTrace", "CV4L2Shims", "LaunchContract", "SystemCalls"],
       swiftSettings: strict),
-    // The analysis of results: statistics, comparisons, gates, reports, the results schema and
-    // the one seeded generator (SplitMix64). Portable: no processes, no C module imports.
+    // The one seeded generator (SplitMix64) and the one percentile definition (type 7), for the
+    // analysis, the probe's calibration and the synthetic camera's noise. Portable: no imports.
+    .target(name: "Sampling", swiftSettings: strict),
+    // The analysis of results: statistics, comparisons, gates, reports, the results schema.
+    // Portable: no processes, no C module imports.
     .target(
-      name: "BenchAnalysis", dependencies: ["PhaseTrace", "LaunchContract", "CommandLineKit", "SystemCalls"],
+      name: "BenchAnalysis",
+      dependencies: ["PhaseTrace", "LaunchContract", "CommandLineKit", "SystemCalls", "Sampling"],
       swiftSettings: strict),
     // The display surface (shared memory) and the compositor that scans it out.
     .target(name: "Display", dependencies: ["CaptureKit", "SystemCalls"], swiftSettings: strict),
@@ -94,7 +98,7 @@ let package = Package(
     .target(
       name: "Probe",
       dependencies: [
-        "LightBoard", "Display", "PhaseTrace", "BenchAnalysis", "CaptureKit", "LaunchContract", "SystemCalls",
+        "LightBoard", "Display", "PhaseTrace", "Sampling", "CaptureKit", "LaunchContract", "SystemCalls",
         "X11Display",
       ],
       swiftSettings: strict),
@@ -126,13 +130,13 @@ let package = Package(
     .executableTarget(
       name: "results-benchmark",
       dependencies: [
-        "BenchKit", "BenchAnalysis", "LaunchContract", "SystemCalls", "TestSupport", "CommandLineKit",
+        "BenchKit", "BenchAnalysis", "LaunchContract", "SystemCalls", "TestSupport", "CommandLineKit", "Sampling",
       ],
       path: "Benchmarks/results-benchmark", swiftSettings: strict),
     // Shared test helpers.
     .target(
       name: "TestSupport",
-      dependencies: ["CaptureKit", "PhaseTrace", "BenchAnalysis", "LaunchContract", "SystemCalls"],
+      dependencies: ["CaptureKit", "PhaseTrace", "BenchAnalysis", "LaunchContract", "SystemCalls", "Sampling"],
       path: "Sources/TestSupport", swiftSettings: strict),
 
     // The `.blocking` test trait: a blocking test's body off Swift's cooperative pool (tests only;
@@ -160,7 +164,7 @@ let package = Package(
       name: "SystemCallsTests", dependencies: ["SystemCalls", "TestSupport", "TestThreads"],
       swiftSettings: strict),
     .testTarget(
-      name: "JSONDecodingTests", dependencies: ["JSONDecoding", "PhaseTrace", "BenchAnalysis"],
+      name: "JSONDecodingTests", dependencies: ["JSONDecoding", "PhaseTrace", "Sampling"],
       swiftSettings: strict),
     .testTarget(
       name: "PhaseTraceTests", dependencies: ["PhaseTrace", "TestSupport", "SystemCalls"],
@@ -170,7 +174,7 @@ let package = Package(
       dependencies: ["CaptureKit", "TestSupport", "LaunchContract", "PhaseTrace", "SystemCalls"],
       swiftSettings: strict),
     .testTarget(
-      name: "LightBoardTests", dependencies: ["LightBoard", "BenchAnalysis"], swiftSettings: strict),
+      name: "LightBoardTests", dependencies: ["LightBoard", "Sampling"], swiftSettings: strict),
     .testTarget(
       name: "SyntheticCameraTests",
       dependencies: [
@@ -191,8 +195,8 @@ let package = Package(
     .testTarget(
       name: "ProbeTests",
       dependencies: [
-        "Probe", "LightBoard", "Display", "CaptureKit", "BenchAnalysis", "TestSupport", "LaunchContract",
-        "PhaseTrace", "SystemCalls",
+        "Probe", "LightBoard", "Display", "CaptureKit", "TestSupport", "LaunchContract",
+        "PhaseTrace", "SystemCalls", "Sampling",
         "TestThreads",
       ],
       swiftSettings: strict),
@@ -204,7 +208,7 @@ let package = Package(
       ], swiftSettings: strict),
     .testTarget(
       name: "BenchAnalysisTests",
-      dependencies: ["BenchAnalysis", "PhaseTrace", "LaunchContract", "TestSupport", "CommandLineKit"],
+      dependencies: ["BenchAnalysis", "PhaseTrace", "LaunchContract", "TestSupport", "CommandLineKit", "Sampling"],
       resources: [.copy("Fixtures")], swiftSettings: strict),
     .testTarget(
       name: "BenchKitTests",
@@ -229,7 +233,7 @@ let package = Package(
     .testTarget(
       name: "FaultInjectionTests",
       dependencies: [
-        "BenchKit", "BenchAnalysis", "LaunchContract", "SystemCalls", "TestSupport", "TestThreads",
+        "BenchKit", "BenchAnalysis", "LaunchContract", "SystemCalls", "TestSupport", "TestThreads", "Sampling",
       ],
       swiftSettings: strict),
   ],

@@ -2,6 +2,7 @@ import BenchAnalysis
 import BenchKit
 import Foundation
 import LaunchContract
+import Sampling
 import Synchronization
 import SystemCalls
 import TestSupport

@@ -1,5 +1,6 @@
 import Foundation
 import LaunchContract
+import Sampling
 import Testing
 import TestSupport
 import BenchAnalysis

@@ -1,5 +1,5 @@
-import BenchAnalysis
 @testable import LightBoard
+import Sampling
 import Testing
 
 @Suite(.timeLimit(.minutes(2))) struct LightBoardRoundTripTests {

@@ -1,6 +1,6 @@
-import BenchAnalysis
 import Display
 import LightBoard
+import Sampling
 import Testing
 
 @testable import Probe

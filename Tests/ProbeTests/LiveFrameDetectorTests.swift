@@ -1,7 +1,7 @@
-import BenchAnalysis
 import LaunchContract
 import LightBoard
 import PhaseTrace
+import Sampling
 import Testing
 
 @testable import Probe

@@ -1,4 +1,5 @@
 import LaunchContract
+import Sampling
 /// `plot.svg`: what a person looks at first.
 ///
 /// 1. The headline: the distribution of `first_frame_observed` per cell (every run a dot, the

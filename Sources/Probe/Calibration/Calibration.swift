@@ -1,7 +1,7 @@
-import BenchAnalysis
 import CaptureKit
 import Display
 import Foundation
+import Sampling
 import Synchronization
 import SystemCalls
 
