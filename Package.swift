@@ -65,7 +65,9 @@ let package = Package(
     // The embedded default camera: a simulated sensor with a cost profile.
     .target(
       name: "SyntheticCamera",
-      dependencies: ["CaptureKit", "JSONDecoding", "LightBoard", "LaunchContract", "SystemCalls", "Sampling"],
+      dependencies: [
+        "CaptureKit", "JSONDecoding", "LightBoard", "LaunchContract", "SystemCalls", "Sampling",
+      ],
       swiftSettings: strict),
     // Real cameras through libv4l2, loaded with dlopen when a V4L2 camera is opened (package
     // libv4l-0 at run time; nothing at build time: the shim declares the functions it calls).
@@ -78,11 +80,17 @@ let package = Package(
     // The one seeded generator (SplitMix64) and the one percentile definition (type 7), for the
     // analysis, the probe's calibration and the synthetic camera's noise. Portable: no imports.
     .target(name: "Sampling", swiftSettings: strict),
-    // The analysis of results: statistics, comparisons, gates, reports, the results schema.
-    // Portable: no processes, no C module imports.
+    // The results schema, in one module: `results.json`'s types (every count key one enum), its
+    // reader and atomic writer, the run journal, and their one error type (ResultsFileError).
+    // File I/O through SystemCalls only; no C module imports, no command line.
+    .target(
+      name: "ResultsSchema", dependencies: ["PhaseTrace", "LaunchContract", "SystemCalls", "Sampling"],
+      swiftSettings: strict),
+    // The analysis of results: statistics, comparisons, gates, reports. Pure: no processes, no
+    // I/O beyond reading and writing results, no C module imports, no command line.
     .target(
       name: "BenchAnalysis",
-      dependencies: ["PhaseTrace", "LaunchContract", "CommandLineKit", "SystemCalls", "Sampling"],
+      dependencies: ["PhaseTrace", "LaunchContract", "ResultsSchema", "SystemCalls", "Sampling"],
       swiftSettings: strict),
     // The display surface (shared memory) and the compositor that scans it out.
     .target(name: "Display", dependencies: ["CaptureKit", "SystemCalls"], swiftSettings: strict),
@@ -117,7 +125,7 @@ let package = Package(
       name: "BenchKit",
       dependencies: [
         "BenchAnalysis", "PhaseTrace", "Display", "Probe", "V4L2Camera", "SyntheticCamera", "CommandLineKit",
-        "LaunchContract", "SystemCalls", "X11Display", "LightBoard",
+        "LaunchContract", "SystemCalls", "X11Display", "LightBoard", "ResultsSchema",
       ],
       swiftSettings: strict),
     // The preload library (Preload/firstframe-preload.c) and its C companions, compiled by the
@@ -130,13 +138,18 @@ let package = Package(
     .executableTarget(
       name: "results-benchmark",
       dependencies: [
-        "BenchKit", "BenchAnalysis", "LaunchContract", "SystemCalls", "TestSupport", "CommandLineKit", "Sampling",
+        "BenchKit", "BenchAnalysis", "LaunchContract", "SystemCalls", "TestSupport", "CommandLineKit",
+        "Sampling",
+        "ResultsSchema",
       ],
       path: "Benchmarks/results-benchmark", swiftSettings: strict),
     // Shared test helpers.
     .target(
       name: "TestSupport",
-      dependencies: ["CaptureKit", "PhaseTrace", "BenchAnalysis", "LaunchContract", "SystemCalls", "Sampling"],
+      dependencies: [
+        "CaptureKit", "PhaseTrace", "BenchAnalysis", "LaunchContract", "SystemCalls", "Sampling",
+        "ResultsSchema",
+      ],
       path: "Sources/TestSupport", swiftSettings: strict),
 
     // The `.blocking` test trait: a blocking test's body off Swift's cooperative pool (tests only;
@@ -152,7 +165,8 @@ let package = Package(
     .target(
       name: "FuzzTargets",
       dependencies: [
-        "PhaseTrace", "BenchAnalysis", "Display", "CaptureKit", "LaunchContract", "SystemCalls",
+        "PhaseTrace", "BenchAnalysis", "ResultsSchema", "Display", "CaptureKit", "LaunchContract",
+        "SystemCalls",
         "SyntheticCamera", "CameraApp", "LightBoard", "Probe", "V4L2Camera", "V4L2TestSupport", "TestSupport",
       ],
       swiftSettings: strict),
@@ -208,12 +222,16 @@ let package = Package(
       ], swiftSettings: strict),
     .testTarget(
       name: "BenchAnalysisTests",
-      dependencies: ["BenchAnalysis", "PhaseTrace", "LaunchContract", "TestSupport", "CommandLineKit", "Sampling"],
+      dependencies: [
+        "BenchAnalysis", "PhaseTrace", "LaunchContract", "TestSupport", "CommandLineKit", "Sampling",
+        "ResultsSchema",
+      ],
       resources: [.copy("Fixtures")], swiftSettings: strict),
     .testTarget(
       name: "BenchKitTests",
       dependencies: [
-        "BenchKit", "BenchAnalysis", "CommandLineKit", "PhaseTrace", "LaunchContract", "SystemCalls",
+        "BenchKit", "BenchAnalysis", "ResultsSchema", "CommandLineKit", "PhaseTrace", "LaunchContract",
+        "SystemCalls",
         "TestSupport", "TestThreads", "V4L2Camera", "V4L2TestSupport", "CV4L2Shims", "LightBoard",
         "CaptureKit",
       ],
@@ -224,7 +242,8 @@ let package = Package(
     .testTarget(
       name: "X11Tests",
       dependencies: [
-        "X11Display", "Probe", "BenchKit", "BenchAnalysis", "CaptureKit", "LaunchContract", "PhaseTrace",
+        "X11Display", "Probe", "BenchKit", "BenchAnalysis", "ResultsSchema", "CaptureKit", "LaunchContract",
+        "PhaseTrace",
         "SystemCalls", "TestSupport",
         "TestThreads",
       ], swiftSettings: strict),
@@ -233,7 +252,9 @@ let package = Package(
     .testTarget(
       name: "FaultInjectionTests",
       dependencies: [
-        "BenchKit", "BenchAnalysis", "LaunchContract", "SystemCalls", "TestSupport", "TestThreads", "Sampling",
+        "BenchKit", "BenchAnalysis", "LaunchContract", "SystemCalls", "TestSupport", "TestThreads",
+        "Sampling",
+        "ResultsSchema",
       ],
       swiftSettings: strict),
   ],

@@ -1,6 +1,7 @@
 import BenchAnalysis
 import Foundation
 import LaunchContract
+import ResultsSchema
 import Sampling
 
 /// Realistic, seeded synthetic results for tests of the analysis and the `bench` subcommands (and

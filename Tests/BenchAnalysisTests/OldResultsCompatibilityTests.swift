@@ -1,5 +1,6 @@
 import BenchAnalysis
 import Foundation
+import ResultsSchema
 import Testing
 
 /// The light board's capture time became whole microseconds (issue 11 item 8): the probe's

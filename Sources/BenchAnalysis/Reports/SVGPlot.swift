@@ -1,4 +1,5 @@
 import LaunchContract
+import ResultsSchema
 import Sampling
 /// `plot.svg`: what a person looks at first.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import ResultsSchema
 import Sampling
 
 /// Descriptive statistics over run samples (milliseconds in, milliseconds out).

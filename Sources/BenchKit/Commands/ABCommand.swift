@@ -5,6 +5,7 @@ import BenchAnalysis
 import Display
 import Foundation
 import LaunchContract
+import ResultsSchema
 import SystemCalls
 
 /// `bench ab REV_A REV_B`: code against code on one machine in one run. Builds camera-app at

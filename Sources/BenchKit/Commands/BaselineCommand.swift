@@ -1,6 +1,7 @@
 import BenchAnalysis
 import Foundation
 import LaunchContract
+import ResultsSchema
 
 /// `bench baseline save RESULTS.json BASE.json`: validates a results file and stores it as a baseline.
 public enum BaselineCommand: Command {
@@ -49,10 +50,12 @@ public enum BaselineCommand: Command {
     _ o: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
   ) throws(UsageError) -> Int32 {
     let (source, destination) = (o.source, o.destination)
-    let data = try ResultsFile.read(path: source)
+    let data = try UsageError.reading { () throws(ResultsFileError) in try ResultsFile.read(path: source) }
     // Validated without the runs' timelines; the baseline is the file's own bytes plus the
     // baseline record (the timelines are copied, never decoded and encoded again).
-    var results = try ResultsFile.decode(data, name: source, timelines: .none)
+    var results = try UsageError.reading { () throws(ResultsFileError) in
+      try ResultsFile.decode(data, name: source, timelines: .none)
+    }
     guard !results.cells.isEmpty else {
       throw UsageError("\(source) has no cells; nothing to keep as a baseline")
     }

@@ -5,6 +5,7 @@ import BenchAnalysis
 import Display
 import Foundation
 import LaunchContract
+import ResultsSchema
 import Synchronization
 import SyntheticCamera
 import SystemCalls

@@ -1,6 +1,7 @@
 import BenchAnalysis
 import Foundation
 import LaunchContract
+import ResultsSchema
 import X11Display
 
 /// The display a benchmark (or a calibration) runs on, set up once for all of its runs

@@ -3,6 +3,7 @@
 #endif
 import BenchAnalysis
 import Foundation
+import ResultsSchema
 import SystemCalls
 
 /// The results folder of one `bench` run (`--out`), held for the run: an exclusive lock

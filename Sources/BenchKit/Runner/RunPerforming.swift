@@ -1,5 +1,6 @@
 import BenchAnalysis
 import LaunchContract
+import ResultsSchema
 
 /// What a benchmark session asks of a runner: one launch run (cold, warm, loaded), and a relock
 /// cell's long-lived app. ``BenchRunner`` launches real processes; a fake that answers at once

@@ -3,6 +3,7 @@ import BenchKit
 import Foundation
 import Glibc
 import LaunchContract
+import ResultsSchema
 import Synchronization
 import TestThreads
 import SystemCalls

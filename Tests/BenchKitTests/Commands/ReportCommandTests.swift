@@ -1,6 +1,7 @@
 import BenchAnalysis
 import BenchKit
 import Foundation
+import ResultsSchema
 import Testing
 import TestSupport
 
