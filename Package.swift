@@ -106,8 +106,17 @@ let package = Package(
     .target(
       name: "Probe",
       dependencies: [
-        "LightBoard", "Display", "PhaseTrace", "Sampling", "CaptureKit", "LaunchContract", "SystemCalls",
+        "LightBoard", "Display", "PhaseTrace", "CaptureKit", "LaunchContract", "SystemCalls",
         "X11Display",
+      ],
+      swiftSettings: strict),
+    // The probe's calibration against ground truth (`bench calibrate`): a stand-in camera presents
+    // known frames, and the detection lag's p50/p99 use Sampling's type-7 percentile, as the
+    // results tables do.
+    .target(
+      name: "ProbeCalibration",
+      dependencies: [
+        "Probe", "CaptureKit", "Display", "LightBoard", "Sampling", "SystemCalls", "X11Display",
       ],
       swiftSettings: strict),
     // The reference camera app, as a library so that tests can drive it.
@@ -125,7 +134,7 @@ let package = Package(
       name: "BenchKit",
       dependencies: [
         "BenchAnalysis", "PhaseTrace", "Display", "Probe", "V4L2Camera", "SyntheticCamera", "CommandLineKit",
-        "LaunchContract", "SystemCalls", "X11Display", "LightBoard", "ResultsSchema",
+        "LaunchContract", "SystemCalls", "X11Display", "LightBoard", "ResultsSchema", "ProbeCalibration",
       ],
       swiftSettings: strict),
     // The preload library (Preload/firstframe-preload.c) and its C companions, compiled by the
@@ -209,7 +218,7 @@ let package = Package(
     .testTarget(
       name: "ProbeTests",
       dependencies: [
-        "Probe", "LightBoard", "Display", "CaptureKit", "TestSupport", "LaunchContract",
+        "Probe", "ProbeCalibration", "LightBoard", "Display", "CaptureKit", "TestSupport", "LaunchContract",
         "PhaseTrace", "SystemCalls", "Sampling",
         "TestThreads",
       ],
@@ -242,7 +251,8 @@ let package = Package(
     .testTarget(
       name: "X11Tests",
       dependencies: [
-        "X11Display", "Probe", "BenchKit", "BenchAnalysis", "ResultsSchema", "CaptureKit", "LaunchContract",
+        "X11Display", "Probe", "ProbeCalibration", "BenchKit", "BenchAnalysis", "ResultsSchema", "CaptureKit",
+        "LaunchContract",
         "PhaseTrace",
         "SystemCalls", "TestSupport",
         "TestThreads",

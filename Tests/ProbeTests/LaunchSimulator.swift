@@ -1,6 +1,7 @@
 import Display
 import LightBoard
 @testable import Probe
+@testable import ProbeCalibration
 import Sampling
 
 /// Simulated launches and relocks for the pure detector: scanouts on a 60 Hz grid with a random

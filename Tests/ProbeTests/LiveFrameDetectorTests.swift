@@ -5,6 +5,7 @@ import Sampling
 import Testing
 
 @testable import Probe
+@testable import ProbeCalibration
 
 @Suite struct LiveFrameDetectorTests {
   let simulator = LaunchSimulator()

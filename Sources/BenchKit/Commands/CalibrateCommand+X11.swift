@@ -1,6 +1,7 @@
 import Foundation
 import LaunchContract
 import Probe
+import ProbeCalibration
 import X11Display
 
 extension CalibrateCommand {

@@ -1,4 +1,5 @@
 import LightBoard
+import Probe
 import Sampling
 import Synchronization
 import SystemCalls
