@@ -1,11 +1,15 @@
 // swift-tools-version:6.0
 //
 // FirstFrame: camera launch-latency benchmarking for Linux.
-// Layers (STYLE.md rule 1): bench → BenchKit → {BenchAnalysis, Display, Probe, CameraApp} →
-// CaptureKit ← devices. BenchKit is the runner (conditions, processes, display, probe) and the
-// CLI commands; BenchAnalysis is the analysis it hands results to (statistics, comparisons,
-// gates, reports, the results schema), testable without processes.
-// CaptureKit, LightBoard, PhaseTrace and BenchAnalysis are portable (no C module imports);
+// Layers (STYLE.md rule 1): bench → BenchKit → {BenchAnalysis, Display, Probe, ProbeCalibration,
+// CameraApp} → CaptureKit ← devices, and BenchAnalysis → ResultsSchema → {LaunchContract,
+// PhaseTrace, Sampling, SystemCalls}. BenchKit is the runner (conditions, processes, display,
+// probe) and the CLI commands; BenchAnalysis is the analysis it hands results to (statistics,
+// comparisons, gates, reports), testable without processes; ResultsSchema is results.json's
+// schema, count keys, reader and the run journal; Sampling the seeded generator and the percentile.
+// No C module imports and no command line in Sampling, ResultsSchema, BenchAnalysis and CaptureKit
+// (`scripts/check-layers` fails otherwise). LightBoard (memset/memcpy), PhaseTrace and
+// LaunchContract (file, pipe and thread calls) still import Glibc, in the files that script lists;
 // platform code (V4L2, shared memory, process spawning) lives in its own modules.
 import PackageDescription
 
@@ -236,6 +240,10 @@ let package = Package(
         "ResultsSchema",
       ],
       resources: [.copy("Fixtures")], swiftSettings: strict),
+    // The results contract: fixtures from earlier issues decode and encode back unchanged.
+    .testTarget(
+      name: "ResultsSchemaTests", dependencies: ["ResultsSchema"], exclude: ["Fixtures"],
+      swiftSettings: strict),
     .testTarget(
       name: "BenchKitTests",
       dependencies: [

@@ -1,4 +1,3 @@
-import BenchAnalysis
 import Foundation
 import ResultsSchema
 import Testing
@@ -13,7 +12,7 @@ import Testing
   /// A baseline written before the rename: the first cell (cold/deferred, 20 runs) of the
   /// synthetic baseline committed then (`Results/baselines/synthetic.json` has since been
   /// recorded again, with `capture_time_us`).
-  static var baselinePath: String { fixtureURL("baseline-capture-time-ms.json").path }
+  static var baselinePath: String { ResultsContractTests.fixturePath("baseline-capture-time-ms.json") }
 
   @Test(
     "a baseline written with capture_time_ms loads, keeps the old field as written, and encodes back with it")
