@@ -7,8 +7,8 @@
 // probe) and the CLI commands; BenchAnalysis is the analysis it hands results to (statistics,
 // comparisons, gates, reports), testable without processes; ResultsSchema is results.json's
 // schema, count keys, reader and the run journal; Sampling the seeded generator and the percentile.
-// No C module imports and no command line in Sampling, ResultsSchema, BenchAnalysis and CaptureKit
-// (`scripts/check-layers` fails otherwise). LightBoard (memset/memcpy), PhaseTrace and
+// No C module imports and no command line in Sampling, ResultsSchema, BenchAnalysis, CaptureKit
+// and LightBoard (`scripts/check-layers` fails otherwise). PhaseTrace (TraceTail, Signposter) and
 // LaunchContract (file, pipe and thread calls) still import Glibc, in the files that script lists;
 // platform code (V4L2, shared memory, process spawning) lives in its own modules.
 import PackageDescription
@@ -65,7 +65,7 @@ let package = Package(
       name: "CaptureKit", dependencies: ["PhaseTrace", "LaunchContract", "SystemCalls"], swiftSettings: strict
     ),
     // The light board: a moving bar plus blocks that encode capture time; renderer and decoder.
-    .target(name: "LightBoard", swiftSettings: strict),
+    .target(name: "LightBoard", dependencies: ["SystemCalls"], swiftSettings: strict),
     // The embedded default camera: a simulated sensor with a cost profile.
     .target(
       name: "SyntheticCamera",
