@@ -3,6 +3,8 @@ import BenchKit
 import CommandLineKit
 import Foundation
 import LaunchContract
+import ResultsSchema
+import Sampling
 import Subprocess
 import Synchronization
 import SystemCalls

@@ -1,5 +1,6 @@
 import BenchAnalysis
 import Foundation
+import ResultsSchema
 
 /// Results and baseline files, as `bench compare`, `gate`, `baseline` and `report` read them: a
 /// refused file is one line naming it; an accepted one goes through every analysis and report

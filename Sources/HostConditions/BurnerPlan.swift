@@ -2,6 +2,7 @@
   import Glibc
 #endif
 import BenchAnalysis
+import ResultsSchema
 import SystemCalls
 
 /// `--load`: what the loaded condition's burners do.

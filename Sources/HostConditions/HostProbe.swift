@@ -3,6 +3,7 @@
 #endif
 import BenchAnalysis
 import Foundation
+import ResultsSchema
 
 /// What the results record about the machine.
 package enum HostProbe {

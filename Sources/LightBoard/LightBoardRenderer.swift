@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
+import SystemCalls
 
 /// Draws the light board. Everything is drawn as horizontal spans (`memset`), so a 1280×720
 /// frame costs a few thousand span fills, not a per-pixel loop.
@@ -121,10 +117,11 @@ struct Canvas {
     let x0 = max(0, from)
     let x1 = min(width, to)
     guard x1 > x0 else { return }
-    // memset, not `update(repeating:count:)`: in a debug build the generic one is a loop per
-    // byte, which made the light-board feeder (bench, a debug build by default) spend 12 ms of
-    // CPU per 640×480 frame under the VM's emulation; memset is libc's at any optimisation.
-    memset(base + y * bytesPerRow + x0, Int32(value), x1 - x0)
+    // memset (through SystemCalls), not `update(repeating:count:)`: in a debug build the generic
+    // one is a loop per byte, which made the light-board feeder (bench, a debug build by default)
+    // spend 12 ms of CPU per 640×480 frame under the VM's emulation; memset is libc's at any
+    // optimisation.
+    RawMemory.fill(base + y * bytesPerRow + x0, with: value, count: x1 - x0)
   }
 
   /// Copies columns `from ..< to` of row `y` into the same columns of each row of `rows`,
@@ -139,7 +136,8 @@ struct Canvas {
     guard end > first else { return }
     let source = base + y * bytesPerRow + x0
     for target in first..<end {
-      memcpy(base + target * bytesPerRow + x0, source, x1 - x0)
+      // The standard library's raw copy: a memmove, not a generic loop, in a debug build too.
+      UnsafeMutableRawPointer(base + target * bytesPerRow + x0).copyMemory(from: source, byteCount: x1 - x0)
     }
   }
 

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 import LaunchContract
 import Synchronization
 import SystemCalls
@@ -48,7 +43,7 @@ public final class TraceWriter: PhaseEventSink {
   }
 
   deinit {
-    if ownsDescriptor { close(fd) }
+    if ownsDescriptor { FileDescriptorIO.close(fd) }
   }
 
   /// Appends `event` as one line, with one `write(2)` where the kernel allows. Errors (a full

@@ -10,7 +10,7 @@ import SystemCalls
 /// The app is untrusted and may write gigabytes. Each file keeps the first
 /// ``maxBytesPerStream`` bytes (counting what the file already held: a relock cell's app, or a
 /// file left by an earlier bench in the same folder); the bytes past it are read and dropped,
-/// and counted (``droppedBytes``, the run's ``droppedBytesCount``). The last
+/// and counted (``droppedBytes``, the run's `counts.app_output_dropped_bytes`). The last
 /// ``AppOutput/maxBytes`` of stderr are kept in memory for the failed run's error line, however
 /// much was dropped. The thread reads whenever a pipe has data, so the app only waits on a full
 /// pipe (256 KiB when the kernel allows, else 64 KiB) for as long as bench is slow to be
@@ -24,8 +24,6 @@ package final class AppOutputDrain: Sendable {
   /// Bytes kept on disk per stream and file: 1 MiB (a camera app's log is a few KiB; a GStreamer
   /// pipeline at `GST_DEBUG=4` about 100 KiB per launch).
   package static let maxBytesPerStream = 1 << 20
-  /// The count key of a run's dropped output bytes (stdout and stderr, past the cap).
-  package static let droppedBytesCount = "app_output_dropped_bytes"
   /// How long ``finish(within:)`` waits by default for the pipes' last bytes once the app ended:
   /// its process group is killed when it is reaped, so only a program that left the group can
   /// take this long.

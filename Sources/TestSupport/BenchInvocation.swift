@@ -3,6 +3,7 @@ import Foundation
 import LaunchContract
 import SystemCalls
 import Testing
+import ResultsSchema
 
 /// The tests' one way to run the built `bench` executable as a user does: started as a
 /// ``TestProcess`` (output in files, every wait bounded and stretched by ``TestTime/scale``, a

@@ -1,5 +1,6 @@
 import BenchAnalysis
 import Foundation
+import Sampling
 
 /// A random number generator for tests that want varied inputs and a reproducible failure:
 /// the seed is `$FIRSTFRAME_TEST_SEED` when set, else fresh, and is printed with the test's

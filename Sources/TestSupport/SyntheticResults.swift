@@ -1,6 +1,8 @@
 import BenchAnalysis
 import Foundation
 import LaunchContract
+import ResultsSchema
+import Sampling
 
 /// Realistic, seeded synthetic results for tests of the analysis and the `bench` subcommands (and
 /// for looking at the plot). The same seed always gives the same results.

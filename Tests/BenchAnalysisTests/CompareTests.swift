@@ -1,5 +1,7 @@
 import Foundation
 import LaunchContract
+import ResultsSchema
+import Sampling
 import Testing
 import TestSupport
 import BenchAnalysis
@@ -12,9 +14,9 @@ import BenchAnalysis
     #expect(ffo.count == 4)
     for c in ffo {
       #expect(c.a == "deferred" && c.b == "eager")
-      #expect(c.ratio_p50 < 0.6 && c.ratio_p50 > 0.35)
-      #expect(c.ci95.count == 2 && c.ci95[0] <= c.ratio_p50 && c.ratio_p50 <= c.ci95[1])
-      #expect(c.p_value < 1e-6)
+      #expect(c.ratioP50 < 0.6 && c.ratioP50 > 0.35)
+      #expect(c.ci95.count == 2 && c.ci95[0] <= c.ratioP50 && c.ratioP50 <= c.ci95[1])
+      #expect(c.pValue < 1e-6)
       #expect(c.verdict == "faster")
     }
   }
@@ -22,17 +24,17 @@ import BenchAnalysis
   @Test("the headline says how many times sooner deferred reaches the first frame")
   func headline() {
     let c = BenchResults.Comparison(
-      phase: PhaseName.firstFrameObserved, condition: "cold", a: "deferred", b: "eager", ratio_p50: 1 / 2.1,
-      ci95: [0.45, 0.5], p_value: 1e-5, verdict: "faster")
+      phase: PhaseName.firstFrameObserved, condition: "cold", a: "deferred", b: "eager", ratioP50: 1 / 2.1,
+      ci95: [0.45, 0.5], pValue: 1e-5, verdict: "faster")
     #expect(Comparator.headline(for: c) == "deferred reaches the first frame 2.1× sooner than eager (cold)")
     var slower = c
-    slower.ratio_p50 = 1.3
+    slower.ratioP50 = 1.3
     slower.verdict = "slower"
     #expect(
       Comparator.headline(for: slower) == "eager reaches the first frame 23 % sooner than deferred (cold)")
     var same = c
-    same.ratio_p50 = 0.99
-    same.p_value = 0.41
+    same.ratioP50 = 0.99
+    same.pValue = 0.41
     same.verdict = "no significant difference"
     #expect(Comparator.headline(for: same)?.contains("equally soon within noise") == true)
     #expect(Comparator.headlines(SyntheticResults.make()).count == 4)

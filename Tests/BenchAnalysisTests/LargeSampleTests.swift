@@ -1,4 +1,5 @@
 import BenchAnalysis
+import Sampling
 import TestSupport
 import Testing
 

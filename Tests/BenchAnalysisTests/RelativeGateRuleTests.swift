@@ -1,6 +1,7 @@
 import BenchAnalysis
 import Foundation
 import LaunchContract
+import ResultsSchema
 import Testing
 import TestSupport
 

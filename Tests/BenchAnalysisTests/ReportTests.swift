@@ -1,5 +1,6 @@
 import Foundation
 import LaunchContract
+import ResultsSchema
 import Testing
 import TestSupport
 #if canImport(FoundationXML)

@@ -1,4 +1,5 @@
 import Foundation
+import Sampling
 import Testing
 import TestSupport
 import BenchAnalysis

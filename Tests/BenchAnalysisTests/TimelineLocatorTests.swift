@@ -1,10 +1,10 @@
-import CommandLineKit
 import Foundation
 import LaunchContract
 import TestSupport
 import Testing
 
 @testable import BenchAnalysis
+@testable import ResultsSchema
 
 /// Reading results without their timelines (`TimelineLocator`) gives what decoding the whole file
 /// with the same selection gives; a file the locator cannot follow is decoded as it is.
@@ -71,7 +71,7 @@ import Testing
     let broken = try #require(text.range(of: #""kind" : ""#))
     let data = Data(text.replacingCharacters(in: broken, with: #""kind" : tru""#).utf8)
     #expect(TimelineLocator(data) == nil)
-    #expect(throws: UsageError.self) { try ResultsFile.decode(data, name: "r.json", timelines: .none) }
+    #expect(throws: ResultsFileError.self) { try ResultsFile.decode(data, name: "r.json", timelines: .none) }
   }
 
   @Test("a file the locator will not follow (an escaped key, a key given twice) is read whole, the same")

@@ -1,13 +1,14 @@
 import BenchAnalysis
 import LaunchContract
+import ResultsSchema
 import Testing
 import TestSupport
 
 @Suite struct VerdictWordingTests {
   func comparison(ratio: Double, verdict: String, p: Double = 1e-4) -> BenchResults.Comparison {
     BenchResults.Comparison(
-      phase: PhaseName.firstFrameObserved, condition: "cold", a: "deferred", b: "eager", ratio_p50: ratio,
-      ci95: [ratio * 0.98, ratio * 1.02], p_value: p, verdict: verdict)
+      phase: PhaseName.firstFrameObserved, condition: "cold", a: "deferred", b: "eager", ratioP50: ratio,
+      ci95: [ratio * 0.98, ratio * 1.02], pValue: p, verdict: verdict)
   }
 
   @Test("a significant 4 % difference reads \"4 % sooner\", not \"1.0× sooner\"")

@@ -2,6 +2,7 @@ import BenchAnalysis
 import BenchKit
 import Foundation
 import LaunchContract
+import ResultsSchema
 import SystemCalls
 import Testing
 import TestSupport

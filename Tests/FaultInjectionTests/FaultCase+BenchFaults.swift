@@ -2,6 +2,8 @@ import BenchAnalysis
 import BenchKit
 import Foundation
 import LaunchContract
+import ResultsSchema
+import Sampling
 import Subprocess
 import SystemCalls
 import Testing

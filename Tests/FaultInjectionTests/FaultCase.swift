@@ -1,6 +1,7 @@
 import BenchAnalysis
 import BenchKit
 import Foundation
+import ResultsSchema
 import SystemCalls
 import Testing
 import TestSupport

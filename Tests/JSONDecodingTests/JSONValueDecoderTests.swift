@@ -1,7 +1,7 @@
-import BenchAnalysis
 import Foundation
 import JSONDecoding
 import PhaseTrace
+import Sampling
 import Testing
 
 /// The decoder against Foundation's `JSONDecoder`: the same values for valid JSON, a rejection

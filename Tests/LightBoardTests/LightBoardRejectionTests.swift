@@ -1,5 +1,5 @@
-import BenchAnalysis
 import LightBoard
+import Sampling
 import Testing
 
 @Suite struct LightBoardRejectionTests {

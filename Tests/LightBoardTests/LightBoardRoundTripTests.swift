@@ -1,5 +1,5 @@
-import BenchAnalysis
 @testable import LightBoard
+import Sampling
 import Testing
 import TestSupport
 

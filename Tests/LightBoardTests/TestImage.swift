@@ -1,5 +1,5 @@
-import BenchAnalysis
 import LightBoard
+import Sampling
 
 /// An owned luma image for tests, with the transformations a display path applies.
 final class TestImage {

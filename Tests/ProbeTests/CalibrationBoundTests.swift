@@ -1,6 +1,8 @@
+import Sampling
 import Testing
 
 @testable import Probe
+@testable import ProbeCalibration
 
 /// `bench calibrate` exits 1 when any load level's report has a violation (CalibrateCommand.status).
 @Suite struct CalibrationBoundTests {
@@ -11,6 +13,17 @@ import Testing
       lagP50Milliseconds: 8, lagP99Milliseconds: p99, lagMaxMilliseconds: 20, methods: ["board": 60],
       staleReportedWithoutCover: 20, trialsWithoutCover: 20, staleReportedWithCover: 0,
       analysisMicrosecondsPerScanout: 40, display: "shm", lagBoundMilliseconds: 1000 / 60 + 2)
+  }
+
+  @Test(
+    "calibration's lag p50 and p99 are the tool's type-7 percentiles, the definition of the results tables")
+  func lagPercentilesAreType7() {
+    // Lags of 1…10 ms: nearest rank would say p99 = 10 and p50 = 5; type 7 says 9.91 and 5.5.
+    let lags = (1...10).map(Double.init)
+    #expect(Calibration.lagPercentile(sorted: lags, 0.99) == Percentile.type7(sorted: lags, 0.99))
+    #expect(Calibration.lagPercentile(sorted: lags, 0.5) == Percentile.type7(sorted: lags, 0.5))
+    #expect(abs(Calibration.lagPercentile(sorted: lags, 0.99) - 9.91) < 1e-9)
+    #expect(Calibration.lagPercentile(sorted: [], 0.99).isNaN)
   }
 
   @Test("the bound holds only with no early detection, no miss and a p99 lag of at most one refresh + 2 ms")

@@ -1,9 +1,10 @@
-import BenchAnalysis
 import Display
 import LightBoard
+import Sampling
 import Testing
 
 @testable import Probe
+@testable import ProbeCalibration
 
 /// Change detection's run of changing scanouts, judged against the camera's known frame interval:
 /// synthetic scanout sequences on a 60 Hz grid fed to the pure detector (no threads, no clocks).

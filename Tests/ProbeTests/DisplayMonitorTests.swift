@@ -9,6 +9,7 @@ import Testing
 import TestSupport
 
 @testable import Probe
+@testable import ProbeCalibration
 
 @Suite(.blocking, .timeLimit(.minutes(TestTime.minutes(10)))) struct DisplayMonitorTests {
   @Test("the monitor finds the first live frame an app presents through shared memory and calls back once")

@@ -1,7 +1,8 @@
-import BenchAnalysis
 import Display
 import LightBoard
 @testable import Probe
+@testable import ProbeCalibration
+import Sampling
 
 /// Simulated launches and relocks for the pure detector: scanouts on a 60 Hz grid with a random
 /// phase, a 30 fps camera with random present times and jitter, no threads and no clocks.

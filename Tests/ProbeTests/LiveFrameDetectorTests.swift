@@ -1,10 +1,11 @@
-import BenchAnalysis
 import LaunchContract
 import LightBoard
 import PhaseTrace
+import Sampling
 import Testing
 
 @testable import Probe
+@testable import ProbeCalibration
 
 @Suite struct LiveFrameDetectorTests {
   let simulator = LaunchSimulator()

@@ -2,6 +2,7 @@ import BenchAnalysis
 import BenchKit
 import Foundation
 import LaunchContract
+import ResultsSchema
 import TestSupport
 import TestThreads
 import Testing
@@ -72,7 +73,7 @@ struct ThirdPartyAppTests {
         let mapped = try #require(record.phases[PhaseName.windowMapped])
         let observed = try #require(record.phases[PhaseName.firstFrameObserved])
         #expect(mapped <= observed)
-        #expect(record.counts[BenchRunner.firstFrameByChange] == 1)
+        #expect(record.counts[.firstFrameByChange] == 1)
         // app.main from the preload library bench loaded into the pipeline: process_launch.
         let main = try #require(record.timeline?.first { $0.name == EventName.appMain.rawValue })
         #expect(main.fields?["source"] == PreloadLibrary.eventSource)

@@ -15,6 +15,7 @@ import X11Display
 #endif
 
 @testable import Probe
+@testable import ProbeCalibration
 
 /// The X11 probe against a real Xvfb: it finds the app's window, sees what was presented no
 /// earlier than it was presented, and sees the stale frame a relock without the cover leaves.

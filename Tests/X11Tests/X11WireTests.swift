@@ -3,6 +3,7 @@ import Testing
 
 @testable import BenchKit
 @testable import Probe
+@testable import ProbeCalibration
 @testable import X11Display
 
 /// What the X11 path reads and writes at the protocol's byte offsets, and its bad input — no

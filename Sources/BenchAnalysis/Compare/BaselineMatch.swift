@@ -1,3 +1,5 @@
+import ResultsSchema
+
 /// Whether a baseline was made the same way as the results it gates, on the same machine.
 ///
 /// Compared: the tool version; how the launches were made (camera, cost profile name and

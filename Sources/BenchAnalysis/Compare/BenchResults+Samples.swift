@@ -1,4 +1,5 @@
 import LaunchContract
+import ResultsSchema
 extension BenchResults.Cell {
   /// The samples of `phase` over the ok runs, ms, in run order: the summary's samples, or (when
   /// the summary is missing) the ok records' values.

@@ -1,4 +1,5 @@
 import LaunchContract
+import ResultsSchema
 /// What identifies a cell across results files: configuration, condition and camera.
 public struct CellKey: Sendable, Hashable, Codable, Comparable {
   /// e.g. `deferred`.

@@ -1,4 +1,5 @@
 import LaunchContract
+import ResultsSchema
 /// A/B comparisons: between two results files (`bench compare`), and between configurations
 /// within one run (`results.json` `comparisons`, and the headline).
 public enum Comparator {
@@ -86,8 +87,8 @@ public enum Comparator {
       // deferred_start when nothing was deferred) has no meaning; it is left out.
       guard r.ratio.isFinite, r.ci95.lower.isFinite, r.ci95.upper.isFinite else { return nil }
       return BenchResults.Comparison(
-        phase: w.phase, condition: w.condition, a: w.a, b: w.b, ratio_p50: r.ratio,
-        ci95: r.ci95.array, p_value: r.pValue, verdict: r.verdict.rawValue)
+        phase: w.phase, condition: w.condition, a: w.a, b: w.b, ratioP50: r.ratio,
+        ci95: r.ci95.array, pValue: r.pValue, verdict: r.verdict.rawValue)
     }.compactMap { $0 }
   }
 
@@ -96,12 +97,12 @@ public enum Comparator {
   /// "deferred is 1.6× faster than eager at start_running (cold)". Below 1.5× the difference is
   /// a share of the slower median ("4 % sooner"), never "1.0×". Nil when the ratio is unusable.
   public static func headline(for c: BenchResults.Comparison) -> String? {
-    guard c.ratio_p50.isFinite, c.ratio_p50 > 0 else { return nil }
+    guard c.ratioP50.isFinite, c.ratioP50 > 0 else { return nil }
     let firstFrame = c.phase == PhaseName.firstFrameObserved
     let verdict = c.verdict.flatMap(Verdict.init(rawValue:))
     switch verdict {
     case .faster, .slower:
-      let (winner, loser, factor) = c.ratio_p50 < 1 ? (c.a, c.b, 1 / c.ratio_p50) : (c.b, c.a, c.ratio_p50)
+      let (winner, loser, factor) = c.ratioP50 < 1 ? (c.a, c.b, 1 / c.ratioP50) : (c.b, c.a, c.ratioP50)
       let f = Fmt.sooner(factor: factor)
       return firstFrame
         ? "\(winner) reaches the first frame \(f) sooner than \(loser) (\(c.condition))"
@@ -109,11 +110,11 @@ public enum Comparator {
     case .notEnoughData:
       return "\(c.a) vs \(c.b) (\(c.condition)): too few runs to compare \(c.phase)"
     case .noSignificantDifference, nil:
-      let detail = "\(c.condition): ratio \(Fmt.ratio(c.ratio_p50)), \(Fmt.p(c.p_value))"
-      let factor = c.ratio_p50 < 1 ? 1 / c.ratio_p50 : c.ratio_p50
+      let detail = "\(c.condition): ratio \(Fmt.ratio(c.ratioP50)), \(Fmt.p(c.pValue))"
+      let factor = c.ratioP50 < 1 ? 1 / c.ratioP50 : c.ratioP50
       if factor >= 1.1 {
         // A large difference the test cannot confirm: say both, instead of "equal".
-        let (winner, loser) = c.ratio_p50 < 1 ? (c.a, c.b) : (c.b, c.a)
+        let (winner, loser) = c.ratioP50 < 1 ? (c.a, c.b) : (c.b, c.a)
         let f = Fmt.sooner(factor: factor)
         return firstFrame
           ? "\(winner) reaches the first frame \(f) sooner than \(loser), not significant with these runs (\(detail))"

@@ -1,3 +1,5 @@
+import Sampling
+
 /// Settings of a comparison.
 public struct ComparisonOptions: Sendable, Hashable {
   /// Noise threshold as a fraction (0.02 = 2 %): smaller differences are "no significant difference".

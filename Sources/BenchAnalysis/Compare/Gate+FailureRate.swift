@@ -1,3 +1,5 @@
+import ResultsSchema
+
 extension Gate {
   /// The failure-rate check of one cell against the baseline's same cell: it fails when the
   /// results' share of failed runs is higher **and** Fisher's exact test (one-sided) finds the

@@ -1,4 +1,6 @@
 import LaunchContract
+import ResultsSchema
+import Sampling
 /// CI gates: a regression check against a committed baseline, and relative gates between
 /// configurations of one run.
 ///

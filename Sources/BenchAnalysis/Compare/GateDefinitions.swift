@@ -1,5 +1,5 @@
-import CommandLineKit
 import Foundation
+import ResultsSchema
 
 /// `Benchmarks/gates.json` (schema `firstframe.gates/1`): which phases the baseline gate checks
 /// with which thresholds, and relative gates that hold on any machine.
@@ -114,45 +114,61 @@ public struct GateDefinitions: Codable, Sendable, Hashable {
   }
 
   /// Reads and validates a gates file.
-  /// - Throws: `UsageError`, one line naming the file and the problem.
-  public static func load(path: String) throws(UsageError) -> GateDefinitions {
+  /// - Throws: ``ResultsFileError`` (`invalidGates`), one line naming the file and the problem.
+  public static func load(path: String) throws(ResultsFileError) -> GateDefinitions {
     guard let data = FileManager.default.contents(atPath: path) else {
-      throw UsageError("\(path) does not exist or cannot be read (expected a \(schemaIdentifier) gates file)")
+      throw ResultsFileError(
+        reading: .missing, path: path,
+        "\(path) does not exist or cannot be read (expected a \(schemaIdentifier) gates file)")
     }
     return try decode(data, name: path)
   }
 
   /// Decodes and validates gate definitions from `data`; `path` names them in the error line.
-  /// - Throws: `UsageError`, one line naming the file and the problem.
-  public static func decode(_ data: Data, name path: String) throws(UsageError) -> GateDefinitions {
+  /// - Throws: ``ResultsFileError`` (`invalidGates`), one line naming the file and the problem.
+  public static func decode(_ data: Data, name path: String) throws(ResultsFileError) -> GateDefinitions {
     let defs: GateDefinitions
     do {
       defs = try JSONDecoder().decode(GateDefinitions.self, from: data)
     } catch let error as DecodingError {
       if case .dataCorrupted = error, (try? JSONSerialization.jsonObject(with: data)) == nil {
-        throw UsageError("\(path) is not a gates file: it is truncated or not valid JSON")
+        throw ResultsFileError(
+          reading: .invalidGates, path: path, "\(path) is not a gates file: it is truncated or not valid JSON"
+        )
       }
-      throw UsageError("\(path) is not a valid \(schemaIdentifier) file: \(ResultsFile.describe(error))")
+      throw ResultsFileError(
+        reading: .invalidGates, path: path,
+        "\(path) is not a valid \(schemaIdentifier) file: \(ResultsFile.describe(error))")
     } catch {
-      throw UsageError("\(path) is not a valid \(schemaIdentifier) file: \(error)")
+      throw ResultsFileError(
+        reading: .invalidGates, path: path, "\(path) is not a valid \(schemaIdentifier) file: \(error)")
     }
     guard defs.schema == schemaIdentifier else {
-      throw UsageError("\(path) has schema '\(defs.schema)'; expected \(schemaIdentifier)")
+      throw ResultsFileError(
+        reading: .invalidGates, path: path,
+        "\(path) has schema '\(defs.schema)'; expected \(schemaIdentifier)")
     }
     for gate in defs.relative ?? [] {
       guard gate.min_ratio != nil || gate.max_ratio != nil else {
-        throw UsageError("\(path): relative gate '\(gate.name)' has neither min_ratio nor max_ratio")
+        throw ResultsFileError(
+          reading: .invalidGates, path: path,
+          "\(path): relative gate '\(gate.name)' has neither min_ratio nor max_ratio")
       }
       for bound in [gate.min_ratio, gate.max_ratio].compactMap({ $0 }) where !(bound > 0 && bound.isFinite) {
-        throw UsageError("\(path): relative gate '\(gate.name)' has a bound that is not a positive number")
+        throw ResultsFileError(
+          reading: .invalidGates, path: path,
+          "\(path): relative gate '\(gate.name)' has a bound that is not a positive number")
       }
     }
     if let alpha = defs.baseline?.alpha, !(alpha > 0 && alpha < 1) {
-      throw UsageError("\(path): baseline.alpha must be between 0 and 1, not \(alpha)")
+      throw ResultsFileError(
+        reading: .invalidGates, path: path, "\(path): baseline.alpha must be between 0 and 1, not \(alpha)")
     }
     for (phase, gate) in defs.baseline?.phases ?? [:] {
       if let t = gate.threshold_pct, !(t >= 0 && t.isFinite) {
-        throw UsageError("\(path): baseline.phases.\(phase).threshold_pct must be a number ≥ 0")
+        throw ResultsFileError(
+          reading: .invalidGates, path: path,
+          "\(path): baseline.phases.\(phase).threshold_pct must be a number ≥ 0")
       }
     }
     return defs

@@ -1,4 +1,6 @@
 import LaunchContract
+import ResultsSchema
+import Sampling
 
 /// The baseline gate's false-alarm rate and power, measured by resampling real runs
 /// (`Benchmarks/gate-power`, `bench power`).

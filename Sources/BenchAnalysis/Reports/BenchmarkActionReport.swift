@@ -1,4 +1,5 @@
 import Foundation
+import ResultsSchema
 
 /// The "customSmallerIsBetter" JSON that common benchmark-tracking CI actions read
 /// (e.g. github-action-benchmark): an array of `{name, unit, value, range?, extra?}`.

@@ -1,4 +1,5 @@
 import LaunchContract
+import ResultsSchema
 /// JUnit XML, which CI systems show as tests: each gate check is a test case.
 public enum JUnitReport {
   /// A `<testsuites>` document with one suite per gate kind; failures carry the numbers,

@@ -1,5 +1,6 @@
 import Foundation
 import LaunchContract
+import ResultsSchema
 
 /// Markdown for people and CI job summaries (`$GITHUB_STEP_SUMMARY`).
 public enum MarkdownReport {
@@ -52,7 +53,7 @@ public enum MarkdownReport {
       for c in comparisons {
         let ci = c.ci95.count == 2 ? "[\(Fmt.ratio(c.ci95[0])), \(Fmt.ratio(c.ci95[1]))]" : "–"
         s +=
-          "| \(c.condition) | \(c.a) | \(c.b) | \(Fmt.ratio(c.ratio_p50)) | \(ci) | \(Fmt.p(c.p_value)) | \(c.verdict ?? "–") |\n"
+          "| \(c.condition) | \(c.a) | \(c.b) | \(Fmt.ratio(c.ratioP50)) | \(ci) | \(Fmt.p(c.pValue)) | \(c.verdict ?? "–") |\n"
       }
     }
     let failures = results.cells.flatMap { cell in

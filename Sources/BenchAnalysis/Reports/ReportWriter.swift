@@ -1,4 +1,5 @@
 import Foundation
+import ResultsSchema
 
 /// Writes the reports of a results file into files or a results folder.
 public enum ReportWriter {

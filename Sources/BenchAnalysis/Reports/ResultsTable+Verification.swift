@@ -1,35 +1,36 @@
+import ResultsSchema
+
 extension ResultsTable {
   /// The table's notes on per-run verification: per cell, its priming run (when primed),
   /// missed compositor deadlines (when any), runs whose device bench released (their app ended
   /// holding it), cold runs whose device was not cold, other runs whose device was cold, and
   /// cells whose app never reported its power-up.
   static func verificationNotes(_ results: BenchResults) -> String {
-    typealias Key = BenchResults.CountKey
     var out = ""
     for c in results.cells {
       let name = "\(c.condition)/\(c.config)"
       if let priming = c.priming {
-        let device = priming.counts[Key.powerUpCold].map {
+        let device = priming.counts[.powerUpCold].map {
           $0 == 1 ? "; device powered up cold" : "; device powered up warm"
         }
         out +=
           "- \(name) primed by one uncounted run before its first (--warmup 0, no earlier run of \(c.config))"
           + "\(device ?? "")\(priming.ok ? "" : "; it failed: \(priming.error ?? "unknown")")\n"
       }
-      let released = c.records.filter { $0.counts[Key.deviceReleasedByBench] == 1 }.count
+      let released = c.records.filter { $0.counts[.deviceReleasedByBench] == 1 }.count
       if released > 0 {
         out +=
           "- device released by bench in \(name): \(released) of \(c.records.count) runs (the app ended holding it:"
           + " killed, crashed or timed out)\n"
       }
-      let missed = c.records.compactMap { $0.counts[Key.missedDeadlines] }
+      let missed = c.records.compactMap { $0.counts[.missedDeadlines] }
       let total = missed.reduce(0, +)
       if total > 0 {
         out +=
           "- missed compositor deadlines in \(name): \(total) in \(missed.filter { $0 > 0 }.count) of"
           + " \(c.records.count) runs (a scanout latched half a refresh or more after its tick, or a tick skipped)\n"
       }
-      let said = c.records.compactMap { $0.counts[Key.powerUpCold] }
+      let said = c.records.compactMap { $0.counts[.powerUpCold] }
       if said.isEmpty {
         if !c.records.isEmpty {
           out += "- device power-up in \(name): not reported by the app (not checked)\n"

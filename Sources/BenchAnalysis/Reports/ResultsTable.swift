@@ -1,5 +1,6 @@
 import Foundation
 import LaunchContract
+import ResultsSchema
 
 /// The terminal table and `samples.csv`.
 public enum ResultsTable {
@@ -22,10 +23,10 @@ public enum ResultsTable {
     rows.append(["failed runs"] + cells.map { "\($0.failed) of \($0.runs) failed" })
     rows.append(
       ["stale frames"]
-        + cells.map { c in String(c.records.reduce(0) { $0 + ($1.counts["stale_frames"] ?? 0) }) })
+        + cells.map { c in String(c.records.reduce(0) { $0 + ($1.counts[.staleFrames] ?? 0) }) })
     rows.append(
       ["dropped frames"]
-        + cells.map { c in String(c.records.reduce(0) { $0 + ($1.counts["dropped_frames"] ?? 0) }) })
+        + cells.map { c in String(c.records.reduce(0) { $0 + ($1.counts[.droppedFrames] ?? 0) }) })
     if cells.contains(where: { $0.changeDetected.change > 0 }) {
       rows.append(
         ["first frame found by"]
@@ -34,7 +35,7 @@ public enum ResultsTable {
               .joined(separator: ", ")
           })
     }
-    let malformed = cells.map { c in c.records.reduce(0) { $0 + ($1.counts["malformed_trace_lines"] ?? 0) } }
+    let malformed = cells.map { c in c.records.reduce(0) { $0 + ($1.counts[.malformedTraceLines] ?? 0) } }
     if malformed.contains(where: { $0 > 0 }) {
       rows.append(["malformed trace lines"] + malformed.map(String.init))
     }
@@ -69,9 +70,9 @@ public enum ResultsTable {
         + " median can move by less or more than \(delay) ms\n"
     }
     for c in cells {
-      let forged = c.records.reduce(0) { $0 + ($1.counts[TrustBoundary.forgedEventsCount] ?? 0) }
+      let forged = c.records.reduce(0) { $0 + ($1.counts[.forgedEvents] ?? 0) }
       guard forged > 0 else { continue }
-      let runs = c.records.filter { ($0.counts[TrustBoundary.forgedEventsCount] ?? 0) > 0 }.count
+      let runs = c.records.filter { ($0.counts[.forgedEvents] ?? 0) > 0 }.count
       out +=
         "- forged events in \(c.condition)/\(c.config): the app wrote \(forged) event\(forged == 1 ? "" : "s") that only"
         + " the runner or the probe may write (launch.*, relock.*, display.*) in \(runs) of \(c.records.count) runs;"

@@ -1,4 +1,6 @@
 import LaunchContract
+import ResultsSchema
+import Sampling
 /// `plot.svg`: what a person looks at first.
 ///
 /// 1. The headline: the distribution of `first_frame_observed` per cell (every run a dot, the

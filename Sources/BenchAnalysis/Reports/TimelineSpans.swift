@@ -1,4 +1,5 @@
 import LaunchContract
+import ResultsSchema
 /// A run's timeline as intervals and instants, ready to draw (trace.json, plot.svg). Internal.
 struct TimelineSpans {
   /// A closed interval, ms since the run's origin.

@@ -1,5 +1,6 @@
 import Foundation
 import LaunchContract
+import ResultsSchema
 
 /// Chrome / Perfetto trace-event JSON (the "JSON Array/Object Format" that ui.perfetto.dev and
 /// chrome://tracing open) of one median run per cell.

@@ -1,3 +1,5 @@
+import ResultsSchema
+
 extension BenchResults.Cell {
   /// Counts of `RunRecord.detection` over the ok runs of `records` (nil when none has one).
   public static func detectionCounts(_ records: [BenchResults.RunRecord]) -> [String: Int]? {

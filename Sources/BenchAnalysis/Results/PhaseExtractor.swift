@@ -1,5 +1,6 @@
 import LaunchContract
 import PhaseTrace
+import ResultsSchema
 
 /// Turns one run's merged events (runner, app and probe, one clock) into phase durations (ms).
 ///
@@ -91,6 +92,6 @@ public enum PhaseExtractor {
       if e.name == EventName.displayStaleFrame.rawValue { stale += 1 }
       if e.name == EventName.displayDroppedFrame.rawValue { dropped += 1 }
     }
-    return ["stale_frames": stale, "dropped_frames": dropped]
+    return [CountKey.staleFrames.rawValue: stale, CountKey.droppedFrames.rawValue: dropped]
   }
 }

@@ -5,9 +5,6 @@ import PhaseTrace
 /// events owned by the runner (`launch.*`, `relock.*`) and the probe (`display.*`) are taken from
 /// their own records only. The same names in the app's trace are forgeries: ignored and counted.
 public enum TrustBoundary {
-  /// The count key of a run's forged events (`counts.forged_events` in results.json).
-  public static let forgedEventsCount = "forged_events"
-
   /// The app's trace split at the boundary.
   public struct Split: Sendable {
     /// Events the app may write (owner `app`): they join the runner's and probe's records.

@@ -1,3 +1,5 @@
+import Sampling
+
 /// Percentile-bootstrap confidence intervals, seeded and reproducible.
 ///
 /// Method (Efron's percentile bootstrap, the same as SciPy's

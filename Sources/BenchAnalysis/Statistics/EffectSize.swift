@@ -1,3 +1,5 @@
+import Sampling
+
 /// Effect sizes for two samples, to say *how much* as well as *whether*.
 ///
 /// Both are defined over all n₁ × n₂ pairs but computed without visiting them (a results file

@@ -1,23 +1,16 @@
 import Foundation
+import ResultsSchema
+import Sampling
 
 /// Descriptive statistics over run samples (milliseconds in, milliseconds out).
 ///
-/// **Percentiles** use linear interpolation between closest ranks (Hyndman & Fan type 7, the
-/// default of NumPy's `percentile`, R's `quantile` and Excel's `PERCENTILE.INC`): for sorted
-/// samples x₀…xₙ₋₁ and p in [0, 1], h = (n − 1)·p and the result is
-/// x⌊h⌋ + (h − ⌊h⌋)·(x⌊h⌋₊₁ − x⌊h⌋). So p50 of an even count is the mean of the middle two,
-/// p0 is the minimum and p100 the maximum. With few runs, p99 is close to the maximum: read it
-/// as "the worst run", not as a tail estimate.
+/// **Percentiles** are `Sampling`'s one definition (``Percentile/type7(sorted:_:)``: linear
+/// interpolation between closest ranks, Hyndman & Fan type 7). With few runs, p99 is close to
+/// the maximum: read it as "the worst run", not as a tail estimate.
 public enum Statistics {
   /// The type-7 percentile `p` (0…1) of samples that are already sorted ascending; NaN when empty.
   public static func percentile(sorted: [Double], _ p: Double) -> Double {
-    guard !sorted.isEmpty else { return .nan }
-    guard sorted.count > 1 else { return sorted[0] }
-    let clamped = Swift.min(1, Swift.max(0, p))
-    let h = Double(sorted.count - 1) * clamped
-    let lo = Int(h.rounded(.down))
-    let hi = Swift.min(lo + 1, sorted.count - 1)
-    return sorted[lo] + (h - Double(lo)) * (sorted[hi] - sorted[lo])
+    Percentile.type7(sorted: sorted, p)
   }
 
   /// The type-7 percentile `p` (0…1) of unsorted samples; NaN when empty.

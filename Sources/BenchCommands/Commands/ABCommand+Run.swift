@@ -7,6 +7,7 @@ import Foundation
 import LaunchContract
 import SystemCalls
 import AppBuilds
+import ResultsSchema
 
 extension ABCommand.Options {
   /// Resolves the revisions in the repository (each must have camera-app) and prepares `bench`'s

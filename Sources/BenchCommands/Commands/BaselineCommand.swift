@@ -2,6 +2,7 @@ import BenchAnalysis
 import BenchKit
 import Foundation
 import LaunchContract
+import ResultsSchema
 
 /// `bench baseline save RESULTS.json BASE.json`: validates a results file and stores it as a baseline.
 package enum BaselineCommand: Command {
@@ -50,10 +51,12 @@ package enum BaselineCommand: Command {
     _ o: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
   ) throws(UsageError) -> Int32 {
     let (source, destination) = (o.source, o.destination)
-    let data = try ResultsFile.read(path: source)
+    let data = try UsageError.reading { () throws(ResultsFileError) in try ResultsFile.read(path: source) }
     // Validated without the runs' timelines; the baseline is the file's own bytes plus the
     // baseline record (the timelines are copied, never decoded and encoded again).
-    var results = try ResultsFile.decode(data, name: source, timelines: .none)
+    var results = try UsageError.reading { () throws(ResultsFileError) in
+      try ResultsFile.decode(data, name: source, timelines: .none)
+    }
     guard !results.cells.isEmpty else {
       throw UsageError("\(source) has no cells; nothing to keep as a baseline")
     }

@@ -2,6 +2,7 @@ import BenchKit
 import Foundation
 import LaunchContract
 import Probe
+import ProbeCalibration
 import X11Display
 
 extension CalibrateCommand {

@@ -3,6 +3,7 @@ import Display
 import Foundation
 import LaunchContract
 import Probe
+import ProbeCalibration
 
 /// `bench calibrate`: the probe against ground truth through the real display path (a presenter
 /// writing known frames into a real shared-memory surface, the real compositor and detector),

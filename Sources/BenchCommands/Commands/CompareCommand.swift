@@ -1,6 +1,7 @@
 import BenchAnalysis
 import BenchKit
 import LaunchContract
+import ResultsSchema
 /// `bench compare A.json B.json`: every phase of every cell present in both files, as "B vs A".
 package enum CompareCommand: Command {
   /// The command line, checked.
@@ -89,8 +90,8 @@ package enum CompareCommand: Command {
     let (pathA, pathB, options) = (o.pathA, o.pathB, o.comparison)
     // Comparisons read samples only: the runs' timelines are skipped. Both files at once.
     let loaded = ResultsFile.loadConcurrently([pathA, pathB], timelines: .none)
-    let a = try loaded[0].get()
-    let b = try loaded[1].get()
+    let a = try loaded[0].mapError(UsageError.init).get()
+    let b = try loaded[1].mapError(UsageError.init).get()
     let comparisons = Comparator.compare(a, b, options: options)
     switch o.format {
     case .json: output.write(ComparisonTable.json(comparisons, a: pathA, b: pathB, options: options))

@@ -2,6 +2,7 @@ import BenchAnalysis
 import BenchKit
 import Foundation
 import LaunchContract
+import ResultsSchema
 
 /// `bench gate`: the CI gate. Exit 0 pass, 1 regression, 2 bad input.
 package enum GateCommand: Command {
@@ -131,13 +132,14 @@ package enum GateCommand: Command {
     // are read at once (the results' error, then the gates file's, then the baseline's).
     let loaded = ResultsFile.loadConcurrently(
       [o.resultsPath] + (baselinePath.map { [$0] } ?? []), timelines: .none)
-    let results = try loaded[0].get()
-    let definitions = try gatesPath.map { (p: String) throws(UsageError) in try GateDefinitions.load(path: p)
+    let results = try loaded[0].mapError(UsageError.init).get()
+    let definitions = try gatesPath.map { (p: String) throws(UsageError) in
+      try UsageError.reading { () throws(ResultsFileError) in try GateDefinitions.load(path: p) }
     }
 
     var report = GateReport()
     if let baselinePath {
-      let baseline = try loaded[1].get()
+      let baseline = try loaded[1].mapError(UsageError.init).get()
       let reasons = Gate.incompatibilities(baseline: baseline, results: results)
       if !reasons.isEmpty {
         guard o.force else {

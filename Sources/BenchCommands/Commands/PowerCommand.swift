@@ -2,6 +2,7 @@ import BenchAnalysis
 import BenchKit
 import Foundation
 import LaunchContract
+import ResultsSchema
 
 /// `bench power RESULTS.json`: the baseline gate's false alarms and power, measured by resampling
 /// the runs of each cell (`GatePower`; `Benchmarks/gate-power` makes the 40-run cells).
@@ -105,7 +106,7 @@ package enum PowerCommand: Command {
   package static func execute(
     _ o: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
   ) throws(UsageError) -> Int32 {
-    let results = try ResultsFile.load(path: o.path)
+    let results = try UsageError.reading { () throws(ResultsFileError) in try ResultsFile.load(path: o.path) }
     let report = GatePower.measure(results, runsPerSide: o.runsPerSide, comparisonsPerCell: o.comparisons)
     guard !report.cells.isEmpty else {
       throw UsageError(

@@ -1,6 +1,7 @@
 import BenchAnalysis
 import BenchKit
 import Foundation
+import ResultsSchema
 
 /// `bench report RESULTS.json`: plots, traces and summaries for people and for tools.
 package enum ReportCommand: Command {
@@ -68,10 +69,14 @@ package enum ReportCommand: Command {
   ) throws(UsageError) -> Int32 {
     let path = try resultsPath(rebuildingFrom: o.path, output: &output)
     // The reports show one representative run per cell: only those runs' timelines are kept.
-    let results = try ResultsFile.load(path: path, timelines: .representative)
+    let results = try UsageError.reading { () throws(ResultsFileError) in
+      try ResultsFile.load(path: path, timelines: .representative)
+    }
     var gate: GateReport?
     if let gatesPath = o.gates {
-      let defs = try GateDefinitions.load(path: gatesPath)
+      let defs = try UsageError.reading { () throws(ResultsFileError) in
+        try GateDefinitions.load(path: gatesPath)
+      }
       gate = GateReport(outcomes: Gate.checkRelative(defs.relative ?? [], results: results))
     }
     var targets: [(String, () -> String)] = []
@@ -130,7 +135,9 @@ package enum ReportCommand: Command {
     }
     let journalPath = folder + "/" + RunJournal.fileName
     guard FileManager.default.fileExists(atPath: journalPath) else { return path }
-    let journal = try RunJournal.read(path: journalPath)
+    let journal = try UsageError.reading { () throws(ResultsFileError) in
+      try RunJournal.read(path: journalPath)
+    }
     guard !journal.hasEnd || !FileManager.default.fileExists(atPath: path) else { return path }
     // A bench still writing there ends the journal itself; this is a snapshot.
     let running = ResultsFolder.isHeld(folder)

@@ -1,6 +1,7 @@
 import BenchAnalysis
 import BenchKit
 import AppBuilds
+import ResultsSchema
 
 extension RunCommand {
   /// `bench`'s benchmark, prepared: one results folder, camera-app of this checkout (or the

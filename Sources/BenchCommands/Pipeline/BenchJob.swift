@@ -1,5 +1,6 @@
 import BenchAnalysis
 import BenchKit
+import ResultsSchema
 
 /// A benchmark that ``BenchPipeline`` runs: `bench`'s one results folder, or `bench ab`'s two
 /// sides. What differs between commands is here; the steps they share are the pipeline's.

@@ -2,6 +2,7 @@ import BenchAnalysis
 import BenchKit
 import Foundation
 import HostConditions
+import ResultsSchema
 
 /// The pipeline's records: what results.json holds before the first run, and the results
 /// written when the runs end.

@@ -7,6 +7,7 @@ import Display
 import Foundation
 import SystemCalls
 import Subprocess
+import ResultsSchema
 
 /// The one pipeline of `bench` and `bench ab` (and what comes next): the command's options are
 /// prepared (``RunCommand/Options/prepare()``), then

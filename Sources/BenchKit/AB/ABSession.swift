@@ -1,6 +1,7 @@
 import BenchAnalysis
 import Foundation
 import LaunchContract
+import ResultsSchema
 import SystemCalls
 
 /// Which revision of a `bench ab` comparison: A is the reference, B the new one.

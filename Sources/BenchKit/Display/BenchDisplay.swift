@@ -2,6 +2,7 @@ import BenchAnalysis
 import CommandLineKit
 import Foundation
 import LaunchContract
+import ResultsSchema
 import Subprocess
 import X11Display
 

@@ -26,8 +26,6 @@ package final class FeedFollowLog: Sendable {
 
   /// How many follows are kept (the oldest go first): far more than one run overlaps.
   package static let capacity = 256
-  /// The count key of the follows that overlapped a run.
-  package static let countKey = "feed_follows"
   private let follows = Mutex<[Follow]>([])
 
   /// An empty log.

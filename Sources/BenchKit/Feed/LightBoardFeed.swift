@@ -1,5 +1,6 @@
 import BenchAnalysis
 import Foundation
+import ResultsSchema
 import V4L2Camera
 
 /// `--feed-light-board` for one benchmark: the feeder started before the first run and stopped

@@ -4,6 +4,7 @@
 import BenchAnalysis
 import CommandLineKit
 import Foundation
+import ResultsSchema
 import SystemCalls
 
 /// The results folder of one `bench` run (`--out`), held for the run: an exclusive lock

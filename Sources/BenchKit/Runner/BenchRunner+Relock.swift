@@ -5,6 +5,7 @@ import PhaseTrace
 import Probe
 import SystemCalls
 import Subprocess
+import ResultsSchema
 
 /// Relock: one app process per configuration for the whole cell, locked and unlocked for every
 /// run, each run measured from its unlock.
@@ -124,8 +125,8 @@ extension BenchRunner {
       realtimeCompositor: app.monitor.realtimeGranted, missedDeadlines: report.missedDeadlines, eviction: nil,
       condition: .relock
     ).apply(to: &run)
-    if released { run.counts[BenchResults.CountKey.deviceReleasedByBench] = 1 }
-    run.counts[AppOutputDrain.droppedBytesCount] = outputDropped
+    if released { run.counts[.deviceReleasedByBench] = 1 }
+    run.counts[.appOutputDroppedBytes] = outputDropped
     return RunOutcome(record: run, realtime: app.monitor.realtimeGranted)
   }
   /// Waits until the app says its session stopped after the lock at `lockedAt` (the end of

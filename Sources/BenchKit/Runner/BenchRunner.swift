@@ -7,6 +7,7 @@ import HostConditions
 import LaunchContract
 import PhaseTrace
 import Probe
+import ResultsSchema
 import Subprocess
 import Synchronization
 import SyntheticCamera
@@ -125,9 +126,6 @@ package final class BenchRunner: RunPerforming {
   static let traceLimits = TraceReader(maxLineBytes: 64 * 1024, maxEvents: 2_000, maxBytes: 16 << 20)
   /// Bytes read from a trace per look while a run goes on.
   static let traceBytesPerPoll = 256 * 1024
-  /// The count key: 1 when the run's first live frame was found by change detection (no light
-  /// board in the window), 0 when by the board's capture time.
-  package static let firstFrameByChange = "first_frame_by_change"
   /// The most file paths learned from the apps' memory maps for cold eviction.
   static let maxLearnedFiles = 4096
 
@@ -213,10 +211,10 @@ package final class BenchRunner: RunPerforming {
       realtimeCompositor: realtime, missedDeadlines: report.missedDeadlines, eviction: eviction,
       condition: condition
     ).apply(to: &run)
-    if released { run.counts[BenchResults.CountKey.deviceReleasedByBench] = 1 }
-    run.counts[AppOutputDrain.droppedBytesCount] = app.output.droppedBytes
+    if released { run.counts[.deviceReleasedByBench] = 1 }
+    run.counts[.appOutputDroppedBytes] = app.output.droppedBytes
     if condition == .cold {
-      run.counts[BenchResults.CountKey.mappedNotEvicted] = app.mapped.withLock {
+      run.counts[.mappedNotEvicted] = app.mapped.withLock {
         $0.subtracting(evictionSet).count
       }
     }
@@ -241,25 +239,25 @@ package final class BenchRunner: RunPerforming {
     let events = all.filter { $0.ts >= start }
     let phases = PhaseExtractor.phases(from: events, start: start, relock: relock)
     var counts = PhaseExtractor.counts(from: events, start: start)
-    counts["malformed_trace_lines"] = read.malformedLines
-    counts["dropped_trace_lines"] = read.droppedLines
-    counts["unread_trace_bytes"] = read.unreadBytes
-    counts["control_commands_dropped"] = droppedCommands
-    counts[TrustBoundary.forgedEventsCount] = forged
-    if settings.feedLightBoard != nil { counts[FeedFollowLog.countKey] = follows.count }
+    counts[.malformedTraceLines] = read.malformedLines
+    counts[.droppedTraceLines] = read.droppedLines
+    counts[.unreadTraceBytes] = read.unreadBytes
+    counts[.controlCommandsDropped] = droppedCommands
+    counts[.forgedEvents] = forged
+    if settings.feedLightBoard != nil { counts[.feedFollows] = follows.count }
     // How the probe found the first live frame: by the light board's capture time, or, where
     // the window shows no board (a third-party app without the board in its feed), by change
     // detection alone, which cannot tell a live frame from any other new image.
     if let live = events.first(where: { $0.name == EventName.displayFirstLiveFrame.rawValue }),
       case .string(let method) = live.fields["method"]
     {
-      counts[Self.firstFrameByChange] = method == "change" ? 1 : 0
+      counts[.firstFrameByChange] = method == "change" ? 1 : 0
     }
     if let granted = RunVerification.cameraRealtime(in: events) {
-      counts[RunVerification.realtimeCamera] = granted ? 1 : 0
+      counts[.realtimeCamera] = granted ? 1 : 0
     }
     if let powerUp = RunVerification.powerUp(in: events) {
-      counts[RunVerification.powerUpCold] = powerUp == .cold ? 1 : 0
+      counts[.powerUpCold] = powerUp == .cold ? 1 : 0
     }
     var error = failure
     if error == nil && liveFrame && phases[PhaseName.firstFrameObserved] == nil {

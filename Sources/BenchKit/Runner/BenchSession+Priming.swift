@@ -1,5 +1,6 @@
 import BenchAnalysis
 import LaunchContract
+import ResultsSchema
 
 extension BenchSession {
   /// The priming run of `config`'s cell under `condition` (``RunSettings/primes(_:in:)``): one

@@ -2,6 +2,7 @@ import BenchAnalysis
 import Foundation
 import LaunchContract
 import PhaseTrace
+import ResultsSchema
 import Synchronization
 import SystemCalls
 

@@ -1,5 +1,6 @@
 import BenchAnalysis
 import LaunchContract
+import ResultsSchema
 import Subprocess
 
 /// What a benchmark session asks of a runner: one launch run (cold, warm, loaded), and a relock

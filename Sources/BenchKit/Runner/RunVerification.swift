@@ -2,6 +2,7 @@ import BenchAnalysis
 import HostConditions
 import LaunchContract
 import PhaseTrace
+import ResultsSchema
 
 /// What one run verified rather than assumed, written into its counts (`RunRecord.counts`):
 /// - `realtime_compositor` and `realtime_camera`: 1 granted, 0 not (the camera's absent when the
@@ -14,21 +15,6 @@ import PhaseTrace
 ///   did not say. A power-up that does not match the condition (`LaunchCondition.expectedPowerUp`)
 ///   fails the run, with that reason.
 struct RunVerification {
-  /// The count key: whether the compositor thread ran with SCHED_FIFO.
-  static let realtimeCompositor = BenchResults.CountKey.realtimeCompositor
-  /// The count key: whether the app's camera frame thread got real-time priority.
-  static let realtimeCamera = BenchResults.CountKey.realtimeCamera
-  /// The count key: files the cold eviction advised out of the page cache.
-  static let evictedFiles = BenchResults.CountKey.evictedFiles
-  /// The count key: the bytes of those files.
-  static let evictedBytes = BenchResults.CountKey.evictedBytes
-  /// The count key: whether the cold eviction dropped all clean caches.
-  static let dropCaches = BenchResults.CountKey.dropCaches
-  /// The count key: missed compositor deadlines.
-  static let missedDeadlines = BenchResults.CountKey.missedDeadlines
-  /// The count key: the device's power-up, 1 cold, 0 warm.
-  static let powerUpCold = BenchResults.CountKey.powerUpCold
-
   var realtimeCompositor: Bool
   /// The compositor's missed deadlines during the run; nil without a refresh grid (X11).
   var missedDeadlines: UInt64?
@@ -37,14 +23,14 @@ struct RunVerification {
   var condition: LaunchCondition
 
   func apply(to record: inout BenchResults.RunRecord) {
-    record.counts[Self.realtimeCompositor] = realtimeCompositor ? 1 : 0
-    if let missedDeadlines { record.counts[Self.missedDeadlines] = Int(clamping: missedDeadlines) }
+    record.counts[.realtimeCompositor] = realtimeCompositor ? 1 : 0
+    if let missedDeadlines { record.counts[.missedDeadlines] = Int(clamping: missedDeadlines) }
     if let eviction {
-      record.counts[Self.evictedFiles] = eviction.filesEvicted
-      record.counts[Self.evictedBytes] = Int(clamping: eviction.bytesEvicted)
-      record.counts[Self.dropCaches] = eviction.droppedCaches ? 1 : 0
+      record.counts[.evictedFiles] = eviction.filesEvicted
+      record.counts[.evictedBytes] = Int(clamping: eviction.bytesEvicted)
+      record.counts[.dropCaches] = eviction.droppedCaches ? 1 : 0
     }
-    if let failure = Self.powerUpMismatch(record.counts[Self.powerUpCold], condition: condition), record.ok {
+    if let failure = Self.powerUpMismatch(record.counts[.powerUpCold], condition: condition), record.ok {
       record.ok = false
       record.error = failure
     }
@@ -63,7 +49,7 @@ struct RunVerification {
   /// Undoes the power-up check of a run that expects no particular power-up (a priming run: it
   /// exists to power the device up): when its only failure was the mismatch, it is ok again.
   static func acceptAnyPowerUp(_ record: inout BenchResults.RunRecord, condition: LaunchCondition) {
-    guard !record.ok, let mismatch = powerUpMismatch(record.counts[powerUpCold], condition: condition),
+    guard !record.ok, let mismatch = powerUpMismatch(record.counts[.powerUpCold], condition: condition),
       record.error == mismatch
     else { return }
     record.ok = true
@@ -88,7 +74,7 @@ struct RunVerification {
 
   /// Whether any run's camera thread got real-time priority; nil when no run said.
   static func anyCameraRealtime(_ cells: [BenchResults.Cell]) -> Bool? {
-    let said = cells.flatMap(\.records).compactMap { $0.counts[realtimeCamera] }
+    let said = cells.flatMap(\.records).compactMap { $0.counts[.realtimeCamera] }
     return said.isEmpty ? nil : said.contains(1)
   }
 }

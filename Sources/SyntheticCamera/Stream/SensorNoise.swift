@@ -1,3 +1,5 @@
+import Sampling
+
 /// Cheap sensor noise: a precomputed table of Gaussian-like values (the sum of four uniforms,
 /// scaled to the profile's sigma) read from a moving offset, so a frame costs one table read,
 /// one add and one clamp-table read per pixel.
@@ -13,20 +15,13 @@ struct SensorNoise: Sendable {
   /// Noise of standard deviation `sigma` luma levels for rows up to `maxWidth` pixels; nil when sigma is 0.
   init?(sigma: Double, maxWidth: Int, seed: UInt64 = 0x5EED) {
     guard sigma > 0 else { return nil }
-    var state = seed
-    func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
+    var rng = SplitMix64(seed: seed)
     let scale = sigma / (1.0 / 3.0).squareRoot()  // the sum of 4 U(−½, ½) has variance ⅓
     var base = [Int16]()
     base.reserveCapacity(Self.period + maxWidth)
     for _ in 0..<Self.period {
       var s = 0.0
-      for _ in 0..<4 { s += Double(next() >> 11) / Double(UInt64(1) << 53) - 0.5 }
+      for _ in 0..<4 { s += rng.nextUnit() - 0.5 }
       base.append(Int16(max(-127, min(127, (s * scale).rounded()))) + 128)
     }
     base.append(contentsOf: base.prefix(maxWidth))

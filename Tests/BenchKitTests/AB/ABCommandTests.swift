@@ -5,6 +5,7 @@ import BenchKit
 import Foundation
 import Glibc
 import LaunchContract
+import ResultsSchema
 import Subprocess
 import Synchronization
 import TestThreads

@@ -3,6 +3,7 @@ import BenchCommands
 import BenchKit
 import Foundation
 import LaunchContract
+import ResultsSchema
 import Subprocess
 import Synchronization
 import SystemCalls

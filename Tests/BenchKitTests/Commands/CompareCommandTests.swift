@@ -2,6 +2,7 @@ import BenchAnalysis
 import BenchCommands
 import BenchKit
 import Foundation
+import ResultsSchema
 import Testing
 import TestSupport
 

@@ -3,6 +3,7 @@ import BenchCommands
 import BenchKit
 import CommandLineKit
 import Foundation
+import ResultsSchema
 import Testing
 import TestSupport
 
@@ -117,7 +118,7 @@ import TestSupport
           err.hasPrefix("bench gate: ") && err.contains(path) && err.contains(phrase), "\(name): \(err)")
         #expect(!out.contains("PASS") && !out.contains("FAIL"))
       }
-      #expect(throws: UsageError.self) { try ResultsFile.load(path: path) }
+      #expect(throws: ResultsFileError.self) { try ResultsFile.load(path: path) }
     }
     let (code, _, err) = gate(["--baseline", dir + "/nope.json", good])
     #expect(code == 2 && err.contains("does not exist"))

@@ -3,6 +3,7 @@ import BenchCommands
 import BenchKit
 import CommandLineKit
 import Foundation
+import ResultsSchema
 import Testing
 import TestSupport
 

@@ -2,6 +2,7 @@ import BenchAnalysis
 @testable import BenchKit
 import CV4L2Shims
 import LightBoard
+import ResultsSchema
 import SystemCalls
 import TestSupport
 import Testing

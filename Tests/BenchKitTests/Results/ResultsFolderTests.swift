@@ -2,6 +2,7 @@ import BenchAnalysis
 import BenchKit
 import CommandLineKit
 import Foundation
+import ResultsSchema
 import Testing
 import TestSupport
 

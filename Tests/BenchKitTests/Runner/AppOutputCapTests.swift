@@ -4,6 +4,7 @@
 import BenchAnalysis
 import BenchKit
 import Foundation
+import ResultsSchema
 import Subprocess
 import TestSupport
 import Testing
@@ -53,7 +54,7 @@ import Testing
     let kept = Self.size(stdoutLog) + Self.size(stderrLog)
     #expect(Self.size(stdoutLog) == AppOutputDrain.maxBytesPerStream, "\(stdoutLog)")
     #expect(Self.size(stderrLog) == AppOutputDrain.maxBytesPerStream, "\(stderrLog)")
-    #expect(record.counts[AppOutputDrain.droppedBytesCount] == Self.flood - kept, "\(record.counts)")
+    #expect(record.counts[.appOutputDroppedBytes] == Self.flood - kept, "\(record.counts)")
     // The kept bytes are the first ones the app wrote.
     let head = try String(
       decoding: Data(contentsOf: URL(fileURLWithPath: stderrLog)).prefix(26), as: UTF8.self)

@@ -2,6 +2,7 @@ import BenchAnalysis
 import BenchKit
 import Foundation
 import LaunchContract
+import ResultsSchema
 import Subprocess
 import Synchronization
 import SystemCalls

@@ -6,6 +6,7 @@ import BenchCommands
 import BenchKit
 import Foundation
 import LaunchContract
+import ResultsSchema
 import TestSupport
 import TestThreads
 import Testing

@@ -1,5 +1,6 @@
 import BenchAnalysis
 import Foundation
+import ResultsSchema
 import TestSupport
 import TestThreads
 import Testing

@@ -4,6 +4,7 @@
 import BenchAnalysis
 import Foundation
 import LaunchContract
+import ResultsSchema
 import TestSupport
 import TestThreads
 import Testing
@@ -57,7 +58,7 @@ import Testing
       let observed = try #require(record.phases[PhaseName.firstFrameObserved])
       let presented = try #require(record.phases[PhaseName.firstFramePresented])
       #expect(observed >= presented, "the app's forged first_live_frame set the headline")
-      #expect(record.counts[TrustBoundary.forgedEventsCount] == 2)
+      #expect(record.counts[.forgedEvents] == 2)
       let timeline = record.timeline ?? []
       #expect(timeline.filter { $0.name == EventName.launchSpawn.rawValue }.count == 1)
       #expect(timeline.filter { $0.name == EventName.displayFirstLiveFrame.rawValue }.count == 1)

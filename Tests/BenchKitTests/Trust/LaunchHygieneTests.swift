@@ -1,6 +1,7 @@
 import BenchAnalysis
 import Foundation
 import LaunchContract
+import ResultsSchema
 import TestSupport
 import TestThreads
 import Testing

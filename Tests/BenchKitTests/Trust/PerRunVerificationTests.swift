@@ -4,6 +4,7 @@
 import BenchAnalysis
 import Foundation
 import LaunchContract
+import ResultsSchema
 import SystemCalls
 import TestSupport
 import Testing
@@ -106,8 +107,8 @@ import Testing
   func primingAndReleaseNotes() {
     var results = SyntheticResults.make(conditions: ["warm"], runs: 3)
     results.cells[0].priming = .init(
-      run: 0, ok: true, error: nil, phases: [:], counts: [BenchResults.CountKey.powerUpCold: 1])
-    results.cells[0].records[1].counts[BenchResults.CountKey.deviceReleasedByBench] = 1
+      run: 0, ok: true, error: nil, phases: [:], counts: [CountKey.powerUpCold.rawValue: 1])
+    results.cells[0].records[1].counts[.deviceReleasedByBench] = 1
     let text = ResultsTable.text(results)
     #expect(
       text.contains(

@@ -1,29 +1,29 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
-import BenchAnalysis
-import CommandLineKit
 import Foundation
 import SystemCalls
 
 extension RunJournal {
   /// What a journal holds.
   public struct Contents: Sendable {
-    /// The results rebuilt from the journal's runs (summaries and comparisons computed again);
+    /// The results rebuilt from the journal's runs (from `RunJournal.read`: summaries and
+    /// comparisons computed again; from ``readRecords(path:)``: the runs' records only);
     /// `complete` false and `settings.interrupted` true unless the journal has its `end` line.
     public var results: BenchResults
+    /// Whether any run's probe thread ran with real-time priority.
+    public var realtime: Bool
     /// Whether the journal ends with its `end` line (`results.json` was written from it).
     public var hasEnd: Bool
     /// Lines that could not be read (a line cut short by a killed bench, or foreign text).
     public var unreadableLines: Int
   }
 
-  /// Reads the journal at `path`.
-  /// - Throws: `UsageError` naming the file when it cannot be read or does not begin with a
-  ///   journal header.
-  public static func read(path: String) throws(UsageError) -> Contents {
+  /// Reads the journal at `path`: its header's results with the cells and their runs' records,
+  /// nothing computed from them (`RunJournal.read` in BenchAnalysis adds the summaries and
+  /// comparisons).
+  /// - Throws: ``ResultsFileError`` naming the file when it cannot be read or does not begin with
+  ///   a journal header.
+  public static func readRecords(path: String) throws(ResultsFileError) -> Contents {
     guard let data = FileManager.default.contents(atPath: path) else {
-      throw UsageError("\(path) cannot be read")
+      throw ResultsFileError(reading: .unreadable, path: path, "\(path) cannot be read")
     }
     let decoder = JSONDecoder()
     var base: BenchResults?
@@ -57,40 +57,14 @@ extension RunJournal {
       }
     }
     guard var results = base else {
-      throw UsageError("\(path) is not a run journal: it does not begin with a \(formatIdentifier) line")
+      throw ResultsFileError(
+        reading: .notJournal, path: path,
+        "\(path) is not a run journal: it does not begin with a \(formatIdentifier) line")
     }
-    results = assemble(base: results, cells: cells, realtime: realtime)
+    results.cells = cells
     results.complete = false
     if !hasEnd { results.settings.interrupted = true }
-    return Contents(results: results, hasEnd: hasEnd, unreadableLines: unreadable)
-  }
-
-  /// The results of finished runs: `base` (tool, host, settings) with `cells`, each cell's run
-  /// counts and per-phase distributions over its ok runs, and the within-run comparisons. What
-  /// the session writes at the end and what a journal is rebuilt into.
-  public static func assemble(base: BenchResults, cells: [BenchResults.Cell], realtime: Bool) -> BenchResults
-  {
-    var results = base
-    results.cells = cells.map { cell in
-      var cell = cell
-      cell.runs = cell.records.count
-      cell.failed = cell.records.filter { !$0.ok }.count
-      cell.phases = summaries(cell.records)
-      cell.detection = BenchResults.Cell.detectionCounts(cell.records)
-      return cell
-    }
-    results.host.realtimeCompositor = results.host.realtimeCompositor || realtime
-    results.comparisons = Comparator.withinRunComparisons(results.cells)
-    return results
-  }
-
-  /// Per-phase distributions over a cell's ok runs.
-  static func summaries(_ records: [BenchResults.RunRecord]) -> [String: BenchResults.PhaseSummary] {
-    var samples: [String: [Double]] = [:]
-    for r in records where r.ok {
-      for (phase, ms) in r.phases { samples[phase, default: []].append(ms) }
-    }
-    return samples.mapValues { Statistics.summarize($0) }
+    return Contents(results: results, realtime: realtime, hasEnd: hasEnd, unreadableLines: unreadable)
   }
 }
 
@@ -98,7 +72,7 @@ extension RunJournal {
   /// Appends the `end` line of a journal whose results were rebuilt from it (by a later bench or
   /// `bench report`), so that they are not rebuilt again.
   /// - Throws: `ResultsFileError` with the `errno` of the call that failed.
-  static func markRecovered(path: String) throws(ResultsFileError) {
+  package static func markRecovered(path: String) throws(ResultsFileError) {
     let data: Data
     do {
       data = try encoder.encode(Line(end: End(interrupted: true, recovered: true))) + Data("\n".utf8)
@@ -107,12 +81,12 @@ extension RunJournal {
         code: .encodingFailed, path: path, message: "cannot encode a journal line", cause: error)
     }
     do throws(Errno) {
-      let fd = try SystemCall.retrying { open(path, O_WRONLY | O_APPEND | O_CLOEXEC) }
+      let fd = try FileSystem.openForAppending(atPath: path, creating: false)
       defer { FileDescriptorIO.close(fd) }
       // A last line cut short by a killed bench would swallow the end line: start a new line.
       try FileDescriptorIO.writeAll(fd, "\n")
       try ResultsFile.writeAll(fd, data)
-      _ = try SystemCall.retrying { fdatasync(fd) }
+      try FileSystem.synchronizeData(fd)
     } catch {
       throw ResultsFileError(
         code: .writeFailed, path: path, message: "cannot append to the run journal", cause: error)

@@ -1,5 +1,3 @@
-import Foundation
-
 /// SplitMix64 (Steele, Lea & Flood 2014): a tiny, fast, seedable generator, so that every
 /// bootstrap and simulation in FirstFrame is reproducible from its seed on every platform.
 /// Not cryptographic.
@@ -33,14 +31,6 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
   /// A uniform double in [0, 1) with 53 random bits.
   public mutating func nextUnit() -> Double {
     Double(next() >> 11) * 0x1.0p-53
-  }
-
-  /// A standard normal deviate (Box–Muller; one of the pair is discarded for simplicity).
-  public mutating func nextGaussian() -> Double {
-    var u1 = nextUnit()
-    while u1 <= 0 { u1 = nextUnit() }
-    let u2 = nextUnit()
-    return (-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2)
   }
 
   /// A stable 64-bit hash (FNV-1a) of `text`, to derive per-comparison seeds from names.

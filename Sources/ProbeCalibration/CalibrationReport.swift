@@ -1,3 +1,5 @@
+import Probe
+
 /// The probe's detection error against ground truth, from `Calibration.run`.
 public struct CalibrationReport: Sendable, Codable, Hashable {
   /// Whether CPU burners ran on every core during the trials.
@@ -20,7 +22,7 @@ public struct CalibrationReport: Sendable, Codable, Hashable {
   public var misses: Int
   /// Detection lag (scanout − ground-truth present), ms: median.
   public var lagP50Milliseconds: Double
-  /// 99th percentile (nearest rank), ms.
+  /// 99th percentile (type 7, as the results tables: `Sampling.Percentile`), ms.
   public var lagP99Milliseconds: Double
   /// Largest, ms.
   public var lagMaxMilliseconds: Double

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Probe
 import Synchronization
 import SystemCalls
 

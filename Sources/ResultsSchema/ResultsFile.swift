@@ -1,21 +1,19 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
-import CommandLineKit
 import Foundation
 import SystemCalls
 
 /// Reading and writing `results.json` (and baselines, which are results files).
 ///
 /// Loading validates: a missing, empty, truncated, non-JSON, foreign-schema or malformed file
-/// gives one `UsageError` line that names the file and what is wrong (exit status 2).
-/// Saving is atomic: a temporary file in the same folder, then `rename(2)`.
+/// gives a ``ResultsFileError`` whose one line names the file and what is wrong (the commands
+/// print it as a usage error, exit status 2). Saving is atomic and durable
+/// (`FileSystem.replaceAtomically`).
 public enum ResultsFile {
   /// Reads and validates a results file, keeping the runs' timelines that `timelines` selects
   /// (all by default; comparisons and gates want none, the reports the representative runs').
-  /// - Throws: `UsageError` with one line such as
+  /// - Throws: ``ResultsFileError`` with one line such as
   ///   `Results/base.json is not a results file: it is truncated or not JSON (…)`.
-  public static func load(path: String, timelines: BenchResults.TimelineSelection = .all) throws(UsageError)
+  public static func load(path: String, timelines: BenchResults.TimelineSelection = .all)
+    throws(ResultsFileError)
     -> BenchResults
   {
     try decode(read(path: path), name: path, timelines: timelines)
@@ -26,10 +24,10 @@ public enum ResultsFile {
   /// their time. Each file's outcome is what ``load(path:timelines:)`` gives, in `paths` order,
   /// so that the caller throws the error it would have met first.
   public static func loadConcurrently(_ paths: [String], timelines: BenchResults.TimelineSelection = .all)
-    -> [Result<BenchResults, UsageError>]
+    -> [Result<BenchResults, ResultsFileError>]
   {
-    concurrentMap(paths) { path -> Result<BenchResults, UsageError> in
-      do throws(UsageError) {
+    concurrentMap(paths) { path -> Result<BenchResults, ResultsFileError> in
+      do throws(ResultsFileError) {
         return .success(try load(path: path, timelines: timelines))
       } catch {
         return .failure(error)
@@ -38,13 +36,15 @@ public enum ResultsFile {
   }
 
   /// The bytes of the file at `path`.
-  /// - Throws: `UsageError` naming the file when it does not exist or cannot be read.
-  public static func read(path: String) throws(UsageError) -> Data {
+  /// - Throws: ``ResultsFileError`` naming the file when it does not exist or cannot be read.
+  public static func read(path: String) throws(ResultsFileError) -> Data {
     do {
       return try Data(contentsOf: URL(fileURLWithPath: path))
     } catch {
-      let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "does not exist"
-      throw UsageError("\(path) \(reason)")
+      let exists = FileManager.default.fileExists(atPath: path)
+      throw ResultsFileError(
+        reading: exists ? .unreadable : .missing, path: path,
+        "\(path) \(exists ? "cannot be read" : "does not exist")", cause: error)
     }
   }
 
@@ -58,9 +58,11 @@ public enum ResultsFile {
   /// is looked at again (as generic JSON) to say what is wrong with it.
   public static func decode(
     _ data: Data, name: String, timelines: BenchResults.TimelineSelection = .all
-  ) throws(UsageError) -> BenchResults {
+  ) throws(ResultsFileError) -> BenchResults {
     guard !data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else {
-      throw UsageError("\(name) is empty; expected a \(BenchResults.schemaIdentifier) results file")
+      throw ResultsFileError(
+        reading: .empty, path: name,
+        "\(name) is empty; expected a \(BenchResults.schemaIdentifier) results file")
     }
     if timelines != .all, let results = decodeLocatingTimelines(data, timelines: timelines) {
       return results
@@ -80,7 +82,8 @@ public enum ResultsFile {
       throw diagnose(data, name: name, error: error)
     }
     guard results.schema == BenchResults.schemaIdentifier else {
-      throw UsageError(
+      throw ResultsFileError(
+        reading: .foreignSchema, path: name,
         "\(name) has schema '\(results.schema)'; this bench reads \(BenchResults.schemaIdentifier) only")
     }
     try validate(results, name: name)
@@ -124,43 +127,53 @@ public enum ResultsFile {
 
   /// Why `data` did not decode as results: not JSON, not an object, no or a foreign schema, or a
   /// field that does not match.
-  static func diagnose(_ data: Data, name: String, error: any Error) -> UsageError {
+  static func diagnose(_ data: Data, name: String, error: any Error) -> ResultsFileError {
     let object: Any
     do {
       object = try JSONSerialization.jsonObject(with: data)
     } catch {
-      return UsageError(
+      return ResultsFileError(
+        reading: .notResults, path: name,
         "\(name) is not a results file: it is truncated or not valid JSON (\(data.count) bytes)")
     }
     guard let top = object as? [String: Any] else {
-      return UsageError("\(name) is not a results file: expected a JSON object at the top level")
+      return ResultsFileError(
+        reading: .notResults, path: name,
+        "\(name) is not a results file: expected a JSON object at the top level")
     }
     guard let schema = top["schema"] as? String else {
-      return UsageError(
+      return ResultsFileError(
+        reading: .notResults, path: name,
         "\(name) is not a FirstFrame results file: it has no \"schema\" field (expected \(BenchResults.schemaIdentifier))"
       )
     }
     guard schema == BenchResults.schemaIdentifier else {
-      return UsageError(
+      return ResultsFileError(
+        reading: .foreignSchema, path: name,
         "\(name) has schema '\(schema)'; this bench reads \(BenchResults.schemaIdentifier) only")
     }
     if let error = error as? DecodingError {
-      return UsageError("\(name) does not match \(BenchResults.schemaIdentifier): \(describe(error))")
+      return ResultsFileError(
+        reading: .mismatch, path: name,
+        "\(name) does not match \(BenchResults.schemaIdentifier): \(describe(error))")
     }
-    return UsageError("\(name) does not match \(BenchResults.schemaIdentifier): \(error)")
+    return ResultsFileError(
+      reading: .mismatch, path: name, "\(name) does not match \(BenchResults.schemaIdentifier): \(error)")
   }
 
   /// Checks what the decoder cannot: counts agree with samples, samples are finite and ≥ 0.
-  static func validate(_ results: BenchResults, name: String) throws(UsageError) {
+  static func validate(_ results: BenchResults, name: String) throws(ResultsFileError) {
     for (i, cell) in results.cells.enumerated() {
       for (phase, summary) in cell.phases {
         guard summary.n == summary.samples.count else {
-          throw UsageError(
+          throw ResultsFileError(
+            reading: .inconsistent, path: name,
             "\(name) is inconsistent: cells[\(i)] (\(cell.config)/\(cell.condition)) \(phase) has n = \(summary.n) but \(summary.samples.count) samples"
           )
         }
         guard summary.samples.allSatisfy({ $0.isFinite && $0 >= 0 }) else {
-          throw UsageError(
+          throw ResultsFileError(
+            reading: .inconsistent, path: name,
             "\(name) is inconsistent: cells[\(i)] (\(cell.config)/\(cell.condition)) \(phase) has a negative or non-finite sample"
           )
         }
@@ -213,8 +226,7 @@ public enum ResultsFile {
   /// (``FileSystem/replaceAtomically(_:atPath:mode:)-(UnsafeRawBufferPointer,_,_)``).
   /// - Throws: `ResultsFileError` naming the path and the `errno` of the call that failed.
   public static func writeAtomically(_ data: Data, to path: String) throws(ResultsFileError) {
-    let url = URL(fileURLWithPath: path)
-    let folder = url.deletingLastPathComponent().path
+    let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
     do {
       try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     } catch {
@@ -245,7 +257,7 @@ public enum ResultsFile {
   }
 
   /// A decoding error as a short phrase with the JSON path, e.g. `missing field "config" at cells[0]`.
-  static func describe(_ error: DecodingError) -> String {
+  package static func describe(_ error: DecodingError) -> String {
     func path(_ keys: [any CodingKey]) -> String {
       var s = ""
       for key in keys {
@@ -267,42 +279,5 @@ public enum ResultsFile {
     @unknown default:
       return "\(error)"
     }
-  }
-}
-
-/// A failure to write a results file: code, a message a person can act on, the path and the cause.
-public struct ResultsFileError: Error, CustomStringConvertible {
-  /// What went wrong.
-  public enum Code: String, Sendable {
-    /// The results could not be turned into JSON (a NaN, for example).
-    case encodingFailed
-    /// The file or its folder could not be written.
-    case writeFailed
-  }
-  /// What went wrong.
-  public var code: Code
-  /// The file.
-  public var path: String
-  /// For people.
-  public var message: String
-  /// The underlying error, when any: an `Errno` for a failed system call.
-  public var cause: (any Error)?
-
-  /// Creates the error.
-  public init(code: Code, path: String, message: String, cause: (any Error)?) {
-    self.code = code
-    self.path = path
-    self.message = message
-    self.cause = cause
-  }
-
-  /// The `errno` of the system call that failed, when that is the cause.
-  public var errno: Errno? { cause as? Errno }
-
-  /// One line: `Results/x/results.json: cannot write … (ENOSPC: No space left on device)`.
-  public var description: String {
-    let reason: String? =
-      if let errno { "\(errno.name): \(errno.message)" } else { cause.map { "\($0)" } }
-    return "\(path): \(message)" + (reason.map { " (\($0))" } ?? "")
   }
 }

@@ -1,5 +1,6 @@
 import CaptureKit
 import Display
+import Probe
 import X11Display
 
 /// What calibration presents known frames through: an app's side of a display path, returning

@@ -4,7 +4,7 @@ import SystemCalls
 
 /// Maps `items` with `transform` on every core (Dispatch's `concurrentPerform`), keeping their
 /// order: the comparisons of a results file are independent, and each (a bootstrap) is pure work.
-func concurrentMap<T: Sendable, U: Sendable>(_ items: [T], _ transform: @Sendable (T) -> U) -> [U] {
+package func concurrentMap<T: Sendable, U: Sendable>(_ items: [T], _ transform: @Sendable (T) -> U) -> [U] {
   guard items.count > 1 else { return items.map(transform) }
   let results = PThreadMutex<[U?]>(Array(repeating: nil, count: items.count))
   DispatchQueue.concurrentPerform(iterations: items.count) { i in

@@ -353,7 +353,7 @@ public struct BenchResults: Codable, Sendable {
 
   /// A distribution of one phase in one cell. Milliseconds, from `CLOCK_MONOTONIC` event stamps.
   ///
-  /// Percentiles are type 7 (linear interpolation between closest ranks; see `Statistics`). With
+  /// Percentiles are type 7 (linear interpolation between closest ranks; see `Sampling.Percentile`). With
   /// no samples every value is 0 and `n` is 0 (JSON cannot hold NaN).
   public struct PhaseSummary: Codable, Sendable, Hashable {
     /// Always `ms`: the unit of `min` … `stddev` and `samples`.
@@ -454,27 +454,34 @@ public struct BenchResults: Codable, Sendable {
     public var a: String
     /// The configuration `a` is measured against, e.g. `eager`.
     public var b: String
-    /// median(a) / median(b) of the phase's samples: a ratio of milliseconds, so unitless; below 1
+    /// `ratio_p50`: median(a) / median(b) of the phase's samples: a ratio of milliseconds, so unitless; below 1
     /// means `a` is faster.
-    public var ratio_p50: Double
+    public var ratioP50: Double
     /// Bootstrap 95 % confidence interval of the ratio: `[lower, upper]`, unitless.
     public var ci95: [Double]
-    /// Mann–Whitney U two-sided p-value.
-    public var p_value: Double
+    /// `p_value`: the Mann–Whitney U two-sided p-value.
+    public var pValue: Double
     /// `faster`, `slower`, `no significant difference` or `not enough data` (a relative to b).
     public var verdict: String?
+    /// The JSON keys: `ratio_p50` and `p_value` keep their snake_case names in `results.json`.
+    enum CodingKeys: String, CodingKey {
+      case phase, condition, a, b, ci95, verdict
+      case ratioP50 = "ratio_p50"
+      case pValue = "p_value"
+    }
+
     /// Creates a comparison.
     public init(
-      phase: String, condition: String, a: String, b: String, ratio_p50: Double, ci95: [Double],
-      p_value: Double, verdict: String? = nil
+      phase: String, condition: String, a: String, b: String, ratioP50: Double, ci95: [Double],
+      pValue: Double, verdict: String? = nil
     ) {
       self.phase = phase
       self.condition = condition
       self.a = a
       self.b = b
-      self.ratio_p50 = ratio_p50
+      self.ratioP50 = ratioP50
       self.ci95 = ci95
-      self.p_value = p_value
+      self.pValue = pValue
       self.verdict = verdict
     }
   }

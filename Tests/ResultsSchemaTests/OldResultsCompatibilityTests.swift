@@ -1,5 +1,5 @@
-import BenchAnalysis
 import Foundation
+import ResultsSchema
 import Testing
 
 /// The light board's capture time became whole microseconds (issue 11 item 8): the probe's
@@ -12,7 +12,7 @@ import Testing
   /// A baseline written before the rename: the first cell (cold/deferred, 20 runs) of the
   /// synthetic baseline committed then (`Results/baselines/synthetic.json` has since been
   /// recorded again, with `capture_time_us`).
-  static var baselinePath: String { fixtureURL("baseline-capture-time-ms.json").path }
+  static var baselinePath: String { ResultsContractTests.fixturePath("baseline-capture-time-ms.json") }
 
   @Test(
     "a baseline written with capture_time_ms loads, keeps the old field as written, and encodes back with it")

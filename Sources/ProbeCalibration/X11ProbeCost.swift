@@ -1,5 +1,6 @@
 import CaptureKit
 import Foundation
+import Probe
 import SystemCalls
 import X11Display
 

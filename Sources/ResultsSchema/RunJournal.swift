@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
-import BenchAnalysis
 import Foundation
 import Synchronization
 import SystemCalls
@@ -72,7 +68,7 @@ public final class RunJournal: @unchecked Sendable {
     header.comparisons = []
     let fd: Int32
     do {
-      fd = try SystemCall.retrying { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o644) }
+      fd = try FileSystem.openForAppending(atPath: path, creating: true)
     } catch {
       throw ResultsFileError(
         code: .writeFailed, path: path, message: "cannot create the run journal", cause: error)
@@ -129,12 +125,12 @@ public final class RunJournal: @unchecked Sendable {
       while let next = unsaved.first?.line {
         do throws(Errno) {
           try ResultsFile.writeAll(fd, next)
-          _ = try SystemCall.retrying { fdatasync(fd) }
+          try FileSystem.synchronizeData(fd)
           goodLength += next.count
           unsaved.removeFirst()
         } catch {
           // A line written in part would spoil the next: cut the file back to whole lines.
-          _ = ftruncate(fd, off_t(goodLength))
+          try? FileSystem.truncate(fd, toLength: goodLength)
           let problem = ResultsFileError(
             code: .writeFailed, path: path,
             message: "cannot append to the run journal (\(unsaved.count) line(s) kept in memory)",

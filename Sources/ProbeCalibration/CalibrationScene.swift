@@ -1,5 +1,6 @@
-import BenchAnalysis
 import LightBoard
+import Probe
+import Sampling
 import Synchronization
 import SystemCalls
 

@@ -1,7 +1,8 @@
-import BenchAnalysis
 import CaptureKit
 import Display
 import Foundation
+import Probe
+import Sampling
 import Synchronization
 import SystemCalls
 
@@ -227,23 +228,26 @@ public enum Calibration {
     }
 
     lags.sort()
-    func percentile(_ p: Double) -> Double {
-      guard !lags.isEmpty else { return .nan }
-      let rank = Int((p / 100 * Double(lags.count)).rounded(.up))
-      return lags[min(max(rank, 1), lags.count) - 1]
-    }
     let final = monitor.snapshot()
     return CalibrationReport(
       load: settings.load, loadThreads: burners?.count ?? 0, refreshHz: settings.refreshHz,
       refreshIntervalMilliseconds: Double(monitor.refreshIntervalNanoseconds) / 1e6,
       realtimeGranted: monitor.realtimeGranted,
       boardDecodes: CalibrationScene.boardDecodes, trials: settings.trials, early: early, misses: misses,
-      lagP50Milliseconds: percentile(50), lagP99Milliseconds: percentile(99),
+      lagP50Milliseconds: lagPercentile(sorted: lags, 0.5),
+      lagP99Milliseconds: lagPercentile(sorted: lags, 0.99),
       lagMaxMilliseconds: lags.last ?? .nan,
       methods: methods, staleReportedWithoutCover: staleWithout, trialsWithoutCover: trialsWithout,
       staleReportedWithCover: staleWith, analysisMicrosecondsPerScanout: final.analysisMicrosecondsPerScanout,
       display: display, presenterRealtime: presenterRealtime,
       missedTrials: missedTrials.isEmpty ? nil : missedTrials,
       presenterLateTrials: presenterLateTrials.isEmpty ? nil : presenterLateTrials)
+  }
+
+  /// The `p` (0…1) percentile of detection lags sorted ascending, ms; NaN when there are none.
+  /// The tool's one definition (`Percentile.type7`), so that CI's probe bound and the results
+  /// tables mean the same by p99.
+  static func lagPercentile(sorted lags: [Double], _ p: Double) -> Double {
+    Percentile.type7(sorted: lags, p)
   }
 }

@@ -1,4 +1,5 @@
 import LightBoard
+import Probe
 import SystemCalls
 
 /// The probe's analysis cost at one image size.

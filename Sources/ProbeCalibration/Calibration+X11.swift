@@ -1,3 +1,4 @@
+import Probe
 import SystemCalls
 import X11Display
 
