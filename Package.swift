@@ -10,7 +10,8 @@
 //   stands on PhaseTrace, LaunchContract, CommandLineKit and SystemCalls; Probe on BenchAnalysis,
 //   LightBoard and the display.
 //   The bench side: Subprocess (spawn, reap, output drain), AppBuilds (camera-app's builds) and
-//   HostConditions (cache eviction, the burner plan, the host record) →
+//   HostConditions (cache eviction, the burners and their plan, an app's footprint, the host
+//   record; on Subprocess) →
 //   BenchKit (the runner: runs, sessions, the feeder, the display server, the launch floor,
 //   the results folder) → BenchCommands
 //   (the command line, each command, the one pipeline of `bench` and `bench ab`) → bench.
@@ -120,8 +121,9 @@ let package = Package(
       swiftSettings: strict),
     .executableTarget(name: "camera-app", dependencies: ["CameraApp"], swiftSettings: strict),
     // Child processes on the POSIX seam: the spawn with its process group and guard (ProcessGuard),
-    // reaping, the app's output drain and last line, a process tree, command splitting, a pipe
-    // read as lines until a deadline, and the runner's error (a bad command is a UsageError).
+    // reaping, the app's output drain and last line, a process tree, command splitting, finding a
+    // program on PATH, a pipe read as lines until a deadline, and the runner's error (a bad
+    // command is a UsageError).
     .target(name: "Subprocess", dependencies: ["CommandLineKit", "SystemCalls"], swiftSettings: strict),
     // Building and finding camera-app: the locator (the package's own build, its static C++
     // library link), the revision builder of `bench ab` (worktrees, a build cache per commit) and
@@ -130,10 +132,12 @@ let package = Package(
       name: "AppBuilds", dependencies: ["CommandLineKit", "LaunchContract", "Subprocess", "SystemCalls"],
       swiftSettings: strict),
     // The host conditions a benchmark controls or records: the page-cache evictor of the cold
-    // condition, the loaded condition's burner plan (affinity, cgroup quota, last-level cache),
-    // and the host record results.json carries.
+    // condition and the files an app's cold launch reads (AppFootprint), the loaded condition's
+    // burners and their plan (affinity, cgroup quota, last-level cache), and the host record
+    // results.json carries.
     .target(
-      name: "HostConditions", dependencies: ["BenchAnalysis", "SystemCalls"], swiftSettings: strict),
+      name: "HostConditions", dependencies: ["BenchAnalysis", "Subprocess", "SystemCalls"],
+      swiftSettings: strict),
     // The runner: runs, sessions (one per results folder; `bench ab`'s interleaved pair), the
     // light-board feeder, the display (shared memory or Xvfb), the launch floor, the preload
     // library, the results folder and journal.
@@ -158,7 +162,8 @@ let package = Package(
     // CompilePreload plugin into bench's resource folder next to its binary (Preload/README.md).
     .plugin(name: "CompilePreload", capability: .buildTool()),
     .executableTarget(
-      name: "bench", dependencies: ["BenchCommands", "BenchKit", "Subprocess", "AppBuilds"],
+      name: "bench",
+      dependencies: ["BenchCommands", "BenchKit", "HostConditions", "Subprocess", "AppBuilds"],
       swiftSettings: strict,
       plugins: ["CompilePreload"]),
     // What bench's bookkeeping costs per run (a session over a runner that answers at once), and
