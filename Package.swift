@@ -35,7 +35,7 @@
 //   5 Display → CaptureKit, SystemCalls
 //   5 SyntheticCamera → CaptureKit, JSONDecoding, LaunchContract, LightBoard, Sampling, SystemCalls
 //   5 V4L2Camera → CV4L2Shims, CaptureKit, LaunchContract, PhaseTrace, SystemCalls
-//   6 HostConditions → BenchAnalysis, ResultsSchema, SystemCalls
+//   6 HostConditions → BenchAnalysis, ResultsSchema, Subprocess, SystemCalls
 //   6 TestSupport → BenchAnalysis, CaptureKit, LaunchContract, PhaseTrace, ResultsSchema, Sampling,
 //       SystemCalls
 //   6 V4L2TestSupport → CV4L2Shims, SystemCalls, V4L2Camera
@@ -55,7 +55,7 @@
 //       V4L2Camera, X11Display
 //   9 results-benchmark (executable) → BenchAnalysis, BenchKit, CommandLineKit, LaunchContract,
 //       ResultsSchema, Sampling, Subprocess, SystemCalls, TestSupport
-//   10 bench (executable) → AppBuilds, BenchCommands, BenchKit, Subprocess
+//   10 bench (executable) → AppBuilds, BenchCommands, BenchKit, HostConditions, Subprocess
 // graph:end
 import PackageDescription
 
@@ -182,8 +182,9 @@ let package = Package(
       swiftSettings: strict),
     .executableTarget(name: "camera-app", dependencies: ["CameraApp"], swiftSettings: strict),
     // Child processes on the POSIX seam: the spawn with its process group and guard (ProcessGuard),
-    // reaping, the app's output drain and last line, a process tree, command splitting, a pipe
-    // read as lines until a deadline, and the runner's error (a bad command is a UsageError).
+    // reaping, the app's output drain and last line, a process tree, command splitting, finding a
+    // program on PATH, a pipe read as lines until a deadline, and the runner's error (a bad
+    // command is a UsageError).
     .target(name: "Subprocess", dependencies: ["CommandLineKit", "SystemCalls"], swiftSettings: strict),
     // Building and finding camera-app: the locator (the package's own build, its static C++
     // library link), the revision builder of `bench ab` (worktrees, a build cache per commit) and
@@ -192,10 +193,12 @@ let package = Package(
       name: "AppBuilds", dependencies: ["CommandLineKit", "LaunchContract", "Subprocess", "SystemCalls"],
       swiftSettings: strict),
     // The host conditions a benchmark controls or records: the page-cache evictor of the cold
-    // condition, the loaded condition's burner plan (affinity, cgroup quota, last-level cache),
-    // and the host record results.json carries.
+    // condition and the files an app's cold launch reads (AppFootprint), the loaded condition's
+    // burners and their plan (affinity, cgroup quota, last-level cache), and the host record
+    // results.json carries.
     .target(
-      name: "HostConditions", dependencies: ["BenchAnalysis", "ResultsSchema", "SystemCalls"], swiftSettings: strict),
+      name: "HostConditions", dependencies: ["BenchAnalysis", "ResultsSchema", "Subprocess", "SystemCalls"],
+      swiftSettings: strict),
     // The runner: runs, sessions (one per results folder; `bench ab`'s interleaved pair), the
     // light-board feeder, the display (shared memory or Xvfb), the launch floor, the preload
     // library, the results folder and journal.
@@ -221,7 +224,8 @@ let package = Package(
     // CompilePreload plugin into bench's resource folder next to its binary (Preload/README.md).
     .plugin(name: "CompilePreload", capability: .buildTool()),
     .executableTarget(
-      name: "bench", dependencies: ["BenchCommands", "BenchKit", "Subprocess", "AppBuilds"],
+      name: "bench",
+      dependencies: ["BenchCommands", "BenchKit", "HostConditions", "Subprocess", "AppBuilds"],
       swiftSettings: strict,
       plugins: ["CompilePreload"]),
     // What bench's bookkeeping costs per run (a session over a runner that answers at once), and

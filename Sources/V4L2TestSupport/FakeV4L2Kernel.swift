@@ -236,229 +236,32 @@ public final class FakeV4L2Kernel: Sendable {
       request, UnsafeMutableRawBufferPointer(start: argument, count: Self.argumentBytes(of: request)), result)
   }
 
+  /// Answers `request` on `argument` (the request's C struct) from the camera's state `s`:
+  /// ≥ 0 or `-errno`. Each family of requests has its own answer: the device and its formats
+  /// (`FakeV4L2Kernel+Formats.swift`), buffers and streaming (`+Buffers`), controls and DV
+  /// timings (`+Controls`).
   private func answer(_ request: V4L2Request, _ argument: UnsafeMutableRawPointer, _ s: inout State) -> Int32
   {
-    let formats = s.config.formats
     switch request {
-    case .queryCapability:
-      let cap = argument.assumingMemoryBound(to: v4l2_capability.self)
-      write("fake", into: &cap.pointee.driver)
-      write("Fake Camera", into: &cap.pointee.card)
-      write("fake:0", into: &cap.pointee.bus_info)
-      cap.pointee.capabilities = s.config.capabilities | UInt32(V4L2_CAP_DEVICE_CAPS)
-      cap.pointee.device_caps = s.config.capabilities
-      return 0
-    case .enumerateFormat:
-      let d = argument.assumingMemoryBound(to: v4l2_fmtdesc.self)
-      let i = Int(d.pointee.index)
-      guard i < formats.count else { return -EINVAL }
-      d.pointee.pixelformat = FourCC.code(formats[i].fourCC)
-      d.pointee.flags = formats[i].emulated ? UInt32(V4L2_FMT_FLAG_EMULATED) : 0
-      write(formats[i].fourCC + " (fake)", into: &d.pointee.description)
-      return 0
-    case .enumerateFrameSizes:
-      let f = argument.assumingMemoryBound(to: v4l2_frmsizeenum.self)
-      if let format = formats.first(where: { FourCC.code($0.fourCC) == f.pointee.pixel_format }),
-        let range = format.range
-      {
-        guard f.pointee.index == 0 else { return -EINVAL }
-        f.pointee.type = V4L2_FRMSIZE_TYPE_STEPWISE.rawValue
-        f.pointee.stepwise = v4l2_frmsize_stepwise(
-          min_width: UInt32(range.minWidth), max_width: UInt32(range.maxWidth), step_width: 2,
-          min_height: UInt32(range.minHeight), max_height: UInt32(range.maxHeight), step_height: 2)
-        return 0
-      }
-      guard let format = formats.first(where: { FourCC.code($0.fourCC) == f.pointee.pixel_format }),
-        Int(f.pointee.index) < format.sizes.count
-      else { return -EINVAL }
-      let size = format.sizes[Int(f.pointee.index)]
-      f.pointee.type = V4L2_FRMSIZE_TYPE_DISCRETE.rawValue
-      f.pointee.discrete.width = UInt32(size.width)
-      f.pointee.discrete.height = UInt32(size.height)
-      return 0
-    case .enumerateFrameIntervals:
-      let f = argument.assumingMemoryBound(to: v4l2_frmivalenum.self)
-      if let format = formats.first(where: { FourCC.code($0.fourCC) == f.pointee.pixel_format }),
-        let range = format.range
-      {
-        let (w, h) = (Int(f.pointee.width), Int(f.pointee.height))
-        guard f.pointee.index == 0, w >= range.minWidth, w <= range.maxWidth, h >= range.minHeight,
-          h <= range.maxHeight
-        else { return -EINVAL }
-        f.pointee.type = V4L2_FRMIVAL_TYPE_DISCRETE.rawValue
-        f.pointee.discrete.numerator = 1
-        f.pointee.discrete.denominator = range.rate
-        return 0
-      }
-      guard let format = formats.first(where: { FourCC.code($0.fourCC) == f.pointee.pixel_format }),
-        let size = format.sizes.first(where: { $0.width == f.pointee.width && $0.height == f.pointee.height }
-        ),
-        Int(f.pointee.index) < size.rates.count
-      else { return -EINVAL }
-      f.pointee.type = V4L2_FRMIVAL_TYPE_DISCRETE.rawValue
-      f.pointee.discrete.numerator = 1
-      f.pointee.discrete.denominator = size.rates[Int(f.pointee.index)]
-      return 0
-    case .setFormat, .getFormat:
-      let f = argument.assumingMemoryBound(to: v4l2_format.self)
-      if request == .setFormat {
-        guard !s.streaming, s.buffers.isEmpty else { return -EBUSY }
-        let native = formats.filter { !$0.emulated }
-        let format =
-          formats.first { FourCC.code($0.fourCC) == f.pointee.fmt.pix.pixelformat } ?? native.first
-          ?? formats[0]
-        let asked = (width: Int(f.pointee.fmt.pix.width), height: Int(f.pointee.fmt.pix.height))
-        let size: (width: Int, height: Int) =
-          if let range = format.range {
-            (
-              min(max(asked.width, range.minWidth), range.maxWidth) & ~1,
-              min(max(asked.height, range.minHeight), range.maxHeight) & ~1
-            )
-          } else {
-            format.sizes.first { $0.width == asked.width && $0.height == asked.height }.map {
-              ($0.width, $0.height)
-            }
-              ?? (format.sizes[0].width, format.sizes[0].height)
-          }
-        s.fourCC = format.fourCC
-        s.width = size.width
-        s.height = size.height
-        s.bytesPerLine =
-          format.fourCC.hasPrefix("YUY") || format.fourCC == "UYVY" ? size.width * 2 : size.width
-        s.sizeImage =
-          format.fourCC == "YU12" ? size.width * size.height * 3 / 2 : s.bytesPerLine * size.height
-      }
-      f.pointee.fmt.pix.pixelformat = FourCC.code(s.fourCC)
-      f.pointee.fmt.pix.width = UInt32(s.width)
-      f.pointee.fmt.pix.height = UInt32(s.height)
-      f.pointee.fmt.pix.bytesperline = UInt32(s.bytesPerLine)
-      f.pointee.fmt.pix.sizeimage = UInt32(s.sizeImage)
-      return 0
-    case .getParameters, .setParameters:
-      let p = argument.assumingMemoryBound(to: v4l2_streamparm.self)
-      if request == .setParameters {
-        let t = p.pointee.parm.capture.timeperframe
-        s.interval = (t.numerator, t.denominator)
-      }
-      p.pointee.parm.capture.capability = UInt32(V4L2_CAP_TIMEPERFRAME)
-      p.pointee.parm.capture.timeperframe.numerator = s.interval.numerator
-      p.pointee.parm.capture.timeperframe.denominator = s.interval.denominator
-      return 0
-    case .requestBuffers:
-      let r = argument.assumingMemoryBound(to: v4l2_requestbuffers.self)
-      guard !s.streaming else { return -EBUSY }
-      for b in s.buffers { UnsafeMutableRawPointer(bitPattern: b.address)?.deallocate() }
-      s.buffers = []
-      s.queued = []
-      guard s.sizeImage <= Self.maxBufferBytes else { return -ENOMEM }
-      let length = max(s.sizeImage, 1)
-      s.buffers = (0..<min(Int(r.pointee.count), 32)).map { _ in
-        (UInt(bitPattern: UnsafeMutableRawPointer.allocate(byteCount: length, alignment: 64)), length)
-      }
-      r.pointee.count = UInt32(s.buffers.count)
-      return 0
-    case .queryBuffer:
-      let b = argument.assumingMemoryBound(to: v4l2_buffer.self)
-      guard Int(b.pointee.index) < s.buffers.count else { return -EINVAL }
-      b.pointee.length = UInt32(s.buffers[Int(b.pointee.index)].length)
-      b.pointee.m.offset = b.pointee.index * 0x10000
-      return 0
-    case .queueBuffer:
-      let b = argument.assumingMemoryBound(to: v4l2_buffer.self)
-      guard Int(b.pointee.index) < s.buffers.count, !s.queued.contains(Int(b.pointee.index)) else {
-        return -EINVAL
-      }
-      s.queued.append(Int(b.pointee.index))
-      if b.pointee.type == Self.outputType, s.outputFrames.count < Self.maxOutputFrames {
-        let buffer = s.buffers[Int(b.pointee.index)]
-        let used = b.pointee.bytesused > 0 ? min(Int(b.pointee.bytesused), buffer.length) : buffer.length
-        let bytes = UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: buffer.address), count: used)
-        s.outputFrames.append((Int(b.pointee.index), Array(bytes)))
-      }
-      return 0
-    case .dequeueBuffer:
-      if let failure = s.config.dequeueFailure, s.frames >= failure.afterFrames { return -failure.errno }
-      guard s.streaming, !s.queued.isEmpty else { return -EAGAIN }
-      let index = s.queued.removeFirst()
-      let buffer = s.buffers[index]
-      if argument.assumingMemoryBound(to: v4l2_buffer.self).pointee.type == Self.outputType {
-        argument.assumingMemoryBound(to: v4l2_buffer.self).pointee.index = UInt32(index)
-        return 0
-      }
-      fill(
-        UnsafeMutableRawBufferPointer(
-          start: UnsafeMutableRawPointer(bitPattern: buffer.address), count: buffer.length), s)
-      let b = argument.assumingMemoryBound(to: v4l2_buffer.self)
-      b.pointee.index = UInt32(index)
-      b.pointee.bytesused = UInt32(s.sizeImage)
-      b.pointee.sequence = UInt32(s.frames)
-      b.pointee.flags = UInt32(V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC)
-      let now = MonotonicClock.now()
-      b.pointee.timestamp.tv_sec = Int(now / 1_000_000_000)
-      b.pointee.timestamp.tv_usec = Int(now % 1_000_000_000 / 1000)
-      s.frames += 1
-      return 0
-    case .streamOn:
-      guard !s.buffers.isEmpty else { return -EINVAL }
-      s.streaming = true
-      return 0
-    case .streamOff:
-      s.streaming = false
-      s.queued = []
-      return 0
-    case .queryExtendedControl, .queryControl:
-      let raw = argument.assumingMemoryBound(to: UInt32.self).pointee
-      let next = raw & UInt32(V4L2_CTRL_FLAG_NEXT_CTRL) != 0
-      let id = raw & ~(UInt32(V4L2_CTRL_FLAG_NEXT_CTRL) | UInt32(V4L2_CTRL_FLAG_NEXT_COMPOUND))
-      guard let c = s.config.controls.first(where: { next ? $0.id > id : $0.id == id }) else {
-        return -EINVAL
-      }
-      if request == .queryControl { return -ENOTTY }
-      let q = argument.assumingMemoryBound(to: v4l2_query_ext_ctrl.self)
-      q.pointee.id = c.id
-      q.pointee.type = c.type
-      write(c.name, into: &q.pointee.name)
-      q.pointee.minimum = c.minimum
-      q.pointee.maximum = c.maximum
-      q.pointee.step = 1
-      q.pointee.default_value = c.defaultValue
-      return 0
-    case .getControl, .setControl:
-      let c = argument.assumingMemoryBound(to: v4l2_control.self)
-      guard let control = s.config.controls.first(where: { $0.id == c.pointee.id }) else { return -EINVAL }
-      if request == .setControl {
-        guard Int64(c.pointee.value) >= control.minimum, Int64(c.pointee.value) <= control.maximum else {
-          return -ERANGE
-        }
-        s.controlValues[control.id] = c.pointee.value
-      }
-      c.pointee.value = s.controlValues[control.id] ?? Int32(control.defaultValue)
-      return 0
-    case .getDVTimings:
-      guard let size = s.config.dvTimings else { return -ENODATA }
-      let t = argument.assumingMemoryBound(to: v4l2_dv_timings.self)
-      t.pointee.type = UInt32(V4L2_DV_BT_656_1120)
-      t.pointee.bt.width = UInt32(size.width)
-      t.pointee.bt.height = UInt32(size.height)
-      return 0
+    case .queryCapability: answerCapability(argument, s)
+    case .enumerateFormat: answerFormatDescription(argument, s.config.formats)
+    case .enumerateFrameSizes: answerFrameSizes(argument, s.config.formats)
+    case .enumerateFrameIntervals: answerFrameIntervals(argument, s.config.formats)
+    case .setFormat, .getFormat: answerFormat(request, argument, &s)
+    case .getParameters, .setParameters: answerParameters(request, argument, &s)
+    case .requestBuffers: answerRequestBuffers(argument, &s)
+    case .queryBuffer: answerQueryBuffer(argument, s)
+    case .queueBuffer: answerQueueBuffer(argument, &s)
+    case .dequeueBuffer: answerDequeueBuffer(argument, &s)
+    case .streamOn, .streamOff: answerStreaming(request, &s)
+    case .queryExtendedControl, .queryControl: answerControlQuery(request, argument, s)
+    case .getControl, .setControl: answerControl(request, argument, &s)
+    case .getDVTimings: answerDVTimings(argument, s)
     }
   }
 
-  /// Luma `luma(ofFrame:)` everywhere a Y sample sits, 128 for chroma.
-  private func fill(_ bytes: UnsafeMutableRawBufferPointer, _ s: State) {
-    let y = Self.luma(ofFrame: s.frames)
-    switch s.fourCC {
-    case "YUYV":
-      for i in 0..<bytes.count { bytes[i] = i % 2 == 0 ? y : 128 }
-    case "UYVY":
-      for i in 0..<bytes.count { bytes[i] = i % 2 == 1 ? y : 128 }
-    default:
-      let plane = s.bytesPerLine * s.height
-      for i in 0..<bytes.count { bytes[i] = i < plane ? y : 128 }
-    }
-  }
-
-  private func write<T>(_ text: String, into field: inout T) {
+  /// Writes `text` into a fixed-size C character array, NUL-padded (and cut to leave one NUL).
+  func write<T>(_ text: String, into field: inout T) {
     withUnsafeMutableBytes(of: &field) { raw in
       raw.initializeMemory(as: UInt8.self, repeating: 0)
       for (i, byte) in text.utf8.prefix(raw.count - 1).enumerated() { raw[i] = byte }

@@ -2,6 +2,7 @@ import AppBuilds
 import BenchCommands
 import BenchKit
 import Foundation
+import HostConditions
 import Subprocess
 
 // `bench` dispatches to a command (BenchCommandLine); every command returns its exit status

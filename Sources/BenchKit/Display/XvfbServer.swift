@@ -71,6 +71,49 @@ package final class XvfbServer: Sendable {
     throws(RunnerError)
   {
     guard let xvfb = Self.locate() else { throw RunnerError(.displayFailed, Self.missingMessage) }
+    let prepared = try Self.prepare()
+    let folder = prepared.folder
+    let fds = prepared.fds
+    let output = ProcessControl.ChildDescriptor.appending(toPath: logPath ?? "/dev/null")
+    let screen = "\(width)x\(height)x24"
+    let arguments = [
+      xvfb, "-displayfd", String(fds.write), "-nolisten", "tcp", "-noreset", "-auth", prepared.authorityFile,
+      "-screen", "0", screen,
+    ]
+    let owner = Owner()
+    try Self.startOwnerThread(owner, xvfb: xvfb, arguments: arguments, output: output, displayFD: fds.write)
+    owner.started.wait()
+    close(fds.write)
+    defer { close(fds.read) }
+    let pid = try Self.spawnedPID(owner, xvfb: xvfb, folder: folder)
+    // -displayfd: Xvfb writes its display number and a newline once it accepts clients.
+    guard let number = Self.readDisplayNumber(fds.read, timeout: timeout) else {
+      throw Self.silentServerError(pid: pid, owner: owner, logPath: logPath, folder: folder, timeout: timeout)
+    }
+    try? XauthorityFile.write(prepared.authorization, display: number, to: prepared.authorityFile)
+    self.displayName = ":\(number)"
+    self.displayNumber = number
+    self.authorization = prepared.authorization
+    self.authorityFile = prepared.authorityFile
+    self.pid = pid
+    self.screen = screen
+    self.realtimeGranted = realtime ? Self.requestRealtime(pid) : false
+    self.folder = folder
+    self.owner = owner
+  }
+
+  /// What Xvfb is started with: its private folder, the cookie and the Xauthority file that holds
+  /// it (no display yet), and the pipe Xvfb reports its display number on (`-displayfd`).
+  private struct Preparation {
+    let folder: String
+    let authorization: X11Authorization
+    let authorityFile: String
+    let fds: (read: Int32, write: Int32)
+  }
+
+  /// Makes the private folder, writes a new cookie to its Xauthority file and opens the
+  /// `-displayfd` pipe; when the file or the pipe fails, the folder is removed.
+  private static func prepare() throws(RunnerError) -> Preparation {
     let folder: String
     do {
       folder = try Self.privateFolder()
@@ -81,7 +124,6 @@ package final class XvfbServer: Sendable {
     let authorization = XauthorityFile.newCookie()
     let authorityFile = folder + "/Xauthority"
     let fds: (read: Int32, write: Int32)
-    let output = ProcessControl.ChildDescriptor.appending(toPath: logPath ?? "/dev/null")
     do {
       try XauthorityFile.write(authorization, display: nil, to: authorityFile)
       fds = try ProcessControl.pipe()
@@ -89,12 +131,16 @@ package final class XvfbServer: Sendable {
       try? FileManager.default.removeItem(atPath: folder)
       throw RunnerError(.displayFailed, "cannot prepare Xvfb: \(error)")
     }
-    let screen = "\(width)x\(height)x24"
-    let arguments = [
-      xvfb, "-displayfd", String(fds.write), "-nolisten", "tcp", "-noreset", "-auth", authorityFile,
-      "-screen", "0", screen,
-    ]
-    let owner = Owner()
+    return Preparation(folder: folder, authorization: authorization, authorityFile: authorityFile, fds: fds)
+  }
+
+  /// Starts the owner thread: it spawns Xvfb (`arguments`, stdout and stderr to `output`,
+  /// `displayFD` inherited) with its parent-death signal tied to that thread, records the spawn's
+  /// outcome on `owner` (then `started`), and waits for Xvfb to end (then `ended`).
+  private static func startOwnerThread(
+    _ owner: Owner, xvfb: String, arguments: [String], output: ProcessControl.ChildDescriptor,
+    displayFD: Int32
+  ) throws(RunnerError) {
     let environment = ProcessInfo.processInfo.environment
     do {
       // The owner thread: Xvfb's parent-death signal is tied to it, so it waits for Xvfb.
@@ -102,7 +148,7 @@ package final class XvfbServer: Sendable {
         let result = Result { () throws(Errno) -> pid_t in
           try ProcessControl.spawn(
             path: xvfb, arguments: arguments, environment: environment,
-            descriptors: [1: output, 2: .sameAs(1), fds.write: .inherited(fds.write)], deathSignal: SIGTERM)
+            descriptors: [1: output, 2: .sameAs(1), displayFD: .inherited(displayFD)], deathSignal: SIGTERM)
         }
         owner.spawned.withLock { $0 = result }
         owner.started.signal()
@@ -114,46 +160,42 @@ package final class XvfbServer: Sendable {
     } catch {
       throw RunnerError(.displayFailed, "cannot start Xvfb's thread: \(error.message)", errno: error)
     }
-    owner.started.wait()
-    close(fds.write)
-    defer { close(fds.read) }
-    let pid: pid_t
+  }
+
+  /// Xvfb's pid once the owner thread has recorded the spawn; when the spawn failed, `folder` is
+  /// removed and the failure thrown.
+  private static func spawnedPID(_ owner: Owner, xvfb: String, folder: String) throws(RunnerError) -> pid_t {
     switch owner.spawned.withLock({ $0 }) {
-    case .success(let p): pid = p
+    case .success(let p): return p
     case .failure(let e):
       try? FileManager.default.removeItem(atPath: folder)
       throw RunnerError(.displayFailed, "cannot start \(xvfb): \(e.message)", errno: e)
     case nil: fatalError("the owner thread signals after recording the spawn")
     }
-    // -displayfd: Xvfb writes its display number and a newline once it accepts clients.
-    guard let number = Self.readDisplayNumber(fds.read, timeout: timeout) else {
-      kill(pid, SIGKILL)
-      _ = owner.endedSignal.wait(timeout: .now() + 5)
-      let tail =
-        logPath.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) }?
-        .split(separator: "\n").suffix(3).joined(separator: " / ") ?? ""
-      Self.removeLeftovers(pid: pid, display: nil)
-      try? FileManager.default.removeItem(atPath: folder)
-      let why =
-        owner.ended.withLock { $0 }.map { "exited: \($0)" } ?? "did not report a display within \(timeout) s"
-      throw RunnerError(.displayFailed, "Xvfb \(why)" + (tail.isEmpty ? "" : " (\(tail))"))
-    }
-    try? XauthorityFile.write(authorization, display: number, to: authorityFile)
-    var granted = false
-    if realtime {
-      var param = sched_param()
-      param.sched_priority = min(sched_get_priority_min(SCHED_FIFO) + 10, sched_get_priority_max(SCHED_FIFO))
-      granted = sched_setscheduler(pid, SCHED_FIFO, &param) == 0
-    }
-    self.displayName = ":\(number)"
-    self.displayNumber = number
-    self.authorization = authorization
-    self.authorityFile = authorityFile
-    self.pid = pid
-    self.screen = screen
-    self.realtimeGranted = granted
-    self.folder = folder
-    self.owner = owner
+  }
+
+  /// Kills an Xvfb that exited or never reported its display, removes what it and bench left, and
+  /// says why, with the last lines of its log (at `logPath`).
+  private static func silentServerError(
+    pid: pid_t, owner: Owner, logPath: String?, folder: String, timeout: Double
+  ) -> RunnerError {
+    kill(pid, SIGKILL)
+    _ = owner.endedSignal.wait(timeout: .now() + 5)
+    let tail =
+      logPath.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) }?
+      .split(separator: "\n").suffix(3).joined(separator: " / ") ?? ""
+    Self.removeLeftovers(pid: pid, display: nil)
+    try? FileManager.default.removeItem(atPath: folder)
+    let why =
+      owner.ended.withLock { $0 }.map { "exited: \($0)" } ?? "did not report a display within \(timeout) s"
+    return RunnerError(.displayFailed, "Xvfb \(why)" + (tail.isEmpty ? "" : " (\(tail))"))
+  }
+
+  /// Asks for `SCHED_FIFO` (10 above the minimum priority) for Xvfb; whether it was granted.
+  private static func requestRealtime(_ pid: pid_t) -> Bool {
+    var param = sched_param()
+    param.sched_priority = min(sched_get_priority_min(SCHED_FIFO) + 10, sched_get_priority_max(SCHED_FIFO))
+    return sched_setscheduler(pid, SCHED_FIFO, &param) == 0
   }
 
   /// `/tmp/firstframe-xvfb-<bench pid>-XXXXXX`, mode 0700; folders of bench processes that are

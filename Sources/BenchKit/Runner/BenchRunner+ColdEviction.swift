@@ -1,4 +1,5 @@
 import Foundation
+import HostConditions
 import SystemCalls
 
 extension BenchRunner {

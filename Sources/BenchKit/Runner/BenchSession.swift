@@ -1,5 +1,6 @@
 import BenchAnalysis
 import Foundation
+import HostConditions
 import LaunchContract
 import PhaseTrace
 import ResultsSchema

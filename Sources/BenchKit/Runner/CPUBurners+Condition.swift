@@ -1,3 +1,4 @@
+import HostConditions
 import LaunchContract
 
 extension CPUBurners {

@@ -274,43 +274,6 @@ public struct LiveFrameDetector: Sendable {
     }
   }
 
-  // MARK: - Image tests
-
-  func isBlank(_ s: ImageSignature) -> Bool {
-    guard !s.isEmpty else { return true }
-    let c = configuration
-    if ImageSignature.range(s.columns, samples: s.columnSamples) >= c.blankBandSpread { return false }
-    if ImageSignature.range(s.rows, samples: s.rowSamples) >= c.blankBandSpread { return false }
-    if ImageSignature.range(s.blocks32, samples: 1024) >= c.blankBlockSpread { return false }
-    return true
-  }
-
-  func isSame(_ a: ImageSignature, _ b: ImageSignature) -> Bool {
-    ImageSignature.maxDifference(a.cells, b.cells, samples: 64) <= configuration.identicalTolerance
-  }
-
-  /// The threshold for a mean over `samples` pixels: `significance` × sigma × √2 / √samples,
-  /// never below `floor` luma levels.
-  func threshold(samples: Int, floor: Double) -> Double {
-    let c = configuration
-    return max(floor, c.significance * c.noiseSigma * 2.0.squareRoot() / Double(max(samples, 1)).squareRoot())
-  }
-
-  func hasChanged(_ a: ImageSignature, _ b: ImageSignature) -> Bool {
-    if ImageSignature.maxDifference(a.columns, b.columns, samples: a.columnSamples)
-      > threshold(samples: a.columnSamples, floor: 0.75)
-    {
-      return true
-    }
-    if ImageSignature.maxDifference(a.rows, b.rows, samples: a.rowSamples)
-      > threshold(samples: a.rowSamples, floor: 0.75)
-    {
-      return true
-    }
-    return ImageSignature.maxDifference(a.blocks16, b.blocks16, samples: 256)
-      > threshold(samples: 256, floor: 2)
-  }
-
   // MARK: - Events and cadence
 
   private mutating func found(_ frame: FirstLiveFrame, changes: Int? = nil) {

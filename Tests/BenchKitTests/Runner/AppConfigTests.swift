@@ -2,6 +2,7 @@ import BenchAnalysis
 import BenchCommands
 import BenchKit
 import Foundation
+import HostConditions
 import LaunchContract
 import ResultsSchema
 import Subprocess

@@ -2,7 +2,6 @@
   import Glibc
 #endif
 import Foundation
-import HostConditions
 import Subprocess
 import SystemCalls
 
