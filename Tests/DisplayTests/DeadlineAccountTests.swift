@@ -49,7 +49,9 @@ import TestSupport
     #expect(compositor.missedDeadlines == 0)
     compositor.start()
     defer { compositor.stop() }
-    #expect(await waitUntil(timeout: .seconds(10)) { compositor.missedDeadlines >= 4 })
+    // Both at once: on a loaded machine the early scanouts can miss deadlines too, so four misses
+    // may be counted before the stalled scanout's work has returned (its record appended).
+    #expect(await waitUntil(timeout: .seconds(10)) { stalls.count == 1 && compositor.missedDeadlines >= 4 })
     #expect(stalls.count == 1)
   }
 }

@@ -29,13 +29,23 @@ extension FaultCase {
       expected: "camera-app killed 50 ms after spawn: each run fails with SIGKILL; bench exits 1"
     ) { ws in
       let out = ws.path + "/out"
+      // The fast profile, but its first frame waits 4 s of simulated hardware latency (a wait, not
+      // CPU work): with the fast profile itself a quick machine finished a run within the 50 ms,
+      // before the kill; with this one no run can reach its first frame before it.
+      let profile = ws.path + "/slow-first-frame.json"
+      let fast = String(decoding: try #require(FileSystem.readFile(atPath: fastProfile)), as: UTF8.self)
+      let slow = fast.replacingOccurrences(
+        of: #""first_frame_latency": { "kind": "hardware", "ms": 2 }"#,
+        with: #""first_frame_latency": { "kind": "hardware", "ms": 4000 }"#)
+      try #require(slow != fast, "the fast profile's first_frame_latency line changed: update this case")
+      try FileSystem.replaceAtomically(slow, atPath: profile)
       let app = try ws.script(
         "killed.sh",
         """
         (sleep 0.05; kill -KILL $$) &
-        exec '\(cameraApp)' --config "$1" --profile '\(fastProfile)'
+        exec '\(cameraApp)' --config "$1" --profile '\(profile)'
         """)
-      let o = try BenchProcess(hostile(app, out: out, timeout: "5"), workspace: ws).finish(deadline: 60)
+      let o = try BenchProcess(hostile(app, out: out, timeout: "10"), workspace: ws).finish(deadline: 60)
       expectCalmEnd(o)
       let records = records(out)
       #expect(records.count == 2 && records.allSatisfy { ($0.error ?? "").contains("SIGKILL") }, "\(records)")

@@ -1,5 +1,5 @@
 import BenchAnalysis
-import BenchCommands
+@testable import BenchCommands
 import BenchKit
 import CommandLineKit
 import Foundation
@@ -80,6 +80,18 @@ import TestSupport
     let (forced, out, _) = gate(["--baseline", v2, res, "--force"])
     #expect(forced == 0)
     #expect(out.contains("warning: comparing against a foreign baseline"))
+  }
+
+  @Test(
+    "results of this version refuse a baseline the previous stage's tool (0.1.0) made: the version check can fire"
+  )
+  func versionCheckFires() throws {
+    #expect(FirstFrameVersion.current != "0.1.0")
+    let old = try save(SyntheticResults.make(seed: 1, version: "0.1.0"), "old.json")
+    let res = try save(SyntheticResults.make(seed: 2, version: FirstFrameVersion.current), "res.json")
+    let (code, _, err) = gate(["--baseline", old, res])
+    #expect(code == 2)
+    #expect(err.contains("tool version 0.1.0 vs \(FirstFrameVersion.current)"), "\(err)")
   }
 
   @Test("a baseline measured on another display path (shm vs X11) is refused with exit 2 unless --force")
