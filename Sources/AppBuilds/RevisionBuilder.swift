@@ -8,17 +8,17 @@ import SystemCalls
 
 /// A git revision as given on the command line, resolved to its commit. Public while
 /// BenchKit's public `ABCommand.Options` holds it.
-public struct Revision: Sendable, Equatable {
+package struct Revision: Sendable, Equatable {
   /// As given (`HEAD~1`, `origin/main`, `v0.1.0`).
-  public var name: String
+  package var name: String
   /// The full commit hash it resolved to.
-  public var commit: String
+  package var commit: String
 
   /// The first 12 characters of the commit hash.
-  public var shortCommit: String { String(commit.prefix(12)) }
+  package var shortCommit: String { String(commit.prefix(12)) }
 
   /// Creates a revision.
-  public init(name: String, commit: String) {
+  package init(name: String, commit: String) {
     self.name = name
     self.commit = commit
   }

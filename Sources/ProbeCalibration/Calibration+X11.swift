@@ -9,7 +9,7 @@ import X11Display
 extension Calibration {
   /// The X11 path's lag bound: the probe must see a presented frame within this many ms at the
   /// 99th percentile (no refresh grid to wait for: the X round trip plus the probe's reaction).
-  public static let x11LagBoundMilliseconds = 4.0
+  package static let x11LagBoundMilliseconds = 4.0
 
   /// Calibrates the X11 probe against ground truth on the X server `display` (nil: `$DISPLAY`):
   /// a real X client of this process (`X11Presenter`, its own connection) presents known frames
@@ -20,7 +20,7 @@ extension Calibration {
   /// found the first live frame on.
   /// - Throws: `X11Error` when the libraries, the server or DAMAGE are missing, or the window
   ///   never appears.
-  public static func runX11(
+  package static func runX11(
     _ settings: CalibrationSettings, display: String?, authorization: X11Authorization? = nil
   ) throws(X11Error) -> CalibrationReport {
     let monitor = try DisplayMonitor(

@@ -7,27 +7,27 @@ import Synchronization
 import SystemCalls
 
 /// Settings for `Calibration.run`.
-public struct CalibrationSettings: Sendable, Hashable {
+package struct CalibrationSettings: Sendable, Hashable {
   /// The display's refresh rate, Hz.
-  public var refreshHz: Double = 60
+  package var refreshHz: Double = 60
   /// Trials (simulated launches and relocks, in turn).
-  public var trials: Int = 60
+  package var trials: Int = 60
   /// The surface size, pixels.
-  public var width: Int = 640
+  package var width: Int = 640
   /// The surface size, pixels.
-  public var height: Int = 480
+  package var height: Int = 480
   /// The presenter's camera frame rate, frames per second.
-  public var cameraFrameRate: Double = 30
+  package var cameraFrameRate: Double = 30
   /// Whether to run CPU burners on every core during the trials.
-  public var load: Bool = false
+  package var load: Bool = false
   /// The seed of the trial schedule.
-  public var seed: UInt64 = 2026
+  package var seed: UInt64 = 2026
   /// Whether to keep the digest of every presented frame (the X11 path's ground truth), and as
   /// read at which scale (`ImageDigest.subsampled`); nil: none.
   var digestScale: Int?
 
   /// The defaults: 60 Hz, 60 trials, 640×480, 30 fps, no load.
-  public init() {}
+  package init() {}
 }
 
 /// Calibrates the probe against ground truth through the real display path: a presenter (the
@@ -42,7 +42,7 @@ public struct CalibrationSettings: Sendable, Hashable {
 /// non-black cover (the last frame, dimmed) is lifted at unlock to show the last pre-lock frame
 /// again (each trick stays on screen 150–250 ms) — and three scenes (light board, moving
 /// pattern, low-contrast pattern), with noise sigma 8 on every other trial.
-public enum Calibration {
+package enum Calibration {
   enum Scenario: Int, CaseIterable {
     case launch, relockWithCover, relockWithoutCover, launchWithSplash, relockWithFrameInFlight
     case relockWithLiftedCover
@@ -55,7 +55,7 @@ public enum Calibration {
   static let presenterPriority: Int32 = 5
 
   /// Runs the trials; with `settings.load`, burner threads spin on every core until it returns.
-  public static func run(_ settings: CalibrationSettings) throws(DisplayError) -> CalibrationReport {
+  package static func run(_ settings: CalibrationSettings) throws(DisplayError) -> CalibrationReport {
     let monitor = try DisplayMonitor(
       width: settings.width, height: settings.height, refreshHz: settings.refreshHz,
       configuration: DetectorConfiguration(

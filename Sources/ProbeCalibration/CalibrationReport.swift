@@ -1,78 +1,78 @@
 import Probe
 
 /// The probe's detection error against ground truth, from `Calibration.run`.
-public struct CalibrationReport: Sendable, Codable, Hashable {
+package struct CalibrationReport: Sendable, Codable, Hashable {
   /// Whether CPU burners ran on every core during the trials.
-  public var load: Bool
+  package var load: Bool
   /// Burner threads used (0 without load).
-  public var loadThreads: Int
+  package var loadThreads: Int
   /// The display's refresh rate, Hz.
-  public var refreshHz: Double
+  package var refreshHz: Double
   /// The refresh interval, ms.
-  public var refreshIntervalMilliseconds: Double
+  package var refreshIntervalMilliseconds: Double
   /// Whether the compositor thread ran under `SCHED_FIFO`.
-  public var realtimeGranted: Bool
+  package var realtimeGranted: Bool
   /// Whether the light board decoded (false while its decoder is a placeholder).
-  public var boardDecodes: Bool
+  package var boardDecodes: Bool
   /// Trials run.
-  public var trials: Int
+  package var trials: Int
   /// Detections before the first live frame was presented, or on a frame that was not live. Must be 0.
-  public var early: Int
+  package var early: Int
   /// Trials where no first live frame was found within 500 ms of the present. Must be 0.
-  public var misses: Int
+  package var misses: Int
   /// Detection lag (scanout − ground-truth present), ms: median.
-  public var lagP50Milliseconds: Double
+  package var lagP50Milliseconds: Double
   /// 99th percentile (type 7, as the results tables: `Sampling.Percentile`), ms.
-  public var lagP99Milliseconds: Double
+  package var lagP99Milliseconds: Double
   /// Largest, ms.
-  public var lagMaxMilliseconds: Double
+  package var lagMaxMilliseconds: Double
   /// Detections per method (`board`, `change`).
-  public var methods: [String: Int]
+  package var methods: [String: Int]
   /// Relock trials without a cover that reported stale frames, of how many.
-  public var staleReportedWithoutCover: Int
+  package var staleReportedWithoutCover: Int
   /// Relock trials without a cover.
-  public var trialsWithoutCover: Int
+  package var trialsWithoutCover: Int
   /// Relock trials with the black cover that reported stale frames (should be 0).
-  public var staleReportedWithCover: Int
+  package var staleReportedWithCover: Int
   /// The probe's mean analysis CPU per scanout during the trials, microseconds.
-  public var analysisMicrosecondsPerScanout: Double
+  package var analysisMicrosecondsPerScanout: Double
   /// The display path: `shm`, or `x11:NAME` (the X server calibrated on).
-  public var display: String?
+  package var display: String?
   /// The 99th-percentile lag the path must stay within, ms, if it has one: one refresh interval
   /// + 2 ms on shared memory (`Calibration.run`), 4 ms on X11 (no refresh grid).
-  public var lagBoundMilliseconds: Double?
+  package var lagBoundMilliseconds: Double?
   /// Whether the presenter (the camera's stand-in) ran under `SCHED_FIFO`, as the camera's
   /// frame thread does where allowed.
-  public var presenterRealtime: Bool?
+  package var presenterRealtime: Bool?
   /// X11: whether images crossed in shared memory (MIT-SHM) rather than through the socket.
-  public var sharedMemoryImages: Bool?
+  package var sharedMemoryImages: Bool?
   /// X11: whether the Xvfb that bench started got `SCHED_FIFO` (nil for a server it did not start).
-  public var displayServerRealtime: Bool?
+  package var displayServerRealtime: Bool?
   /// X11: how many times smaller than the presented window, in each dimension, the images the
   /// probe analysed were (`X11WindowCapture.scale`: 2 for 640×480).
-  public var x11ReadScale: Int?
+  package var x11ReadScale: Int?
   /// Each missed trial, one line: its number, scenario and scene, what the probe saw after the
   /// arm, and how many fresh frames were presented over how long (nil when none was missed).
-  public var missedTrials: [String]? = nil
+  package var missedTrials: [String]? = nil
   /// Trials where the presenter (the stand-in camera) could not keep the camera's cadence — two
   /// fresh frames further apart than the detector's reach (two frame intervals + one refresh) —
   /// and the probe found no first live frame: no evidence about the probe either way, so neither
   /// a miss nor a lag. One line each (nil when none). More than a third of the trials makes the
   /// calibration inconclusive (a violation).
-  public var presenterLateTrials: [String]? = nil
+  package var presenterLateTrials: [String]? = nil
 
   /// Whether the probe's error bound holds under every load level: each report (one per load
   /// level) has no violation, and there is at least one. `bench calibrate` exits 1 otherwise.
-  public static func boundHolds(under reports: [CalibrationReport]) -> Bool {
+  package static func boundHolds(under reports: [CalibrationReport]) -> Bool {
     !reports.isEmpty && reports.allSatisfy(\.passes)
   }
 
   /// Whether the report passes: no early detection, no miss, and the lag within its bound.
-  public var passes: Bool { violations.isEmpty }
+  package var passes: Bool { violations.isEmpty }
 
   /// What breaks the probe's error bound, one line each; empty when it holds: no early detection,
   /// no miss, and (where the path has a bound) a lag p99 within `lagBoundMilliseconds`.
-  public var violations: [String] {
+  package var violations: [String] {
     var out: [String] = []
     if early > 0 { out.append("\(early) early detection\(early == 1 ? "" : "s") (must be 0)") }
     if misses > 0 {

@@ -3,24 +3,24 @@ import Probe
 import SystemCalls
 
 /// The probe's analysis cost at one image size.
-public struct ProbeCostReport: Sendable, Codable, Hashable {
+package struct ProbeCostReport: Sendable, Codable, Hashable {
   /// Width in pixels.
-  public var width: Int
+  package var width: Int
   /// Height in pixels.
-  public var height: Int
+  package var height: Int
   /// Scanouts analysed.
-  public var scanouts: Int
+  package var scanouts: Int
   /// Thread CPU time per scanout, microseconds (`CLOCK_THREAD_CPUTIME_ID`).
-  public var microsecondsPerScanout: Double
+  package var microsecondsPerScanout: Double
   /// The share of one core the analysis takes at 120 scanouts per second, percent.
-  public var percentOfCoreAt120Hz: Double
+  package var percentOfCoreAt120Hz: Double
 }
 
 /// Measures `LiveFrameDetector.observe` on a realistic stream: a 30 fps camera (light board,
 /// noise sigma 8) on a 120 Hz display, so one scanout in four shows a new image.
-public enum ProbeCostBenchmark {
+package enum ProbeCostBenchmark {
   /// Runs `scanouts` scanouts of `width`×`height` and reports the CPU time per scanout.
-  public static func run(width: Int, height: Int, scanouts: Int = 1200) -> ProbeCostReport {
+  package static func run(width: Int, height: Int, scanouts: Int = 1200) -> ProbeCostReport {
     var scene = CalibrationScene(width: width, height: height, kind: .board, noiseSigma: 8, seed: 42)
     let frameCount = 8
     var frames = [[UInt8]](repeating: [UInt8](repeating: 0, count: width * height), count: frameCount)

@@ -5,43 +5,43 @@ import SystemCalls
 import X11Display
 
 /// What the X11 probe costs at one window size, from `X11ProbeCost.run`.
-public struct X11ProbeCostReport: Sendable, Codable, Hashable {
+package struct X11ProbeCostReport: Sendable, Codable, Hashable {
   /// Width in pixels.
-  public var width: Int
+  package var width: Int
   /// Height in pixels.
-  public var height: Int
+  package var height: Int
   /// How the probe read the window: `reduced` (half size from 640×360 up, the default) or
   /// `full` (every pixel, as before the server scaled windows down).
-  public var resolution: String
+  package var resolution: String
   /// How many times smaller than the window, in each dimension, the images the probe analysed
   /// were (1 or 2).
-  public var readScale: Int
+  package var readScale: Int
   /// Frames presented (at `framesPerSecond`) while the probe watched.
-  public var framesPresented: Int
+  package var framesPresented: Int
   /// Frames the probe read (one per DAMAGE batch; fewer than presented when it fell behind).
-  public var framesObserved: Int
+  package var framesObserved: Int
   /// The presenter's rate, frames per second.
-  public var framesPerSecond: Double
+  package var framesPerSecond: Double
   /// The probe thread's CPU time per observed frame, microseconds (`CLOCK_THREAD_CPUTIME_ID`:
   /// waking on the event, the server's scaling and `ShmGetImage` requests and their replies,
   /// converting to luma, the live-frame detector).
-  public var probeMicrosecondsPerFrame: Double
+  package var probeMicrosecondsPerFrame: Double
   /// The probe's share of one core at `framesPerSecond`, percent (goal ≤ 3 % at 60 frames/s).
-  public var probePercentOfCore: Double
+  package var probePercentOfCore: Double
   /// Of `probeMicrosecondsPerFrame`, the live-frame detector's part (the rest is waking,
   /// reading the pixels and converting them), microseconds.
-  public var detectorMicrosecondsPerFrame: Double
+  package var detectorMicrosecondsPerFrame: Double
   /// The X server's CPU time per presented frame while the probe watched, microseconds, when
   /// its pid was given: putting each image (the presenter's part) and scaling and copying it
   /// for the probe (the probe's part).
-  public var serverMicrosecondsPerFrame: Double?
+  package var serverMicrosecondsPerFrame: Double?
   /// The X server's CPU time per presented frame over as many frames presented just before,
   /// while the probe did not watch the window yet (the presenter's part alone), microseconds.
-  public var serverPresentOnlyMicrosecondsPerFrame: Double?
+  package var serverPresentOnlyMicrosecondsPerFrame: Double?
 
   /// What the probe's reads add to the X server's CPU per frame: `serverMicrosecondsPerFrame`
   /// minus `serverPresentOnlyMicrosecondsPerFrame`, microseconds.
-  public var serverAddedMicrosecondsPerFrame: Double? {
+  package var serverAddedMicrosecondsPerFrame: Double? {
     guard let with = serverMicrosecondsPerFrame, let without = serverPresentOnlyMicrosecondsPerFrame else {
       return nil
     }
@@ -54,12 +54,12 @@ public struct X11ProbeCostReport: Sendable, Codable, Hashable {
 /// with the probe (`DisplayMonitor(x11Display:)`) not yet watching it, then for `seconds` while
 /// the probe reads every change. The X server's CPU time over each half shows what the
 /// probe's reads cost the server.
-public enum X11ProbeCost {
+package enum X11ProbeCost {
   /// Runs the measurement on the X server `display`, the probe reading at `resolution`.
   /// `serverPID` (the Xvfb bench started) adds the server's CPU time.
   /// - Throws: `X11Error` when the libraries, the server or DAMAGE are missing, or the window
   ///   never appears.
-  public static func run(
+  package static func run(
     width: Int, height: Int, display: String?, authorization: X11Authorization? = nil,
     serverPID: Int32? = nil, resolution: X11WindowCapture.Resolution = .reduced,
     framesPerSecond: Double = 60, seconds: Double = 3

@@ -2,9 +2,9 @@ import SystemCalls
 
 /// A failure of the runner itself (not of one run): a struct with a code, a message a person
 /// can act on, and the cause (STYLE.md rule 4). Public while BenchKit's public runner API throws it.
-public struct RunnerError: Error, CustomStringConvertible {
+package struct RunnerError: Error, CustomStringConvertible {
   /// What kind of failure.
-  public enum Code: Sendable {
+  package enum Code: Sendable {
     case spawnFailed
     case appNotFound
     case buildFailed
@@ -15,17 +15,17 @@ public struct RunnerError: Error, CustomStringConvertible {
     case stateFolder
   }
   /// The kind.
-  public var code: Code
+  package var code: Code
   /// One line.
-  public var message: String
+  package var message: String
   /// The `errno` of the system call that failed (`posix_spawn`, `pipe2`, `shm_open`), if one did.
-  public var errno: Errno?
+  package var errno: Errno?
   /// Creates the error.
-  public init(_ code: Code, _ message: String, errno: Errno? = nil) {
+  package init(_ code: Code, _ message: String, errno: Errno? = nil) {
     self.code = code
     self.message = message
     self.errno = errno
   }
   /// The one line.
-  public var description: String { message }
+  package var description: String { message }
 }
