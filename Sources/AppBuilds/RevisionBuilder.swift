@@ -6,8 +6,7 @@ import Foundation
 import Subprocess
 import SystemCalls
 
-/// A git revision as given on the command line, resolved to its commit. Public while
-/// BenchKit's public `ABCommand.Options` holds it.
+/// A git revision as given on the command line, resolved to its commit.
 package struct Revision: Sendable, Equatable {
   /// As given (`HEAD~1`, `origin/main`, `v0.1.0`).
   package var name: String

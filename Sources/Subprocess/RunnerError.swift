@@ -1,7 +1,7 @@
 import SystemCalls
 
 /// A failure of the runner itself (not of one run): a struct with a code, a message a person
-/// can act on, and the cause (STYLE.md rule 4). Public while BenchKit's public runner API throws it.
+/// can act on, and the cause (STYLE.md rule 4).
 package struct RunnerError: Error, CustomStringConvertible {
   /// What kind of failure.
   package enum Code: Sendable {
