@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
 import SystemCalls
 
 /// The app's end of the control channel: reads commands from an endpoint (a FIFO or file path,

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
 import Synchronization
 import SystemCalls
 
@@ -19,8 +16,7 @@ public final class ControlSender: Sendable {
   /// corresponding call is `fcntl(fd, F_SETFL, O_NONBLOCK)`.
   public init(fd: Int32) {
     self.fd = fd
-    let flags = fcntl(fd, F_GETFL)
-    if flags >= 0 { _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
+    FileDescriptorIO.setNonBlocking(fd)
   }
 
   /// Sends `command`. Returns false, and counts the command as dropped, when it could not be

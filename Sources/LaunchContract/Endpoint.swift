@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
 import SystemCalls
 
 /// Where a stream of the launch contract goes or comes from: an inherited file descriptor
@@ -47,22 +44,25 @@ public enum Endpoint: Sendable, Hashable, CustomStringConvertible {
   /// `O_APPEND`, so lines from several processes never interleave; a descriptor must be open.
   /// - Throws: the ``Errno`` of `open(2)`, or `EBADF` for a descriptor that is not open.
   public func openForAppending() throws(Errno) -> Opened {
-    try open(pathFlags: O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC)
+    try open(forAppending: true)
   }
 
   /// Opens the endpoint to read from. A descriptor must be open.
   /// - Throws: the ``Errno`` of `open(2)`, or `EBADF` for a descriptor that is not open.
   public func openForReading() throws(Errno) -> Opened {
-    try open(pathFlags: O_RDONLY | O_CLOEXEC)
+    try open(forAppending: false)
   }
 
-  private func open(pathFlags: Int32) throws(Errno) -> Opened {
+  private func open(forAppending: Bool) throws(Errno) -> Opened {
     switch self {
     case .descriptor(let n):
-      guard fcntl(n, F_GETFD) != -1 else { throw .badFileDescriptor }
+      guard FileDescriptorIO.isOpen(n) else { throw .badFileDescriptor }
       return Opened(fd: n, ownsDescriptor: false)
     case .path(let p):
-      let fd = try SystemCall.retrying { Glibc.open(p, pathFlags, 0o600) }
+      let fd =
+        forAppending
+        ? try FileSystem.openForAppendingCreatingIfMissing(atPath: p, mode: 0o600)
+        : try FileSystem.openForReading(atPath: p)
       return Opened(fd: fd, ownsDescriptor: true)
     }
   }

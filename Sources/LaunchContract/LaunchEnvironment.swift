@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
 
 /// Every `FIRSTFRAME_*` environment variable, typed: what the runner puts in the app's
 /// environment (the write side, ``variables``) and what the app reads back (``current()``).
@@ -72,8 +69,7 @@ public struct LaunchEnvironment: Sendable, Hashable {
 
   /// The raw value of `key` in this process's environment, or nil when unset or empty.
   public static func value(of key: Key) -> String? {
-    guard let raw = getenv(key.rawValue), raw.pointee != 0 else { return nil }
-    return String(cString: raw)
+    ProcessControl.environmentValue(key.rawValue)
   }
 
   private init(lookup: (Key) -> String?) throws(LaunchContractError) {

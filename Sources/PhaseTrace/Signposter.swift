@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
 import LaunchContract
 import SystemCalls
 
@@ -19,7 +16,7 @@ public struct Signposter: Sendable {
   public let pid: Int32
 
   /// Creates a signposter writing to `sink`.
-  public init(sink: any PhaseEventSink, pid: Int32 = getpid()) {
+  public init(sink: any PhaseEventSink, pid: Int32 = ProcessControl.currentProcessID) {
     self.sink = sink
     self.pid = pid
   }

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
 import SystemCalls
 
 /// Follows a trace file that is still being written: each `poll()` parses only the complete
@@ -43,13 +40,12 @@ public final class TraceTail {
     if refused { return false }
     let opened: Int32
     do {
-      opened = try SystemCall.retrying { Glibc.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
+      opened = try FileSystem.openForReading(atPath: path, refusingLinks: true, nonBlocking: true)
     } catch {
-      if error.rawValue == ELOOP { refuse("a symbolic link") }
+      if error == .tooManyLinks { refuse("a symbolic link") }
       return false
     }
-    var status = stat()
-    guard fstat(opened, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+    guard FileSystem.isRegularFile(opened) else {
       FileDescriptorIO.close(opened)
       refuse("not a regular file")
       return false
@@ -138,10 +134,8 @@ public final class TraceTail {
   public func drain() -> TraceReader.Result {
     while read(upTo: 1 << 20) > 0 {}
     if fd >= 0, windowBytes >= reader.maxBytes {
-      var status = stat()
-      let offset = lseek(fd, 0, SEEK_CUR)
-      if fstat(fd, &status) == 0, offset >= 0 {
-        result.unreadBytes = max(0, Int(status.st_size) - Int(offset))
+      if let size = FileSystem.size(of: fd), let offset = FileDescriptorIO.currentOffset(fd) {
+        result.unreadBytes = max(0, size - offset)
       }
     }
     return result
