@@ -1,3 +1,4 @@
+import SystemCalls
 
 /// Every `FIRSTFRAME_*` environment variable, typed: what the runner puts in the app's
 /// environment (the write side, ``variables``) and what the app reads back (``current()``).

@@ -93,11 +93,12 @@ public final class TraceTail {
     guard let base = bytes.baseAddress else { return }
     var start = 0
     while start < bytes.count {
-      guard let newline = memchr(base + start, Int32(UInt8(ascii: "\n")), bytes.count - start) else {
-        keep(UnsafeRawBufferPointer(start: base + start, count: bytes.count - start))
+      let rest = UnsafeRawBufferPointer(start: base + start, count: bytes.count - start)
+      guard let offset = RawMemory.firstIndex(of: UInt8(ascii: "\n"), in: rest) else {
+        keep(rest)
         return
       }
-      let end = UnsafeRawPointer(newline) - base
+      let end = start + offset
       keep(UnsafeRawBufferPointer(start: base + start, count: end - start))
       lineNumber += 1
       endLine(at: lineNumber)

@@ -8,7 +8,8 @@ extension FileSystem {
   /// several processes never interleave. The corresponding call is `open(2)` with
   /// `O_WRONLY | O_APPEND | O_CREAT`.
   /// - Throws: the ``Errno`` of `open` (`ENOENT` for a missing folder, `EACCES`).
-  public static func openForAppendingCreatingIfMissing(atPath path: String, mode: mode_t = 0o600) throws(Errno)
+  public static func openForAppendingCreatingIfMissing(atPath path: String, mode: mode_t = 0o600)
+    throws(Errno)
     -> Int32
   {
     try SystemCall.retrying { open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, mode) }
@@ -19,7 +20,9 @@ extension FileSystem {
   /// with `nonBlocking`, reads never wait (a FIFO opens without a writer). The corresponding call
   /// is `open(2)` with `O_RDONLY`, plus `O_NOFOLLOW` and `O_NONBLOCK`.
   /// - Throws: the ``Errno`` of `open` (`ENOENT`, `EACCES`, `ELOOP`).
-  public static func openForReading(atPath path: String, refusingLinks: Bool = false, nonBlocking: Bool = false)
+  public static func openForReading(
+    atPath path: String, refusingLinks: Bool = false, nonBlocking: Bool = false
+  )
     throws(Errno) -> Int32
   {
     let flags = O_RDONLY | O_CLOEXEC | (refusingLinks ? O_NOFOLLOW : 0) | (nonBlocking ? O_NONBLOCK : 0)
