@@ -1,5 +1,5 @@
 /// Every key of a run's `counts` in `results.json` (`RunRecord.counts`): what each run counted,
-/// and what it checked rather than assumed (README, "Conditions"). The runner writes them and the
+/// and what it checked rather than assumed (docs/conditions-and-phases.md, "Conditions"). The runner writes them and the
 /// reports read them through this one list; the raw values are the JSON keys, unchanged.
 public enum CountKey: String, CaseIterable, Sendable {
   /// Scanouts that repeated a frame the app had already presented (`display.stale_frame`).

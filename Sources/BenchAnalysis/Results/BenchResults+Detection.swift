@@ -34,7 +34,7 @@ extension BenchResults {
     let why =
       "the first frame is the first of a run of changing scanouts at the camera's cadence, not a capture time"
       + " read from the light board: a still splash or cover is not taken for it, but a still scene after a"
-      + " relock cannot be told from the frozen frame (README: \"Change detection\")"
+      + " relock cannot be told from the frozen frame (docs/conditions-and-phases.md, \"Change detection\")"
     if !only.isEmpty {
       notes.append("change detection only in \(only.joined(separator: ", ")): \(why)")
     }
