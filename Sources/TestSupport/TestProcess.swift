@@ -91,8 +91,6 @@ public final class TestProcess: @unchecked Sendable {
   public var timedOut: Bool { stopped.load(ordering: .acquiring) }
   /// The exit status, or the signal number when a signal ended it (as `Process`); -1 while it runs.
   public var terminationStatus: Int32 { process.isRunning ? -1 : process.terminationStatus }
-  /// Whether it exited or a signal ended it.
-  public var terminationReason: Process.TerminationReason { process.terminationReason }
   /// How it ended: its exit status or the signal that ended it; nil while it runs.
   public var termination: Termination? {
     guard !process.isRunning else { return nil }
