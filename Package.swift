@@ -355,7 +355,7 @@ let package = Package(
     .testTarget(
       name: "FaultInjectionTests",
       dependencies: [
-        "BenchKit", "BenchAnalysis", "LaunchContract", "SystemCalls", "Subprocess", "TestSupport",
+        "BenchKit", "BenchAnalysis", "LaunchContract", "SystemCalls", "TestSupport",
         "TestThreads", "Sampling", "ResultsSchema",
       ],
       swiftSettings: strict),

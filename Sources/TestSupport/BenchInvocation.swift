@@ -35,14 +35,19 @@ public enum BenchInvocation {
   }
 
   /// Starts `bench arguments…` in ``environment(_:inheriting:)`` (from `directory`, when given)
-  /// and returns it running; wait for it with ``TestProcess/waitUntilExit(timeout:)``.
+  /// and returns it running; wait for it with ``TestProcess/waitUntilExit(timeout:)``, signal it
+  /// with ``TestProcess/signal(_:)``, read how it ended in ``TestProcess/termination``.
+  /// `executable` replaces the built bench: another build of it, or a program that execs bench
+  /// (`/bin/sh -c 'ulimit -f 64; exec bench …'`). `standardError` gives bench's standard error
+  /// as a descriptor instead of a file (see ``TestProcess/init(executable:arguments:environment:workingDirectory:input:standardError:)``).
   public static func start(
     _ arguments: [String], environment changes: [String: String?] = [:], inheriting: Bool = true,
-    in directory: String? = nil
+    in directory: String? = nil, executable: String? = nil, standardError: FileHandle? = nil
   ) throws -> TestProcess {
     let bench = TestProcess(
-      executable: BuiltProducts.path("bench"), arguments: arguments,
-      environment: environment(changes, inheriting: inheriting), workingDirectory: directory)
+      executable: executable ?? BuiltProducts.path("bench"), arguments: arguments,
+      environment: environment(changes, inheriting: inheriting), workingDirectory: directory,
+      standardError: standardError)
     try bench.run()
     return bench
   }

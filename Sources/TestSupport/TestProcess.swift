@@ -10,24 +10,32 @@ import SystemCalls
 /// pipes, so a grandchild that keeps them open cannot block a read), every wait has a deadline,
 /// and a program still running at the deadline is stopped (SIGTERM, then SIGKILL after 2 s) and
 /// marked ``timedOut``. The names follow Foundation's `Process` so that a test changes little.
+/// How it ended is a ``Termination`` (exit status or signal); ``signal(_:)`` sends it any signal.
 public final class TestProcess: @unchecked Sendable {
   // @unchecked: `process` is Foundation's `Process`, not marked Sendable, whose state reads and
   // `run()` lock internally; the rest is immutable or atomic.
   private let process = Process()
-  private let outputFile: String
-  private let errorFile: String
+  /// The file its standard output goes to (removed when this object goes).
+  public let standardOutputPath: String
+  /// The file its standard error goes to, unless `standardError` gave a descriptor (removed when
+  /// this object goes).
+  public let standardErrorPath: String
+  private let standardErrorHandle: FileHandle?
   private let stopped = Atomic<Bool>(false)
 
   /// Prepares `executable` with `arguments` and, when given, exactly `environment`, started from
   /// `workingDirectory` (this process's when nil). With `input` set, the program's standard input
-  /// is that pipe's read end (for `fd:0` endpoints).
+  /// is that pipe's read end (for `fd:0` endpoints). With `standardError` set, the program's
+  /// standard error is that descriptor (a pipe whose reader is gone, say) instead of
+  /// ``standardErrorPath``; the caller keeps it open until ``run()`` returned, then closes it.
   public init(
     executable: String, arguments: [String] = [], environment: [String: String]? = nil,
-    workingDirectory: String? = nil, input: Pipe? = nil
+    workingDirectory: String? = nil, input: Pipe? = nil, standardError: FileHandle? = nil
   ) {
     let base = NSTemporaryDirectory() + "test-process-\(UUID().uuidString)"
-    outputFile = base + ".out"
-    errorFile = base + ".err"
+    standardOutputPath = base + ".out"
+    standardErrorPath = base + ".err"
+    standardErrorHandle = standardError
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     if let environment { process.environment = environment }
@@ -37,16 +45,16 @@ public final class TestProcess: @unchecked Sendable {
 
   deinit {
     if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    unlink(outputFile)
-    unlink(errorFile)
+    unlink(standardOutputPath)
+    unlink(standardErrorPath)
   }
 
   /// Starts the program.
   public func run() throws {
-    _ = FileManager.default.createFile(atPath: outputFile, contents: nil)
-    _ = FileManager.default.createFile(atPath: errorFile, contents: nil)
-    process.standardOutput = FileHandle(forWritingAtPath: outputFile)
-    process.standardError = FileHandle(forWritingAtPath: errorFile)
+    _ = FileManager.default.createFile(atPath: standardOutputPath, contents: nil)
+    _ = FileManager.default.createFile(atPath: standardErrorPath, contents: nil)
+    process.standardOutput = FileHandle(forWritingAtPath: standardOutputPath)
+    process.standardError = standardErrorHandle ?? FileHandle(forWritingAtPath: standardErrorPath)
     try process.run()
   }
 
@@ -56,7 +64,14 @@ public final class TestProcess: @unchecked Sendable {
   public var isRunning: Bool { process.isRunning }
 
   /// Asks it to end (SIGTERM), without waiting.
-  public func terminate() { kill(process.processIdentifier, SIGTERM) }
+  public func terminate() { signal(SIGTERM) }
+
+  /// Sends `signal` (`SIGINT`, `SIGKILL`, …) to the program alone, not to what it started; does
+  /// nothing once it has ended and been reaped. The corresponding call is `kill(2)`.
+  public func signal(_ signal: Int32) {
+    guard process.isRunning else { return }
+    kill(process.processIdentifier, signal)
+  }
 
   /// Waits until the program ends, at most `timeout`; then stops it (SIGTERM, SIGKILL after 2 s)
   /// and marks it ``timedOut``. Returns whether it ended by itself in time.
@@ -76,13 +91,20 @@ public final class TestProcess: @unchecked Sendable {
   public var timedOut: Bool { stopped.load(ordering: .acquiring) }
   /// The exit status, or the signal number when a signal ended it (as `Process`); -1 while it runs.
   public var terminationStatus: Int32 { process.isRunning ? -1 : process.terminationStatus }
-  /// Whether it exited or a signal ended it.
-  public var terminationReason: Process.TerminationReason { process.terminationReason }
+  /// How it ended: its exit status or the signal that ended it; nil while it runs.
+  public var termination: Termination? {
+    guard !process.isRunning else { return nil }
+    switch process.terminationReason {
+    case .exit: return .exited(process.terminationStatus)
+    case .uncaughtSignal: return .signaled(process.terminationStatus)
+    @unknown default: return .exited(process.terminationStatus)
+    }
+  }
   /// Everything it wrote to standard output so far.
-  public var standardOutputData: Data { FileManager.default.contents(atPath: outputFile) ?? Data() }
+  public var standardOutputData: Data { FileManager.default.contents(atPath: standardOutputPath) ?? Data() }
   /// Everything it wrote to standard error so far, as text.
   public var standardErrorText: String {
-    String(decoding: FileManager.default.contents(atPath: errorFile) ?? Data(), as: UTF8.self)
+    String(decoding: FileManager.default.contents(atPath: standardErrorPath) ?? Data(), as: UTF8.self)
   }
 
   /// Runs `executable` to its end, at most `timeout` (see ``waitUntilExit(timeout:)``).

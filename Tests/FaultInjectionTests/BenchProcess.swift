@@ -1,24 +1,21 @@
-import BenchKit
 import Foundation
-import LaunchContract
-import Subprocess
 import SystemCalls
 import TestSupport
 
-/// One `bench` process of the suite: started with a marker in its environment (every process it
-/// starts inherits it, so the ones left behind can be found), its stdout and stderr in files, and
-/// waited for with a deadline — a bench that hangs is killed and counted, never waited on forever.
+/// One `bench` process of the suite, the fault suite's layer over ``BenchInvocation``: bench
+/// started as the other tests start it (a ``TestProcess``: output in files, bounded waits), with a
+/// marker in its environment (every process it starts inherits it, so the ones left behind can be
+/// found), its peak memory sampled while it runs, and a deadline — a bench that hangs is killed
+/// and counted, never waited on forever.
 final class BenchProcess {
-  let child: ChildProcess
+  let process: TestProcess
   let marker: String
-  let logPath: String
-  let stdoutPath: String
   let started = MonotonicClock.now()
 
   /// How one bench run ended.
   struct Outcome {
     /// How it ended; `.signaled(SIGKILL)` also when the suite killed it at the deadline.
-    var termination: ChildProcess.Termination
+    var termination: TestProcess.Termination
     /// True when it did not end by the deadline.
     var hung: Bool
     /// Seconds from start to end.
@@ -50,32 +47,31 @@ final class BenchProcess {
     log.split(separator: "\n").filter { $0.hasPrefix("[") && $0.contains(" run ") && $0.contains("/") }.count
   }
 
-  /// Starts `bench arguments` in `workspace`. `environment` adds to (or, with nil, removes from)
-  /// the test's environment; `stderr` replaces bench's standard error with a descriptor.
+  /// Starts `bench arguments` with ``BenchInvocation/start(_:environment:inheriting:in:executable:standardError:)``.
+  /// `environment` adds to (or, with nil, removes from) the tests' bench environment; `stderr`
+  /// replaces bench's standard error with a descriptor; `executable` replaces ``FaultCase/bench``
+  /// (a shell that execs it under a limit).
   init(
-    _ arguments: [String], workspace: Workspace, environment: [String: String?] = [:], stderr: Int32? = nil,
+    _ arguments: [String], environment: [String: String?] = [:], stderr: Int32? = nil,
     executable: String = FaultCase.bench
   ) throws {
-    marker = "FIRSTFRAME_FAULT_CASE=\(UUID().uuidString)"
-    logPath = workspace.path + "/bench-\(UUID().uuidString.prefix(8)).log"
-    stdoutPath = logPath.replacingOccurrences(of: ".log", with: ".out")
-    // The tests' bench environment (the built camera-app), so the suite runs bench as the others do.
-    var env = BenchInvocation.environment(environment)
-    let parts = marker.split(separator: "=", maxSplits: 1).map(String.init)
-    env[parts[0]] = parts[1]
-    let out = open(stdoutPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    defer { if out >= 0 { close(out) } }
-    var fds: [Int32: Int32] = [1: out]
-    if let stderr { fds[2] = stderr }
-    child = try ChildProcess.spawn(
-      argv: [executable] + arguments, environment: env, inheritedFDs: fds, logPath: logPath)
+    let id = UUID().uuidString
+    marker = "\(Self.markerKey)=\(id)"
+    var changes = environment
+    changes[Self.markerKey] = id
+    process = try BenchInvocation.start(
+      arguments, environment: changes, executable: executable,
+      standardError: stderr.map { FileHandle(fileDescriptor: $0, closeOnDealloc: false) })
   }
 
+  /// The environment variable that marks the processes of one bench.
+  static let markerKey = "FIRSTFRAME_FAULT_CASE"
+
   /// Sends `signal` to bench alone (not its process group).
-  func send(_ signal: Int32) { kill(child.pid, signal) }
+  func send(_ signal: Int32) { process.signal(signal) }
 
   /// bench's stderr so far.
-  var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+  var log: String { process.standardErrorText }
 
   /// Waits until `condition` holds or `seconds` pass; true when it held.
   func waitUntil(seconds: Double, _ condition: () -> Bool) -> Bool {
@@ -83,22 +79,22 @@ final class BenchProcess {
   }
 
   /// Waits for bench to end, up to `deadline` seconds from its start (stretched by
-  /// ``TestTime/scale``); kills it then.
+  /// ``TestTime/scale``); kills it (SIGKILL) then.
   func finish(deadline unscaled: Double) -> Outcome {
-    let deadline = TestTime.seconds(unscaled)
+    let deadline = started &+ UInt64(TestTime.seconds(unscaled) * 1e9)
     // bench's peak memory: the high-water mark of its own address space (VmHWM), read while it
     // runs. Not ru_maxrss: a child started by posix_spawn (vfork) keeps the parent's peak across
     // exec, so it would report the test process's size.
     var peakKB = 0
-    var end: ChildProcess.Termination?
-    while end == nil {
-      peakKB = max(peakKB, Self.highWaterKB(child.pid) ?? 0)
-      let left = deadline - Double(MonotonicClock.now() - started) / 1e9
-      if left <= 0 { break }
-      end = child.wait(timeout: min(left, 0.02))
+    let reachedDeadline = MonotonicClock.sleep(until: deadline, slice: 20_000_000) {
+      peakKB = max(peakKB, Self.highWaterKB(process.processIdentifier) ?? 0)
+      return !process.isRunning
     }
-    let hung = end == nil
-    if hung { end = child.terminate(grace: 0) }
+    let hung = reachedDeadline && process.isRunning
+    if hung {
+      process.signal(SIGKILL)
+      process.waitUntilExit(timeout: .seconds(5))
+    }
     let seconds = Double(MonotonicClock.now() - started) / 1e9
     var leftovers: [pid_t] = []
     _ = blockUntil(timeout: .seconds(5), every: .milliseconds(20)) {
@@ -108,10 +104,9 @@ final class BenchProcess {
     let described = leftovers.map(Self.describe)
     for pid in leftovers { kill(pid, SIGKILL) }
     return Outcome(
-      termination: end ?? .signaled(SIGKILL), hung: hung, seconds: seconds,
-      peakKB: peakKB, log: log,
-      stdout: (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "", leftovers: leftovers,
-      leftoverDescriptions: described)
+      termination: process.termination ?? .signaled(SIGKILL), hung: hung, seconds: seconds,
+      peakKB: peakKB, log: log, stdout: String(decoding: process.standardOutputData, as: UTF8.self),
+      leftovers: leftovers, leftoverDescriptions: described)
   }
 
   /// The peak resident memory of `pid`'s address space (VmHWM in /proc/PID/status), KiB.
@@ -159,11 +154,7 @@ struct Workspace {
 
   /// Writes an executable shell script `name` with `body`; returns its path.
   func script(_ name: String, _ body: String) throws -> String {
-    let file = path + "/" + name
-    // Written close-on-exec: a process another thread starts meanwhile must not keep it open
-    // for writing, or executing it fails with ETXTBSY ("Text file busy").
-    try FileSystem.writeAtomically(Array(("#!/bin/sh\n" + body + "\n").utf8), toPath: file, mode: 0o755)
-    return file
+    try BenchInvocation.writeScript("#!/bin/sh\n" + body + "\n", named: name, in: path)
   }
 
   /// Removes the folder.

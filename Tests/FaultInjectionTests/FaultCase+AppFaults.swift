@@ -16,7 +16,7 @@ extension FaultCase {
       expected: "each run fails with the app's exit status; bench exits 1"
     ) { ws in
       let out = ws.path + "/out"
-      let o = try BenchProcess(hostile("/bin/true", out: out), workspace: ws).finish(deadline: 60)
+      let o = try BenchProcess(hostile("/bin/true", out: out)).finish(deadline: 60)
       expectCalmEnd(o)
       let records = records(out)
       #expect(
@@ -45,7 +45,7 @@ extension FaultCase {
         (sleep 0.05; kill -KILL $$) &
         exec '\(cameraApp)' --config "$1" --profile '\(profile)'
         """)
-      let o = try BenchProcess(hostile(app, out: out, timeout: "10"), workspace: ws).finish(deadline: 60)
+      let o = try BenchProcess(hostile(app, out: out, timeout: "10")).finish(deadline: 60)
       expectCalmEnd(o)
       let records = records(out)
       #expect(records.count == 2 && records.allSatisfy { ($0.error ?? "").contains("SIGKILL") }, "\(records)")
@@ -57,7 +57,7 @@ extension FaultCase {
     ) { ws in
       let out = ws.path + "/out"
       let app = try ws.script("hang.sh", "trap '' TERM\nsleep 300 &\nwhile :; do sleep 1; done")
-      let o = try BenchProcess(hostile(app, out: out), workspace: ws).finish(deadline: 60)
+      let o = try BenchProcess(hostile(app, out: out)).finish(deadline: 60)
       expectCalmEnd(o)
       #expect(records(out).allSatisfy { ($0.error ?? "").contains("no live frame within 1") })
       return FaultReport("app hangs, ignoring SIGTERM", outcome: o, out: out)
@@ -71,7 +71,7 @@ extension FaultCase {
       let line = #"{"ts":1,"name":"app.flood","kind":"event","pid":1,"fields":{"pad":"xxxxxxxxxxxxxxxx"}}"#
       let app = try ws.script(
         "flood.sh", "yes '\(line)' | head -c 120000000 >> \"$FIRSTFRAME_TRACE\"\nexec sleep 300")
-      let o = try BenchProcess(hostile(app, out: out, runs: 1, timeout: "3"), workspace: ws).finish(
+      let o = try BenchProcess(hostile(app, out: out, runs: 1, timeout: "3")).finish(
         deadline: 90)
       expectCalmEnd(o)
       let record = records(out).first
@@ -96,7 +96,7 @@ extension FaultCase {
         printf '\\n{"ts":\\n{"ts":-1,"name":"x","kind":"event","pid":1}\\n[1,2]\\nnull\\n{"ts":1e400}\\n' >> "$FIRSTFRAME_TRACE"
         exec sleep 300
         """)
-      let o = try BenchProcess(hostile(app, out: out, runs: 1), workspace: ws).finish(deadline: 60)
+      let o = try BenchProcess(hostile(app, out: out, runs: 1)).finish(deadline: 60)
       expectCalmEnd(o)
       #expect((records(out).first?.counts["malformed_trace_lines"] ?? 0) > 5)
       return FaultReport("app writes garbage to its trace", outcome: o, out: out)
@@ -117,7 +117,7 @@ extension FaultCase {
         esac
         exec sleep 300
         """)
-      let o = try BenchProcess(hostile(app, out: out, runs: 1, configs: "deferred,eager"), workspace: ws)
+      let o = try BenchProcess(hostile(app, out: out, runs: 1, configs: "deferred,eager"))
         .finish(deadline: 60)
       expectCalmEnd(o)
       #expect(records(out).count == 2)
@@ -139,7 +139,7 @@ extension FaultCase {
         printf '{"ts":%s,"name":"launch.spawn","kind":"event","pid":1,"fields":{}}\\n' "$ts" >> "$FIRSTFRAME_TRACE"
         exec sleep 300
         """)
-      let o = try BenchProcess(hostile(app, out: out, runs: 1), workspace: ws).finish(deadline: 60)
+      let o = try BenchProcess(hostile(app, out: out, runs: 1)).finish(deadline: 60)
       expectCalmEnd(o)
       var r = FaultReport(name: "app forges runner and probe events")
       let forgedHeadline = records(out).contains { $0.ok || $0.phases[PhaseName.firstFrameObserved] != nil }
@@ -168,7 +168,7 @@ extension FaultCase {
         esac
         exec sleep 300
         """)
-      let o = try BenchProcess(hostile(app, out: out, runs: 1, configs: "deferred,eager"), workspace: ws)
+      let o = try BenchProcess(hostile(app, out: out, runs: 1, configs: "deferred,eager"))
         .finish(deadline: 60)
       var r = FaultReport(name: "app shrinks or scribbles on the display surface")
       r.add(o, runsOnDisk: FaultReport.runsOnDisk(out))
@@ -195,8 +195,7 @@ extension FaultCase {
         // took more than the default second to quit after it (the run failed, killed). The quit
         // that never arrives is waited for in full each run, so the grace stays short.
         hostile(app, out: out, runs: 1, configs: "deferred,eager", timeout: "10")
-          + ["--no-tap", "--quit-grace", "\(min(3 * TestTime.scale, 15))"],
-        workspace: ws
+          + ["--no-tap", "--quit-grace", "\(min(3 * TestTime.scale, 15))"]
       ).finish(deadline: 90)
       expectCalmEnd(o, status: 0)
       let byConfig = Dictionary(

@@ -4,7 +4,6 @@ import Foundation
 import LaunchContract
 import ResultsSchema
 import Sampling
-import Subprocess
 import SystemCalls
 import Testing
 import TestSupport
@@ -38,10 +37,10 @@ extension FaultCase {
         "fault case bench sent \(name): \(String(format: "%.2f", delay)) s after run \(after) of 12 was announced"
       )
       let out = ws.path + "/out"
-      let bench = try BenchProcess(cameraRuns(out: out, runs: 6), workspace: ws)
+      let bench = try BenchProcess(cameraRuns(out: out, runs: 6))
       #expect(bench.waitUntil(seconds: 60) { bench.announcedRuns >= after }, "run \(after) never came")
       _ = bench.waitUntil(seconds: delay) { false }
-      #expect(bench.child.poll() == nil, "bench ended before the signal; the case tested nothing")
+      #expect(bench.process.isRunning, "bench ended before the signal; the case tested nothing")
       bench.send(sig)
       let o = bench.finish(deadline: 60)
       var r = FaultReport(name: "bench sent \(name) at a random moment")
@@ -49,12 +48,12 @@ extension FaultCase {
       #expect(o.leftovers.isEmpty, "left behind: \(o.leftoverDescriptions)")
       if sig == SIGKILL {
         #expect(o.termination == .signaled(SIGKILL))
-        let pid = bench.child.pid
+        let pid = bench.process.processIdentifier
         let surfaces = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev/shm")) ?? []).filter {
           $0.hasPrefix("firstframe-\(pid)-")
         }
         #expect(surfaces.isEmpty, "surfaces left: \(surfaces)")
-        let again = try BenchProcess(cameraRuns(out: out, runs: 1), workspace: ws).finish(deadline: 60)
+        let again = try BenchProcess(cameraRuns(out: out, runs: 1)).finish(deadline: 60)
         #expect(again.termination == .exited(2), "\(again.logTail)")
         #expect(again.log.contains("rebuilt") && again.log.contains("is not empty"), "\(again.logTail)")
         let rebuilt = try? ResultsFile.load(path: out + "/results.json", timelines: .none)
@@ -82,7 +81,7 @@ extension FaultCase {
       let (readEnd, writeEnd) = try ProcessControl.pipe()
       close(readEnd)
       let bench = try BenchProcess(
-        hostile(app, out: out, runs: 1, timeout: "30"), workspace: ws, stderr: writeEnd)
+        hostile(app, out: out, runs: 1, timeout: "30"), stderr: writeEnd)
       close(writeEnd)
       #expect(
         bench.waitUntil(seconds: 30) {
@@ -103,7 +102,7 @@ extension FaultCase {
       _ = try ws.script("bin/swift", "echo $$ > '\(ws.path)/swift.pid'\nsleep 300 &\nwait")
       let path = bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
       let bench = try BenchProcess(
-        ["--runs", "1", "--conditions", "warm", "--configs", "deferred", "--out", out], workspace: ws,
+        ["--runs", "1", "--conditions", "warm", "--configs", "deferred", "--out", out],
         environment: ["PATH": path, LaunchEnvironment.Key.cameraApp.rawValue: nil])
       #expect(bench.waitUntil(seconds: 30) { FileManager.default.fileExists(atPath: ws.path + "/swift.pid") })
       bench.send(SIGINT)
@@ -121,7 +120,7 @@ extension FaultCase {
       let out = ws.path + "/out"
       let app = try ws.script(
         "stubborn.sh", ": > \"$FIRSTFRAME_TRACE\"\ntrap '' TERM\nsleep 300 &\nwhile :; do sleep 1; done")
-      let bench = try BenchProcess(hostile(app, out: out, runs: 1, timeout: "30"), workspace: ws)
+      let bench = try BenchProcess(hostile(app, out: out, runs: 1, timeout: "30"))
       #expect(
         bench.waitUntil(seconds: 30) {
           FileManager.default.fileExists(atPath: firstRunTrace(out))
@@ -149,7 +148,6 @@ extension FaultCase {
       defer { limited.release() }
       let bench = try BenchProcess(
         limited.wrap(cameraRuns(out: out, runs: 4, configs: "deferred") + ["--format", "json"]),
-        workspace: ws,
         executable: limited.executable)
       let o = bench.finish(deadline: 90)
       expectCalmEnd(o)
@@ -177,19 +175,19 @@ extension FaultCase {
     ) { ws in
       let out = ws.path + "/out"
       let app = try ws.script("wait.sh", ": > \"$FIRSTFRAME_TRACE\"\nexec sleep 300")
-      let first = try BenchProcess(hostile(app, out: out, runs: 1, timeout: "30"), workspace: ws)
+      let first = try BenchProcess(hostile(app, out: out, runs: 1, timeout: "30"))
       #expect(
         first.waitUntil(seconds: 30) {
           FileManager.default.fileExists(atPath: firstRunTrace(out))
         })
-      let second = try BenchProcess(hostile(app, out: out, runs: 1), workspace: ws).finish(deadline: 30)
+      let second = try BenchProcess(hostile(app, out: out, runs: 1)).finish(deadline: 30)
       #expect(
         second.termination == .exited(2) && second.log.contains("another bench is writing"),
         "\(second.logTail)")
       first.send(SIGINT)
       let o = first.finish(deadline: 30)
       expectCalmEnd(o, status: 130)
-      let third = try BenchProcess(hostile(app, out: out, runs: 1), workspace: ws).finish(deadline: 30)
+      let third = try BenchProcess(hostile(app, out: out, runs: 1)).finish(deadline: 30)
       #expect(third.termination == .exited(2) && third.log.contains("is not empty"), "\(third.logTail)")
       var r = FaultReport(name: "two benches on one --out")
       r.add(second)
@@ -212,9 +210,10 @@ struct DiskLimit {
     var ok = false
     // FAULT_DISK=fsize takes the RLIMIT_FSIZE path even as root (to test it there too).
     if getuid() == 0 && ProcessInfo.processInfo.environment["FAULT_DISK"] != "fsize" {
-      let mount = try? ChildProcess.spawn(
-        argv: ["/bin/mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", folder], environment: [:])
-      ok = mount?.wait(timeout: 10) == .exited(0)
+      let mount = try? TestProcess.run(
+        "/bin/mount", ["-t", "tmpfs", "-o", "size=256k", "tmpfs", folder], environment: [:],
+        timeout: .seconds(10))
+      ok = mount?.termination == .exited(0)
       if ok {
         // Leave ~48 KiB: the journal's header and a few runs fit, the rest does not.
         let filler = folder + "/.filler"
@@ -242,7 +241,7 @@ struct DiskLimit {
 
   func release() {
     if mounted {
-      _ = try? ChildProcess.spawn(argv: ["/bin/umount", "-l", folder], environment: [:]).wait(timeout: 10)
+      _ = try? TestProcess.run("/bin/umount", ["-l", folder], environment: [:], timeout: .seconds(10))
     }
   }
 }

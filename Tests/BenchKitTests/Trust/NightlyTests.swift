@@ -12,12 +12,6 @@ import Testing
     defer { try? FileManager.default.removeItem(atPath: dir) }
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent()
-    let nightly = Process()
-    nightly.executableURL = URL(fileURLWithPath: "/bin/bash")
-    nightly.arguments = [
-      root.path + "/scripts/nightly", "--warmup", "0", "--conditions", "warm", "--configs", "deferred",
-      "--quiet", "--app", "/bin/sh -c 'kill -SEGV $$'",
-    ]
     var env = ProcessInfo.processInfo.environment
     env["BENCH"] = BuiltProducts.path("bench")
     // The suite once, gated against a (missing) stored baseline: bench ab, the nightly's
@@ -31,14 +25,13 @@ import Testing
     // Only the benchmark and its gates: no fuzzing, no sanitizer runs (they come after them).
     env["FUZZ_SECONDS"] = "0"
     env["SANITIZE"] = "none"
-    nightly.environment = env
-    nightly.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-    nightly.standardError = FileHandle(forWritingAtPath: "/dev/null")
-    try nightly.run()
-    let ended = blockUntil(timeout: .seconds(120), every: .milliseconds(20)) { !nightly.isRunning }
-    if !ended { nightly.terminate() }
-    try #require(ended, "the nightly did not finish")
-    try #require(nightly.waitUntilExit(timeout: .seconds(10)), "the nightly did not end")
+    let nightly = try TestProcess.run(
+      "/bin/bash",
+      [
+        root.path + "/scripts/nightly", "--warmup", "0", "--conditions", "warm", "--configs", "deferred",
+        "--quiet", "--app", "/bin/sh -c 'kill -SEGV $$'",
+      ], environment: env, timeout: .seconds(120))
+    try #require(!nightly.timedOut, "the nightly did not finish")
     #expect(FileManager.default.fileExists(atPath: dir + "/out/results.json"))
     #expect(nightly.terminationStatus == 1)
   }
