@@ -39,7 +39,11 @@ extension FaultCase {
       let out = ws.path + "/out"
       let bench = try BenchProcess(cameraRuns(out: out, runs: 6))
       #expect(bench.waitUntil(seconds: 60) { bench.announcedRuns >= after }, "run \(after) never came")
-      _ = bench.waitUntil(seconds: delay) { false }
+      // The delay places the signal in bench's own timeline, so it is not stretched by the test
+      // time scale: stretched 10-fold under ASan, 0.91 s after start became 9.1 s, past bench's
+      // last run (its 12 runs took 9.4 s there), and the SIGTERM met a bench already finishing.
+      let nanoseconds = UInt64(delay * 1e9)
+      MonotonicClock.sleep(nanoseconds: nanoseconds)  // not a timing assertion: where it lands
       #expect(bench.process.isRunning, "bench ended before the signal; the case tested nothing")
       bench.send(sig)
       let o = bench.finish(deadline: 60)
