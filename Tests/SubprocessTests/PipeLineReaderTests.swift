@@ -4,7 +4,7 @@ import TestSupport
 import TestThreads
 import Testing
 
-@Suite(.blocking, .timeLimit(.minutes(TestTime.minutes(1)))) struct PipeLineReaderTests {
+@Suite(.blocking, .timeLimit(.minutes(TestTime.minutes(10)))) struct PipeLineReaderTests {
   /// A deadline far enough away never to be reached by a passing test.
   static var later: UInt64 { MonotonicClock.now() + 30_000_000_000 }
 

@@ -4,7 +4,7 @@ import TestSupport
 import TestThreads
 import Testing
 
-@Suite(.blocking, .timeLimit(.minutes(TestTime.minutes(1)))) struct FileDescriptorIODeadlineTests {
+@Suite(.blocking, .timeLimit(.minutes(TestTime.minutes(10)))) struct FileDescriptorIODeadlineTests {
   /// One read of `fd` with `deadline`.
   static func read(_ fd: Int32, until deadline: UInt64) throws -> (count: Int?, bytes: [UInt8]) {
     var buffer = [UInt8](repeating: 0, count: 64)

@@ -5,7 +5,7 @@ import TestSupport
 import TestThreads
 import Testing
 
-@Suite(.blocking, .timeLimit(.minutes(TestTime.minutes(1)))) struct ProcessControlSpawnTests {
+@Suite(.blocking, .timeLimit(.minutes(TestTime.minutes(10)))) struct ProcessControlSpawnTests {
   /// Runs `/bin/sh -c script` with `descriptors` and waits for its wait status.
   static func run(_ script: String, descriptors: [Int32: ProcessControl.ChildDescriptor] = [:]) throws
     -> Int32
