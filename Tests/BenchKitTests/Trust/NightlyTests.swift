@@ -22,7 +22,8 @@ import Testing
     env["BASELINE"] = dir + "/no-baseline.json"
     env["GATES"] = dir + "/no-gates.json"
     env["GITHUB_STEP_SUMMARY"] = dir + "/summary.md"
-    // Only the benchmark and its gates: no fuzzing, no sanitizer runs (they come after them).
+    // Only the benchmark and its gates: no calibration, fuzzing or sanitizer runs (they come after).
+    env["CALIBRATE_TRIALS"] = "0"
     env["FUZZ_SECONDS"] = "0"
     env["SANITIZE"] = "none"
     let nightly = try TestProcess.run(
