@@ -28,6 +28,8 @@ package enum GateCommand: Command {
     package var quiet: Bool
     /// `--power`: the measured false alarms and power to quote, when given.
     package var powerPath: String? = nil
+    /// `--inconclusive`: whether a check that could not decide fails the gate.
+    package var inconclusive: Gate.InconclusivePolicy = .fail
   }
 
   /// `--threshold`: `5`, or `first_frame_observed=5,start_running=10` (percent), as fractions.
@@ -85,6 +87,11 @@ package enum GateCommand: Command {
     "--power", "FILE",
     "measured false alarms and power to quote (default \(PowerCommand.figuresPath))", parser: .text)
 
+  static let inconclusive = Option(
+    "--inconclusive", "fail|pass",
+    "what a check that could not decide counts as (CI and the nightly: fail)", default: Gate.InconclusivePolicy.fail,
+    parser: .choice())
+
   /// The option table (parser and `--help`).
   package static let spec = CommandLineSpec(
     command: "bench gate", synopsis: "[--baseline BASE.json] [--gates FILE] RESULTS.json [options]",
@@ -97,7 +104,7 @@ package enum GateCommand: Command {
       machine. A baseline from another camera, profile, display path or tool version is refused
       unless --force.
       """,
-    options: [baseline, gates, threshold, alpha, force, junit, markdown, quiet, power],
+    options: [baseline, gates, threshold, alpha, force, junit, markdown, quiet, power, inconclusive],
     epilogue:
       "exit status: 0 every gate passed, 1 a regression (or a gated cell without successful runs), 2 bad usage or input"
   )
@@ -117,7 +124,7 @@ package enum GateCommand: Command {
       resultsPath: o.positional[0], baselinePath: baselinePath, gatesPath: gatesPath,
       thresholds: try o.value(threshold), alpha: try o.value(alpha), force: o.isSet(force),
       junitPath: try o.value(junit), markdownPath: try o.value(markdown), quiet: o.isSet(quiet),
-      powerPath: try o.value(power))
+      powerPath: try o.value(power), inconclusive: try o.value(inconclusive))
   }
 
   /// Checks the results and writes one line per check and the verdict to `output`. Returns 0
@@ -166,13 +173,13 @@ package enum GateCommand: Command {
     }
 
     let quiet = o.quiet
-    for outcome in report.outcomes where !quiet || outcome.status == .fail {
+    for outcome in report.outcomes where !quiet || Gate.fails(outcome.status, inconclusive: o.inconclusive) {
       output.write(outcome.line + "\n")
     }
     for warning in report.warnings { output.write("warning: \(warning)\n") }
     if !quiet, let measured = report.measuredPower { output.write("power: \(measured)\n") }
     if !quiet { for advice in report.advice { output.write("power: \(advice.summary)\n") } }
-    let failed = report.failures
+    let failed = report.outcomes.filter { Gate.fails($0.status, inconclusive: o.inconclusive) }
     let skipped = report.outcomes.filter { $0.status == .skipped }.count
     let inconclusive = report.outcomes.filter { $0.status == .inconclusive }.count
     if failed.isEmpty {
