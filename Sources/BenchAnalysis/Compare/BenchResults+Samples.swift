@@ -23,3 +23,27 @@ extension BenchResults {
   /// The cell with `key`, if any.
   public func cell(_ key: CellKey) -> Cell? { cells.first { CellKey($0) == key } }
 }
+
+extension BenchResults.Cell {
+  /// The samples of `phase` over every counted run, ms, in run order, **failed runs included**:
+  /// a failed run that has no value for `phase` did not reach it in the time allowed, so it counts
+  /// as `+∞`, after every finished run. What the rank tests, the gates and the headline's
+  /// distribution read (issue 25: a change that makes the slowest launches time out must not look
+  /// faster). A failed run that did record `phase` (it failed later) keeps its value. Empty for a
+  /// phase that does not apply to the cell (`notApplicable`).
+  ///
+  /// Results without records (summaries only) give the summary's samples and one `+∞` per failed run.
+  public func rankedSamples(for phase: String) -> [Double] {
+    if notApplicable?[phase] != nil { return [] }
+    guard !records.isEmpty else {
+      let finished = samples(for: phase)
+      return finished.isEmpty && failed == 0 ? [] : finished + Array(repeating: .infinity, count: failed)
+    }
+    let values = records.compactMap { record -> Double? in
+      if let value = record.phases[phase], value.isFinite { return value }
+      return record.ok ? nil : .infinity
+    }
+    // A phase no finished run measured and no failed run reached is not this cell's.
+    return values.contains(where: \.isFinite) || values.count == records.count ? values : []
+  }
+}
