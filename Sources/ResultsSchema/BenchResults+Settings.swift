@@ -77,6 +77,10 @@ extension BenchResults {
     /// The loaded condition's burners (`--load`): what they do, how many, on which CPUs, and the
     /// limits that sized them. Absent in results from before `--load` (they were all `cpu`).
     public var load: LoadInfo? = nil
+    /// `bench ab` only: what both revisions ran on alike — the one cost profile and whether the
+    /// simulated camera's sources differ between them (``ABPin``). Absent outside `bench ab`
+    /// and in results from before it was recorded.
+    public var ab: ABPin? = nil
     /// Creates the record (`wallSeconds` and `interrupted` are filled in at the end).
     public init(
       runs: Int, warmup: Int, conditions: [String], configs: [String], outputs: [String],

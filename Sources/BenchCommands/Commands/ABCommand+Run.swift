@@ -10,8 +10,9 @@ import AppBuilds
 import ResultsSchema
 
 extension ABCommand.Options {
-  /// Resolves the revisions in the repository (each must have camera-app) and prepares `bench`'s
-  /// options as `bench` does (camera, profile, results folder).
+  /// Resolves the revisions in the repository (each must have camera-app), prepares `bench`'s
+  /// options as `bench` does (camera, profile, results folder) and pins the one profile both
+  /// sides run (``pin(_:a:b:builder:)``).
   package func prepare() throws(UsageError) -> ABCommand.Run {
     guard var repository = repo ?? CameraAppLocator.packageRoot() else {
       throw UsageError("cannot find the FirstFrame package: run bench ab inside it, or give --repo DIR")
@@ -23,9 +24,11 @@ extension ABCommand.Options {
     let a = try builder.resolve(revisions.a)
     let b = try builder.resolve(revisions.b)
     let prepared = try run.prepare()
+    var settings = prepared.settings
+    let pinnedProfile = try pin(&settings, a: a, b: b, builder: builder)
     return ABCommand.Run(
-      a: a, b: b, repository: repository, settings: prepared.settings, quiet: prepared.quiet,
-      overwrite: prepared.overwrite)
+      a: a, b: b, repository: repository, settings: settings, quiet: prepared.quiet,
+      overwrite: prepared.overwrite, pinnedProfile: pinnedProfile)
   }
 }
 
@@ -45,6 +48,9 @@ extension ABCommand {
     package var quiet: Bool
     /// Write into `A/` and `B/` folders that are not empty, replacing bench's earlier files there.
     package var overwrite = false
+    /// The pinned profile's contents when it is A's default (written to `settings.profilePath`,
+    /// `OUT/profile.json`, before anything runs); nil with `--profile FILE` or no synthetic camera.
+    package var pinnedProfile: [UInt8]? = nil
 
     package var sides: [BenchSide] {
       ABSide.allCases.map { BenchSide(label: $0.rawValue, folder: settings.outDir + "/" + $0.rawValue) }
@@ -60,8 +66,10 @@ extension ABCommand {
       return 2 * (settings.conditions.count * settings.configs.count * rounds + settings.primedCells.count)
     }
 
-    /// camera-app at both revisions, A's then B's.
+    /// camera-app at both revisions, A's then B's; first the pinned profile, written into the
+    /// results folder (claimed by now).
     package func apps(interrupted: InterruptFlag, log: (String) -> Void) -> BenchJobApps {
+      guard writePinnedProfile(log: log) else { return .exit(1) }
       guard let binaries = build(interrupted: interrupted, log: log) else {
         return .exit(interrupted.isSet ? 130 : 1)
       }
@@ -124,15 +132,9 @@ extension ABCommand {
       return binaries
     }
 
-    /// The comparison B vs A, headed by what A and B are.
+    /// The comparison B vs A (``ABCommand/comparison(a:b:resultsA:resultsB:folder:)``).
     func comparison(a resultsA: BenchResults, b resultsB: BenchResults) -> String {
-      let dir = settings.outDir
-      var text = "A = \(a.name) (\(a.shortCommit))   B = \(b.name) (\(b.shortCommit))\n"
-      text += ComparisonTable.text(
-        Comparator.compare(resultsA, resultsB), a: dir + "/A/results.json", b: dir + "/B/results.json",
-        options: .init())
-      text += "gate: bench gate --baseline \(dir)/A/results.json \(dir)/B/results.json\n"
-      return text
+      ABCommand.comparison(a: a, b: b, resultsA: resultsA, resultsB: resultsB, folder: settings.outDir)
     }
 
     /// `revisions.json`: what A and B are.

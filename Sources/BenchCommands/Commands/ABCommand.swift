@@ -26,11 +26,16 @@ package enum ABCommand: Command {
     "--out", "DIR", "results folder (A/, B/, comparison.txt)", shownAs: "Results/<UTC timestamp>",
     parser: .folderName)
 
+  // `bench`'s --profile, read by `bench`'s parser; without it both sides run REV_A's default.
+  static let profile = Option<String?>(
+    "--profile", "FILE", "the one cost profile both revisions' synthetic camera runs",
+    shownAs: "REV_A's Benchmarks/profiles/default.json, as OUT/profile.json", parser: .fileName)
+
   /// The options `bench ab` shares with `bench`: all but `--app` (the revisions name the app),
   /// `--inject-delay-ms` (it would delay both sides alike) and `--format`.
   static let shared: [any CommandLineOption] = [
     RunCommand.runs, RunCommand.warmup, RunCommand.conditions, RunCommand.configs, RunCommand.outputs,
-    RunCommand.camera, RunCommand.profile, RunCommand.display, RunCommand.x11Read, RunCommand.refreshHz,
+    RunCommand.camera, profile, RunCommand.display, RunCommand.x11Read, RunCommand.refreshHz,
     RunCommand.lockSeconds, RunCommand.runTimeout, RunCommand.noTap, out, RunCommand.overwrite,
     RunCommand.quiet,
   ]
@@ -43,7 +48,10 @@ package enum ABCommand: Command {
       camera-app at each git revision (release, as bench builds it; in a worktree under
       .build/ab, one cached binary per commit), then runs both under every condition and
       configuration, interleaved run by run (A B, then B A, …) so that machine drift hits both
-      alike. The results folder holds A/results.json and B/results.json (ordinary results, same
+      alike. Both run the same simulated hardware: one cost profile (--profile, else REV_A's
+      default profile, copied to OUT/profile.json), recorded in both results with whether the
+      simulated camera's sources differ between the revisions (then the comparison and the gate
+      say so). The results folder holds A/results.json and B/results.json (ordinary results, same
       cells) and comparison.txt; gate B against A with
       bench gate --baseline OUT/A/results.json OUT/B/results.json.
       """,
@@ -51,7 +59,8 @@ package enum ABCommand: Command {
     epilogue: """
       REV_A is the reference, REV_B the new one: any git revision (HEAD~1, origin/main, v0.1.0, a hash).
       exit status: 0 ok, 1 a build or runs failed, 2 bad usage (an unknown revision, one without
-      camera-app, HEAD with uncommitted changes), 130 interrupted
+      camera-app, HEAD with uncommitted changes, no --profile and REV_A without a default profile
+      that parses), 130 interrupted
       """)
 
   /// Reads the command line: two revisions, then `bench`'s options, read as `bench` reads them.

@@ -166,6 +166,7 @@ package enum GateCommand: Command {
       }
       if let a = alphaOverride { options.alpha = a }
       report.merge(Gate.checkBaseline(results, against: baseline, options: options))
+      report.warnings += abWarnings(baseline: baseline, results: results)
       report.measuredPower = try PowerCommand.quote(explicitPath: o.powerPath, options: options)
     }
     if let definitions {

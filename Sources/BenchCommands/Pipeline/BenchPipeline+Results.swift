@@ -28,6 +28,7 @@ extension BenchPipeline {
         }),
       cells: [])
     base.settings.profileHash = settings.profileHash
+    base.settings.ab = settings.abPin
     base.settings.injectDelayMs = settings.injectDelayMs
     if !settings.readsLightBoard { base.settings.lightBoard = false }
     base.settings.load = settings.burnerPlan?.info

@@ -1,5 +1,6 @@
 import HostConditions
 import LaunchContract
+import ResultsSchema
 import X11Display
 
 /// What one `bench` invocation runs.
@@ -26,6 +27,9 @@ package struct RunSettings: Sendable {
   /// A hash of the profile's contents (`ProfileFingerprint`), for baseline matching; nil
   /// without a synthetic camera profile.
   package var profileHash: String?
+  /// `bench ab` only: what both revisions run on alike (the one profile, whether the simulated
+  /// camera's sources differ), recorded as `settings.ab`; nil outside `bench ab`.
+  package var abPin: BenchResults.ABPin?
   /// `--inject-delay-ms`: passed to the app as `FIRSTFRAME_INJECT_DELAY_MS`, ms; nil = none.
   package var injectDelayMs: Int?
   /// A custom app command (argv), instead of camera-app. `{config}`, `{outputs}`, `{camera}`

@@ -62,11 +62,25 @@ struct ScratchRepository {
     try Data(text.utf8).write(to: url)
   }
 
-  /// Commit 1 has no camera-app; commits 2 and 3 have one, with different sources.
+  /// This package's root (the real one, not the scratch repository).
+  static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+  /// This package's `fast` profile (every cost a millisecond or two), as a file's text, named
+  /// `name`: the scratch repository's default profile, so that `bench ab` without `--profile`
+  /// has one to pin and real camera-app runs on it are quick.
+  static func fastProfile(named name: String = "fast") throws -> String {
+    try String(contentsOfFile: packageRoot + "/Benchmarks/profiles/fast.json", encoding: .utf8)
+      .replacingOccurrences(of: "\"name\": \"fast\"", with: "\"name\": \"\(name)\"")
+  }
+
+  /// Commit 1 has no camera-app; commits 2 and 3 have one, with different sources. All have a
+  /// default profile (``fastProfile(named:)``, named `fast`).
   static func make() throws -> ScratchRepository {
     let repo = ScratchRepository()
     try repo.git("init", "--quiet")
     try repo.write("Package.swift", "let package = Package(name: \"FirstFrame\")\n")
+    try repo.write(RevisionBuilder.defaultProfilePath, try fastProfile())
     // A tracked file that camera-app is not built from (main tracks the fuzz package's state).
     try repo.write("Fuzz/.build/workspace-state.json", "{}\n")
     try repo.git("add", "-A")
