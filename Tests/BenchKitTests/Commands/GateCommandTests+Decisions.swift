@@ -99,6 +99,19 @@ extension GateCommandTests {
       #expect(code == 2, "\(name): \(out)")
       #expect(err.split(separator: "\n").count == 1 && err.contains(name), "\(name): \(err)")
     }
+    let (noBaseline, _, noBaselineErr) = gate([
+      "--gates", gatesFile, res, "--optional-cells", "deferred/cold",
+    ])
+    #expect(noBaseline == 2 && noBaselineErr.contains("--optional-cells applies to the baseline gate"))
+    let gates = dir + "/bad-optional.json"
+    try """
+    { "schema": "firstframe.gates/1", "baseline": { "optional_cells": ["loaded"] } }
+    """.write(toFile: gates, atomically: true, encoding: .utf8)
+    let (badFile, _, badFileErr) = gate(["--baseline", base, res, "--gates", gates])
+    #expect(badFile == 2, "\(badFileErr)")
+    #expect(
+      badFileErr.split(separator: "\n").count == 1
+        && badFileErr.contains("baseline.optional_cells has 'loaded'"))
   }
 
   @Test("a baseline without samples of the gated phase fails unless the cell is optional")
