@@ -33,10 +33,10 @@ extension Gate {
     case .pass: why = "within the \(Fmt.percent(threshold)) threshold"
     case .inconclusive, .skipped:
       why =
-        (r.ratio.isNaN
-          ? "no ratio (no run reached \(phase) on either side): nothing shows it within the threshold"
-          : "slower than the \(Fmt.percent(threshold)) threshold but not significant at α = \(alphaText)")
-        + "; inconclusive: more runs would decide" + runsToDecide(advice)
+        r.ratio.isNaN
+        ? "inconclusive: no ratio (no run reached \(phase) on either side), so nothing shows it within the threshold"
+        : "slower than the \(Fmt.percent(threshold)) threshold but not significant at α = \(alphaText);"
+          + " inconclusive: more runs would decide" + runsToDecide(advice)
     }
     var report = GateReport(advice: [advice])
     report.outcomes.append(

@@ -17,8 +17,8 @@ import Sampling
 ///
 /// **Relative gate.** r = median(numerator)/median(denominator) in one condition. With a
 /// `min_ratio`: pass when r ≥ min; fail when the whole bootstrap 95 % CI lies below min (or the
-/// bootstrap refused); otherwise `inconclusive` (fails under the default policy). `max_ratio` mirrors it. A
-/// NaN or infinite r fails. A missing cell fails ("no preview-only cell in cold") unless the gate
+/// bootstrap refused); otherwise `inconclusive` (fails under the default policy). `max_ratio`
+/// mirrors it. A NaN or infinite r fails. A missing cell fails ("no preview-only cell in cold") unless the gate
 /// is `optional`, when it is skipped with that reason. The full rule is on `GateDefinitions`.
 public enum Gate {
   /// Settings of the baseline gate.
@@ -76,9 +76,11 @@ public enum Gate {
     BaselineMatch.differences(baseline: baseline, results: results)
   }
 
-  /// The baseline gate's decision for one phase of one cell: slower beyond the threshold
+  /// The baseline gate's `fail` for one phase of one cell: slower beyond the threshold
   /// (ratio = median(new)/median(baseline) > 1 + `threshold`) **and** significantly so (two-sided
-  /// Mann–Whitney p < `alpha`). `GatePower` measures this very rule.
+  /// Mann–Whitney p < `alpha`). `GatePower` measures this rule; `baselineStatus` adds the
+  /// `inconclusive` verdict (slower beyond the threshold, not significantly), which fails the
+  /// gate under `--inconclusive fail` too.
   public static func isRegression(ratio: Double, pValue: Double, threshold: Double, alpha: Double) -> Bool {
     ratio > 1 + threshold && pValue < alpha
   }
