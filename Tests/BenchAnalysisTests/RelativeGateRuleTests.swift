@@ -23,9 +23,15 @@ import TestSupport
     try #require(try JSONDecoder().decode(GateDefinitions.self, from: Data(Self.gatesJSON.utf8)).relative)
   }
 
+  /// Sets the cold cell's `first_frame_observed` samples, in its summary and, when it has as
+  /// many runs, in its run records (whichever the gate reads).
   func setSamples(_ r: inout BenchResults, config: String, _ samples: [Double]) {
     let i = r.cells.firstIndex { $0.config == config && $0.condition == "cold" }!
     r.cells[i].phases[PhaseName.firstFrameObserved] = Statistics.summarize(samples)
+    guard r.cells[i].records.count == samples.count else { return }
+    for (j, value) in samples.enumerated() {
+      r.cells[i].records[j].phases[PhaseName.firstFrameObserved] = value
+    }
   }
 
   @Test("a gate whose cells were not run fails, named as such, unless the gates file marks it optional")
@@ -77,5 +83,23 @@ import TestSupport
     let required = try #require(out.first { $0.name == "required" })
     #expect(required.status == .fail, "\(required.line)")
     #expect(required.message.contains("refused"), "\(required.line)")
+  }
+
+  @Test("eager/deferred 1.7 from 3 noisy runs against min 1.8 is inconclusive, and fails the gate by default")
+  func inconclusiveFails() throws {
+    var r = SyntheticResults.make(configs: ["deferred", "eager"], conditions: ["cold"], runs: 3)
+    setSamples(&r, config: "deferred", [230, 250, 300])
+    setSamples(&r, config: "eager", [380, 425, 520])  // medians 425 / 250 = 1.7
+    let out = Gate.checkRelative(try gates().filter { $0.name == "at least" }, results: r)
+    let check = try #require(out.first)
+    #expect(check.status == .inconclusive, "\(check.line)")
+    #expect(check.message.contains("more runs would decide"))
+    let report = GateReport(outcomes: out)
+    #expect(!report.passed)
+    #expect(report.failures.map(\.name) == ["at least"])
+    #expect(MarkdownReport.gateSection(report).contains("## Gate: ❌ 1 failed check"))
+    var lenient = report
+    lenient.inconclusive = .pass
+    #expect(lenient.passed)
   }
 }

@@ -4,10 +4,15 @@ import ResultsSchema
 ///
 /// Compared: the tool version; how the launches were made (camera, cost profile name and
 /// contents hash, app command, outputs, refresh rate, tap, lock seconds, injected delay, the
-/// loaded condition's load kind); what
+/// loaded condition's load kind, the run timeout, each `--app-config` command by name); how the
+/// first frame was found (the display path, whether the light board was read or ignored with
+/// `--no-board`, what the X11 probe read with `--x11-read`, the `--feed-light-board` feeder's
+/// output node, capture node and formats); what
 /// the machine allowed (real-time priority of the compositor and of the camera thread, the
 /// cache-eviction method); and the machine itself (machine id, kernel, CPU model and count). A
-/// value recorded on one side only is a difference: it cannot be shown to match.
+/// value recorded on one side only is a difference: it cannot be shown to match. A field older
+/// results lack is read as the default the documentation gives it (the display `shm`, the load
+/// `cpu`, the board read, the X11 probe reading the `window`), not as a difference.
 public enum BaselineMatch {
   /// Each difference as `what baseline vs results`, in a fixed order; empty when they match.
   public static func differences(baseline: BenchResults, results: BenchResults) -> [String] {
@@ -37,11 +42,47 @@ public enum BaselineMatch {
     compare("real-time camera", text(b.host.realtimeCamera), text(r.host.realtimeCamera))
     // Results from before the X11 path were all made on the shared-memory surface.
     compare("display", b.settings.display ?? "shm", r.settings.display ?? "shm")
+    out += firstFrameDifferences(b.settings, r.settings)
     compare("cache eviction", b.host.cacheEviction, r.host.cacheEviction)
     compare("machine id", b.host.machineId, r.host.machineId)
     compare("kernel", b.host.kernel, r.host.kernel)
     compare("CPU model", b.host.cpuModel, r.host.cpuModel)
     compare("CPUs", String(b.host.cpus), String(r.host.cpus))
+    return out
+  }
+
+  /// How the first frame was found and when a run gave up, and the third-party apps: each
+  /// difference as `what baseline vs results`.
+  static func firstFrameDifferences(
+    _ b: BenchResults.BenchSettings, _ r: BenchResults.BenchSettings
+  ) -> [String] {
+    var out: [String] = []
+    func compare(_ what: String, _ x: String, _ y: String) {
+      if x != y { out.append("\(what) \(x) vs \(y)") }
+    }
+    // `lightBoard` is recorded only as false (--no-board); absent, the probe read the board.
+    func board(_ s: BenchResults.BenchSettings) -> String {
+      s.lightBoard == false ? "ignored (--no-board)" : "read"
+    }
+    compare("light board", board(b), board(r))
+    // Only the X11 paths have a probe read; results from before --x11-read read the window.
+    if let bs = b.displayServer, let rs = r.displayServer {
+      compare("x11 read", bs.probeReads ?? "window", rs.probeReads ?? "window")
+    }
+    func seconds(_ v: Double) -> String { v.rounded() == v ? String(Int(v)) : String(v) }
+    compare("run timeout s", seconds(b.runTimeoutSeconds), seconds(r.runTimeoutSeconds))
+    // What the feeder wrote where, not what it counted while doing so.
+    func feed(_ s: BenchResults.BenchSettings) -> String {
+      s.lightBoardFeed.map {
+        "\($0.output) into \($0.capture) (\($0.formats.sorted().joined(separator: ", ")))"
+      }
+        ?? "none"
+    }
+    compare("light-board feed", feed(b), feed(r))
+    let (bApps, rApps) = (b.appConfigs ?? [:], r.appConfigs ?? [:])
+    for name in Set(bApps.keys).union(rApps.keys).sorted() {
+      compare("app-config \(name)", bApps[name] ?? "(none)", rApps[name] ?? "(none)")
+    }
     return out
   }
 }

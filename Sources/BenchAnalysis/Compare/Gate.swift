@@ -4,18 +4,21 @@ import Sampling
 /// CI gates: a regression check against a committed baseline, and relative gates between
 /// configurations of one run.
 ///
-/// **Baseline gate.** For each gated phase of each cell present in both files, the ratio
-/// r = median(results)/median(baseline). It fails exactly when r > 1 + threshold (default 5 %)
-/// **and** the two-sided Mann–Whitney p < α (default 0.01). Requiring both keeps the false-alarm
-/// rate low (a shift must be large enough to matter and unlikely under noise); the A/A simulation
-/// test measures it. A cell whose gated phase has no successful runs fails. Failed runs count:
-/// each cell's failure rate is compared with the baseline's (`checkFailureRate`), and a
-/// significant rise fails the gate.
+/// **Baseline gate.** For each gated phase of each cell, the ratio
+/// r = median(results)/median(baseline), decided by `baselineStatus`: within 1 + threshold
+/// (default 5 %) passes; beyond it **and** two-sided Mann–Whitney p < α (default 0.01) fails;
+/// beyond it without p < α is `inconclusive` (more runs would decide), which fails the gate
+/// unless `bench gate --inconclusive pass`. Requiring both for `fail` keeps the false-alarm rate
+/// low; the A/A simulation test measures it. A cell whose gated phase has no successful runs
+/// fails; so does a cell on one side only, or a baseline cell without samples of the phase,
+/// unless the cell is optional (`BaselineOptions.optionalCells`: skipped with the reason).
+/// Failed runs count: each cell's failure rate is compared with the baseline's
+/// (`checkFailureRate`), and a significant rise fails the gate.
 ///
 /// **Relative gate.** r = median(numerator)/median(denominator) in one condition. With a
 /// `min_ratio`: pass when r ≥ min; fail when the whole bootstrap 95 % CI lies below min (or the
-/// bootstrap refused); otherwise `inconclusive` (reported, not failed). `max_ratio` mirrors it. A
-/// NaN or infinite r fails. A missing cell fails ("no preview-only cell in cold") unless the gate
+/// bootstrap refused); otherwise `inconclusive` (fails under the default policy). `max_ratio`
+/// mirrors it. A NaN or infinite r fails. A missing cell fails ("no preview-only cell in cold") unless the gate
 /// is `optional`, when it is skipped with that reason. The full rule is on `GateDefinitions`.
 public enum Gate {
   /// Settings of the baseline gate.
@@ -32,6 +35,10 @@ public enum Gate {
     public var resamples: Int
     /// The bootstrap's base seed.
     public var seed: UInt64
+    /// Cells (`CellKey.name`: `config/condition[@camera]`) that may be missing from one side, or
+    /// whose baseline has no samples of a gated phase: such a check is skipped with the reason
+    /// instead of failing (`baseline.optional_cells`, `bench gate --optional-cells`).
+    public var optionalCells: Set<String> = []
 
     /// The defaults: `first_frame_observed`, 5 %, α = 0.01.
     public init(
@@ -50,8 +57,10 @@ public enum Gate {
     /// The threshold of `phase`, as a fraction.
     public func threshold(for phase: String) -> Double { thresholds[phase] ?? defaultThreshold }
 
-    /// Applies a gates file's `baseline` section (its phases are added; CLI values set later win).
+    /// Applies a gates file's `baseline` section (its phases and optional cells are added; CLI
+    /// values set later win).
     public mutating func apply(_ section: GateDefinitions.BaselineSection) {
+      optionalCells.formUnion(section.optional_cells ?? [])
       if let a = section.alpha { alpha = a }
       if let d = section.default_threshold_pct { defaultThreshold = d / 100 }
       for (phase, gate) in (section.phases ?? [:]).sorted(by: { $0.key < $1.key }) {
@@ -67,9 +76,11 @@ public enum Gate {
     BaselineMatch.differences(baseline: baseline, results: results)
   }
 
-  /// The baseline gate's decision for one phase of one cell: slower beyond the threshold
+  /// The baseline gate's `fail` for one phase of one cell: slower beyond the threshold
   /// (ratio = median(new)/median(baseline) > 1 + `threshold`) **and** significantly so (two-sided
-  /// Mann–Whitney p < `alpha`). `GatePower` measures this very rule.
+  /// Mann–Whitney p < `alpha`). `GatePower` measures this rule; `baselineStatus` adds the
+  /// `inconclusive` verdict (slower beyond the threshold, not significantly), which fails the
+  /// gate under `--inconclusive fail` too.
   public static func isRegression(ratio: Double, pValue: Double, threshold: Double, alpha: Double) -> Bool {
     ratio > 1 + threshold && pValue < alpha
   }
@@ -88,24 +99,22 @@ public enum Gate {
       }
     }
     for phase in options.phases {
-      let threshold = options.threshold(for: phase)
       for cell in results.orderedCells {
         let key = CellKey(cell)
         let name = "\(phase) \(key.name)"
         guard let base = baseline.cell(key) else {
           report.outcomes.append(
-            GateOutcome(
-              kind: "baseline", name: name, status: .skipped,
-              message: "skipped: the baseline has no \(key.name) cell", phase: phase))
+            missing(name: name, phase: phase, key: key, what: "the baseline has no \(key.name) cell", options)
+          )
           continue
         }
         let reference = base.samples(for: phase)
         let current = cell.samples(for: phase)
         guard !reference.isEmpty else {
           report.outcomes.append(
-            GateOutcome(
-              kind: "baseline", name: name, status: .skipped,
-              message: "skipped: the baseline has no \(phase) samples for \(key.name)", phase: phase))
+            missing(
+              name: name, phase: phase, key: key,
+              what: "the baseline has no \(phase) samples for \(key.name)", options))
           continue
         }
         guard !current.isEmpty else {
@@ -116,41 +125,17 @@ public enum Gate {
               phase: phase, referenceMedianMs: Statistics.median(reference)))
           continue
         }
-        let r = SampleComparison(
-          reference: reference, new: current, threshold: threshold, alpha: options.alpha,
-          resamples: options.resamples, seed: options.seed ^ SplitMix64.stableHash("\(key.name)|\(phase)"))
-        let regressed = isRegression(
-          ratio: r.ratio, pValue: r.pValue, threshold: threshold, alpha: options.alpha)
-        let numbers =
-          "median \(Fmt.ms(r.newMedian)) ms vs baseline \(Fmt.ms(r.referenceMedian)) ms, ratio \(Fmt.ratio(r.ratio))"
-          + " (\(Fmt.change(r.ratio)), 95 % CI \(Fmt.ci(r.ci95))), \(Fmt.p(r.pValue)), n = \(r.newCount) vs \(r.referenceCount)"
-          + " (\(cell.failed) of \(cell.runs) runs failed vs \(base.failed) of \(base.runs))"
-        let why: String
-        if regressed {
-          why =
-            "slower beyond the \(Fmt.percent(threshold)) threshold at α = \(PowerAdvice.formatAlpha(options.alpha))"
-        } else if r.ratio > 1 + threshold {
-          why =
-            "slower than the threshold but not significant at α = \(PowerAdvice.formatAlpha(options.alpha))"
-        } else {
-          why = "within the \(Fmt.percent(threshold)) threshold"
-        }
-        report.outcomes.append(
-          GateOutcome(
-            kind: "baseline", name: name, status: regressed ? .fail : .pass, message: "\(numbers); \(why)",
-            phase: phase, referenceMedianMs: r.referenceMedian, medianMs: r.newMedian, ratio: r.ratio,
-            ci95: r.ci95.array, pValue: r.pValue, limit: 1 + threshold))
-        let advice = PowerAdvice(
-          phase: "\(phase) \(key.name)", baseline: reference, current: current, alpha: options.alpha,
-          thresholdFraction: threshold)
-        report.advice.append(advice)
-        if let warning = advice.warning { report.warnings.append(warning) }
+        let seed = options.seed ^ SplitMix64.stableHash("\(key.name)|\(phase)")
+        report.merge(
+          compare(
+            reference, current, name: name, phase: phase, counts: (cell, base), seed: seed, options: options))
       }
       for key in baseKeys.subtracting(results.cells.map(CellKey.init)).sorted() {
         report.outcomes.append(
-          GateOutcome(
-            kind: "baseline", name: "\(phase) \(key.name)", status: .skipped,
-            message: "skipped: the results have no \(key.name) cell", phase: phase))
+          missing(
+            name: "\(phase) \(key.name)", phase: phase, key: key,
+            what: "the results have no \(key.name) cell",
+            options))
       }
     }
     return report

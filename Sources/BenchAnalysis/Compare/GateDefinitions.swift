@@ -7,7 +7,8 @@ import ResultsSchema
 /// ```
 /// { "schema": "firstframe.gates/1",
 ///   "baseline": { "alpha": 0.01, "default_threshold_pct": 5,
-///                 "phases": { "first_frame_observed": { "threshold_pct": 5 } } },
+///                 "phases": { "first_frame_observed": { "threshold_pct": 5 } },
+///                 "optional_cells": ["deferred/loaded"] },
 ///   "relative": [ { "name": "…", "phase": "first_frame_observed", "condition": "cold",
 ///                   "numerator": "eager", "denominator": "deferred", "min_ratio": 1.8,
 ///                   "optional": false } ] }
@@ -23,8 +24,14 @@ import ResultsSchema
 /// 4. r inside the bounds (`min_ratio` ≤ r, r ≤ `max_ratio`) passes;
 /// 5. r outside: fails when the bootstrap 95 % CI of r lies entirely outside the bound, or when the
 ///    bootstrap refused (more than 1 % of its resamples had no finite ratio, so the CI is
-///    unknown); otherwise `inconclusive` (reported, not failed: more runs would decide).
-/// Only `fail` makes `bench gate` exit 1.
+///    unknown); otherwise `inconclusive`: more runs would decide.
+///
+/// `bench gate` exits 1 on a `fail`, and on an `inconclusive` unless `--inconclusive pass`
+/// (default `fail`: a check that could not show the build healthy does not let it land).
+///
+/// **Baseline gate** (`Gate.checkBaseline`): a cell on one side only, or a baseline cell without
+/// samples of a gated phase, fails unless `baseline.optional_cells` (or `--optional-cells`)
+/// names it (`config/condition`, `@camera` appended for a camera other than `synthetic`).
 public struct GateDefinitions: Codable, Sendable, Hashable {
   /// The schema identifier this file must carry.
   public static let schemaIdentifier = "firstframe.gates/1"
@@ -57,13 +64,18 @@ public struct GateDefinitions: Codable, Sendable, Hashable {
     public var default_threshold_pct: Double?
     /// Gated phases and their thresholds; `first_frame_observed` is always gated.
     public var phases: [String: PhaseGate]?
+    /// Cells (`config/condition[@camera]`) whose absence from one side, or missing baseline
+    /// samples, skips the check instead of failing it (default none: every cell must be compared).
+    public var optional_cells: [String]?
     /// Creates the section.
     public init(
-      alpha: Double? = nil, default_threshold_pct: Double? = nil, phases: [String: PhaseGate]? = nil
+      alpha: Double? = nil, default_threshold_pct: Double? = nil, phases: [String: PhaseGate]? = nil,
+      optional_cells: [String]? = nil
     ) {
       self.alpha = alpha
       self.default_threshold_pct = default_threshold_pct
       self.phases = phases
+      self.optional_cells = optional_cells
     }
   }
 
@@ -164,6 +176,12 @@ public struct GateDefinitions: Codable, Sendable, Hashable {
       throw ResultsFileError(
         reading: .invalidGates, path: path, "\(path): baseline.alpha must be between 0 and 1, not \(alpha)")
     }
+    for cell in defs.baseline?.optional_cells ?? [] where !isCellName(cell) {
+      throw ResultsFileError(
+        reading: .invalidGates, path: path,
+        "\(path): baseline.optional_cells has '\(cell)'; a cell is config/condition[@camera], e.g. deferred/loaded"
+      )
+    }
     for (phase, gate) in defs.baseline?.phases ?? [:] {
       if let t = gate.threshold_pct, !(t >= 0 && t.isFinite) {
         throw ResultsFileError(
@@ -172,5 +190,14 @@ public struct GateDefinitions: Codable, Sendable, Hashable {
       }
     }
     return defs
+  }
+
+  /// True when `name` has the shape of a cell's name: `config/condition` or
+  /// `config/condition@camera`, each part non-empty.
+  public static func isCellName(_ name: String) -> Bool {
+    let cellAndCamera = name.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
+    let parts = cellAndCamera[0].split(separator: "/", omittingEmptySubsequences: false)
+    return parts.count == 2 && parts.allSatisfy { !$0.isEmpty }
+      && (cellAndCamera.count == 1 || !cellAndCamera[1].isEmpty)
   }
 }

@@ -6,9 +6,13 @@ public struct GateOutcome: Sendable, Hashable, Codable {
     case pass
     /// Violated significantly: the gate's exit status is 1.
     case fail
-    /// The point estimate violates the bound but the 95 % CI still includes it: reported, not failed.
+    /// The point estimate violates the bound but the evidence does not settle it (a baseline
+    /// check slower beyond its threshold without p < α; a relative gate whose 95 % CI still
+    /// includes its bound): more runs would decide. It fails the gate under the default policy
+    /// (`bench gate --inconclusive fail`) and is reported without failing under `pass`.
     case inconclusive
-    /// Could not be evaluated (a cell is missing); reported with the reason.
+    /// Not evaluated because the user said it need not be (an optional cell or gate that is
+    /// missing); reported with the reason. A required check that cannot be evaluated fails.
     case skipped
   }
 
@@ -69,18 +73,45 @@ public struct GateReport: Sendable, Hashable, Codable {
   /// The baseline gate's false alarms and power as `Benchmarks/gate-power` measured them
   /// (`GatePower.Report.quote`), or why they are not quoted; nil when no baseline was checked.
   public var measuredPower: String? = nil
+  /// What an inconclusive outcome counts as (`bench gate --inconclusive`, default `fail`):
+  /// `passed`, `failures`, the verdict line, JUnit and Markdown all decide through it.
+  public var inconclusive: Gate.InconclusivePolicy = .fail
 
-  /// Creates a report.
-  public init(outcomes: [GateOutcome] = [], advice: [PowerAdvice] = [], warnings: [String] = []) {
+  /// Creates a report whose inconclusive outcomes count as `inconclusive` says.
+  public init(
+    outcomes: [GateOutcome] = [], advice: [PowerAdvice] = [], warnings: [String] = [],
+    inconclusive: Gate.InconclusivePolicy = .fail
+  ) {
     self.outcomes = outcomes
     self.advice = advice
     self.warnings = warnings
+    self.inconclusive = inconclusive
   }
 
-  /// True when no outcome failed (exit status 0).
-  public var passed: Bool { !outcomes.contains { $0.status == .fail } }
-  /// The failed outcomes.
-  public var failures: [GateOutcome] { outcomes.filter { $0.status == .fail } }
+  /// True when no outcome fails the gate under the report's policy (exit status 0): no `fail`,
+  /// and no `inconclusive` unless the policy is `pass`.
+  public var passed: Bool { failures.isEmpty }
+  /// The outcomes that fail the gate under the report's policy, in order.
+  public var failures: [GateOutcome] { outcomes.filter(fails) }
+
+  /// True when `outcome` fails the gate under the report's policy.
+  public func fails(_ outcome: GateOutcome) -> Bool { Gate.fails(outcome.status, inconclusive: inconclusive) }
+
+  /// The verdict line `bench gate` ends with: `gate: passed (12 checks, 1 skipped, 0
+  /// inconclusive)`, or `gate: FAILED, 2 checks: first_frame_observed deferred/warm
+  /// (inconclusive), failure_rate eager/cold`, each failing check named, an inconclusive one so
+  /// marked.
+  public var verdictLine: String {
+    let failed = failures
+    guard !failed.isEmpty else {
+      let skipped = outcomes.filter { $0.status == .skipped }.count
+      let inconclusiveCount = outcomes.filter { $0.status == .inconclusive }.count
+      return "gate: passed (\(outcomes.count) checks, \(skipped) skipped, \(inconclusiveCount) inconclusive)"
+    }
+    let names = failed.map { $0.status == .inconclusive ? "\($0.name) (inconclusive)" : $0.name }
+    return
+      "gate: FAILED, \(failed.count) check\(failed.count == 1 ? "" : "s"): \(names.joined(separator: ", "))"
+  }
 
   /// Appends another report's contents.
   public mutating func merge(_ other: GateReport) {

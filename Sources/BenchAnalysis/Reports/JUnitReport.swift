@@ -2,33 +2,39 @@ import LaunchContract
 import ResultsSchema
 /// JUnit XML, which CI systems show as tests: each gate check is a test case.
 public enum JUnitReport {
-  /// A `<testsuites>` document with one suite per gate kind; failures carry the numbers,
-  /// skipped and inconclusive checks are `<skipped>` with the reason.
+  /// A `<testsuites>` document with one suite per gate kind. A check that fails the gate under
+  /// the report's policy is a `<failure>` carrying the numbers (an inconclusive one says
+  /// "inconclusive" in its message and has type `inconclusive`); skipped checks, and inconclusive
+  /// ones under `--inconclusive pass`, are `<skipped>` with the reason.
   public static func xml(gate report: GateReport, suiteName: String = "bench gate") -> String {
     var s = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-    let failures = report.outcomes.filter { $0.status == .fail }.count
-    let skipped = report.outcomes.filter { $0.status == .skipped || $0.status == .inconclusive }.count
-    s +=
-      "<testsuites name=\"\(XMLText.escape(suiteName))\" tests=\"\(report.outcomes.count)\" failures=\"\(failures)\" skipped=\"\(skipped)\">\n"
+    func counts(_ cases: [GateOutcome]) -> String {
+      let failures = cases.filter(report.fails).count
+      let skipped = cases.filter {
+        !report.fails($0) && ($0.status == .skipped || $0.status == .inconclusive)
+      }
+      return "tests=\"\(cases.count)\" failures=\"\(failures)\" skipped=\"\(skipped.count)\""
+    }
+    s += "<testsuites name=\"\(XMLText.escape(suiteName))\" \(counts(report.outcomes))>\n"
     let kinds = Array(Set(report.outcomes.map(\.kind))).sorted()
     for kind in kinds {
       let cases = report.outcomes.filter { $0.kind == kind }
-      s += "  <testsuite name=\"\(XMLText.escape("\(suiteName).\(kind)"))\" tests=\"\(cases.count)\""
-      s += " failures=\"\(cases.filter { $0.status == .fail }.count)\""
-      s += " skipped=\"\(cases.filter { $0.status == .skipped || $0.status == .inconclusive }.count)\">\n"
+      s += "  <testsuite name=\"\(XMLText.escape("\(suiteName).\(kind)"))\" \(counts(cases))>\n"
       for c in cases {
         s +=
-          "    <testcase classname=\"\(XMLText.escape("gate.\(kind)"))\" name=\"\(XMLText.escape(c.name))\""
-        switch c.status {
-        case .pass:
-          s += ">\n      <system-out>\(XMLText.escape(c.message))</system-out>\n    </testcase>\n"
-        case .fail:
+          "    <testcase classname=\"\(XMLText.escape("gate.\(kind)"))\" name=\"\(XMLText.escape(c.name))\">\n"
+        if c.status == .pass {
+          s += "      <system-out>\(XMLText.escape(c.message))</system-out>\n"
+        } else if report.fails(c) {
+          let inconclusive = c.status == .inconclusive
+          let message = inconclusive ? "inconclusive: " + c.message : c.message
           s +=
-            ">\n      <failure message=\"\(XMLText.escape(c.message))\" type=\"regression\">\(XMLText.escape(c.line))</failure>\n    </testcase>\n"
-        case .skipped, .inconclusive:
-          s +=
-            ">\n      <skipped message=\"\(XMLText.escape(c.status.rawValue + ": " + c.message))\"/>\n    </testcase>\n"
+            "      <failure message=\"\(XMLText.escape(message))\" type=\"\(inconclusive ? "inconclusive" : "regression")\">"
+            + "\(XMLText.escape(c.line))</failure>\n"
+        } else {
+          s += "      <skipped message=\"\(XMLText.escape(c.status.rawValue + ": " + c.message))\"/>\n"
         }
+        s += "    </testcase>\n"
       }
       s += "  </testsuite>\n"
     }

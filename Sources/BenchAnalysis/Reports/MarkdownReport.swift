@@ -66,15 +66,18 @@ public enum MarkdownReport {
     return s
   }
 
-  /// The gate's section: a verdict line, a table of checks, warnings and power advice.
+  /// The gate's section: a verdict line, a table of checks, warnings and power advice. An
+  /// inconclusive check that fails the gate (the report's policy is `fail`) is counted among the
+  /// failed checks and marked ❌ in the table; under `pass` it is marked ⚠️.
   public static func gateSection(_ gate: GateReport) -> String {
     let failed = gate.failures.count
     var s =
-      "## Gate: " + (gate.passed ? "✅ passed" : "❌ \(failed) regression\(failed == 1 ? "" : "s")") + "\n\n"
+      "## Gate: " + (gate.passed ? "✅ passed" : "❌ \(failed) failed check\(failed == 1 ? "" : "s")") + "\n\n"
     if !gate.outcomes.isEmpty {
       s += "| status | check | details |\n|---|---|---|\n"
       for o in gate.outcomes {
-        let icon = ["pass": "✅", "fail": "❌", "inconclusive": "⚠️", "skipped": "⏭️"][o.status.rawValue] ?? ""
+        let icon =
+          gate.fails(o) ? "❌" : ["pass": "✅", "inconclusive": "⚠️", "skipped": "⏭️"][o.status.rawValue] ?? ""
         s += "| \(icon) \(o.status.rawValue) | \(escape(o.name)) | \(escape(o.message)) |\n"
       }
     }

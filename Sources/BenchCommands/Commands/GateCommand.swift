@@ -30,6 +30,11 @@ package enum GateCommand: Command {
     package var powerPath: String? = nil
     /// `--inconclusive`: whether a check that could not decide fails the gate.
     package var inconclusive: Gate.InconclusivePolicy = .fail
+    /// `--optional-cells`: cells (`config/condition[@camera]`) a baseline check may skip when
+    /// one side lacks them, besides the gates file's `baseline.optional_cells`.
+    package var optionalCells: [String] = []
+    /// `--allow-incomplete`: gate interrupted or unfinished results with a warning instead of failing.
+    package var allowIncomplete: Bool = false
   }
 
   /// `--threshold`: `5`, or `first_frame_observed=5,start_running=10` (percent), as fractions.
@@ -77,7 +82,7 @@ package enum GateCommand: Command {
     "--alpha", "P", "significance level a regression must reach", shownAs: "0.01",
     parser: .number(in: NumberRange(greaterThan: 0, below: 1)))
   static let force = Flag(
-    "--force", "compare against a baseline from another camera, profile, display path or tool version")
+    "--force", "compare against a baseline made differently or on another machine (each difference named)")
   static let junit = Option<String?>(
     "--junit", "FILE", "also write JUnit XML (each check a test case)", parser: .fileName)
   static let markdown = Option<String?>(
@@ -89,24 +94,49 @@ package enum GateCommand: Command {
 
   static let inconclusive = Option(
     "--inconclusive", "fail|pass",
-    "what a check that could not decide counts as (CI and the nightly: fail)", default: Gate.InconclusivePolicy.fail,
+    "what a check that could not decide counts as (CI and the nightly: fail)",
+    default: Gate.InconclusivePolicy.fail,
     parser: .choice())
+  static let optionalCells = Option(
+    "--optional-cells", "CELLS",
+    "config/condition[@camera],…: cells the baseline gate skips, not fails, when one side lacks them",
+    default: [String](), shownAs: "none",
+    parser: ValueParser(
+      parse: { (text, name) throws(UsageError) -> [String] in
+        let cells = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        for cell in cells where !GateDefinitions.isCellName(cell) {
+          throw UsageError("\(name) wants config/condition[@camera],…, e.g. deferred/loaded, not '\(cell)'")
+        }
+        return cells
+      }, describe: { $0.joined(separator: ",") }))
+  static let allowIncomplete = Flag(
+    "--allow-incomplete",
+    "gate interrupted or unfinished (\"complete\": false) results with a warning, not a failure")
 
   /// The option table (parser and `--help`).
   package static let spec = CommandLineSpec(
     command: "bench gate", synopsis: "[--baseline BASE.json] [--gates FILE] RESULTS.json [options]",
     summary: """
-      Fails (exit 1) exactly when a gated phase of some cell is slower than the baseline beyond its
+      Fails (exit 1) when a gated phase of some cell is slower than the baseline beyond its
       threshold AND significantly so (two-sided Mann–Whitney p < alpha), naming each failing phase
-      with its medians, ratio, 95 % CI and p. Gated by default: first_frame_observed, plus the phases
-      listed in the gates file or given with --threshold PHASE=PCT. With --gates, also checks the
-      relative gates of that file (ratios between configurations of the same run), which hold on any
-      machine. A baseline from another camera, profile, display path or tool version is refused
-      unless --force.
+      with its medians, ratio, 95 % CI and p. Slower beyond the threshold but not significantly is
+      inconclusive, and also fails unless --inconclusive pass (CI and the nightly use fail). Gated by
+      default: first_frame_observed, plus the phases listed in the gates file or given with
+      --threshold PHASE=PCT. A cell on one side only fails unless optional (--optional-cells, or
+      the gates file's baseline.optional_cells); interrupted results fail unless --allow-incomplete.
+      With --gates, also checks the relative gates of that file (ratios between configurations of
+      the same run), which hold on any machine. A baseline made differently (camera, profile,
+      display path, board, feeder, timeout, apps, machine, tool version) is refused unless --force.
       """,
-    options: [baseline, gates, threshold, alpha, force, junit, markdown, quiet, power, inconclusive],
-    epilogue:
-      "exit status: 0 every gate passed, 1 a regression (or a gated cell without successful runs), 2 bad usage or input"
+    options: [
+      baseline, gates, threshold, alpha, force, junit, markdown, quiet, power, inconclusive, optionalCells,
+      allowIncomplete,
+    ],
+    epilogue: """
+      exit status: 0 every gate passed, 1 a check failed (a regression, a cell without successful runs or
+      missing from one side, incomplete results, or an inconclusive check under --inconclusive fail),
+      2 bad usage or input
+      """
   )
 
   /// Checks the command line: one results file, and a baseline or a gates file to check it with.
@@ -124,76 +154,91 @@ package enum GateCommand: Command {
       resultsPath: o.positional[0], baselinePath: baselinePath, gatesPath: gatesPath,
       thresholds: try o.value(threshold), alpha: try o.value(alpha), force: o.isSet(force),
       junitPath: try o.value(junit), markdownPath: try o.value(markdown), quiet: o.isSet(quiet),
-      powerPath: try o.value(power), inconclusive: try o.value(inconclusive))
+      powerPath: try o.value(power), inconclusive: try o.value(inconclusive),
+      optionalCells: try o.value(optionalCells), allowIncomplete: o.isSet(allowIncomplete))
   }
 
   /// Checks the results and writes one line per check and the verdict to `output`. Returns 0
-  /// when every gate passed, 1 on a regression.
-  /// - Throws: `UsageError` for an unreadable file, a foreign baseline without `--force`, or a
-  ///   report that cannot be written.
+  /// when every gate passed, 1 when a check failed (an inconclusive one under
+  /// `--inconclusive fail` included).
+  /// - Throws: `UsageError` for an unreadable file, a foreign baseline without `--force`, an
+  ///   `--optional-cells` name that is no cell of either file, or a report that cannot be written.
   package static func execute(
     _ o: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
   ) throws(UsageError) -> Int32 {
-    let (baselinePath, gatesPath, alphaOverride) = (o.baselinePath, o.gatesPath, o.alpha)
     // Gates read samples only: the runs' timelines are skipped. The results and the baseline
     // are read at once (the results' error, then the gates file's, then the baseline's).
     let loaded = ResultsFile.loadConcurrently(
-      [o.resultsPath] + (baselinePath.map { [$0] } ?? []), timelines: .none)
+      [o.resultsPath] + (o.baselinePath.map { [$0] } ?? []), timelines: .none)
     let results = try loaded[0].mapError(UsageError.init).get()
-    let definitions = try gatesPath.map { (p: String) throws(UsageError) in
+    let definitions = try o.gatesPath.map { (p: String) throws(UsageError) in
       try UsageError.reading { () throws(ResultsFileError) in try GateDefinitions.load(path: p) }
     }
 
-    var report = GateReport()
-    if let baselinePath {
+    var report = GateReport(inconclusive: o.inconclusive)
+    report.merge(Gate.checkComplete(results, file: o.resultsPath, allowIncomplete: o.allowIncomplete))
+    if let baselinePath = o.baselinePath {
       let baseline = try loaded[1].mapError(UsageError.init).get()
-      let reasons = Gate.incompatibilities(baseline: baseline, results: results)
-      if !reasons.isEmpty {
-        guard o.force else {
-          throw UsageError(
-            "baseline \(baselinePath) was measured differently (\(reasons.joined(separator: "; "))); record a new baseline with 'bench baseline save', or pass --force to compare anyway"
-          )
-        }
-        report.warnings.append(
-          "comparing against a foreign baseline (--force): \(reasons.joined(separator: "; "))")
-      }
-      var options = Gate.BaselineOptions()
-      if let section = definitions?.baseline { options.apply(section) }
-      if let d = o.thresholds.fallback { options.defaultThreshold = d }
-      for (phase, t) in o.thresholds.perPhase.sorted(by: { $0.key < $1.key }) {
-        options.thresholds[phase] = t
-        if !options.phases.contains(phase) { options.phases.append(phase) }
-      }
-      if let a = alphaOverride { options.alpha = a }
-      report.merge(Gate.checkBaseline(results, against: baseline, options: options))
+      report.merge(Gate.checkComplete(baseline, file: baselinePath, allowIncomplete: o.allowIncomplete))
+      report.merge(try baselineReport(o, results, against: baseline, at: baselinePath, definitions))
       report.warnings += abWarnings(baseline: baseline, results: results)
-      report.measuredPower = try PowerCommand.quote(explicitPath: o.powerPath, options: options)
+    } else if !o.optionalCells.isEmpty {
+      throw UsageError("--optional-cells applies to the baseline gate: give --baseline BASE.json")
     }
     if let definitions {
       report.outcomes += Gate.checkRelative(definitions.relative ?? [], results: results)
     }
 
-    let quiet = o.quiet
-    for outcome in report.outcomes where !quiet || Gate.fails(outcome.status, inconclusive: o.inconclusive) {
+    for outcome in report.outcomes where !o.quiet || report.fails(outcome) {
       output.write(outcome.line + "\n")
     }
     for warning in report.warnings { output.write("warning: \(warning)\n") }
-    if !quiet, let measured = report.measuredPower { output.write("power: \(measured)\n") }
-    if !quiet { for advice in report.advice { output.write("power: \(advice.summary)\n") } }
-    let failed = report.outcomes.filter { Gate.fails($0.status, inconclusive: o.inconclusive) }
-    let skipped = report.outcomes.filter { $0.status == .skipped }.count
-    let inconclusive = report.outcomes.filter { $0.status == .inconclusive }.count
-    if failed.isEmpty {
-      output.write(
-        "gate: passed (\(report.outcomes.count) checks, \(skipped) skipped, \(inconclusive) inconclusive)\n")
-    } else {
-      output.write(
-        "gate: FAILED, \(failed.count) regression\(failed.count == 1 ? "" : "s"): \(failed.map(\.name).joined(separator: ", "))\n"
-      )
-    }
+    if !o.quiet, let measured = report.measuredPower { output.write("power: \(measured)\n") }
+    if !o.quiet { for advice in report.advice { output.write("power: \(advice.summary)\n") } }
+    output.write(report.verdictLine + "\n")
     if let path = o.junitPath { try write(JUnitReport.xml(gate: report), to: path) }
     if let path = o.markdownPath { try write(MarkdownReport.gateSection(report), to: path) }
-    return failed.isEmpty ? 0 : 1
+    return report.passed ? 0 : 1
+  }
+
+  /// The baseline gate of `results` against `baseline` (read from `baselinePath`): refuses a
+  /// baseline made differently unless `--force`, applies the gates file's `baseline` section
+  /// and the command line, and quotes the measured power.
+  /// - Throws: `UsageError` for a foreign baseline without `--force`, or an `--optional-cells`
+  ///   name that is a cell of neither file.
+  static func baselineReport(
+    _ o: Options, _ results: BenchResults, against baseline: BenchResults, at baselinePath: String,
+    _ definitions: GateDefinitions?
+  ) throws(UsageError) -> GateReport {
+    var report = GateReport(inconclusive: o.inconclusive)
+    let reasons = Gate.incompatibilities(baseline: baseline, results: results)
+    if !reasons.isEmpty {
+      guard o.force else {
+        throw UsageError(
+          "baseline \(baselinePath) was measured differently (\(reasons.joined(separator: "; "))); record a new baseline with 'bench baseline save', or pass --force to compare anyway"
+        )
+      }
+      report.warnings.append(
+        "comparing against a foreign baseline (--force): \(reasons.joined(separator: "; "))")
+    }
+    let known = Set((results.cells + baseline.cells).map { CellKey($0).name })
+    if let unknown = o.optionalCells.first(where: { !known.contains($0) }) {
+      throw UsageError(
+        "--optional-cells: '\(unknown)' is no cell of the results or the baseline (cells: \(known.sorted().joined(separator: ", ")))"
+      )
+    }
+    var options = Gate.BaselineOptions()
+    if let section = definitions?.baseline { options.apply(section) }
+    options.optionalCells.formUnion(o.optionalCells)
+    if let d = o.thresholds.fallback { options.defaultThreshold = d }
+    for (phase, t) in o.thresholds.perPhase.sorted(by: { $0.key < $1.key }) {
+      options.thresholds[phase] = t
+      if !options.phases.contains(phase) { options.phases.append(phase) }
+    }
+    if let a = o.alpha { options.alpha = a }
+    report.merge(Gate.checkBaseline(results, against: baseline, options: options))
+    report.measuredPower = try PowerCommand.quote(explicitPath: o.powerPath, options: options)
+    return report
   }
 
   static func write(_ text: String, to path: String) throws(UsageError) {
