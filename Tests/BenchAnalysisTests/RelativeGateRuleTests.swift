@@ -25,7 +25,7 @@ import TestSupport
 
   func setSamples(_ r: inout BenchResults, config: String, _ samples: [Double]) {
     let i = r.cells.firstIndex { $0.config == config && $0.condition == "cold" }!
-    r.cells[i].phases[PhaseName.firstFrameObserved] = Statistics.summarize(samples)
+    r.cells[i].setSamples(samples, for: PhaseName.firstFrameObserved)
   }
 
   @Test("a gate whose cells were not run fails, named as such, unless the gates file marks it optional")

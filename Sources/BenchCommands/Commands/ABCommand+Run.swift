@@ -130,7 +130,8 @@ extension ABCommand {
       var text = "A = \(a.name) (\(a.shortCommit))   B = \(b.name) (\(b.shortCommit))\n"
       text += ComparisonTable.text(
         Comparator.compare(resultsA, resultsB), a: dir + "/A/results.json", b: dir + "/B/results.json",
-        options: .init())
+        options: .init(),
+        runTimeoutSeconds: [resultsA.settings.runTimeoutSeconds, resultsB.settings.runTimeoutSeconds])
       text += "gate: bench gate --baseline \(dir)/A/results.json \(dir)/B/results.json\n"
       return text
     }

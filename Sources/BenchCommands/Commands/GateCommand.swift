@@ -30,6 +30,9 @@ package enum GateCommand: Command {
     package var powerPath: String? = nil
     /// `--inconclusive`: whether a check that could not decide fails the gate.
     package var inconclusive: Gate.InconclusivePolicy = .fail
+    /// `--max-failure-rise`, as a fraction of the runs, when given (otherwise the gates file's
+    /// `baseline.failure_rate.max_rise_pct` or the default, 5 points).
+    package var maxFailureRise: Double? = nil
   }
 
   /// `--threshold`: `5`, or `first_frame_observed=5,start_running=10` (percent), as fractions.
@@ -89,8 +92,15 @@ package enum GateCommand: Command {
 
   static let inconclusive = Option(
     "--inconclusive", "fail|pass",
-    "what a check that could not decide counts as (CI and the nightly: fail)", default: Gate.InconclusivePolicy.fail,
+    "what a check that could not decide counts as (CI and the nightly: fail)",
+    default: Gate.InconclusivePolicy.fail,
     parser: .choice())
+
+  static let maxFailureRise = Option<Double?>(
+    "--max-failure-rise", "PCT",
+    "largest rise in a cell's failed runs over the baseline's, in percentage points, that passes",
+    shownAs: "5",
+    parser: .number(in: NumberRange(atLeast: 0, atMost: 100)))
 
   /// The option table (parser and `--help`).
   package static let spec = CommandLineSpec(
@@ -101,10 +111,14 @@ package enum GateCommand: Command {
       with its medians, ratio, 95 % CI and p. Gated by default: first_frame_observed, plus the phases
       listed in the gates file or given with --threshold PHASE=PCT. With --gates, also checks the
       relative gates of that file (ratios between configurations of the same run), which hold on any
-      machine. A baseline from another camera, profile, display path or tool version is refused
-      unless --force.
+      machine. Failed runs rank after every finished run, and a cell's share of failed runs rising
+      more than --max-failure-rise points over the baseline's (or significantly, by Fisher's exact
+      test) fails by itself. A baseline from another camera, profile, display path or tool version
+      is refused unless --force.
       """,
-    options: [baseline, gates, threshold, alpha, force, junit, markdown, quiet, power, inconclusive],
+    options: [
+      baseline, gates, threshold, alpha, maxFailureRise, force, junit, markdown, quiet, power, inconclusive,
+    ],
     epilogue:
       "exit status: 0 every gate passed, 1 a regression (or a gated cell without successful runs), 2 bad usage or input"
   )
@@ -124,7 +138,8 @@ package enum GateCommand: Command {
       resultsPath: o.positional[0], baselinePath: baselinePath, gatesPath: gatesPath,
       thresholds: try o.value(threshold), alpha: try o.value(alpha), force: o.isSet(force),
       junitPath: try o.value(junit), markdownPath: try o.value(markdown), quiet: o.isSet(quiet),
-      powerPath: try o.value(power), inconclusive: try o.value(inconclusive))
+      powerPath: try o.value(power), inconclusive: try o.value(inconclusive),
+      maxFailureRise: try o.value(maxFailureRise).map { $0 / 100 })
   }
 
   /// Checks the results and writes one line per check and the verdict to `output`. Returns 0
@@ -165,6 +180,7 @@ package enum GateCommand: Command {
         if !options.phases.contains(phase) { options.phases.append(phase) }
       }
       if let a = alphaOverride { options.alpha = a }
+      if let rise = o.maxFailureRise { options.maxFailureRateRise = rise }
       report.merge(Gate.checkBaseline(results, against: baseline, options: options))
       report.measuredPower = try PowerCommand.quote(explicitPath: o.powerPath, options: options)
     }
