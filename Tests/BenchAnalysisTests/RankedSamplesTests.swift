@@ -20,7 +20,7 @@ import Testing
       runTimeoutSeconds: runTimeoutSeconds)
   }
 
-  /// `clean` with `failed` failed runs in place of its first ones, `repeats` times over.
+  /// `runs` runs of `clean`'s values (repeated), the first `failed` of them failed.
   static func failing(_ failed: Int, of runs: Int) -> [Double?] {
     (0..<runs).map { $0 < failed ? nil : clean[$0 % clean.count] }
   }
@@ -111,6 +111,24 @@ import Testing
       comparisons, a: "a.json", b: "b.json", options: .init(), runTimeoutSeconds: [10, 5])
     #expect(text.contains("≥ timeout"), "\(text)")
     #expect(text.contains("run timeout 10 s (A), 5 s (B)"), "\(text)")
+  }
+
+  @Test("a comparison whose interval has no upper bound is kept, with ci95 [] in results.json")
+  func unboundedIntervalIsKept() throws {
+    // One of six runs failed on each side: a resampled median of deferred is among its failed
+    // runs in about 6 % of the resamples, so the interval's upper bound is +∞.
+    var results = SyntheticResults.explicit([
+      .init(config: "deferred", condition: "warm", firstFrames: [100, 101, 102, 103, 104, nil]),
+      .init(config: "eager", condition: "warm", firstFrames: [200, 202, 204, 206, 208, nil]),
+    ])
+    let comparisons = Comparator.withinRunComparisons(results.cells)
+    let first = try #require(comparisons.first { $0.phase == PhaseName.firstFrameObserved })
+    #expect(first.ci95.isEmpty && abs(first.ratioP50 - 102.5 / 205) < 1e-9, "\(first)")
+    let path = temporaryFolder("ranked") + "/results.json"
+    results.comparisons = comparisons
+    try ResultsFile.save(results, to: path)
+    #expect(try ResultsFile.load(path: path).comparisons == comparisons)
+    #expect(Comparator.headlines(results).contains { $0.hasPrefix("deferred reaches the first frame") })
   }
 
   @Test("the headline says when a configuration's median run did not reach the first frame")

@@ -30,14 +30,14 @@ extension Gate {
     let why: String
     if rise <= 0 {
       why = "no rise in the failure rate"
-    } else {
-      let test = significant ? "significant at α = \(alphaText)" : "not significant at α = \(alphaText)"
+    } else if beyondAllowed {
       why =
-        beyondAllowed
-        ? "failed: a rise of \(points(rise)) points, above \(allowed) (the rise is \(test))"
-        : (significant
-          ? "failed: a rise of \(points(rise)) points, within \(allowed) but significant at α = \(alphaText)"
-          : "a rise of \(points(rise)) points, within \(allowed) and \(test)")
+        "a rise of \(points(rise)) points, above \(allowed) (baseline.failure_rate.max_rise_pct);"
+        + " on its own the rise is \(significant ? "" : "not ")significant at α = \(alphaText)"
+    } else {
+      why =
+        "a rise of \(points(rise)) points, within \(allowed)"
+        + (significant ? " but significant at α = \(alphaText)" : " and not significant at α = \(alphaText)")
     }
     return GateOutcome(
       kind: "baseline", name: "\(failureRatePhase) \(key.name)",

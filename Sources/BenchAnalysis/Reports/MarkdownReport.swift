@@ -31,7 +31,7 @@ public enum MarkdownReport {
       let ranked = cell.rankedPercentiles(for: PhaseName.firstFrameObserved, [0, 0.5, 0.9, 1])
       guard let p = cell.phases[PhaseName.firstFrameObserved], let q = ranked else {
         let all = cell.showsRanked ? ranked : nil
-        let shown = all.map { q in [q[0], q[1], q[2], q[3]].map(Fmt.ms) } ?? ["–", "–", "–", "–"]
+        let shown = all.map { $0.map(Fmt.ms) } ?? ["–", "–", "–", "–"]
         s +=
           "| \(CellKey(cell).name) | 0 | \(cell.failed) of \(cell.runs) | \(shown.joined(separator: " | ")) | – | – |\n"
         continue
