@@ -72,8 +72,10 @@ enum Fmt {
     return String(format: saved >= 1 ? "%.0f %%" : "%.1f %%", saved)
   }
 
-  /// `+4.2 %` from a ratio 1.042.
+  /// `+4.2 %` from a ratio 1.042; `median ≥ timeout` for +∞ (the new median run did not finish
+  /// within the run timeout), `–` for NaN.
   static func change(_ ratio: Double) -> String {
+    if ratio == .infinity { return "median \(timeout)" }
     guard ratio.isFinite else { return "–" }
     return String(format: "%+.1f %%", (ratio - 1) * 100)
   }
