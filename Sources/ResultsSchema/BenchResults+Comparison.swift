@@ -12,7 +12,9 @@ extension BenchResults {
     /// `ratio_p50`: median(a) / median(b) of the phase's samples: a ratio of milliseconds, so unitless; below 1
     /// means `a` is faster.
     public var ratioP50: Double
-    /// Bootstrap 95 % confidence interval of the ratio: `[lower, upper]`, unitless.
+    /// Bootstrap 95 % confidence interval of the ratio: `[lower, upper]`, unitless; empty when it
+    /// has no upper bound (failed runs rank after every finished run, so a resampled median of
+    /// `a` can be +∞, which JSON cannot hold).
     public var ci95: [Double]
     /// `p_value`: the Mann–Whitney U two-sided p-value.
     public var pValue: Double

@@ -90,7 +90,8 @@ import BenchAnalysis
   func gateFails(baseline: [Double], current: [Double]) -> Bool {
     func results(_ s: [Double]) -> BenchResults {
       var r = SyntheticResults.make(configs: ["deferred"], conditions: ["cold"], runs: 2)
-      r.cells[0].phases = [PhaseName.firstFrameObserved: Statistics.summarize(s)]
+      r.cells[0].phases = [:]
+      r.cells[0].setSamples(s, for: PhaseName.firstFrameObserved)
       return r
     }
     var report = Gate.checkBaseline(

@@ -27,11 +27,7 @@ import TestSupport
   /// many runs, in its run records (whichever the gate reads).
   func setSamples(_ r: inout BenchResults, config: String, _ samples: [Double]) {
     let i = r.cells.firstIndex { $0.config == config && $0.condition == "cold" }!
-    r.cells[i].phases[PhaseName.firstFrameObserved] = Statistics.summarize(samples)
-    guard r.cells[i].records.count == samples.count else { return }
-    for (j, value) in samples.enumerated() {
-      r.cells[i].records[j].phases[PhaseName.firstFrameObserved] = value
-    }
+    r.cells[i].setSamples(samples, for: PhaseName.firstFrameObserved)
   }
 
   @Test("a gate whose cells were not run fails, named as such, unless the gates file marks it optional")

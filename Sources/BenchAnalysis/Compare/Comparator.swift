@@ -4,7 +4,9 @@ import ResultsSchema
 /// within one run (`results.json` `comparisons`, and the headline).
 public enum Comparator {
   /// Every phase of every cell present in both `a` and `b` (cells matched by config, condition
-  /// and camera), as "B vs A": ratio = median(B)/median(A), verdict for B relative to A.
+  /// and camera), as "B vs A": ratio = median(B)/median(A), verdict for B relative to A. The
+  /// samples are ranked (`rankedSamples(for:)`): a failed run counts after every finished run, so
+  /// a change that makes the slowest launches time out does not look faster.
   public static func compare(_ a: BenchResults, _ b: BenchResults, options: ComparisonOptions = .init())
     -> [PhaseComparison]
   {
@@ -16,8 +18,8 @@ public enum Comparator {
       let phasesB = Set(cellB.phaseNames)
       for phase in cellA.phaseNames where phasesB.contains(phase) {
         if let wanted = options.phases, !wanted.contains(phase) { continue }
-        let sa = cellA.samples(for: phase)
-        let sb = cellB.samples(for: phase)
+        let sa = cellA.rankedSamples(for: phase)
+        let sb = cellB.rankedSamples(for: phase)
         guard !sa.isEmpty || !sb.isEmpty else { continue }
         work.append((key, phase, sa, sb))
       }
@@ -46,7 +48,9 @@ public enum Comparator {
   /// (deferred vs eager, deferred vs manual, …) and each phase both have: a `Comparison` with
   /// `a` the earlier configuration, `ratio_p50` = median(a)/median(b), its bootstrap 95 % CI,
   /// the two-sided Mann–Whitney p-value and the verdict for `a` relative to `b`
-  /// (threshold 2 %, α = 0.05). What the runner stores in `results.json` `comparisons`.
+  /// (threshold 2 %, α = 0.05). What the runner stores in `results.json` `comparisons`. Failed runs
+  /// rank after every finished run; a pair where a median run did not finish has no finite ratio
+  /// and is left out (the headline says so instead: `timeoutHeadlines(_:)`).
   public static func withinRunComparisons(_ cells: [BenchResults.Cell], options: ComparisonOptions = .init())
     -> [BenchResults.Comparison]
   {
@@ -70,8 +74,8 @@ public enum Comparator {
           let phasesB = Set(b.phaseNames)
           for phase in a.phaseNames where phasesB.contains(phase) {
             if let wanted = options.phases, !wanted.contains(phase) { continue }
-            let sa = a.samples(for: phase)
-            let sb = b.samples(for: phase)
+            let sa = a.rankedSamples(for: phase)
+            let sb = b.rankedSamples(for: phase)
             guard !sa.isEmpty, !sb.isEmpty else { continue }
             work.append((condition, camera, a.config, b.config, phase, sa, sb))
           }
@@ -84,11 +88,17 @@ public enum Comparator {
         resamples: options.resamples,
         seed: options.seed(for: w.a, w.b, w.condition, w.camera, w.phase))
       // A ratio against a zero median (a phase that takes no time in b, such as
-      // deferred_start when nothing was deferred) has no meaning; it is left out.
-      guard r.ratio.isFinite, r.ci95.lower.isFinite, r.ci95.upper.isFinite else { return nil }
+      // deferred_start when nothing was deferred) has no meaning; it is left out. So is one with a
+      // median beyond the run timeout (results.json cannot hold +∞; `timeoutHeadlines` says it).
+      // An interval with no upper bound (a's resampled median among its failed runs in more than
+      // 2.5 % of the resamples) is stored as `[]`: JSON has no +∞.
+      let unbounded = r.ci95.upper == .infinity
+      guard r.ratio.isFinite, r.ci95.lower.isFinite, r.ci95.upper.isFinite || unbounded,
+        r.newMedian.isFinite, r.referenceMedian.isFinite
+      else { return nil }
       return BenchResults.Comparison(
         phase: w.phase, condition: w.condition, a: w.a, b: w.b, ratioP50: r.ratio,
-        ci95: r.ci95.array, pValue: r.pValue, verdict: r.verdict.rawValue)
+        ci95: unbounded ? [] : r.ci95.array, pValue: r.pValue, verdict: r.verdict.rawValue)
     }.compactMap { $0 }
   }
 
@@ -131,13 +141,14 @@ public enum Comparator {
     comparisons.filter { $0.phase == PhaseName.firstFrameObserved }.compactMap(headline(for:))
   }
 
-  /// The headline lines of `results` (its stored comparisons, or computed from its cells when none).
+  /// The headline lines of `results` (its stored comparisons, or computed from its cells when
+  /// none), then a line for each pair whose median run did not reach the first frame in time.
   public static func headlines(_ results: BenchResults) -> [String] {
     let comparisons =
       results.comparisons.isEmpty
       ? withinRunComparisons(
         results.cells, options: ComparisonOptions(phases: [PhaseName.firstFrameObserved]))
       : results.comparisons
-    return headlines(comparisons)
+    return headlines(comparisons) + timeoutHeadlines(results)
   }
 }

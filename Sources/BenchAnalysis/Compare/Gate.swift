@@ -12,10 +12,12 @@ import Sampling
 /// low; the A/A simulation test measures it. A cell whose gated phase has no successful runs
 /// fails; so does a cell on one side only, or a baseline cell without samples of the phase,
 /// unless the cell is optional (`BaselineOptions.optionalCells`: skipped with the reason).
-/// Failed runs count: each cell's failure rate is compared with the baseline's
-/// (`checkFailureRate`), and a significant rise fails the gate.
+/// Failed runs count twice: in the samples, where each ranks after every finished run
+/// (`rankedSamples(for:)`), and in each cell's failure rate, compared with the baseline's
+/// (`checkFailureRate`): a rise beyond the allowed one (5 points) or a significant rise fails the gate.
 ///
-/// **Relative gate.** r = median(numerator)/median(denominator) in one condition. With a
+/// **Relative gate.** r = median(numerator)/median(denominator) in one condition, failed runs
+/// ranked last (a numerator whose median run did not finish has r = +∞). With a
 /// `min_ratio`: pass when r ≥ min; fail when the whole bootstrap 95 % CI lies below min (or the
 /// bootstrap refused); otherwise `inconclusive` (fails under the default policy). `max_ratio`
 /// mirrors it. A NaN or infinite r fails. A missing cell fails ("no preview-only cell in cold") unless the gate
@@ -39,14 +41,19 @@ public enum Gate {
     /// whose baseline has no samples of a gated phase: such a check is skipped with the reason
     /// instead of failing (`baseline.optional_cells`, `bench gate --optional-cells`).
     public var optionalCells: Set<String> = []
+    /// The largest rise in a cell's failure rate over the baseline's that passes, as a fraction of
+    /// the runs (0.05 = 5 percentage points): a larger rise fails the gate by itself, significant
+    /// or not (`checkFailureRate`).
+    public var maxFailureRateRise: Double
 
-    /// The defaults: `first_frame_observed`, 5 %, α = 0.01.
+    /// The defaults: `first_frame_observed`, 5 %, α = 0.01, a failure-rate rise of at most 5 points.
     public init(
       phases: [String] = [PhaseName.firstFrameObserved], thresholds: [String: Double] = [:],
       defaultThreshold: Double = 0.05, alpha: Double = 0.01, resamples: Int = Bootstrap.defaultResamples,
-      seed: UInt64 = Bootstrap.defaultSeed
+      seed: UInt64 = Bootstrap.defaultSeed, maxFailureRateRise: Double = 0.05
     ) {
       self.phases = phases
+      self.maxFailureRateRise = maxFailureRateRise
       self.thresholds = thresholds
       self.defaultThreshold = defaultThreshold
       self.alpha = alpha
@@ -63,6 +70,7 @@ public enum Gate {
       optionalCells.formUnion(section.optional_cells ?? [])
       if let a = section.alpha { alpha = a }
       if let d = section.default_threshold_pct { defaultThreshold = d / 100 }
+      if let rise = section.failure_rate?.max_rise_pct { maxFailureRateRise = rise / 100 }
       for (phase, gate) in (section.phases ?? [:]).sorted(by: { $0.key < $1.key }) {
         if !phases.contains(phase) { phases.append(phase) }
         if let t = gate.threshold_pct { thresholds[phase] = t / 100 }
@@ -95,7 +103,7 @@ public enum Gate {
     let baseKeys = Set(baseline.cells.map(CellKey.init))
     for cell in results.orderedCells {
       if let base = baseline.cell(CellKey(cell)) {
-        report.outcomes.append(checkFailureRate(cell, against: base, alpha: options.alpha))
+        report.outcomes.append(checkFailureRate(cell, against: base, options: options))
       }
     }
     for phase in options.phases {
@@ -108,8 +116,8 @@ public enum Gate {
           )
           continue
         }
-        let reference = base.samples(for: phase)
-        let current = cell.samples(for: phase)
+        let reference = base.rankedSamples(for: phase)
+        let current = cell.rankedSamples(for: phase)
         guard !reference.isEmpty else {
           report.outcomes.append(
             missing(
@@ -170,10 +178,11 @@ public enum Gate {
               phase: gate.phase, limit: gate.min_ratio ?? gate.max_ratio))
           continue
         }
-        let sn = num.samples(for: gate.phase)
-        let sd = den.samples(for: gate.phase)
-        guard !sn.isEmpty, !sd.isEmpty else {
-          let empty = sn.isEmpty ? gate.numerator : gate.denominator
+        let sn = num.rankedSamples(for: gate.phase)
+        let sd = den.rankedSamples(for: gate.phase)
+        let finished = (sn.contains(where: \.isFinite), sd.contains(where: \.isFinite))
+        guard finished.0, finished.1 else {
+          let empty = finished.0 ? gate.denominator : gate.numerator
           out.append(
             GateOutcome(
               kind: "relative", name: name, status: .fail,
@@ -199,14 +208,15 @@ public enum Gate {
             status = r.ci95.isRefused || r.ci95.lower > hi ? .fail : (status == .fail ? .fail : .inconclusive)
           }
         }
-        if !r.ratio.isFinite { status = .fail }
+        let noRatio = noRatioReason(r)
+        if noRatio != nil { status = .fail }
         var message =
           "\(gate.numerator)/\(gate.denominator) \(gate.phase) in \(gate.condition) = \(Fmt.ratio(r.ratio))"
           + " (95 % CI \(Fmt.ci(r.ci95))), required \(bounds.joined(separator: " and "));"
           + " medians \(Fmt.ms(r.newMedian)) ms / \(Fmt.ms(r.referenceMedian)) ms, \(Fmt.p(r.pValue)),"
           + " n = \(r.newCount) / \(r.referenceCount)"
-        if !r.ratio.isFinite {
-          message += "; no finite ratio (a 0 ms median): the bound cannot be shown to hold"
+        if let noRatio {
+          message += "; " + noRatio
         } else if status == .fail && r.ci95.isRefused {
           message += "; the bootstrap refused, so nothing shows the bound might still hold"
         }

@@ -8,19 +8,29 @@ import ResultsSchema
 /// { "schema": "firstframe.gates/1",
 ///   "baseline": { "alpha": 0.01, "default_threshold_pct": 5,
 ///                 "phases": { "first_frame_observed": { "threshold_pct": 5 } },
-///                 "optional_cells": ["deferred/loaded"] },
+///                 "optional_cells": ["deferred/loaded"],
+///                 "failure_rate": { "max_rise_pct": 5 } },
 ///   "relative": [ { "name": "…", "phase": "first_frame_observed", "condition": "cold",
 ///                   "numerator": "eager", "denominator": "deferred", "min_ratio": 1.8,
 ///                   "optional": false } ] }
 /// ```
 /// Every field but `schema` is optional. Command-line options override the `baseline` section.
 ///
+/// **Failed runs in the baseline gate.** A failed run ranks after every finished run in each
+/// phase's samples. `baseline.failure_rate.max_rise_pct` (0…100, default 5) is the largest rise,
+/// in percentage points, of a cell's share of failed runs over the baseline's that passes; a
+/// larger rise fails the gate by itself, and so does a rise that a one-sided Fisher exact test
+/// finds significant at `alpha` (`Gate.checkFailureRate`). 5 of 10 failed against 0 of 10 fails,
+/// and so does 6 of 20 against 0 of 20.
+///
 /// **Decision rule of a relative gate** (`Gate.checkRelative`). r = median(numerator) /
-/// median(denominator) of `phase` over the ok runs of the two cells of `condition`:
+/// median(denominator) of `phase` over the runs of the two cells of `condition`, a failed run
+/// ranked after every finished one:
 /// 1. a cell that was not run (not in the results) **fails** the gate — "not run" is not
 ///    "holds" — unless the gate says `"optional": true`, when it is `skipped` with the reason;
 /// 2. a cell without one successful run of the phase fails;
-/// 3. r not a finite number (0 ms over 0 ms, or over a 0 ms median) fails;
+/// 3. r not a number (0 ms over 0 ms, or both median runs failed), or +∞ over a 0 ms median,
+///    fails (+∞ because the numerator's median run failed is judged by 4 and 5);
 /// 4. r inside the bounds (`min_ratio` ≤ r, r ≤ `max_ratio`) passes;
 /// 5. r outside: fails when the bootstrap 95 % CI of r lies entirely outside the bound, or when the
 ///    bootstrap refused (more than 1 % of its resamples had no finite ratio, so the CI is
@@ -67,16 +77,29 @@ public struct GateDefinitions: Codable, Sendable, Hashable {
     /// Cells (`config/condition[@camera]`) whose absence from one side, or missing baseline
     /// samples, skips the check instead of failing it (default none: every cell must be compared).
     public var optional_cells: [String]?
+    /// The failure-rate check's allowed rise (default 5 percentage points).
+    public var failure_rate: FailureRateGate?
     /// Creates the section.
     public init(
       alpha: Double? = nil, default_threshold_pct: Double? = nil, phases: [String: PhaseGate]? = nil,
-      optional_cells: [String]? = nil
+      optional_cells: [String]? = nil, failure_rate: FailureRateGate? = nil
     ) {
       self.alpha = alpha
       self.default_threshold_pct = default_threshold_pct
       self.phases = phases
       self.optional_cells = optional_cells
+      self.failure_rate = failure_rate
     }
+  }
+
+  /// The `baseline.failure_rate` entry: how far a cell's share of failed runs may rise over the
+  /// baseline's before the gate fails, whatever Fisher's test says.
+  public struct FailureRateGate: Codable, Sendable, Hashable {
+    /// The largest allowed rise, in percentage points of the runs, 0…100 (default 5: 1 of 20
+    /// failed runs against a clean baseline passes, 2 of 20 or 1 of 10 fail).
+    public var max_rise_pct: Double?
+    /// Creates the entry.
+    public init(max_rise_pct: Double? = nil) { self.max_rise_pct = max_rise_pct }
   }
 
   /// One gated phase.
@@ -180,6 +203,12 @@ public struct GateDefinitions: Codable, Sendable, Hashable {
       throw ResultsFileError(
         reading: .invalidGates, path: path,
         "\(path): baseline.optional_cells has '\(cell)'; a cell is config/condition[@camera], e.g. deferred/loaded"
+      )
+    }
+    if let rise = defs.baseline?.failure_rate?.max_rise_pct, !(rise >= 0 && rise <= 100) {
+      throw ResultsFileError(
+        reading: .invalidGates, path: path,
+        "\(path): baseline.failure_rate.max_rise_pct must be a number of percentage points from 0 to 100, not \(rise)"
       )
     }
     for (phase, gate) in defs.baseline?.phases ?? [:] {

@@ -1,6 +1,11 @@
 /// Two samples of one phase compared: ratio of medians with its bootstrap CI, the Mann–Whitney
 /// test, effect sizes and a verdict. "new vs reference": the ratio is median(new)/median(reference),
 /// so 0.5 means the new sample takes half as long. Milliseconds.
+///
+/// The samples are ranked samples (`BenchResults.Cell.rankedSamples(for:)`): a failed run is `+∞`,
+/// after every finished run. So a median can be +∞ (the median run did not reach the phase within
+/// the run timeout), and the ratio +∞ when only the new median is, 0 when only the reference's is,
+/// NaN when both are (no ratio: the verdict is `notEnoughData`).
 public struct SampleComparison: Sendable, Hashable, Codable {
   /// Runs in the reference sample.
   public var referenceCount: Int

@@ -20,10 +20,12 @@ public enum ComparisonTable {
     }
   }
 
-  /// A fixed-width table with an explanation line on top.
-  public static func text(_ comparisons: [PhaseComparison], a: String, b: String, options: ComparisonOptions)
-    -> String
-  {
+  /// A fixed-width table with an explanation line on top, and a footnote when a median is among
+  /// failed runs (`≥ timeout`) naming the run timeouts (`runTimeoutSeconds`: A's and B's).
+  public static func text(
+    _ comparisons: [PhaseComparison], a: String, b: String, options: ComparisonOptions,
+    runTimeoutSeconds: [Double] = []
+  ) -> String {
     var s = legend(a: a, b: b, options: options) + "\n\n"
     let all = [header] + rows(comparisons)
     let widths = header.indices.map { i in all.map { $0[i].count }.max() ?? 0 }
@@ -37,20 +39,20 @@ public enum ComparisonTable {
       if n == 0 { s += widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n" }
     }
     if comparisons.isEmpty { s += "(no phase and cell is present in both files)\n" }
-    return s
+    return s + timeoutFootnote(comparisons, runTimeoutSeconds: runTimeoutSeconds)
   }
 
-  /// A Markdown table with the same legend.
+  /// A Markdown table with the same legend and footnote.
   public static func markdown(
-    _ comparisons: [PhaseComparison], a: String, b: String, options: ComparisonOptions
-  )
-    -> String
-  {
+    _ comparisons: [PhaseComparison], a: String, b: String, options: ComparisonOptions,
+    runTimeoutSeconds: [Double] = []
+  ) -> String {
     var s = legend(a: a, b: b, options: options) + "\n\n"
     s += "| " + header.joined(separator: " | ") + " |\n"
     s += "|" + header.indices.map { (2...6).contains($0) ? "---:" : "---" }.joined(separator: "|") + "|\n"
     for row in rows(comparisons) { s += "| " + row.joined(separator: " | ") + " |\n" }
-    return s
+    let note = timeoutFootnote(comparisons, runTimeoutSeconds: runTimeoutSeconds)
+    return note.isEmpty ? s : s + "\n" + note
   }
 
   /// JSON: `{ "a": path, "b": path, "ratio": "B/A", "threshold": 0.02, "alpha": 0.05, "comparisons": [...] }`.
@@ -79,6 +81,15 @@ public enum ComparisonTable {
       (try? JSONSerialization.data(
         withJSONObject: doc, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
     return String(decoding: data, as: UTF8.self) + "\n"
+  }
+
+  /// The `≥ timeout` footnote, when a median of some comparison is among failed runs; else empty.
+  /// `runTimeoutSeconds`: A's and B's `--run-timeout`.
+  static func timeoutFootnote(_ comparisons: [PhaseComparison], runTimeoutSeconds: [Double]) -> String {
+    let beyond = comparisons.contains {
+      $0.result.referenceMedian == .infinity || $0.result.newMedian == .infinity
+    }
+    return beyond ? Fmt.timeoutNote(runTimeoutSeconds: runTimeoutSeconds) + "\n" : ""
   }
 
   static func legend(a: String, b: String, options: ComparisonOptions) -> String {

@@ -2,8 +2,10 @@ import Foundation
 
 /// Number formatting shared by the text, Markdown, SVG and JUnit writers (internal).
 enum Fmt {
-  /// `12.3` (ms with one decimal; more for small values).
+  /// `12.3` (ms with one decimal; more for small values); `≥ timeout` for +∞ (a value among
+  /// failed runs, which rank after every finished one: see `timeoutNote`), `–` for NaN.
   static func ms(_ v: Double) -> String {
+    if v == .infinity { return timeout }
     guard v.isFinite else { return "–" }
     return abs(v) < 10 ? fixed(v, decimals: 2) : fixed(v, decimals: 1)
   }
@@ -29,8 +31,33 @@ enum Fmt {
     return sign + String(a / unit) + "." + padded
   }
 
-  /// `1.234`.
-  static func ratio(_ v: Double) -> String { v.isFinite ? String(format: "%.3f", v) : "–" }
+  /// `1.234`; `∞` for +∞ (a median beyond the run timeout over a finished one), `–` for NaN.
+  static func ratio(_ v: Double) -> String {
+    v.isFinite ? String(format: "%.3f", v) : (v == .infinity ? "∞" : "–")
+  }
+
+  /// What a table shows for a percentile among failed runs.
+  static let timeout = "≥ timeout"
+
+  /// `5 s`, `2.5 s`.
+  static func seconds(_ v: Double) -> String {
+    v.rounded() == v && abs(v) < 1e15 ? "\(Int(v)) s" : "\(v) s"
+  }
+
+  /// The footnote a table with `≥ timeout` carries: what it means and the run timeout, named
+  /// once: `run timeout 5 s`; for two results files with different timeouts, each labelled
+  /// (`run timeout 10 s (A), 5 s (B)`).
+  static func timeoutNote(runTimeoutSeconds: [Double], labels: [String] = ["A", "B"]) -> String {
+    let note = "\(timeout): a failed run ranks after every finished run"
+    let distinct = Array(Set(runTimeoutSeconds))
+    switch distinct.count {
+    case 0: return note
+    case 1: return note + "; run timeout \(seconds(distinct[0]))"
+    default:
+      let each = zip(runTimeoutSeconds, labels).map { "\(seconds($0)) (\($1))" }
+      return note + "; run timeout " + each.joined(separator: ", ")
+    }
+  }
 
   /// `2.1` for a "2.1×" factor.
   static func factor(_ v: Double) -> String { v.isFinite ? String(format: v < 10 ? "%.1f" : "%.0f", v) : "–" }
@@ -45,8 +72,10 @@ enum Fmt {
     return String(format: saved >= 1 ? "%.0f %%" : "%.1f %%", saved)
   }
 
-  /// `+4.2 %` from a ratio 1.042.
+  /// `+4.2 %` from a ratio 1.042; `median ≥ timeout` for +∞ (the new median run did not finish
+  /// within the run timeout), `–` for NaN.
   static func change(_ ratio: Double) -> String {
+    if ratio == .infinity { return "median \(timeout)" }
     guard ratio.isFinite else { return "–" }
     return String(format: "%+.1f %%", (ratio - 1) * 100)
   }

@@ -26,13 +26,24 @@ public enum MarkdownReport {
     s += "| cell | n | failed | min | p50 | p90 | max | mean ± sd | outliers |\n"
     s += "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n"
     for cell in results.orderedCells {
-      guard let p = cell.phases[PhaseName.firstFrameObserved] else {
-        s += "| \(CellKey(cell).name) | 0 | \(cell.failed) of \(cell.runs) | – | – | – | – | – | – |\n"
+      // min, p50, p90 and max rank a failed run after every finished one (`≥ timeout`); n,
+      // mean ± sd and outliers are over the finished runs (results.json's summary).
+      let ranked = cell.rankedPercentiles(for: PhaseName.firstFrameObserved, [0, 0.5, 0.9, 1])
+      guard let p = cell.phases[PhaseName.firstFrameObserved], let q = ranked else {
+        let all = cell.showsRanked ? ranked : nil
+        let shown = all.map { $0.map(Fmt.ms) } ?? ["–", "–", "–", "–"]
+        s +=
+          "| \(CellKey(cell).name) | 0 | \(cell.failed) of \(cell.runs) | \(shown.joined(separator: " | ")) | – | – |\n"
         continue
       }
       s +=
-        "| \(CellKey(cell).name) | \(p.n) | \(cell.failed) of \(cell.runs) | \(Fmt.ms(p.min)) | **\(Fmt.ms(p.p50))** | \(Fmt.ms(p.p90))"
-      s += " | \(Fmt.ms(p.max)) | \(Fmt.ms(p.mean)) ± \(Fmt.ms(p.stddev)) | \(p.outliers) |\n"
+        "| \(CellKey(cell).name) | \(p.n) | \(cell.failed) of \(cell.runs) | \(Fmt.ms(q[0])) | **\(Fmt.ms(q[1]))** | \(Fmt.ms(q[2]))"
+      s += " | \(Fmt.ms(q[3])) | \(Fmt.ms(p.mean)) ± \(Fmt.ms(p.stddev)) | \(p.outliers) |\n"
+    }
+    if results.cells.contains(where: { $0.failed > 0 }) {
+      s +=
+        "\n\(Fmt.timeoutNote(runTimeoutSeconds: [results.settings.runTimeoutSeconds])) (min, p50, p90, max);"
+        + " n, mean ± sd and outliers are over the finished runs.\n"
     }
     s += "\n## All phases, median ms (p90)\n\n"
     let phases = PhaseName.all.filter { phase in results.cells.contains { $0.phases[phase] != nil } }
@@ -41,8 +52,13 @@ public enum MarkdownReport {
       s += "|---|" + phases.map { _ in "---:" }.joined(separator: "|") + "|\n"
       for cell in results.orderedCells {
         s += "| \(CellKey(cell).name) | "
-        s += phases.map { ph in cell.phases[ph].map { "\(Fmt.ms($0.p50)) (\(Fmt.ms($0.p90)))" } ?? "–" }
-          .joined(separator: " | ")
+        s += phases.map { ph in
+          guard cell.phases[ph] != nil || cell.showsRanked,
+            let q = cell.rankedPercentiles(for: ph, [0.5, 0.9])
+          else { return "–" }
+          return "\(Fmt.ms(q[0])) (\(Fmt.ms(q[1])))"
+        }
+        .joined(separator: " | ")
         s += " |\n"
       }
     }

@@ -4,21 +4,14 @@ import ResultsSchema
 
 /// The terminal table and `samples.csv`.
 public enum ResultsTable {
-  /// Phases as rows, cells as columns: `p50 (p90)` in ms; failures in the last row.
+  /// Phases as rows, cells as columns: `p50 (p90)` in ms over every counted run, a failed run
+  /// ranked after every finished one (`≥ timeout` when the percentile falls among failed runs,
+  /// with a footnote naming the run timeout); failures in the last rows.
   public static func text(_ results: BenchResults) -> String {
     let cells = results.cells
     guard !cells.isEmpty else { return "no runs finished\n" }
     let headers = ["phase (ms, p50 (p90))"] + cells.map { "\($0.condition)/\($0.config)" }
-    var rows: [[String]] = []
-    for phase in PhaseName.all + PhaseName.device {
-      guard cells.contains(where: { $0.phases[phase] != nil }) else { continue }
-      rows.append(
-        [phase]
-          + cells.map { c in
-            guard let s = c.phases[phase] else { return "-" }
-            return "\(fmt(s.p50)) (\(fmt(s.p90)))"
-          })
-    }
+    var rows = phaseRows(cells)
     rows.append(["runs ok/total"] + cells.map { "\($0.runs - $0.failed)/\($0.runs)" })
     rows.append(["failed runs"] + cells.map { "\($0.failed) of \($0.runs) failed" })
     rows.append(
@@ -50,6 +43,9 @@ public enum ResultsTable {
             : String(repeating: " ", count: widths[col] - text.count) + text
         }.joined(separator: "  ") + "\n"
       if i == 0 { out += widths.map { String(repeating: "─", count: $0) }.joined(separator: "  ") + "\n" }
+    }
+    if rows.contains(where: { $0.contains { $0.contains(Fmt.timeout) } }) {
+      out += "- \(Fmt.timeoutNote(runTimeoutSeconds: [results.settings.runTimeoutSeconds]))\n"
     }
     var notes: [String: [String]] = [:]
     for c in cells {
@@ -83,6 +79,22 @@ public enum ResultsTable {
     return out
   }
 
+  /// One row per phase some cell measured: `p50 (p90)` of each cell, ms, over every counted run
+  /// with failed runs ranked last (`≥ timeout` among them), `-` where the cell has no value.
+  static func phaseRows(_ cells: [BenchResults.Cell]) -> [[String]] {
+    let phases = (PhaseName.all + PhaseName.device).filter { phase in
+      cells.contains { $0.phases[phase] != nil }
+    }
+    return phases.map { phase in
+      [phase]
+        + cells.map { c in
+          guard c.phases[phase] != nil || c.showsRanked, let q = c.rankedPercentiles(for: phase, [0.5, 0.9])
+          else { return "-" }
+          return "\(ranked(q[0])) (\(ranked(q[1])))"
+        }
+    }
+  }
+
   /// One row per run and phase: `condition,config,camera,run,ok,phase,ms`.
   public static func csv(_ results: BenchResults) -> String {
     var out = "condition,config,camera,run,ok,phase,ms\n"
@@ -103,4 +115,7 @@ public enum ResultsTable {
   }
 
   static func fmt(_ v: Double) -> String { String(format: v >= 100 ? "%.0f" : "%.1f", v) }
+
+  /// `fmt`, or `≥ timeout` for a percentile among failed runs (+∞).
+  static func ranked(_ v: Double) -> String { v == .infinity ? Fmt.timeout : fmt(v) }
 }

@@ -14,6 +14,13 @@ import Sampling
 /// are dropped the bootstrap refuses: both bounds are NaN, and comparisons and gates treat the
 /// interval as missing.
 ///
+/// Failed runs (`+∞`, a run that did not reach the phase in the time allowed) are values like any
+/// other: a resample whose numerator median is +∞ over a finite, positive denominator median has
+/// the ratio +∞, which is kept (it is the ratio: the new side's median run did not finish), so the
+/// upper bound can be +∞; a finite numerator over an infinite denominator is 0, kept too. A
+/// resample with both medians infinite has no ratio and is dropped: with many of them the bootstrap
+/// refuses, as it should.
+///
 /// The interval carries Monte-Carlo error: with B = 4000 an endpoint moves by roughly
 /// ±1–2 % of the ratio between seeds for 10–20 runs (see `stats-reference.json`, whose tolerance is
 /// measured that way). With few runs the bootstrap distribution of a median is lumpy (it can take
@@ -50,8 +57,9 @@ public enum Bootstrap {
   }
 
   /// The bootstrap replicates of median(numerator*) / median(denominator*), sorted ascending:
-  /// B resamples drawn, non-finite ratios (a zero denominator median) dropped, so there may be
-  /// fewer than B (`ratioOfMediansInterval` counts them).
+  /// B resamples drawn, ratios without meaning (a zero or infinite denominator median under a
+  /// non-finite numerator) dropped, so there may be fewer than B (`ratioOfMediansInterval` counts
+  /// them); +∞ (a numerator median among failed runs over a finished denominator) is kept.
   ///
   /// Each resample draws n indices with replacement, as the method says; its median is then found
   /// by counting, not sorting: a draw of index i counts at the rank of sample i, and the median's
@@ -69,8 +77,10 @@ public enum Bootstrap {
     var a = RankedSample(numerator)
     var b = RankedSample(denominator)
     for _ in 0..<Swift.max(1, resamples) {
-      let ratio = a.resampledMedian(&rng) / b.resampledMedian(&rng)
-      if ratio.isFinite { out.append(ratio) }
+      let top = a.resampledMedian(&rng)
+      let bottom = b.resampledMedian(&rng)
+      let ratio = top / bottom
+      if ratio.isFinite || (top == .infinity && bottom.isFinite && bottom > 0) { out.append(ratio) }
     }
     out.sort()
     return out

@@ -30,25 +30,37 @@ public enum EffectSize {
   /// value t with at least k differences ≤ t, found by bisecting over the doubles in order and
   /// counting with two pointers over the sorted samples (O((n + m) log) time, O(n + m) memory).
   /// The result is the same value as sorting every difference would give.
+  ///
+  /// Failed runs (`+∞`): a failed run against a finished one is a difference of ±∞; two failed
+  /// runs are no difference (0), as the rank test counts them as a tie. So the shift is +∞ when
+  /// more than half the pairs put `b`'s failed runs against `a`'s finished ones, and finite while
+  /// the median pair is between finished runs.
   public static func hodgesLehmannShift(from a: [Double], to b: [Double]) -> Double {
     guard !a.isEmpty, !b.isEmpty else { return .nan }
     let matrix = DifferenceMatrix(a: a.sorted(), b: b.sorted())
     let count = a.count * b.count
     if count % 2 == 1 { return matrix.select(count / 2) }
     // Interpolated as `Statistics.median` does (type 7), so both give the same double.
-    let low = matrix.select(count / 2 - 1)
-    return low + 0.5 * (matrix.select(count / 2) - low)
+    return Percentile.interpolate(matrix.select(count / 2 - 1), matrix.select(count / 2), fraction: 0.5)
   }
 }
 
 /// The n_a × n_b matrix of differences b[j] − a[i] for ascending `a` and `b`, never built: each
 /// row rises with j and the rows fall with i (rounding is monotonic, so this holds for the
 /// computed differences too), which lets one pass with two pointers count the entries below a value.
+/// ∞ − ∞ (two failed runs) is 0, which keeps the order: the failed runs are the last rows and
+/// columns, where the other entries are −∞ (in a row) and +∞ (in a column).
 struct DifferenceMatrix {
   let a: [Double]
   let b: [Double]
 
-  func value(_ i: Int, _ j: Int) -> Double { b[j] - a[i] }
+  func value(_ i: Int, _ j: Int) -> Double { Self.difference(b[j], a[i]) }
+
+  /// `y − x`, with ∞ − ∞ (both runs failed) as 0 instead of NaN.
+  static func difference(_ y: Double, _ x: Double) -> Double {
+    let d = y - x
+    return d.isNaN && x == y ? 0 : d
+  }
 
   /// For each row, how many entries are below `pivot` and how many are at most `pivot`.
   /// One pass, O(n_a + n_b): row i's entries are smaller than row i−1's, so its counts are at
@@ -61,9 +73,9 @@ struct DifferenceMatrix {
         var j = 0
         var k = 0
         for i in 0..<a.count {
-          while j < b.count && b[j] - a[i] < pivot { j += 1 }
+          while j < b.count && Self.difference(b[j], a[i]) < pivot { j += 1 }
           if k < j { k = j }
-          while k < b.count && b[k] - a[i] <= pivot { k += 1 }
+          while k < b.count && Self.difference(b[k], a[i]) <= pivot { k += 1 }
           below[i] = j
           atMost[i] = k
         }

@@ -37,7 +37,9 @@ public enum MannWhitney {
   /// Tests whether `x` and `y` come from the same distribution (two-sided).
   /// - Parameter method: nil for SciPy's `auto` rule; or force `.exact` (only valid without ties;
   ///   ties fall back to asymptotic) or `.asymptotic`.
-  /// - Precondition: both samples non-empty and finite.
+  /// - Precondition: both samples non-empty and not NaN. `+∞` (a failed run) is allowed: it ranks
+  ///   after every finished run, and failed runs tie with each other (so more than one of them
+  ///   means ties, and the approximation).
   public static func test(_ x: [Double], _ y: [Double], method: Method? = nil) -> Result {
     precondition(!x.isEmpty && !y.isEmpty, "Mann–Whitney needs two non-empty samples")
     let n1 = x.count

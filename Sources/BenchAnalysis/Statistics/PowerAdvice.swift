@@ -43,7 +43,8 @@ public struct PowerAdvice: Sendable, Hashable, Codable {
   /// The gate's threshold, as a fraction, when given.
   public var thresholdFraction: Double?
 
-  /// Computes the advice for `baseline` (ms) against `current` (ms).
+  /// Computes the advice for `baseline` (ms) against `current` (ms). Failed runs (`+∞`) count in
+  /// the run counts; the noise σ and the baseline median come from the finished runs only.
   public init(
     phase: String, baseline: [Double], current: [Double], alpha: Double, power: Double = 0.8,
     thresholdFraction: Double? = nil
@@ -54,8 +55,12 @@ public struct PowerAdvice: Sendable, Hashable, Codable {
     self.alpha = alpha
     self.power = power
     self.thresholdFraction = thresholdFraction
-    let sa = baseline.isEmpty ? 0 : Statistics.robustStandardDeviation(baseline)
-    let sb = current.isEmpty ? 0 : Statistics.robustStandardDeviation(current)
+    // Failed runs (+∞) count as runs but carry no noise: σ and the median come from the
+    // finished runs.
+    let finiteBaseline = baseline.filter(\.isFinite)
+    let finiteCurrent = current.filter(\.isFinite)
+    let sa = finiteBaseline.isEmpty ? 0 : Statistics.robustStandardDeviation(finiteBaseline)
+    let sb = finiteCurrent.isEmpty ? 0 : Statistics.robustStandardDeviation(finiteCurrent)
     let sigma = ((sa * sa + sb * sb) / 2).squareRoot()
     noiseMs = sigma
     let zSum = NormalDistribution.quantile(1 - alpha / 2) + NormalDistribution.quantile(power)
@@ -66,15 +71,15 @@ public struct PowerAdvice: Sendable, Hashable, Codable {
     } else {
       detectableShiftMs =
         zSum * sigma * (1 / Double(baseline.count) + 1 / Double(current.count)).squareRoot() * arePenalty
-      let median = Statistics.median(baseline)
+      let median = Statistics.median(finiteBaseline)
       detectableFraction = median > 0 ? detectableShiftMs / median : .infinity
     }
     smallestPossibleP = PowerAdvice.smallestPossibleP(n1: baseline.count, n2: current.count)
     var needed = 2
     while needed < 1000 && PowerAdvice.smallestPossibleP(n1: needed, n2: needed) >= alpha { needed += 1 }
     runsNeededForAlpha = needed
-    if let thresholdFraction, thresholdFraction > 0, !baseline.isEmpty {
-      let median = Statistics.median(baseline)
+    if let thresholdFraction, thresholdFraction > 0, !finiteBaseline.isEmpty {
+      let median = Statistics.median(finiteBaseline)
       let shift = thresholdFraction * median
       if sigma > 0 && shift > 0 {
         let perSide = 2 * pow(zSum * sigma * arePenalty / shift, 2)

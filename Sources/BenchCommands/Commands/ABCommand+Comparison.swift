@@ -18,7 +18,8 @@ extension ABCommand {
     var text = "A = \(a.name) (\(a.shortCommit))   B = \(b.name) (\(b.shortCommit))\n"
     var table = ComparisonTable.text(
       Comparator.compare(resultsA, resultsB), a: dir + "/A/results.json", b: dir + "/B/results.json",
-      options: .init())
+      options: .init(),
+      runTimeoutSeconds: [resultsA.settings.runTimeoutSeconds, resultsB.settings.runTimeoutSeconds])
     if let note = (resultsA.settings.ab ?? resultsB.settings.ab)?.simulatedCameraNote {
       text += "warning: \(note)\n"
       table = table.split(separator: "\n", omittingEmptySubsequences: false).map {

@@ -93,11 +93,16 @@ package enum CompareCommand: Command {
     let a = try loaded[0].mapError(UsageError.init).get()
     let b = try loaded[1].mapError(UsageError.init).get()
     let comparisons = Comparator.compare(a, b, options: options)
+    let timeouts = [a.settings.runTimeoutSeconds, b.settings.runTimeoutSeconds]
     switch o.format {
     case .json: output.write(ComparisonTable.json(comparisons, a: pathA, b: pathB, options: options))
-    case .markdown: output.write(ComparisonTable.markdown(comparisons, a: pathA, b: pathB, options: options))
+    case .markdown:
+      output.write(
+        ComparisonTable.markdown(
+          comparisons, a: pathA, b: pathB, options: options, runTimeoutSeconds: timeouts))
     case .table:
-      output.write(ComparisonTable.text(comparisons, a: pathA, b: pathB, options: options))
+      output.write(
+        ComparisonTable.text(comparisons, a: pathA, b: pathB, options: options, runTimeoutSeconds: timeouts))
       let unmatched = Comparator.unmatchedCells(a, b)
       if !unmatched.onlyA.isEmpty {
         output.write("only in A (not compared): \(unmatched.onlyA.joined(separator: ", "))\n")

@@ -35,6 +35,9 @@ package enum GateCommand: Command {
     package var optionalCells: [String] = []
     /// `--allow-incomplete`: gate interrupted or unfinished results with a warning instead of failing.
     package var allowIncomplete: Bool = false
+    /// `--max-failure-rise`, as a fraction of the runs, when given (otherwise the gates file's
+    /// `baseline.failure_rate.max_rise_pct` or the default, 5 points).
+    package var maxFailureRise: Double? = nil
   }
 
   /// `--threshold`: `5`, or `first_frame_observed=5,start_running=10` (percent), as fractions.
@@ -113,6 +116,12 @@ package enum GateCommand: Command {
     "--allow-incomplete",
     "gate interrupted or unfinished (\"complete\": false) results with a warning, not a failure")
 
+  static let maxFailureRise = Option<Double?>(
+    "--max-failure-rise", "PCT",
+    "largest rise in a cell's failed runs over the baseline's, in percentage points, that passes",
+    shownAs: "5",
+    parser: .number(in: NumberRange(atLeast: 0, atMost: 100)))
+
   /// The option table (parser and `--help`).
   package static let spec = CommandLineSpec(
     command: "bench gate", synopsis: "[--baseline BASE.json] [--gates FILE] RESULTS.json [options]",
@@ -125,11 +134,13 @@ package enum GateCommand: Command {
       --threshold PHASE=PCT. A cell on one side only fails unless optional (--optional-cells, or
       the gates file's baseline.optional_cells); interrupted results fail unless --allow-incomplete.
       With --gates, also checks the relative gates of that file (ratios between configurations of
-      the same run), which hold on any machine. A baseline made differently (camera, profile,
+      the same run), which hold on any machine. Failed runs rank after every finished run, and a
+      cell's share of failed runs rising more than --max-failure-rise points over the baseline's (or
+      significantly, by Fisher's exact test) fails by itself. A baseline made differently (camera, profile,
       display path, board, feeder, timeout, apps, machine, tool version) is refused unless --force.
       """,
     options: [
-      baseline, gates, threshold, alpha, force, junit, markdown, quiet, power, inconclusive, optionalCells,
+      baseline, gates, threshold, alpha, maxFailureRise, force, junit, markdown, quiet, power, inconclusive, optionalCells,
       allowIncomplete,
     ],
     epilogue: """
@@ -155,7 +166,8 @@ package enum GateCommand: Command {
       thresholds: try o.value(threshold), alpha: try o.value(alpha), force: o.isSet(force),
       junitPath: try o.value(junit), markdownPath: try o.value(markdown), quiet: o.isSet(quiet),
       powerPath: try o.value(power), inconclusive: try o.value(inconclusive),
-      optionalCells: try o.value(optionalCells), allowIncomplete: o.isSet(allowIncomplete))
+      optionalCells: try o.value(optionalCells), allowIncomplete: o.isSet(allowIncomplete),
+      maxFailureRise: try o.value(maxFailureRise).map { $0 / 100 })
   }
 
   /// Checks the results and writes one line per check and the verdict to `output`. Returns 0
@@ -236,6 +248,7 @@ package enum GateCommand: Command {
       if !options.phases.contains(phase) { options.phases.append(phase) }
     }
     if let a = o.alpha { options.alpha = a }
+    if let rise = o.maxFailureRise { options.maxFailureRateRise = rise }
     report.merge(Gate.checkBaseline(results, against: baseline, options: options))
     report.measuredPower = try PowerCommand.quote(explicitPath: o.powerPath, options: options)
     return report

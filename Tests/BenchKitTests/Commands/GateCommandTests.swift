@@ -182,6 +182,7 @@ import TestSupport
     // Make "deferred" behave like eager.
     let eager = r.cells.first { $0.config == "eager" }!
     r.cells[0].phases = eager.phases
+    r.cells[0].records = eager.records
     let path = try save(r, "r.json")
     let (code, out, _) = gate(["--gates", gatesFile, path])
     #expect(code == 1)
