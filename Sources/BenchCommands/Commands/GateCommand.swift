@@ -140,7 +140,8 @@ package enum GateCommand: Command {
       display path, board, feeder, timeout, apps, machine, tool version) is refused unless --force.
       """,
     options: [
-      baseline, gates, threshold, alpha, maxFailureRise, force, junit, markdown, quiet, power, inconclusive, optionalCells,
+      baseline, gates, threshold, alpha, maxFailureRise, force, junit, markdown, quiet, power, inconclusive,
+      optionalCells,
       allowIncomplete,
     ],
     epilogue: """
