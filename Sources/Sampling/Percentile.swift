@@ -14,6 +14,9 @@ public enum Percentile {
     let h = Double(sorted.count - 1) * clamped
     let lo = Int(h.rounded(.down))
     let hi = min(lo + 1, sorted.count - 1)
+    // On a rank, or between equal values, the value itself: a failed run ranks as +∞
+    // (`rankedSamples`), and interpolating between two would give ∞ − ∞ = NaN.
+    if h == Double(lo) || sorted[lo] == sorted[hi] { return sorted[lo] }
     return sorted[lo] + (h - Double(lo)) * (sorted[hi] - sorted[lo])
   }
 }
