@@ -19,7 +19,7 @@ enum PlantedRegression {
   /// (0.10 = 10 % later); 0 disables the knob. `scripts/planted-slowdown-check` edits this line.
   static let firstFrameHoldFraction: Double = 0
 
-  /// Whether the launch's first frame has gone through ``holdFirstFrame()`` (once per process).
+  /// Whether the launch's first frame has gone through ``holdFirstFrame(_:)`` (once per process).
   private static let firstFrameSeen = Atomic<Bool>(false)
 
   /// Holds the calling thread (the camera's frame thread) before the launch's first camera frame
