@@ -81,7 +81,8 @@ public enum GatePowerTable {
         "chosen for CI (× \(String(format: "%g", z.margin)), at most \(z.rows.last?.runsPerSide ?? 0)): \(chosen) per side\n"
     } else {
       s +=
-        "\nno run count up to \(z.rows.last?.runsPerSide ?? 0) per side met the goals: run bench with more runs\n"
+        "\nno run count up to \(z.rows.last?.runsPerSide ?? 0) per side met the goals: the runs are too noisy"
+        + " for the rule (measure on a quiet machine), or too few (run bench with more)\n"
     }
     return s
   }
