@@ -98,7 +98,8 @@ public struct GateSizing: Sendable, Hashable, Codable {
     }
     return "sized for a \(shift) slowdown (≥ \(Fmt.rate(goals.power)) caught in every cell, ≤"
       + " \(Fmt.rate(goals.falseAlarms)) false alarms family-wise, both at 95 % confidence): smallest"
-      + " \(smallest) runs per side, CI runs \(chosen) (× \(String(format: "%g", margin)))"
+      + " \(smallest) runs per side, CI runs \(chosen) (× \(String(format: "%g", margin))"
+      + (chosen < Int((margin * Double(smallest)).rounded(.up)) ? ", capped at half the runs)" : ")")
   }
 
   /// Sizes the gate on `results` (see the type's description): rows for n = 3 … half the
