@@ -14,6 +14,7 @@ final class CoverableDisplay: DisplaySink {
   init(_ base: any DisplaySink) { self.base = base }
 
   func present(_ frame: VideoFrame) {
+    PlantedRegression.holdFirstFrame(frame)  // inert unless a planted-regression commit set it
     // The lock is held while presenting so that `cover()` cannot interleave with a present.
     covered.withLock { isCovered in
       if !isCovered { base.present(frame) }
@@ -21,7 +22,8 @@ final class CoverableDisplay: DisplaySink {
   }
 
   func presentStamped(_ frame: VideoFrame) -> UInt64 {
-    covered.withLock { isCovered in
+    PlantedRegression.holdFirstFrame(frame)  // inert unless a planted-regression commit set it
+    return covered.withLock { isCovered in
       isCovered ? MonotonicClock.now() : base.presentStamped(frame)
     }
   }

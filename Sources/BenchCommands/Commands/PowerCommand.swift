@@ -5,19 +5,35 @@ import LaunchContract
 import ResultsSchema
 
 /// `bench power RESULTS.json`: the baseline gate's false alarms and power, measured by resampling
-/// the runs of each cell (`GatePower`; `Benchmarks/gate-power` makes the 40-run cells).
+/// the runs of each cell under the rule CI runs (`GatePower`); with `--size`, the runs per side
+/// the gate needs (`GateSizing`). `Benchmarks/gate-power` makes the 60-run cells and records the
+/// figures `bench gate` quotes and `scripts/ab-gate` runs.
 package enum PowerCommand: Command {
   /// The command line, checked.
   package struct Options: Sendable {
     /// The results file whose cells are resampled.
     package var path: String
-    /// Runs per side of each comparison.
-    package var runsPerSide: Int
+    /// Runs per side of each comparison; nil: 20, or with `--size` the count chosen for CI.
+    package var runsPerSide: Int?
     /// Comparisons per cell (A/A, and per shift).
     package var comparisons: Int
     /// What goes to stdout.
     package var format: Format
+    /// What an inconclusive check counts as (CI's gate: fail).
+    package var inconclusive: Gate.InconclusivePolicy = .fail
+    /// `--size`: also size the gate (`GateSizing`).
+    package var size = false
+    /// The sizing's goals (`--shift`, `--power-goal`, `--false-alarm-goal`).
+    package var goals = GateSizing.Goals()
+    /// `--margin`: CI's runs per side over the smallest count meeting the goals.
+    package var margin = PowerCommand.defaultMargin
   }
+
+  /// CI's runs per side over the smallest count meeting the goals, by default: the ratio of
+  /// medians spreads as σ/√n, so 4× the runs keeps the measured power and false alarms with twice
+  /// the noise measured (CI shares its machine), and a planted slowdown a little under 10 % is
+  /// still caught.
+  package static let defaultMargin = 4.0
 
   /// `--format`.
   package enum Format: String, Sendable, CaseIterable {
@@ -27,26 +43,52 @@ package enum PowerCommand: Command {
     case json
   }
 
-  static let runsPerSide = Option(
-    "--runs-per-side", "N", "runs on each side of a comparison", default: 20, parser: .integer(in: 2...10_000)
-  )
+  static let runsPerSide = Option<Int?>(
+    "--runs-per-side", "N",
+    "runs on each side of a comparison (default 20; with --size, the count chosen for CI)",
+    parser: .integer(in: 2...10_000))
   static let comparisons = Option(
-    "--comparisons", "N", "comparisons per cell, A/A and per shift", default: 250,
+    "--comparisons", "N", "comparisons per cell, A/A and per shift", default: GatePower.defaultComparisons,
     parser: .integer(in: 1...100_000))
   static let format = Option("--format", "FORMAT", "table or json", default: Format.table, parser: .choice())
+  static let inconclusive = Option(
+    "--inconclusive", "fail|pass", "what an inconclusive check counts as, as in bench gate (CI: fail)",
+    default: Gate.InconclusivePolicy.fail, parser: .choice())
+  static let size = Flag(
+    "--size", "also size the gate: power and false alarms for 3 … half the runs per side")
+  static let shift = Option(
+    "--shift", "PCT", "the uniform slowdown --size sizes for, in %", default: 10.0,
+    parser: .number(in: NumberRange(greaterThan: 0, atMost: 1000)))
+  static let powerGoal = Option(
+    "--power-goal", "PCT", "share of comparisons that must catch it in every cell (95 % lower bound), in %",
+    default: 95.0, parser: .number(in: NumberRange(greaterThan: 0, below: 100)))
+  static let falseAlarmGoal = Option(
+    "--false-alarm-goal", "PCT", "family-wise A/A false alarms allowed (95 % upper bound), in %",
+    default: 1.0,
+    parser: .number(in: NumberRange(greaterThan: 0, below: 100)))
+  static let margin = Option(
+    "--margin", "X", "CI's runs per side over the smallest count meeting the goals", default: defaultMargin,
+    parser: .number(in: NumberRange(atLeast: 1, atMost: 100)))
 
   /// The option table (parser and `--help`).
   package static let spec = CommandLineSpec(
     command: "bench power",
-    synopsis: "RESULTS.json [--runs-per-side N] [--comparisons N] [--format table|json]",
+    synopsis:
+      "RESULTS.json [--runs-per-side N] [--comparisons N] [--size [--shift PCT]] [--format table|json]",
     summary: """
-      Measures the baseline gate (first_frame_observed, its default threshold and alpha) by
-      resampling each cell's runs: split into two disjoint halves of N runs, A/A comparisons count
-      false alarms, and the same splits with the new half made 1 %…100 % slower count how often the
-      gate catches each regression. Cells need at least 2 × N ok runs (Benchmarks/gate-power runs
-      bench with 40).
+      Measures the baseline gate (first_frame_observed, its default threshold and alpha, an
+      inconclusive check failing as in CI) by resampling each cell's runs, failed ones as slower
+      than any: split into two disjoint halves of N runs, A/A comparisons count false alarms (per
+      cell, and family-wise: a gate run over all the cells fails when any does), and the same
+      splits with the new half made 1 %…100 % slower count how often the gate catches each
+      regression. Cells need at least 2 × N runs. --size also tries every N from 3 to half the
+      runs against one uniform slowdown and names the smallest N meeting the goals, and the N
+      chosen for CI (that times --margin); the report is then measured at that N.
+      Benchmarks/gate-power runs bench with 60 runs per cell.
       """,
-    options: [runsPerSide, comparisons, format],
+    options: [
+      runsPerSide, comparisons, format, inconclusive, size, shift, powerGoal, falseAlarmGoal, margin,
+    ],
     epilogue: "exit status: 0 measured, 2 bad usage, an unreadable results file or no cell with enough runs")
 
   /// Checks the command line: one results file.
@@ -54,7 +96,11 @@ package enum PowerCommand: Command {
     Options(
       path: try o.onlyResultsFile(), runsPerSide: try o.value(runsPerSide),
       comparisons: try o.value(comparisons),
-      format: try o.value(format))
+      format: try o.value(format), inconclusive: try o.value(inconclusive), size: o.isSet(size),
+      goals: GateSizing.Goals(
+        shift: try o.value(shift) / 100, power: try o.value(powerGoal) / 100,
+        falseAlarms: try o.value(falseAlarmGoal) / 100),
+      margin: try o.value(margin))
   }
 
   /// The gate's measured figures, as `Benchmarks/gate-power --record` stores them (relative to the
@@ -107,10 +153,24 @@ package enum PowerCommand: Command {
     _ o: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
   ) throws(UsageError) -> Int32 {
     let results = try UsageError.reading { () throws(ResultsFileError) in try ResultsFile.load(path: o.path) }
-    let report = GatePower.measure(results, runsPerSide: o.runsPerSide, comparisonsPerCell: o.comparisons)
+    let sizing =
+      o.size
+      ? GateSizing.size(
+        results, goals: o.goals, margin: o.margin, comparisonsPerCell: o.comparisons,
+        inconclusive: o.inconclusive)
+      : nil
+    if let sizing, sizing.rows.isEmpty {
+      throw UsageError(
+        "\(o.path) has no cell with 6 runs of \(PhaseName.firstFrameObserved) to size the gate with (run bench with --runs 60)"
+      )
+    }
+    let n = o.runsPerSide ?? sizing?.chosenRunsPerSide ?? 20
+    var report = GatePower.measure(
+      results, runsPerSide: n, comparisonsPerCell: o.comparisons, inconclusive: o.inconclusive)
+    report.sizing = sizing
     guard !report.cells.isEmpty else {
       throw UsageError(
-        "\(o.path) has no cell with \(2 * o.runsPerSide) ok runs of \(PhaseName.firstFrameObserved) (run bench with --runs \(2 * o.runsPerSide))"
+        "\(o.path) has no cell with \(2 * n) runs of \(PhaseName.firstFrameObserved) (run bench with --runs \(2 * n))"
       )
     }
     switch o.format {

@@ -169,7 +169,7 @@ package enum RunCommand: Command {
         bench calibrate                          the probe against ground truth
         bench doctor                             devices, cache dropping, real-time priority, PSI
         bench launch-floor [NAME=PATH …]         camera-app's spawn → main against hello programs
-        bench power RESULTS.json                 the gate's false alarms and power, from 40-run cells
+        bench power RESULTS.json [--size]        the gate's false alarms, power and the runs it needs
         bench build-app                          build camera-app as bench runs it; print its path
         bench ab REV_A REV_B                     camera-app at two git revisions, interleaved, B vs A
       exit status: 0 ok, 1 runs failed (or a gate failed), 2 bad usage or input, 130 interrupted

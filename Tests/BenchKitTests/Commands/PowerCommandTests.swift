@@ -7,7 +7,7 @@ import ResultsSchema
 import Testing
 import TestSupport
 
-@Suite struct PowerCommandTests {
+@Suite(.timeLimit(.minutes(TestTime.minutes(3)))) struct PowerCommandTests {
   let dir = temporaryFolder("power")
 
   func run(_ command: (some Command).Type, _ args: [String]) -> (Int32, String, String) {
@@ -66,6 +66,38 @@ import TestSupport
     } else {
       #expect(quote.contains("measured by Benchmarks/gate-power"))
     }
+  }
+
+  @Test("bench power --size measures at the count chosen for CI, records it, and bench gate quotes it")
+  func sizeRecordsTheChosenCount() throws {
+    let results = try save(
+      SyntheticResults.gaussian(
+        [
+          SyntheticResults.GaussianCell(config: "deferred", medianMs: 320, noise: 0.02),
+          SyntheticResults.GaussianCell(config: "eager", medianMs: 750, noise: 0.01),
+        ], runs: 40), "sized-results.json")
+    let (code, json, err) = run(
+      PowerCommand.self, [results, "--size", "--comparisons", "400", "--margin", "2", "--format", "json"])
+    #expect(code == 0, "\(err)")
+    let figuresPath = dir + "/sized.json"
+    try json.write(toFile: figuresPath, atomically: true, encoding: .utf8)
+    let figures = try PowerCommand.loadFigures(path: figuresPath)
+    let sizing = try #require(figures.sizing)
+    let smallest = try #require(sizing.smallestRunsPerSide)
+    #expect(sizing.chosenRunsPerSide == min(20, 2 * smallest))
+    #expect(figures.runsPerSide == sizing.chosenRunsPerSide)
+    #expect(figures.inconclusive == .fail)
+    #expect(figures.familyComparisons == 400)
+    let quote = try PowerCommand.quote(explicitPath: figuresPath, options: Gate.BaselineOptions())
+    #expect(quote.contains("CI runs \(sizing.chosenRunsPerSide!)"))
+    #expect(quote.contains("family-wise (any of the 2 cells)"))
+
+    let (table, text, _) = run(
+      PowerCommand.self, [results, "--size", "--comparisons", "400", "--shift", "20"])
+    #expect(table == 0)
+    #expect(text.contains("sizing for a 20 % uniform slowdown over warm/deferred, warm/eager"))
+    let (bad, _, badErr) = run(PowerCommand.self, [results, "--size", "--shift", "0"])
+    #expect(bad == 2 && badErr.contains("--shift"))
   }
 
   @Test("too few runs per cell is bad input (exit 2) with the run count that would do")
