@@ -53,14 +53,15 @@ package final class AppOutputDrain: Sendable {
     }
   }
 
-  /// Opens (creating, appending) `stdoutPath` and `stderrPath`, makes the pipes and starts the
+  /// Opens `stdoutPath` and `stderrPath` new (created or emptied: bytes planted there before the
+  /// run never appear in its log; a symbolic link is refused, not followed), makes the pipes and starts the
   /// drain thread.
   /// - Throws: the ``Errno`` of the `open`, `pipe` or `pthread_create` that failed.
   package init(stdoutPath: String, stderrPath: String) throws(Errno) {
     var opened: [Int32] = []
     func cleanUp() { opened.forEach { FileDescriptorIO.close($0) } }
     do throws(Errno) {
-      let flags = O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC
+      let flags = O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_NOFOLLOW | O_CLOEXEC
       let outFile = try SystemCall.retrying { open(stdoutPath, flags, 0o644) }
       opened.append(outFile)
       let errFile = try SystemCall.retrying { open(stderrPath, flags, 0o644) }

@@ -29,6 +29,27 @@ extension FileSystem {
     return try SystemCall.retrying { open(path, flags) }
   }
 
+  /// At most the first `maxBytes` bytes of the file open as `fd`, read from where its offset
+  /// stands to its end or to the limit, whichever comes first (more is left unread, not an
+  /// error). The corresponding call is `read(2)`.
+  /// - Throws: the ``Errno`` of `read` (`EISDIR`, `EIO`).
+  public static func prefix(of fd: Int32, maxBytes: Int) throws(Errno) -> [UInt8] {
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    while bytes.count < maxBytes {
+      let wanted = min(chunk.count, maxBytes - bytes.count)
+      let read = chunk.withUnsafeMutableBytes { buffer in
+        Result { () throws(Errno) in
+          try FileDescriptorIO.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<wanted]))
+        }
+      }
+      let count = try read.get()
+      if count == 0 { break }
+      bytes.append(contentsOf: chunk[..<count])
+    }
+    return bytes
+  }
+
   /// Whether `fd` is a regular file (not a FIFO, a device, a socket or a folder). The
   /// corresponding call is `fstat(2)`.
   public static func isRegularFile(_ fd: Int32) -> Bool {

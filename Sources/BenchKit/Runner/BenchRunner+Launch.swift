@@ -18,7 +18,11 @@ extension BenchRunner {
     let control: ControlSender
     /// The app's stdout and stderr, drained into capped files.
     let output: AppOutputDrain
+    /// Where bench keeps the run's trace: `<out>/traces/NAME.jsonl`, a copy made after the run
+    /// (``keepTrace()``); the app never sees this path.
     let tracePath: String
+    /// The trace the app writes, in a private folder outside the results folder.
+    let privateTrace: PrivateTrace
     let spawnedAt: UInt64
     /// The app's trace, followed for as long as the app runs (one reader, so nothing is read twice).
     let trace: PThreadMutex<TraceTail>
@@ -26,20 +30,26 @@ extension BenchRunner {
     let mapped = PThreadMutex<Set<String>>([])
     init(
       child: ChildProcess, monitor: DisplayMonitor, control: ControlSender, output: AppOutputDrain,
-      tracePath: String, spawnedAt: UInt64
+      tracePath: String, privateTrace: PrivateTrace, spawnedAt: UInt64
     ) {
       self.child = child
       self.monitor = monitor
       self.control = control
       self.output = output
       self.tracePath = tracePath
+      self.privateTrace = privateTrace
       self.spawnedAt = spawnedAt
       self.trace = PThreadMutex(
         TraceTail(
-          path: tracePath, reader: BenchRunner.traceLimits, maxBytesPerPoll: BenchRunner.traceBytesPerPoll))
+          path: privateTrace.path, reader: BenchRunner.traceLimits,
+          maxBytesPerPoll: BenchRunner.traceBytesPerPoll))
     }
 
     func send(_ command: ControlCommand) { control.send(command) }
+
+    /// Copies the app's trace (at most the reader's `maxBytes`) to ``tracePath``; called once the
+    /// app has ended. The private folder goes when this launch is released.
+    func keepTrace() { privateTrace.keep(at: tracePath, maxBytes: BenchRunner.traceLimits.maxBytes) }
 
     /// Closes the runner's end of the control pipe.
     func closeControl() { FileDescriptorIO.close(control.fd) }
@@ -77,6 +87,10 @@ extension BenchRunner {
   )
     throws(RunnerError) -> LaunchedApp
   {
+    // The app's trace starts empty in a folder of its own, outside the results folder: a file
+    // left by an earlier bench cannot lend this run its events, and the app cannot reach
+    // bench's files (PrivateTrace).
+    let privateTrace = try PrivateTrace()
     let monitor = try makeMonitor()
     let readEnd: Int32
     let writeEnd: Int32
@@ -100,10 +114,7 @@ extension BenchRunner {
     // Shared memory: the app inherits the sealed surface as descriptor 4; X11: the server's name.
     let surface = monitor.surfaceDescriptor
     let target = surface >= 0 ? DisplayTarget.surfaceDescriptor(Self.surfaceDescriptor) : monitor.appDisplay
-    let env = environment(trace: tracePath, display: target, runID: runID, config: config)
-    // Each run's trace starts empty: a file left by an earlier bench in the same folder must not
-    // lend this run its events or its malformed lines.
-    _ = FileManager.default.createFile(atPath: tracePath, contents: nil)
+    let env = environment(trace: privateTrace.path, display: target, runID: runID, config: config)
     randomRefreshPhase()
     let spawnedAt = MonotonicClock.now()
     monitor.arm(.launch(since: spawnedAt)) { @Sendable observation in
@@ -127,7 +138,7 @@ extension BenchRunner {
     monitor.watch(processID: child.pid)
     return LaunchedApp(
       child: child, monitor: monitor, control: control, output: output, tracePath: tracePath,
-      spawnedAt: spawnedAt)
+      privateTrace: privateTrace, spawnedAt: spawnedAt)
   }
 
   /// Waits a random fraction of one refresh interval, so that launches start at a random phase

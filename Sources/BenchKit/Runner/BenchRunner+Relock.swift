@@ -45,6 +45,7 @@ extension BenchRunner {
     /// Ends the app (and records the device's release if it could not).
     package func close() {
       _ = runner.shutDown(app, .quit(grace: runner.settings.quitGraceSeconds))
+      app.keepTrace()
     }
   }
 
@@ -71,6 +72,7 @@ extension BenchRunner {
       app, since: app.spawnedAt, firstLive: firstLive, awaited: awaited, interrupted: interrupted)
     {
       _ = shutDown(app, .terminate(grace: 0.5))
+      app.keepTrace()
       return .failure(RunnerError(.spawnFailed, "relock: the app did not launch: \(failure)"))
     }
     app.send(.lock)
@@ -138,7 +140,7 @@ extension BenchRunner {
     // A reader of its own from the start (the run's reader keeps only this run's window, which
     // lacks the session's start), bounded as the run's is: the app's trace is untrusted.
     let tail = TraceTail(
-      path: app.tracePath, reader: Self.traceLimits, maxBytesPerPoll: Self.traceBytesPerPoll)
+      path: app.privateTrace.path, reader: Self.traceLimits, maxBytesPerPoll: Self.traceBytesPerPoll)
     var reportsSession = false
     let deadline = lockedAt &+ UInt64(settings.runTimeoutSeconds * 1e9)
     while !interrupted() && app.child.poll() == nil && MonotonicClock.now() < deadline {

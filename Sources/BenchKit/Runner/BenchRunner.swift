@@ -122,7 +122,7 @@ package final class BenchRunner: RunPerforming {
   /// about 60) and 16 MiB, 256 KiB per look while the run goes on. An app that floods its trace
   /// cannot keep the runner reading, hold its memory, or bloat results.json; what it wrote past
   /// the limits is counted in the run's `dropped_trace_lines` and `unread_trace_bytes`, and a
-  /// launch run's kept trace is cut at 16 MiB.
+  /// run's kept trace is cut at 16 MiB.
   static let traceLimits = TraceReader(maxLineBytes: 64 * 1024, maxEvents: 2_000, maxBytes: 16 << 20)
   /// Bytes read from a trace per look while a run goes on.
   static let traceBytesPerPoll = 256 * 1024
@@ -202,7 +202,7 @@ package final class BenchRunner: RunPerforming {
     // The final read comes after the app (and its process group) stopped: nothing is appended
     // while it reads, and it stops at the limits.
     let read = app.trace.withLock { $0.finish() }
-    if read.unreadBytes > 0 { truncate(tracePath, off_t(Self.traceLimits.maxBytes)) }
+    app.keepTrace()
     var run = record(
       number: number, failure: reason, tracePath: tracePath, read: read, extra: [spawnEvent] + report.events,
       start: app.spawnedAt, end: UInt64.max, relock: false, report: report, wallMs: wallMs,
