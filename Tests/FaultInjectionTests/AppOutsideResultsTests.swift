@@ -12,7 +12,7 @@ import TestSupport
 struct AppOutsideResultsTests {
   /// A workspace: `out` (bench's results), `tmp` (bench's `$TMPDIR`, where the private trace
   /// folders are made) and the app `script`.
-  struct Workspace {
+  struct Folder {
     let root = temporaryFolder("app-outside")
     var out: String { root + "/out" }
     var tmp: String { root + "/tmp" }
@@ -43,7 +43,7 @@ struct AppOutsideResultsTests {
 
   @Test("an app that appends a forged line to the journal beside its trace changes nothing in --out")
   func forgedJournalLine() throws {
-    let ws = Workspace()
+    let ws = Folder()
     defer { ws.remove() }
     let marker = "FORGED-BY-THE-APP"
     let app = try ws.app(
@@ -62,7 +62,7 @@ struct AppOutsideResultsTests {
 
   @Test("an app that plants the next run's .log beside its trace does not put bytes in bench's log")
   func plantedNextLog() throws {
-    let ws = Workspace()
+    let ws = Folder()
     defer { ws.remove() }
     let marker = "PLANTED-BY-THE-APP"
     let app = try ws.app(
@@ -82,7 +82,7 @@ struct AppOutsideResultsTests {
 
   @Test("an app that swaps its trace for a link to a file outside: bench neither follows nor keeps the link")
   func traceSwappedForLink() throws {
-    let ws = Workspace()
+    let ws = Folder()
     defer { ws.remove() }
     let target = ws.root + "/outside.jsonl"
     let outside = #"{"ts":1,"name":"app.main","kind":"event","pid":1,"fields":{}}"# + "\n"

@@ -81,7 +81,7 @@ extension FaultCase {
       expected: "the note on stderr is dropped (EPIPE), never a trap: bench exits 130"
     ) { ws in
       let out = ws.path + "/out"
-      let app = try ws.script("wait.sh", ": > \"$FIRSTFRAME_TRACE\"\nexec sleep 300")
+      let app = try ws.script("wait.sh", ": > '\(appStarted(ws))'\nexec sleep 300")
       let (readEnd, writeEnd) = try ProcessControl.pipe()
       close(readEnd)
       let bench = try BenchProcess(
@@ -89,7 +89,7 @@ extension FaultCase {
       close(writeEnd)
       #expect(
         bench.waitUntil(seconds: 30) {
-          FileManager.default.fileExists(atPath: firstRunTrace(out))
+          FileManager.default.fileExists(atPath: appStarted(ws))
         })
       bench.send(SIGINT)
       let o = bench.finish(deadline: 60)
@@ -123,11 +123,11 @@ extension FaultCase {
     ) { ws in
       let out = ws.path + "/out"
       let app = try ws.script(
-        "stubborn.sh", ": > \"$FIRSTFRAME_TRACE\"\ntrap '' TERM\nsleep 300 &\nwhile :; do sleep 1; done")
+        "stubborn.sh", ": > '\(appStarted(ws))'\ntrap '' TERM\nsleep 300 &\nwhile :; do sleep 1; done")
       let bench = try BenchProcess(hostile(app, out: out, runs: 1, timeout: "30"))
       #expect(
         bench.waitUntil(seconds: 30) {
-          FileManager.default.fileExists(atPath: firstRunTrace(out))
+          FileManager.default.fileExists(atPath: appStarted(ws))
         })
       bench.send(SIGINT)
       #expect(bench.waitUntil(seconds: 10) { bench.log.contains("bench: stopping") })
@@ -178,11 +178,11 @@ extension FaultCase {
         "the second is refused at once (exit 2) while the first runs; after it, a third is refused the non-empty folder (exit 2)"
     ) { ws in
       let out = ws.path + "/out"
-      let app = try ws.script("wait.sh", ": > \"$FIRSTFRAME_TRACE\"\nexec sleep 300")
+      let app = try ws.script("wait.sh", ": > '\(appStarted(ws))'\nexec sleep 300")
       let first = try BenchProcess(hostile(app, out: out, runs: 1, timeout: "30"))
       #expect(
         first.waitUntil(seconds: 30) {
-          FileManager.default.fileExists(atPath: firstRunTrace(out))
+          FileManager.default.fileExists(atPath: appStarted(ws))
         })
       let second = try BenchProcess(hostile(app, out: out, runs: 1)).finish(deadline: 30)
       #expect(

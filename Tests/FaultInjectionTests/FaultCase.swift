@@ -38,10 +38,9 @@ struct FaultCase: Sendable, CustomTestStringConvertible {
     ]
   }
 
-  /// The trace of the first run a ``hostile(_:out:runs:configs:timeout:)`` benchmark starts: its
-  /// cell's priming run (`--warmup 0` with warm alone: one uncounted run before the first counted
-  /// one, `settings.primedCells`).
-  static func firstRunTrace(_ out: String) -> String { out + "/traces/warm-deferred-priming.jsonl" }
+  /// The file a waiting app creates first thing, so that a case knows the first run's app is
+  /// running (its trace is private to the run and reaches `<out>/traces/` only after it).
+  static func appStarted(_ ws: Workspace) -> String { ws.path + "/app-started" }
 
   /// bench's arguments for `runs` runs of camera-app (fast profile) under warm.
   static func cameraRuns(out: String, runs: Int, configs: String = "deferred,eager") -> [String] {
