@@ -42,7 +42,8 @@ extension BenchRunner {
       runner.relockRun(self, number: number, interrupted: interrupted)
     }
 
-    /// Ends the app (and records the device's release if it could not).
+    /// Ends the app (and records the device's release if it could not), then keeps its trace in
+    /// the results folder (``LaunchedApp/keepTrace()``).
     package func close() {
       _ = runner.shutDown(app, .quit(grace: runner.settings.quitGraceSeconds))
       app.keepTrace()
