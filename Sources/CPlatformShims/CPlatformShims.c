@@ -14,6 +14,10 @@ int CPlatformShims_setParentDeathSignal(int signal) {
   return prctl(PR_SET_PDEATHSIG, (unsigned long)signal, 0UL, 0UL, 0UL);
 }
 
+int CPlatformShims_becomeChildSubreaper(void) {
+  return prctl(PR_SET_CHILD_SUBREAPER, 1UL, 0UL, 0UL, 0UL);
+}
+
 int CPlatformShims_pipeCloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
 
 int CPlatformShims_setCurrentThreadName(const char *name) {

@@ -44,6 +44,10 @@ public enum CountKey: String, CaseIterable, Sendable {
   /// 1 when the run's app ended holding the synthetic camera (killed, crashed, timed out) and
   /// bench recorded the device's release when it reaped the app; absent otherwise.
   case deviceReleasedByBench = "device_released_by_bench"
+  /// Live processes the run's app left outside its process group (`setsid`, a double fork) that
+  /// bench, their child subreaper, found at the run's end, then killed and reaped; 0 when none.
+  /// Absent when bench could not become a subreaper (docs/reliability.md, "Escaped processes").
+  case escapedProcesses = "escaped_processes"
 }
 
 extension Dictionary where Key == String, Value == Int {

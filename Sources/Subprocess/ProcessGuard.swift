@@ -17,8 +17,9 @@ import SystemCalls
 /// The guard runs in a process group of its own and ignores the terminal's signals, so a Ctrl-C
 /// or a `kill` of bench's group does not take it down with bench.
 ///
-/// A child that leaves its process group on purpose (`setsid`) can outlive bench; nothing short of
-/// a cgroup or a PID namespace stops that.
+/// A child that leaves its process group on purpose (`setsid`) is not in a group the guard kills;
+/// bench, a child subreaper from ``start()`` on, kills it at the run's end instead
+/// (``ProcessTree/killEscaped(grace:)``), but if bench is killed first it outlives bench.
 package final class ProcessGuard: Sendable {
   /// The guard of this process, once started: `ChildProcess` reports each child to it.
   static let current = PThreadMutex<ProcessGuard?>(nil)
@@ -46,6 +47,10 @@ package final class ProcessGuard: Sendable {
   package static func start() throws(RunnerError) -> ProcessGuard? {
     if let running = current.withLock({ $0 }) { return running }
     guard let executable = helperExecutable.withLock({ $0 }) else { return nil }
+    // Bench also becomes its descendants' subreaper, so that what an app leaves outside its
+    // process group comes back to bench and is killed at the run's end
+    // (``ProcessTree/killEscaped(grace:)``); without it (an old kernel) nothing is counted.
+    try? ProcessControl.becomeChildSubreaper()
     let (readEnd, writeEnd): (Int32, Int32)
     do {
       (readEnd, writeEnd) = try ProcessControl.pipe()

@@ -8,8 +8,12 @@ import Foundation
 /// so that signalling the child's group does not reach them.
 package enum ProcessTree {
   /// The parent pid of every process now, from `/proc/<pid>/stat` (its fourth field).
-  package static func parents() -> [pid_t: pid_t] {
-    var parents: [pid_t: pid_t] = [:]
+  package static func parents() -> [pid_t: pid_t] { processes().mapValues(\.parent) }
+
+  /// The parent pid and state (`R`, `S`, `Z` for a zombie, …) of every process now, from
+  /// `/proc/<pid>/stat` (its fourth and third fields).
+  static func processes() -> [pid_t: (parent: pid_t, state: Character)] {
+    var table: [pid_t: (parent: pid_t, state: Character)] = [:]
     for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
       guard let pid = pid_t(entry),
         let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
@@ -17,9 +21,11 @@ package enum ProcessTree {
       else { continue }
       // "pid (comm) state ppid …": comm may hold spaces and parentheses, so read after the last ')'.
       let fields = stat[stat.index(after: close)...].split(separator: " ")
-      if fields.count > 1, let parent = pid_t(fields[1]) { parents[pid] = parent }
+      if fields.count > 1, let parent = pid_t(fields[1]), let state = fields[0].first {
+        table[pid] = (parent, state)
+      }
     }
-    return parents
+    return table
   }
 
   /// Stops `root` and every process under it, however deep and in whatever process group:

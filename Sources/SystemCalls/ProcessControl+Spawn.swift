@@ -31,9 +31,26 @@ extension ProcessControl {
   /// - Returns: the child's pid (and process group id).
   /// - Throws: the ``Errno`` of the call that failed: `posix_spawn` or `execve` (`ENOENT` when
   ///   `path` does not exist, `EACCES`), `fork`, `open` of a log, `fcntl` of a descriptor copy.
+  ///
+  /// The child is listed among this process's own children (``ownChildren``) before any other
+  /// thread can see it: a scan for escaped processes never takes it for one.
   public static func spawn(
     path: String, arguments: [String], environment: [String: String],
     descriptors: [Int32: ChildDescriptor] = [:], deathSignal: Int32? = nil
+  ) throws(Errno) -> pid_t {
+    try ownChildren.withLock { (children) throws(Errno) -> pid_t in
+      let pid = try spawnUnlisted(
+        path: path, arguments: arguments, environment: environment, descriptors: descriptors,
+        deathSignal: deathSignal)
+      children.insert(pid)
+      return pid
+    }
+  }
+
+  /// ``spawn(path:arguments:environment:descriptors:deathSignal:)`` without the listing.
+  private static func spawnUnlisted(
+    path: String, arguments: [String], environment: [String: String],
+    descriptors: [Int32: ChildDescriptor], deathSignal: Int32?
   ) throws(Errno) -> pid_t {
     let argv = arguments.map { strdup($0) } + [nil]
     let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]

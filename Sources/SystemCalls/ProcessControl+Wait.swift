@@ -10,6 +10,7 @@ extension ProcessControl {
   public static func waitForExit(_ pid: pid_t) throws(Errno) -> Int32 {
     var status: Int32 = 0
     _ = try SystemCall.retrying { waitpid(pid, &status, 0) }
+    ownChildren.withLock { _ = $0.remove(pid) }
     return status
   }
 
@@ -18,7 +19,9 @@ extension ProcessControl {
   /// - Throws: the ``Errno`` of `waitpid` (`ECHILD`: not a child of this process, or reaped already).
   public static func reapIfEnded(_ pid: pid_t) throws(Errno) -> Int32? {
     var status: Int32 = 0
-    return try SystemCall.retrying { waitpid(pid, &status, WNOHANG) } == 0 ? nil : status
+    guard try SystemCall.retrying({ waitpid(pid, &status, WNOHANG) }) != 0 else { return nil }
+    ownChildren.withLock { _ = $0.remove(pid) }
+    return status
   }
 
   /// The exit code in a wait `status` (`WEXITSTATUS`), or nil when a signal ended the process.

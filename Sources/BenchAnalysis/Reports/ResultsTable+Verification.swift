@@ -3,7 +3,8 @@ import ResultsSchema
 extension ResultsTable {
   /// The table's notes on per-run verification: per cell, its priming run (when primed),
   /// missed compositor deadlines (when any), runs whose device bench released (their app ended
-  /// holding it), cold runs whose device was not cold, other runs whose device was cold, and
+  /// holding it), processes the app left outside its process group that bench killed (when
+  /// any), cold runs whose device was not cold, other runs whose device was cold, and
   /// cells whose app never reported its power-up.
   static func verificationNotes(_ results: BenchResults) -> String {
     var out = ""
@@ -22,6 +23,12 @@ extension ResultsTable {
         out +=
           "- device released by bench in \(name): \(released) of \(c.records.count) runs (the app ended holding it:"
           + " killed, crashed or timed out)\n"
+      }
+      let escaped = c.records.compactMap { $0.counts[.escapedProcesses] }.filter { $0 > 0 }
+      if !escaped.isEmpty {
+        out +=
+          "- escaped processes killed by bench in \(name): \(escaped.reduce(0, +)) in \(escaped.count) of"
+          + " \(c.records.count) runs (left by the app outside its process group: setsid, a double fork)\n"
       }
       let missed = c.records.compactMap { $0.counts[.missedDeadlines] }
       let total = missed.reduce(0, +)

@@ -64,8 +64,10 @@ extension BenchRunner {
     }
 
     /// Ends the app as `ending` says, waits for it, and releases its output, control pipe and
-    /// display. Returns how it ended. Called through ``BenchRunner/shutDown(_:_:)`` only.
-    fileprivate func shutDown(_ ending: Ending) -> ChildProcess.Termination {
+    /// display. Returns how it ended, and how many live processes it left outside its process
+    /// group that were killed once it ended, before its output was drained (nil when bench is no
+    /// subreaper: ``ProcessTree/killEscaped(grace:)``). Called through ``BenchRunner/shutDown(_:_:)`` only.
+    fileprivate func shutDown(_ ending: Ending) -> (end: ChildProcess.Termination, escaped: Int?) {
       let end: ChildProcess.Termination
       switch ending {
       case .quit(let grace):
@@ -74,10 +76,12 @@ extension BenchRunner {
       case .terminate(let grace):
         end = child.terminate(grace: grace)
       }
+      // An escaped process may hold the app's output pipes: it goes before they are drained.
+      let escaped = ProcessTree.killEscaped()
       output.finish()
       closeControl()
       monitor.stop()
-      return end
+      return (end, escaped)
     }
   }
 
@@ -155,9 +159,9 @@ extension BenchRunner {
   /// device's release recorded if the app could not record it (``recordDeviceRelease()``).
   /// Returns how the app ended and whether a release was recorded.
   func shutDown(_ app: LaunchedApp, _ ending: LaunchedApp.Ending) -> (
-    end: ChildProcess.Termination, released: Bool
+    end: ChildProcess.Termination, released: Bool, escaped: Int?
   ) {
-    let end = app.shutDown(ending)
-    return (end, recordDeviceRelease())
+    let (end, escaped) = app.shutDown(ending)
+    return (end, recordDeviceRelease(), escaped)
   }
 }

@@ -190,7 +190,7 @@ package final class BenchRunner: RunPerforming {
     // A third-party app reads no control pipe: it is stopped (SIGTERM, then SIGKILL), and how it
     // ends then is bench's doing, not a fault of the run.
     let thirdParty = config.appConfiguration != nil
-    let (end, released) = shutDown(
+    let (end, released, escaped) = shutDown(
       app,
       failure == nil && !thirdParty
         ? .quit(grace: settings.quitGraceSeconds) : .terminate(grace: thirdParty ? 1 : 0.5))
@@ -212,6 +212,7 @@ package final class BenchRunner: RunPerforming {
       condition: condition
     ).apply(to: &run)
     if released { run.counts[.deviceReleasedByBench] = 1 }
+    run.counts[.escapedProcesses] = escaped
     run.counts[.appOutputDroppedBytes] = app.output.droppedBytes
     if condition == .cold {
       run.counts[.mappedNotEvicted] = app.mapped.withLock {

@@ -6,6 +6,11 @@
 /// The corresponding call is `prctl(PR_SET_PDEATHSIG, signal)`. Returns 0 or -1 (errno set).
 int CPlatformShims_setParentDeathSignal(int signal);
 
+/// Makes the calling process a child subreaper: an orphan among its descendants is re-parented
+/// to it rather than to init. The corresponding call is `prctl(PR_SET_CHILD_SUBREAPER, 1)`.
+/// Returns 0 or -1 (errno set).
+int CPlatformShims_becomeChildSubreaper(void);
+
 /// Creates a pipe whose both ends are close-on-exec, atomically.
 /// The corresponding call is `pipe2(fds, O_CLOEXEC)`. Returns 0 or -1 (errno set).
 int CPlatformShims_pipeCloexec(int fds[2]);

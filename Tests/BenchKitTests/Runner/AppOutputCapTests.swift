@@ -6,6 +6,7 @@ import BenchKit
 import Foundation
 import ResultsSchema
 import Subprocess
+import SystemCalls
 import TestSupport
 import Testing
 
@@ -64,10 +65,11 @@ import Testing
 
 extension AppOutputCapTests {
   /// Leaves a program of its own session (outside the process group bench kills) holding its
-  /// stdout and stderr for a minute, then fails.
+  /// stdout and stderr for a minute, then fails. The pid file is the run's own: removed first.
   static func leavingApp(pidFile: String) -> String {
     """
     #!/bin/sh
+    rm -f '\(pidFile)'
     setsid sh -c 'echo $$ > "$0"; exec sleep 60' '\(pidFile)' &
     while [ ! -s '\(pidFile)' ]; do sleep 0.01; done
     echo "ERROR: left a program behind" >&2
@@ -76,7 +78,8 @@ extension AppOutputCapTests {
   }
 
   @Test(
-    "a program the app left holding its output pipes does not hold bench: the run is reported while it lives")
+    "a program the app left holding its output pipes does not hold bench: it is killed, counted, the run reported"
+  )
   func leftHolder() throws {
     let dir = temporaryFolder("app-output-holder")
     defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -90,8 +93,8 @@ extension AppOutputCapTests {
     let text = (try? String(contentsOfFile: pidFile, encoding: .utf8)) ?? ""
     let holder = try #require(pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)))
     defer { kill(holder, SIGKILL) }
-    // Bench ended while the last run's holder still had the pipes open.
-    #expect(kill(holder, 0) == 0)
+    // Bench, the holder's subreaper, killed it at the run's end and counted it.
+    #expect(ProcessControl.isAlive(holder) == false)
     #expect(outcome.status == 1)
     let results = try ResultsFile.load(path: dir + "/results/results.json")
     let records = results.cells.first?.records ?? []
@@ -99,6 +102,7 @@ extension AppOutputCapTests {
     for record in records {
       #expect(
         record.error?.hasSuffix("its last stderr line: ERROR: left a program behind") == true, "\(record)")
+      #expect(record.counts[.escapedProcesses] == 1, "\(record.counts)")
     }
   }
 }
