@@ -85,6 +85,9 @@ public enum EventName: String, Sendable, Hashable, CaseIterable {
   case displayFirstLiveFrame = "display.first_live_frame"
   /// The probe saw a frame from before the run (stale) after the start.
   case displayStaleFrame = "display.stale_frame"
+  /// The probe read a light board dated more than 1 ms after the scanout that showed it: drawn,
+  /// not captured (fields `scanout_ns`, `capture_time_us`, `ahead_ms`). bench fails the run.
+  case displayForgedBoard = "display.forged_board"
   /// The probe saw the display repeat a frame when a new one was due.
   case displayDroppedFrame = "display.dropped_frame"
   /// The probe saw the app's window mapped on the X screen (X11 path; fields `window`,

@@ -16,6 +16,10 @@ public enum CountKey: String, CaseIterable, Sendable {
   case controlCommandsDropped = "control_commands_dropped"
   /// Events in the app's trace under a name owned by the runner or the probe: ignored, counted.
   case forgedEvents = "forged_events"
+  /// Light boards whose capture time was after the scanout that showed them — more than 1 ms
+  /// after (`display.forged_board`), or any amount for the first live frame (a negative
+  /// `glass_to_glass_ms`): drawn, not captured. Any makes the run fail.
+  case forgedBoards = "forged_boards"
   /// The light-board feeder's format follows that overlapped the run (with `--feed-light-board`).
   case feedFollows = "feed_follows"
   /// 1 when the probe found the first live frame by change detection alone, 0 by the light board.

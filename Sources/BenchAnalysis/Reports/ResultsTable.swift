@@ -74,6 +74,13 @@ public enum ResultsTable {
         + " the runner or the probe may write (launch.*, relock.*, display.*) in \(runs) of \(c.records.count) runs;"
         + " ignored\n"
     }
+    for c in cells {
+      let runs = c.records.filter { ($0.counts[.forgedBoards] ?? 0) > 0 }.count
+      guard runs > 0 else { continue }
+      out +=
+        "- forged light boards in \(c.condition)/\(c.config): \(runs) of \(c.records.count) runs showed a board"
+        + " dated after its scanout (drawn, not captured); those runs failed\n"
+    }
     for note in results.detectionNotes { out += "- \(note)\n" }
     out += verificationNotes(results)
     return out

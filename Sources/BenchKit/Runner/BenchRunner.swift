@@ -260,9 +260,14 @@ package final class BenchRunner: RunPerforming {
     if let powerUp = RunVerification.powerUp(in: events) {
       counts[.powerUpCold] = powerUp == .cold ? 1 : 0
     }
-    var error = failure
+    let boards = LightBoardCheck.check(events)
+    counts[.forgedBoards] = boards.forgedBoards
+    var error = boards.failure.map { forged in failure.map { "\(forged); \($0)" } ?? forged } ?? failure
     if error == nil && liveFrame && phases[PhaseName.firstFrameObserved] == nil {
-      error = "the probe saw no live frame"
+      error =
+        report.unconfirmedBoard == nil
+        ? "the probe saw no live frame"
+        : "the probe saw no live frame: one light board, unconfirmed (no second board at the camera's cadence)"
     }
     return BenchResults.RunRecord(
       run: number, ok: error == nil, error: error, phases: phases, counts: counts,

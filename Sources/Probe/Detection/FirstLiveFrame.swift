@@ -10,8 +10,8 @@ public struct FirstLiveFrame: Sendable, Hashable {
   /// (board method only).
   public var captureTimeMicroseconds: UInt64?
 
-  /// When the detector was sure: the scanout that completed the change run (`CLOCK_MONOTONIC`
-  /// ns; change method only — the board method is sure on the frame itself).
+  /// When the detector was sure (`CLOCK_MONOTONIC` ns): the scanout that completed the change
+  /// run, or that showed the second board at the camera's cadence (board method).
   public var confirmedAt: UInt64?
 
   /// Creates the record.

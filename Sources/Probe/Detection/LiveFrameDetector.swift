@@ -23,7 +23,8 @@ import PhaseTrace
 ///
 /// **First live frame** (from the first scanout at or after the arm time), by one of two methods:
 /// - `board`: the first non-blank scanout whose light board reads a capture time at or after the
-///   arm time. The board carries whole microseconds (truncated), so "read time × 1000 ≥ arm time"
+///   arm time, confirmed by a second board at the camera's cadence and never after its own
+///   scanout (forged otherwise: `LiveFrameDetector+Board.swift`). The board carries whole microseconds (truncated), so "read time × 1000 ≥ arm time"
 ///   means the frame was captured at or after the arm; a frame captured before it — even in the
 ///   same millisecond — is stale (one captured in the arm's own microsecond, after it, is stale too);
 /// - `change`, where no board decodes: the first scanout of a **run of changing scanouts
@@ -69,6 +70,11 @@ public struct LiveFrameDetector: Sendable {
   public private(set) var staleFrames = 0
   /// Dropped frames since the first live frame.
   public private(set) var droppedFrames = 0
+  /// Light boards dated more than 1 ms after their scanout since the arm time (distinct images;
+  /// see `LiveFrameDetector+Board.swift`).
+  public internal(set) var forgedBoards = 0
+  /// The first live board, waiting for a second board at the camera's cadence to confirm it.
+  public internal(set) var unconfirmedBoard: FirstLiveFrame?
   /// Scanouts observed since the arm call.
   public private(set) var scanoutsSinceArm = 0
   /// The events of this arm: `display.first_live_frame`, `display.stale_frame`, `display.dropped_frame`.
@@ -103,6 +109,8 @@ public struct LiveFrameDetector: Sendable {
     firstLiveFrame = nil
     staleFrames = 0
     droppedFrames = 0
+    forgedBoards = 0
+    unconfirmedBoard = nil
     scanoutsSinceArm = 0
     events = []
     reference = []
@@ -181,16 +189,7 @@ public struct LiveFrameDetector: Sendable {
   ) -> ScanoutClass {
     if case .board(let us, _)? = reading {
       run = []
-      let live = Self.captured(microseconds: us, atOrAfter: mode.since)
-      if !live {
-        recordStale(at: time, reason: "board_time_before_arm", captureTimeMicroseconds: us)
-        return .stale
-      }
-      if firstLiveFrame == nil {
-        found(FirstLiveFrame(mode: mode, scanoutTime: time, method: .board, captureTimeMicroseconds: us))
-        return .firstLive
-      }
-      return .afterFirstLive
+      return classifyBoard(microseconds: us, at: time, mode: mode, sameAsPrevious: sameAsPrevious)
     }
     if firstLiveFrame != nil {
       if reference.contains(where: { isSame(current, $0) }) {
@@ -276,7 +275,7 @@ public struct LiveFrameDetector: Sendable {
 
   // MARK: - Events and cadence
 
-  private mutating func found(_ frame: FirstLiveFrame, changes: Int? = nil) {
+  mutating func found(_ frame: FirstLiveFrame, changes: Int? = nil) {
     firstLiveFrame = frame
     lastNewImageTime = frame.scanoutTime
     var fields: [String: PhaseFieldValue] = [
@@ -292,7 +291,7 @@ public struct LiveFrameDetector: Sendable {
     append(EventName.displayFirstLiveFrame.rawValue, at: frame.scanoutTime, fields)
   }
 
-  private mutating func recordStale(at time: UInt64, reason: String, captureTimeMicroseconds: UInt64?) {
+  mutating func recordStale(at time: UInt64, reason: String, captureTimeMicroseconds: UInt64?) {
     staleFrames += 1
     var fields: [String: PhaseFieldValue] = [
       "scanout_ns": .int(Int64(bitPattern: time)), "reason": .string(reason),
@@ -301,7 +300,7 @@ public struct LiveFrameDetector: Sendable {
     append(EventName.displayStaleFrame.rawValue, at: time, fields)
   }
 
-  private mutating func append(_ name: String, at time: UInt64, _ fields: [String: PhaseFieldValue]) {
+  mutating func append(_ name: String, at time: UInt64, _ fields: [String: PhaseFieldValue]) {
     guard events.count < configuration.maxEvents else { return }
     events.append(PhaseEvent(ts: time, name: name, kind: .event, pid: configuration.pid, fields: fields))
   }

@@ -190,7 +190,8 @@ public final class DisplayMonitor: Sendable {
     }
     let faults = source.faults
     return ProbeReport(
-      mode: d.mode, firstLiveFrame: d.firstLiveFrame, staleFrames: d.staleFrames,
+      mode: d.mode, firstLiveFrame: d.firstLiveFrame, unconfirmedBoard: d.unconfirmedBoard,
+      forgedBoards: d.forgedBoards, staleFrames: d.staleFrames,
       droppedFrames: d.droppedFrames,
       scanoutsSinceArm: d.scanoutsSinceArm, refreshIntervalNanoseconds: refreshIntervalNanoseconds,
       realtimeGranted: source.realtimeGranted, corruptReads: faults.corruptReads,

@@ -7,6 +7,11 @@ public struct ProbeReport: Sendable {
   public var mode: ArmMode?
   /// The first live frame, if found.
   public var firstLiveFrame: FirstLiveFrame?
+  /// The first live board still waiting for a second board to confirm it when the report was
+  /// taken (nil once confirmed, or when no board was live): a run ending here has no first live frame.
+  public var unconfirmedBoard: FirstLiveFrame?
+  /// Light boards dated more than 1 ms after their scanout (`display.forged_board`).
+  public var forgedBoards: Int
   /// Stale scanouts since the arm time (see `LiveFrameDetector`).
   public var staleFrames: Int
   /// Dropped frames since the first live frame (see `LiveFrameDetector`).
