@@ -9,7 +9,7 @@ import TestSupport
 /// private folder of the run's own, outside `--out`, so the app cannot reach the journal, the
 /// logs of later runs or the traces bench keeps; and what bench keeps of the trace is a copy it
 /// made, never a link the app planted.
-@Suite(.blocking, .serialized, .timeLimit(.minutes(TestTime.minutes(4))))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(TestTime.minutes(10))))
 struct AppOutsideResultsTests {
   /// A workspace: `out` (bench's results), `tmp` (bench's `$TMPDIR`, where the private trace
   /// folders are made) and the app `script`.
