@@ -48,7 +48,7 @@ extension Calibration {
     x11Settings.digestScale = monitor.x11ReadScale ?? 1
     var report = trials(
       x11Settings, monitor: monitor, presenter: presenter,
-      display: "x11:" + presenter.connection.displayName
+      display: "x11:" + presenter.connection.displayName, wakeupsPerLag: 3
     ) { firstFresh, presented in
       guard let image = monitor.firstLiveImage, let sequence = presented[ImageDigest.of(image.pixels)] else {
         return false
@@ -56,7 +56,7 @@ extension Calibration {
       return sequence >= firstFresh
     }
     report.refreshHz = 0
-    report.lagBoundMilliseconds = x11LagBoundMilliseconds
+    report.applyLagBound(path: x11LagBoundMilliseconds, host: report.hostWakeup)
     report.sharedMemoryImages = presenter.usesSharedMemory
     report.x11ReadScale = x11Settings.digestScale
     return report

@@ -63,20 +63,23 @@ package enum Calibration {
     defer { monitor.stop() }
     let display = try SharedMemoryDisplay.open(descriptor: monitor.surfaceDescriptor)
     defer { display.close() }
-    var report = trials(settings, monitor: monitor, presenter: display, display: "shm") { firstFresh, _ in
+    var report = trials(settings, monitor: monitor, presenter: display, display: "shm", wakeupsPerLag: 2) {
+      firstFresh, _ in
       monitor.firstLiveGroundTruth.map { !$0.isBlack && $0.frameSequence >= firstFresh } ?? false
     }
-    report.lagBoundMilliseconds = report.refreshIntervalMilliseconds + 2
+    report.applyLagBound(path: report.refreshIntervalMilliseconds + 2, host: report.hostWakeup)
     return report
   }
 
   /// The trials, on any display path: `presenter` publishes known frames into the display
   /// `monitor` watches; `freshShown(firstFreshSequence, presented)` says from ground truth
   /// whether the image the first live frame was found on was a fresh one (`presented` maps the
-  /// digest of every frame presented in the trial, `ImageDigest`, to its sequence number).
+  /// digest of every frame presented in the trial, `ImageDigest`, to its sequence number);
+  /// `wakeupsPerLag`: the threads that must wake for a presented frame to be found, whose
+  /// lateness the host's wake-up allowance covers (`HostWakeupReport`).
   static func trials(
     _ settings: CalibrationSettings, monitor: DisplayMonitor, presenter: some CalibrationPresenter,
-    display: String, freshShown: (UInt64, [UInt64: UInt64]) -> Bool
+    display: String, wakeupsPerLag: Int, freshShown: (UInt64, [UInt64: UInt64]) -> Bool
   ) -> CalibrationReport {
     let burners = settings.load ? BurnerThreads(threads: ProcessInfo.processInfo.activeProcessorCount) : nil
     defer { burners?.stop() }
@@ -87,13 +90,18 @@ package enum Calibration {
     let presenterRealtime = SystemThread.requestRealtime(priority: presenterPriority)
     defer { if presenterRealtime { SystemThread.dropRealtime() } }
 
+    // The host's own wake-up latency, measured through the same trials under the same load: the
+    // lag bound is stated against it (`CalibrationReport.applyLagBound`).
+    let wakeups = HostWakeupSampler.start()
     var runner = TrialRunner(settings: settings, monitor: monitor, presenter: presenter)
     for trial in 0..<settings.trials {
       runner.run(trial: trial, freshShown: freshShown)
     }
-    return runner.tally.report(
+    var report = runner.tally.report(
       settings, monitor: monitor, display: display, loadThreads: burners?.count ?? 0,
       presenterRealtime: presenterRealtime)
+    report.hostWakeup = wakeups.stop(trials: settings.trials, wakeupsPerLag: wakeupsPerLag)
+    return report
   }
 
   /// The `p` (0…1) percentile of detection lags sorted ascending, ms; NaN when there are none.

@@ -67,6 +67,11 @@ import TestSupport
     #expect(report.trialsWithoutCover == 2)
     #expect(report.staleReportedWithCover == 0)
     #expect(report.staleReportedWithoutCover == 2)
+    // The host's wake-up latency, measured through the same trials, widens the path's bound.
+    let host = try #require(report.hostWakeup)
+    #expect(host.samples > 0)
+    #expect(report.pathLagBoundMilliseconds == report.refreshIntervalMilliseconds + 2)
+    #expect(report.lagBoundMilliseconds == report.refreshIntervalMilliseconds + 2 + host.allowanceMilliseconds)
   }
 
   @Test("calibration under load stops its burners and still has no early detections")
