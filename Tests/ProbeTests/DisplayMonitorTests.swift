@@ -71,7 +71,8 @@ import TestSupport
     let host = try #require(report.hostWakeup)
     #expect(host.samples > 0)
     #expect(report.pathLagBoundMilliseconds == report.refreshIntervalMilliseconds + 2)
-    #expect(report.lagBoundMilliseconds == report.refreshIntervalMilliseconds + 2 + host.allowanceMilliseconds)
+    #expect(
+      report.lagBoundMilliseconds == report.refreshIntervalMilliseconds + 2 + host.allowanceMilliseconds)
   }
 
   @Test("calibration under load stops its burners and still has no early detections")
