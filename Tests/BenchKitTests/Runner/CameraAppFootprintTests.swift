@@ -78,7 +78,9 @@ import Testing
 /// The scripts that launch camera-app themselves get it from bench (`bench build-app`), so they
 /// measure the binary bench runs; none builds it its own way.
 @Suite(.blocking) struct CameraAppBuildArgumentsTests {
-  @Test("Benchmarks/app-launch, Benchmarks/peers and scripts/vivid-integration take camera-app from bench build-app")
+  @Test(
+    "Benchmarks/app-launch, Benchmarks/peers and scripts/vivid-integration take camera-app from bench build-app"
+  )
   func scriptsBuildAsBenchDoes() throws {
     let root = try #require(CameraAppLocator.packageRoot())
     for script in ["Benchmarks/app-launch", "Benchmarks/peers", "scripts/vivid-integration"] {

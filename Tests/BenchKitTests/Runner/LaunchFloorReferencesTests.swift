@@ -20,7 +20,8 @@ struct LaunchFloorReferencesTests {
     let file = try #require(FileHandle(forReadingAtPath: path), "cannot open \(path)")
     defer { try? file.close() }
     let header = [UInt8](try file.read(upToCount: 18) ?? Data())
-    try #require(header.count == 18 && Array(header.prefix(4)) == [0x7F, 0x45, 0x4C, 0x46], "\(path) is not ELF")
+    try #require(
+      header.count == 18 && Array(header.prefix(4)) == [0x7F, 0x45, 0x4C, 0x46], "\(path) is not ELF")
     return UInt16(header[16]) | UInt16(header[17]) << 8
   }
 
@@ -42,7 +43,8 @@ struct LaunchFloorReferencesTests {
     let folder = temporaryFolder("launch-floor-references")
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let script = try TestProcess.run(
-      root + "/Benchmarks/launch-floor", ["--references-only", folder], timeout: .seconds(TestTime.seconds(540)))
+      root + "/Benchmarks/launch-floor", ["--references-only", folder],
+      timeout: .seconds(TestTime.seconds(540)))
     try #require(script.terminationStatus == 0, "\(script.standardErrorText)")
     let listed = String(decoding: script.standardOutputData, as: UTF8.self).split(separator: "\n")
     var paths: [String: String] = [:]

@@ -57,7 +57,8 @@ import Testing
     let record = try #require(results.cells.first?.records.first)
     let mains = (record.timeline ?? []).filter { $0.name == EventName.appMain.rawValue }
     #expect(
-      mains.contains { $0.fields?["source"] == PreloadLibrary.eventSource }, "the library's app.main: \(mains)")
+      mains.contains { $0.fields?["source"] == PreloadLibrary.eventSource },
+      "the library's app.main: \(mains)")
     #expect(mains.contains { $0.fields?["source"] == nil }, "camera-app's own app.main: \(mains)")
   }
 }
