@@ -25,7 +25,8 @@ extension LaunchFloorReport {
   /// `goal: warm ≤ 3× c-dynamic — 2.2×, met` (or `not met`).
   package var goalLines: [String] {
     Self.goals.compactMap { goal in
-      guard conditions.contains(goal.condition), reports.contains(where: { $0.program.name == goal.reference }),
+      guard conditions.contains(goal.condition),
+        reports.contains(where: { $0.program.name == goal.reference }),
         reports.contains(where: { $0.program.name == "camera-app" })
       else { return nil }
       let ratio = median("camera-app", goal.condition) / median(goal.reference, goal.condition)
