@@ -200,12 +200,17 @@ def format_and_conversion(c):
     return f"{fourccs or '?'}; {CONVERSION.get(c['key'], '?')}"
 
 
+def ratio(r):
+    """`0.84`, `0.003`, `147`: two decimals, or two significant digits below 0.1."""
+    return f"{r:.2f}" if 0.1 <= r < 100 else f"{r:.2g}" if r < 0.1 else f"{r:.0f}"
+
+
 def ratio_line(a, b, phases_a, phases_b):
     """`a ÷ b (medians): device_open 0.93×, …` over the device phases both have."""
     ratios = []
     for phase in DEVICE:
         x, y = percentile(phases_a.get(phase, []), 0.5), percentile(phases_b.get(phase, []), 0.5)
-        ratios.append(f"{phase} {x / y:.2f}×" if x is not None and y else f"{phase} –")
+        ratios.append(f"{phase} {ratio(x / y)}×" if x is not None and y else f"{phase} –")
     return f"{a} ÷ {b} (medians): " + ", ".join(ratios)
 
 
@@ -243,8 +248,9 @@ def table(columns, preload_all):
             for r in references:
                 if r["key"] in ("floor", "floor-dlopen", "C floor alone (libv4l2)"):
                     lines.append("")
-                    lines.append(ratio_line(c["label"] + ", its own trace", r["label"] + " (preload)",
-                                            c["own"], r["phases"]) + " [two instruments]")
+                    lines.append(ratio_line(c["label"].replace(" (preload)", "") + ", its own trace",
+                                            r["label"] + " by the preload library",
+                                            c["own"], r["phases"]) + " [two instruments, as before issue 28]")
     return "\n".join(lines) + "\n"
 
 
