@@ -49,9 +49,11 @@ import Testing
       try BenchInvocation.run(
         [
           "--preload-camera-app", "--configs", "deferred", "--conditions", "warm", "--runs", "1",
-          "--warmup", "0", "--no-tap", "--quiet", "--out", dir + "/results",
+          "--warmup", "0", "--no-tap", "--run-timeout", "60", "--quiet", "--out", dir + "/results",
         ], timeout: .seconds(TestTime.seconds(600))), "bench did not finish")
-    #expect(outcome.status == 0, "\(outcome.output)\(outcome.errors)")
+    // What is checked is the app's environment, which its timeline shows whether or not a heavily
+    // loaded machine let the run finish in time (exit status 1); 2 would be a usage error.
+    #expect(outcome.status == 0 || outcome.status == 1, "\(outcome.output)\(outcome.errors)")
     let results = try ResultsFile.load(path: dir + "/results/results.json")
     #expect(results.settings.preloadCameraApp == true)
     let record = try #require(results.cells.first?.records.first)
