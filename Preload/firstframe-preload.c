@@ -18,7 +18,9 @@
  *
  * Every event's fields (keys sorted, as the encoder writes them): `source` = "preload"; device
  * events add `device` (the path the app opened), `api` (how the call reached the device: "libc",
- * "libv4l2" or "syscall"), device.buffers begin adds `count` (the buffers the driver granted);
+ * "libv4l2" or "syscall"), device.buffers begin adds `count` (the buffers the driver granted),
+ * device.format end adds `pixelformat` (the capture format the last successful VIDIOC_S_FMT
+ * set, as its four characters, e.g. "GREY"; absent when no S_FMT succeeded);
  * app.main adds `exe` (the file execve(2) ran) and `run` (FIRSTFRAME_RUN, when set).
  *
  * Calls are seen on three paths: libc's open/ioctl/mmap/close; libv4l2's v4l2_open/v4l2_ioctl/
@@ -352,6 +354,7 @@ struct device {
   enum api api;
   uint64_t format_begin; /* != 0: a format phase is open */
   uint64_t format_end;
+  uint32_t pixelformat; /* the capture format the last successful VIDIOC_S_FMT set; 0: none */
   atomic_int buffers_open;
   uint64_t buffers_end;
   atomic_int awaiting_first_buffer;
@@ -392,8 +395,9 @@ static void unlock_events(void) {
   busy = 0;
 }
 
-/* One device event (lock held). `count` < 0: no count field. */
-static void device_event(const struct device *d, const char *name, const char *kind, uint64_t ts, long count) {
+/* One device event (lock held). `count` < 0: no count field; `fourcc` 0: no pixelformat field. */
+static void device_event_fourcc(const struct device *d, const char *name, const char *kind, uint64_t ts, long count,
+                                uint32_t fourcc) {
   struct line l;
   int first = 1;
   begin_line(&l, name, kind, ts);
@@ -405,15 +409,32 @@ static void device_event(const struct device *d, const char *name, const char *k
   }
   put_field(&l, &first, "device");
   put_string(&l, d->path);
+  if (fourcc != 0) {
+    /* The four characters of the V4L2 code, e.g. "GREY", "YUYV" (a space is part of some). */
+    char code[5];
+    for (int i = 0; i < 4; i++) {
+      char c = (char)((fourcc >> (8 * i)) & 0xff);
+      code[i] = c >= 0x20 && c < 0x7f ? c : '?';
+    }
+    code[4] = 0;
+    put_field(&l, &first, "pixelformat");
+    put_string(&l, code);
+  }
   put_field(&l, &first, "source");
   put_string(&l, "preload");
   end_line(&l);
 }
 
-/* Closes the open format and buffers phases at the end of their last call (lock held). */
+/* One device event without a pixel format (lock held). `count` < 0: no count field. */
+static void device_event(const struct device *d, const char *name, const char *kind, uint64_t ts, long count) {
+  device_event_fourcc(d, name, kind, ts, count, 0);
+}
+
+/* Closes the open format and buffers phases at the end of their last call (lock held). The
+ * format's end names the capture format set, so a table can say what each app streams. */
 static void close_format(struct device *d) {
   if (d->format_begin == 0) return;
-  device_event(d, "device.format", "end", d->format_end, -1);
+  device_event_fourcc(d, "device.format", "end", d->format_end, -1, d->pixelformat);
   d->format_begin = 0;
 }
 
@@ -473,6 +494,7 @@ static void opened(int fd, const char *path, enum api api, uint64_t t0, uint64_t
     d->api = api;
     d->format_begin = 0;
     d->format_end = 0;
+    d->pixelformat = 0;
     d->buffers_end = 0;
     atomic_store_explicit(&d->buffers_open, 0, memory_order_relaxed);
     atomic_store_explicit(&d->awaiting_first_buffer, 0, memory_order_relaxed);
@@ -586,6 +608,12 @@ static void ioctl_done(struct device *d, unsigned int request, void *arg, long r
       device_event(d, "device.format", "begin", t0, -1);
     }
     d->format_end = t1;
+    if (request == VIDIOC_S_FMT && result == 0) {
+      /* After success the kernel has read and written the struct: it is valid memory. */
+      const struct v4l2_format *f = arg;
+      if (f->type == V4L2_BUF_TYPE_VIDEO_CAPTURE) d->pixelformat = f->fmt.pix.pixelformat;
+      if (f->type == V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE) d->pixelformat = f->fmt.pix_mp.pixelformat;
+    }
     break;
   case VIDIOC_REQBUFS: {
     /* After success the kernel has read and written the struct: it is valid memory. */

@@ -6,9 +6,13 @@ usage: peers-table.py OUT_DIR [--require-board [all|each-app]]
 OUT_DIR holds bench's results folder (OUT_DIR/bench/results.json: camera-app's deferred and eager
 configurations, the apps given as --app-config, and the C floor given as --headless-app-config, which
 ran beside them under the same feeder, probe and X server) and the C floor's preload traces from runs
-on its own before bench started (OUT_DIR/c-floor/*.jsonl, one per run). camera-app's device phases are
-given as ratios to the floor's medians: to the floor in bench (the same conditions) and, for
-reference, to the floor alone. Prints the table in Markdown
+on its own before bench started (OUT_DIR/c-floor/*.jsonl, one per run). With bench's
+--preload-camera-app (settings.preloadCameraApp) every app's device phases come from one instrument,
+the preload library, and camera-app's own trace phases (from the same runs' timelines) are extra
+rows labelled as such. Each app's pixel format is read from the library's device.format end event.
+camera-app's device phases are given as ratios to the floor's medians (in bench, the same conditions,
+and, for reference, the floor alone) and to the other apps', with the formats and the emulation caveat
+beside them. Prints the table in Markdown
 (also written to OUT_DIR/peers.md) and exits 1 when any app's run failed or an app has no runs, and
 with --require-board (or --require-board all) also when a run's first live frame was not found by
 decoding the light board in the app's window (vivid's loop fed by bench) but by change detection;
@@ -34,45 +38,120 @@ def percentile(values, q):
     return v[lo] + (v[hi] - v[lo]) * (pos - lo)
 
 
+# What each app does to the frames before the screen (the commands Benchmarks/peers gives).
+CONVERSION = {"camera-app": "none: GREY shown as grey", "gst": "videoconvert to colour (ximagesink)",
+              "ffplay": "swscale to colour (SDL, software)", "floor": "none: no display",
+              "floor-dlopen": "none: no display",
+              "C floor alone (libv4l2)": "none: no display"}
+EMULATION = ("under QEMU TCG (every guest instruction emulated, 2 emulated CPUs, debug builds): "
+             "absolute times are many times a real machine's; compare within this table only")
+
+
+def own_trace_phases(timeline):
+    """The five device phases from the app's own events in a run's timeline (no source field)."""
+    first = {}
+    for e in timeline:
+        if (e.get("fields") or {}).get("source") == "preload" or e.get("t_ms", -1) < 0:
+            continue
+        first.setdefault((e.get("name"), e.get("kind")), []).append(e["t_ms"])
+    out = {}
+    for p in ["open", "format", "buffers", "stream_on"]:
+        begins = sorted(first.get((f"device.{p}", "begin"), []))
+        if begins:
+            ends = sorted(t for t in first.get((f"device.{p}", "end"), []) if t >= begins[0])
+            if ends:
+                out[f"device_{p}"] = ends[0] - begins[0]
+    ons = sorted(first.get(("device.stream_on", "end"), []))
+    if ons:
+        bufs = sorted(t for t in first.get(("device.first_buffer", "event"), []) if t >= ons[0])
+        if bufs:
+            out["device_first_buffer"] = bufs[0] - ons[0]
+    return out
+
+
+def formats_in(events):
+    """What the preload library saw in one run ({"GREY via syscall": 1}): the pixel format set
+    (device.format end) and the path the app's calls took to the device (its device.open's api:
+    libc, syscall — libv4l2 loaded privately, as camera-app does — or libv4l2, whose v4l2_open
+    also asks QUERYCAP and ENUM_FMT, so that device_open is more than the open call there)."""
+    fourcc = api = None
+    for e in events:
+        fields = e.get("fields") or {}
+        if fields.get("source") != "preload":
+            continue
+        if api is None and e.get("name") == "device.open":
+            api = fields.get("api")
+        if fourcc is None and e.get("name") == "device.format" and e.get("kind") == "end":
+            fourcc = fields.get("pixelformat")
+    if fourcc is None and api is None:
+        return {}
+    return {f"{fourcc or '?'} via {api or '?'}": 1}
+
+
+def column(label, key, phases=None, ok=0, failed=0, methods=None, why=None, own=None, formats=None):
+    """One app's column: its label, the key of its conversion, its phases ({phase: [ms]}), its runs."""
+    return {"label": label, "key": key, "phases": phases or {}, "ok": ok, "failed": failed,
+            "methods": methods or {}, "why": why, "own": own or {}, "formats": formats or {}}
+
+
 def bench_columns(folder, name):
-    """One column per configuration in folder/results.json: {phase: [ms]}, ok, failed, methods."""
+    """One column per configuration in folder/results.json."""
     path = os.path.join(folder, "results.json")
     if not os.path.exists(path):
-        return [(name, {}, 0, 1, {}, "no results.json")]
+        return [column(name, name, failed=1, why="no results.json")], False
     results = json.load(open(path))
     columns = []
-    third_party = set(results.get("settings", {}).get("appConfigs", {}))
-    headless = set(results.get("settings", {}).get("headlessAppConfigs", []))
+    settings = results.get("settings", {})
+    third_party = set(settings.get("appConfigs") or {})
+    headless = set(settings.get("headlessAppConfigs") or [])
+    preload_all = bool(settings.get("preloadCameraApp"))
     for cell in results.get("cells", []):
-        label = cell["config"] if cell["config"] in third_party else f"camera-app {cell['config']}"
-        if cell["config"] in headless:
-            label = f"{cell['config']} (headless, in bench)"
-        phases, ok, failed, methods, why = {}, 0, 0, {}, None
+        config = cell["config"]
+        key = config if config in third_party else "camera-app"
+        label = config if config in third_party else f"camera-app {config}"
+        if config in headless:
+            label = f"{config} (headless, in bench)"
+        if preload_all and key == "camera-app":
+            label += " (preload)"
+        c = column(label, key)
         for record in cell.get("records", []):
             if not record.get("ok"):
-                failed += 1
-                why = why or record.get("error")
+                c["failed"] += 1
+                c["why"] = c["why"] or record.get("error")
                 continue
-            ok += 1
+            c["ok"] += 1
             for phase, ms in record.get("phases", {}).items():
-                phases.setdefault(phase, []).append(ms)
-            for event in record.get("timeline") or []:
+                c["phases"].setdefault(phase, []).append(ms)
+            timeline = record.get("timeline") or []
+            for fourcc, n in formats_in(timeline).items():
+                c["formats"][fourcc] = c["formats"].get(fourcc, 0) + n
+            if preload_all and key == "camera-app":
+                for phase, ms in own_trace_phases(timeline).items():
+                    c["own"].setdefault(phase, []).append(ms)
+            for event in timeline:
                 if event.get("name") == "display.first_live_frame":
                     method = (event.get("fields") or {}).get("method")
                     if method:
-                        methods[method] = methods.get(method, 0) + 1
-        columns.append((label, phases, ok, failed, methods, why))
-    return columns or [(name, {}, 0, 1, {}, "no runs")]
+                        c["methods"][method] = c["methods"].get(method, 0) + 1
+        columns.append(c)
+    return (columns or [column(name, name, failed=1, why="no runs")]), preload_all
 
 
-def trace_phases(path):
-    """The five device phases of one preload trace, ms (begin → end; stream-on end → first buffer)."""
-    first = {}
+def trace_events(path):
+    """The events of one trace file (lines that are not JSON skipped)."""
+    events = []
     for line in open(path):
         try:
-            e = json.loads(line)
+            events.append(json.loads(line))
         except ValueError:
             continue
+    return events
+
+
+def trace_phases(events):
+    """The five device phases of one preload trace, ms (begin → end; stream-on end → first buffer)."""
+    first = {}
+    for e in events:
         first.setdefault((e.get("name"), e.get("kind")), e.get("ts"))
     out = {}
     for p in ["open", "format", "buffers", "stream_on"]:
@@ -86,28 +165,93 @@ def trace_phases(path):
 
 
 def floor_column(folder):
-    phases, ok, failed = {}, 0, 0
+    label = "C floor alone (libv4l2)"
+    c = column(label, label)
     if os.path.isdir(folder):
         for name in sorted(os.listdir(folder)):
             if not name.endswith(".jsonl"):
                 continue
-            p = trace_phases(os.path.join(folder, name))
+            events = trace_events(os.path.join(folder, name))
+            p = trace_phases(events)
             if len(p) == len(DEVICE):
-                ok += 1
+                c["ok"] += 1
                 for k, v in p.items():
-                    phases.setdefault(k, []).append(v)
+                    c["phases"].setdefault(k, []).append(v)
+                for fourcc, n in formats_in(events).items():
+                    c["formats"][fourcc] = c["formats"].get(fourcc, 0) + n
             else:
-                failed += 1
+                c["failed"] += 1
     status = os.path.join(folder, "failed")
     if os.path.exists(status):
-        failed += sum(1 for _ in open(status))
-    return ("C floor alone (libv4l2)", phases, ok, failed, {}, None if ok else "no complete trace")
+        c["failed"] += sum(1 for _ in open(status))
+    c["why"] = None if c["ok"] else "no complete trace"
+    return c
 
 
 def fmt(values):
     if not values:
         return "–"
     return f"{percentile(values, 0.5):.1f} / {percentile(values, 0.9):.1f}"
+
+
+def format_and_conversion(c):
+    """`GREY; none: GREY shown as grey`: the format the library saw set, and the app's conversion."""
+    fourccs = ", ".join(f"{k}" if len(c["formats"]) == 1 else f"{k} ×{v}" for k, v in sorted(c["formats"].items()))
+    return f"{fourccs or '?'}; {CONVERSION.get(c['key'], '?')}"
+
+
+def ratio(r):
+    """`0.84`, `0.003`, `147`: two decimals, or two significant digits below 0.1."""
+    return f"{r:.2f}" if 0.1 <= r < 100 else f"{r:.2g}" if r < 0.1 else f"{r:.0f}"
+
+
+def ratio_line(a, b, phases_a, phases_b):
+    """`a ÷ b (medians): device_open 0.93×, …` over the device phases both have."""
+    ratios = []
+    for phase in DEVICE:
+        x, y = percentile(phases_a.get(phase, []), 0.5), percentile(phases_b.get(phase, []), 0.5)
+        ratios.append(f"{phase} {ratio(x / y)}×" if x is not None and y else f"{phase} –")
+    return f"{a} ÷ {b} (medians): " + ", ".join(ratios)
+
+
+def table(columns, preload_all):
+    """The Markdown table and, below it, camera-app's ratios with the formats and the caveat."""
+    labels = [c["label"] for c in columns]
+    lines = ["| phase (ms, median / p90) | " + " | ".join(labels) + " |", "|---|" + "---|" * len(columns)]
+    for phase in PHASES:
+        lines.append(f"| {phase} | " + " | ".join(fmt(c["phases"].get(phase)) for c in columns) + " |")
+        if preload_all and phase in DEVICE:
+            lines.append(f"| {phase}, camera-app's own trace | " + " | ".join(
+                fmt(c["own"].get(phase)) if c["key"] == "camera-app" else "" for c in columns) + " |")
+    lines.append("| pixel format set, calls via; conversion for the screen | " + " | ".join(
+        format_and_conversion(c) for c in columns) + " |")
+    lines.append("| runs ok / failed | " + " | ".join(f"{c['ok']} / {c['failed']}" for c in columns) + " |")
+    lines.append("| first frame found by | " + " | ".join(
+        ", ".join(f"{k} {v}" for k, v in sorted(c["methods"].items())) or "–" for c in columns) + " |")
+    lines.append("")
+    instrument = ("Device phases: every column from the preload library (the `open` call alone for "
+                  "device_open); camera-app's own trace rows from its device.* spans in the same runs "
+                  "(its device.open also loads libv4l2 and asks QUERYCAP and ENUM_FMT)."
+                  if preload_all else
+                  "Device phases: camera-app's from its own trace, the others' from the preload library "
+                  "(two instruments: not comparable phase by phase).")
+    lines.append(instrument + " All " + EMULATION + ".")
+    references = [c for c in columns if c["key"] != "camera-app"]
+    for c in columns:
+        if c["key"] != "camera-app":
+            continue
+        for r in references:
+            lines.append("")
+            lines.append(ratio_line(c["label"], r["label"], c["phases"], r["phases"])
+                         + f" [{format_and_conversion(c)} against {format_and_conversion(r)}]")
+        if preload_all:
+            for r in references:
+                if r["key"] in ("floor", "floor-dlopen", "C floor alone (libv4l2)"):
+                    lines.append("")
+                    lines.append(ratio_line(c["label"].replace(" (preload)", "") + ", its own trace",
+                                            r["label"] + " by the preload library",
+                                            c["own"], r["phases"]) + " [two instruments, as before issue 28]")
+    return "\n".join(lines) + "\n"
 
 
 def main():
@@ -123,42 +267,24 @@ def main():
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2
     out = args[0]
-    columns = []
-    columns += bench_columns(os.path.join(out, "bench"), "bench")
+    columns, preload_all = bench_columns(os.path.join(out, "bench"), "bench")
     columns.append(floor_column(os.path.join(out, "c-floor")))
-    lines = ["| phase (ms, median / p90) | " + " | ".join(c[0] for c in columns) + " |",
-             "|---|" + "---|" * len(columns)]
-    for phase in PHASES:
-        lines.append(f"| {phase} | " + " | ".join(fmt(c[1].get(phase)) for c in columns) + " |")
-    lines.append("| runs ok / failed | " + " | ".join(f"{c[2]} / {c[3]}" for c in columns) + " |")
-    lines.append("| first frame found by | " + " | ".join(
-        ", ".join(f"{k} {v}" for k, v in sorted(c[4].items())) or "–" for c in columns) + " |")
-    floors = [c for c in columns if c[0].endswith("(headless, in bench)")] + [columns[-1]]
-    for label, phases, *_ in columns[:-1]:
-        if not label.startswith("camera-app"):
-            continue
-        for floor_label, floor, *_ in floors:
-            ratios = []
-            for phase in DEVICE:
-                a, b = percentile(phases.get(phase, []), 0.5), percentile(floor.get(phase, []), 0.5)
-                ratios.append(f"{phase} {a / b:.2f}×" if a is not None and b else f"{phase} –")
-            lines.append("")
-            lines.append(f"{label} ÷ {floor_label} (medians): " + ", ".join(ratios))
-    text = "\n".join(lines) + "\n"
+    text = table(columns, preload_all)
     sys.stdout.write(text)
     with open(os.path.join(out, "peers.md"), "w") as f:
         f.write(text)
-    bad = [f"{c[0]}: {c[3]} failed" + (f" ({c[5]})" if c[5] else "") for c in columns if c[3] or not c[2]]
-    shown = [c for c in columns[:-1] if not c[0].endswith("(headless, in bench)")]
-    otherwise = [f"{c[0]}: {sum(v for k, v in c[4].items() if k != 'board')} first frames not found by the light board"
-                 for c in shown if any(k != "board" for k in c[4])]
+    bad = [f"{c['label']}: {c['failed']} failed" + (f" ({c['why']})" if c["why"] else "")
+           for c in columns if c["failed"] or not c["ok"]]
+    shown = [c for c in columns[:-1] if not c["label"].endswith("(headless, in bench)")]
+    otherwise = [f"{c['label']}: {sum(v for k, v in c['methods'].items() if k != 'board')} first frames not found by the light board"
+                 for c in shown if any(k != "board" for k in c["methods"])]
     if require_board == "all":
         bad += otherwise
     else:
         for o in otherwise:
             print(f"peers: {o}", file=sys.stderr)
     if require_board == "each-app":
-        bad += [f"{c[0]}: no first frame found by the light board" for c in shown if not c[4].get("board")]
+        bad += [f"{c['label']}: no first frame found by the light board" for c in shown if not c["methods"].get("board")]
     for b in bad:
         print(f"peers: {b}", file=sys.stderr)
     return 1 if bad else 0

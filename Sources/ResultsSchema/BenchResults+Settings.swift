@@ -63,6 +63,11 @@ extension BenchResults {
     /// Those of them given with `--headless-app-config`: programs with no window, whose runs
     /// ended at their first dequeued buffer. Absent without any.
     public var headlessAppConfigs: [String]? = nil
+    /// True when the preload library was loaded into camera-app's runs too
+    /// (`--preload-camera-app`): their device phases come from its events (`source: "preload"`),
+    /// as the third-party apps' do, and camera-app's own `device.*` events are only in the
+    /// timelines. Absent otherwise (camera-app's device phases from its own trace).
+    public var preloadCameraApp: Bool? = nil
     /// Cells that were not run because they cannot apply, `condition/config` → why (relock for
     /// an app that cannot be told to lock). Absent when every cell ran.
     public var notRun: [String: String]? = nil

@@ -25,12 +25,23 @@ import ResultsSchema
 ///
 /// A phase whose events did not happen in the run is absent (for example `process_launch`
 /// in relock, where the app is not relaunched).
+///
+/// With `deviceSource`, the five device phases come only from `device.*` events whose `source`
+/// field has that value (`preload`: the preload library's, one instrument for every app in a
+/// table); the app's own `device.*` events are then left out of them. Without it, every
+/// `device.*` event counts (camera-app's own trace).
 public enum PhaseExtractor {
-  /// Extracts phases from `events` (any order) for a run that started at `start` (CLOCK_MONOTONIC ns).
-  public static func phases(from events: [PhaseEvent], start: UInt64, relock: Bool) -> [String: Double] {
+  /// Extracts phases from `events` (any order) for a run that started at `start` (CLOCK_MONOTONIC
+  /// ns). `deviceSource`: the `source` field the device phases' events must carry; nil for any.
+  public static func phases(
+    from events: [PhaseEvent], start: UInt64, relock: Bool, deviceSource: String? = nil
+  ) -> [String: Double] {
     let sorted = events.filter { $0.ts >= start }.sorted { $0.ts < $1.ts }
     func first(_ name: EventName, _ kind: PhaseEventKind? = nil, after t: UInt64 = 0) -> UInt64? {
-      sorted.first { $0.name == name.rawValue && (kind == nil || $0.kind == kind!) && $0.ts >= t }?.ts
+      sorted.first {
+        $0.name == name.rawValue && (kind == nil || $0.kind == kind!) && $0.ts >= t
+          && (deviceSource == nil || !isDevice(name) || $0.fields[sourceField]?.stringValue == deviceSource)
+      }?.ts
     }
     func ms(_ a: UInt64?, _ b: UInt64?) -> Double? {
       guard let a, let b, b >= a else { return nil }
@@ -78,6 +89,15 @@ public enum PhaseExtractor {
       out[PhaseName.deviceFirstBuffer] = ms(on, first(.deviceFirstBuffer, after: on))
     }
     return out.compactMapValues { $0 }
+  }
+
+  /// The field that names which instrument wrote an event (`source`: `preload` for the preload
+  /// library's); camera-app's own events carry none.
+  public static let sourceField = "source"
+
+  /// Whether `name` is one of the device phases' events.
+  static func isDevice(_ name: EventName) -> Bool {
+    [.deviceOpen, .deviceFormat, .deviceBuffers, .deviceStreamOn, .deviceFirstBuffer].contains(name)
   }
 
   static func isOutputInitEnd(_ e: PhaseEvent) -> Bool {

@@ -20,6 +20,7 @@ extension RunCommand.Options {
     try openCamera(into: &s)
     let syntheticProfile = try loadProfile(into: &s)
     try takeAppConfigs(into: &s)
+    try takePreloadCameraApp(into: &s)
     if let app {
       try takeApp(app, into: &s)
     } else if s.configs.isEmpty {
@@ -154,6 +155,23 @@ extension RunCommand.Options {
         throw UsageError(
           "--headless-app-config \(app.name): its run ends at the first buffer the preload library sees, and \(reason)"
         )
+      }
+    }
+  }
+
+  /// `--preload-camera-app`: the preload library, found next to bench, or a usage error saying
+  /// where it was looked for (without it camera-app's device phases would silently come from its
+  /// own trace again).
+  func takePreloadCameraApp(into s: inout RunSettings) throws(UsageError) {
+    guard s.preloadCameraApp else { return }
+    if s.configs.isEmpty {
+      throw UsageError("--preload-camera-app: camera-app does not run (name it with --configs)")
+    }
+    if s.preloadLibrary == nil {
+      do {
+        s.preloadLibrary = try PreloadLibrary.locate()
+      } catch {
+        throw UsageError("--preload-camera-app: \(error.message)")
       }
     }
   }

@@ -96,6 +96,10 @@ package enum RunCommand: Command {
         try AppConfiguration(parsing: text, headless: true)
       },
       describe: { "\($0.name)=\($0.command)" }))
+  static let preloadCameraApp = Flag(
+    "--preload-camera-app",
+    "load the preload library into camera-app too: its device phases measured as the --app-config apps' are (its own stay in the timeline)"
+  )
   static let refreshHz = Option(
     "--refresh-hz", "N", "display refresh rate", default: defaults.refreshHz, parser: .refreshRate)
   static let display = Option(
@@ -152,7 +156,7 @@ package enum RunCommand: Command {
       """,
     options: [
       runs, warmup, conditions, configs, outputs, camera, profile, app, appConfig, headlessAppConfig,
-      feedLightBoard, display,
+      preloadCameraApp, feedLightBoard, display,
       x11Read,
       refreshHz,
       lockSeconds, runTimeout, quitGrace, windowTimeout, load,
@@ -203,6 +207,7 @@ package enum RunCommand: Command {
       throw UsageError("--window-timeout applies to --display x11 or x11:NAME only")
     }
     s.tap = !o.isSet(noTap)
+    s.preloadCameraApp = o.isSet(preloadCameraApp)
     s.readsLightBoard = !o.isSet(noBoard)
     s.injectDelayMs = try o.value(injectDelay)
     s.load = try o.value(load)

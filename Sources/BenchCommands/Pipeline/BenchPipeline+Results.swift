@@ -45,6 +45,7 @@ extension BenchPipeline {
     }
     let headless = settings.appConfigs.filter(\.headless).map(\.name)
     recorded.headlessAppConfigs = headless.isEmpty ? nil : headless
+    recorded.preloadCameraApp = settings.preloadCameraApp ? true : nil
     var notRun: [String: String] = [:]
     for condition in settings.conditions {
       for config in settings.benchConfigurations {

@@ -123,7 +123,7 @@ extension BenchRunner {
       extra: [lockEvent, unlockEvent] + report.events,
       start: unlockAt, end: endAt, relock: true, report: report,
       wallMs: MonotonicClock.milliseconds(from: unlockAt, to: endAt), windowStart: lockEvent.ts,
-      droppedCommands: dropped)
+      droppedCommands: dropped, deviceSource: deviceSource(for: session.config))
     RunVerification(
       realtimeCompositor: app.monitor.realtimeGranted, missedDeadlines: report.missedDeadlines, eviction: nil,
       condition: .relock

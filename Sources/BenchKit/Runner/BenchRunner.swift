@@ -147,13 +147,18 @@ package final class BenchRunner: RunPerforming {
     for key in LaunchEnvironment.launchKeys { inherited[key.rawValue] = nil }
     let environment = launch.applied(to: self.display.clientEnvironment(inherited))
     // A third-party app gets its device phases and app.main from the preload library, when the
-    // loader can load it into the program (RunSettings.preloadReasons says when not).
-    if case .app(let app) = config, let library = settings.preloadLibrary,
-      settings.preloadReasons[app.name] == nil
-    {
+    // loader can load it into the program (RunSettings.preloadReasons says when not); camera-app
+    // too with --preload-camera-app.
+    if settings.preloadsLibrary(into: config), let library = settings.preloadLibrary {
       return PreloadLibrary.environment(environment, library: library, trace: .path(trace))
     }
     return environment
+  }
+
+  /// The `source` the events of a run's device phases must carry: the preload library's when it
+  /// is loaded into `config`'s runs, so that its events and not the app's own measure them.
+  func deviceSource(for config: BenchConfiguration) -> String? {
+    settings.preloadsLibrary(into: config) ? PreloadLibrary.eventSource : nil
   }
 
   /// One launch run (cold, warm, loaded).
@@ -206,7 +211,8 @@ package final class BenchRunner: RunPerforming {
     var run = record(
       number: number, failure: reason, tracePath: tracePath, read: read, extra: [spawnEvent] + report.events,
       start: app.spawnedAt, end: UInt64.max, relock: false, report: report, wallMs: wallMs,
-      droppedCommands: app.control.droppedCommands, liveFrame: settings.expectsLiveFrame(for: config))
+      droppedCommands: app.control.droppedCommands, liveFrame: settings.expectsLiveFrame(for: config),
+      deviceSource: deviceSource(for: config))
     RunVerification(
       realtimeCompositor: realtime, missedDeadlines: report.missedDeadlines, eviction: eviction,
       condition: condition
@@ -225,7 +231,7 @@ package final class BenchRunner: RunPerforming {
   func record(
     number: Int, failure: String?, tracePath: String, read: TraceReader.Result, extra: [PhaseEvent],
     start: UInt64, end: UInt64, relock: Bool, report: ProbeReport, wallMs: Double, windowStart: UInt64? = nil,
-    droppedCommands: Int, liveFrame: Bool = true
+    droppedCommands: Int, liveFrame: Bool = true, deviceSource: String? = nil
   ) -> BenchResults.RunRecord {
     // The trust boundary: runner and probe events come from `extra` only; the same names in the
     // app's trace are ignored and counted. A relock trace holds every run of the cell, so only
@@ -238,7 +244,7 @@ package final class BenchRunner: RunPerforming {
       $0.ts < $1.ts
     }
     let events = all.filter { $0.ts >= start }
-    let phases = PhaseExtractor.phases(from: events, start: start, relock: relock)
+    let phases = PhaseExtractor.phases(from: events, start: start, relock: relock, deviceSource: deviceSource)
     var counts = PhaseExtractor.counts(from: events, start: start)
     counts[.malformedTraceLines] = read.malformedLines
     counts[.droppedTraceLines] = read.droppedLines

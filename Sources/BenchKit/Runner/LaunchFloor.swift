@@ -49,6 +49,13 @@ package struct LaunchFloor: Sendable {
     package var samples: [LaunchCondition: [Double]] = [:]
     /// Launches that gave no `app.main` (why, per launch).
     package var failures: [String] = []
+
+    /// Creates a report with no launches yet.
+    package init(program: Program, binaryBytes: Int64, mappedFiles: [String: Int64]) {
+      self.program = program
+      self.binaryBytes = binaryBytes
+      self.mappedFiles = mappedFiles
+    }
   }
 
   /// Timed launches per program and condition.

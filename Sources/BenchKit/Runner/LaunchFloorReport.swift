@@ -3,8 +3,9 @@ import Foundation
 import LaunchContract
 
 /// The text `bench launch-floor` prints: per program its binary size and spawn → `app.main` p50
-/// (p90) per condition; camera-app's ratio to each reference program (p50 over p50); the files
-/// camera-app maps while its synthetic camera runs, largest first.
+/// (p90) per condition; camera-app's ratio to each reference program (p50 over p50); the launch
+/// goals, met or not (``goalLines``); the files camera-app maps while its synthetic camera runs,
+/// largest first.
 package struct LaunchFloorReport: Sendable {
   /// What each program's launches gave; camera-app is the one named `camera-app`.
   package var reports: [LaunchFloor.Report]
@@ -45,6 +46,8 @@ package struct LaunchFloorReport: Sendable {
       }
       out += "camera-app / \(reference.program.name): \(ratios.joined(separator: ", "))\n"
     }
+    let goals = goalLines
+    if !goals.isEmpty { out += "\n" + goals.joined(separator: "\n") + "\n" }
     if let app = reports.first(where: { $0.program.name == "camera-app" }) {
       let total = app.mappedFiles.values.reduce(0, +)
       out +=

@@ -14,6 +14,18 @@ extension RunSettings {
     }
   }
 
+  /// Whether the preload library is loaded into runs of `configuration`: a third-party app's
+  /// when the loader can load it into the program (``preloadReasons`` says when not); camera-app's
+  /// (or the `--app` program's) with `--preload-camera-app`. Such a run's device phases come from
+  /// the library's events only (``PhaseExtractor``'s `deviceSource`).
+  package func preloadsLibrary(into configuration: BenchConfiguration) -> Bool {
+    guard preloadLibrary != nil else { return false }
+    switch configuration {
+    case .builtIn: return preloadCameraApp
+    case .app(let app): return preloadReasons[app.name] == nil
+    }
+  }
+
   /// Whether a run of `configuration` waits for a live frame on the display: not for a headless
   /// program (`--headless-app-config`), which shows none.
   package func expectsLiveFrame(for configuration: BenchConfiguration) -> Bool {

@@ -44,6 +44,11 @@ package struct RunSettings: Sendable {
   /// Per third-party app (by name), why the preload library cannot see it (not built, a static
   /// or set-user-ID program): its device phases and `process_launch` are then not applicable.
   package var preloadReasons: [String: String] = [:]
+  /// `--preload-camera-app`: the preload library is loaded into camera-app's runs (the built-in
+  /// configurations) too, and their device phases come from its events, as every third-party
+  /// app's do: one instrument for every app in a table. camera-app's own `device.*` events stay
+  /// in each run's timeline.
+  package var preloadCameraApp = false
   /// The compositor's refresh rate, Hz.
   package var refreshHz = 60.0
   /// Send `tap` as soon as the first live frame is seen.

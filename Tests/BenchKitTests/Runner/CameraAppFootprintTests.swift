@@ -78,13 +78,27 @@ import Testing
 /// The scripts that launch camera-app themselves get it from bench (`bench build-app`), so they
 /// measure the binary bench runs; none builds it its own way.
 @Suite(.blocking) struct CameraAppBuildArgumentsTests {
-  @Test("Benchmarks/app-launch and scripts/vivid-integration take camera-app from bench build-app")
+  @Test(
+    "Benchmarks/app-launch, Benchmarks/peers and scripts/vivid-integration take camera-app from bench build-app"
+  )
   func scriptsBuildAsBenchDoes() throws {
     let root = try #require(CameraAppLocator.packageRoot())
-    for script in ["Benchmarks/app-launch", "scripts/vivid-integration"] {
+    for script in ["Benchmarks/app-launch", "Benchmarks/peers", "scripts/vivid-integration"] {
       let text = try String(contentsOfFile: root + "/" + script, encoding: .utf8)
       #expect(text.contains("build-app)"), "\(script) does not take camera-app from bench build-app")
       #expect(!text.contains("--product camera-app"), "\(script) builds camera-app its own way")
     }
+  }
+
+  @Test(
+    "Benchmarks/peers measures camera-app with the preload library, as it measures gst, ffplay and the floor (one instrument)"
+  )
+  func peersPreloadCameraApp() throws {
+    let root = try #require(CameraAppLocator.packageRoot())
+    let text = try String(contentsOfFile: root + "/Benchmarks/peers", encoding: .utf8)
+    let bench = try #require(text.range(of: "\"$BENCH\" --camera"), "the bench call")
+    let call = text[bench.lowerBound...].prefix { $0 != ">" }
+    #expect(call.contains("--preload-camera-app"), "\(call)")
+    #expect(call.contains("--configs deferred,eager"), "\(call)")
   }
 }
