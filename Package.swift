@@ -345,7 +345,7 @@ let package = Package(
       name: "X11Tests",
       dependencies: [
         "X11Display", "Probe", "BenchCommands", "BenchKit", "BenchAnalysis", "CaptureKit", "LaunchContract",
-        "ProbeCalibration", "ResultsSchema",
+        "LightBoard", "ProbeCalibration", "ResultsSchema",
         "PhaseTrace",
         "SystemCalls", "TestSupport",
         "TestThreads",

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 // The C types of the XCB functions, spelled with this shim's own types (see the header).
@@ -22,6 +23,20 @@ typedef struct {
 typedef struct {
   int32_t matrix[9];
 } Transform;  // xcb_render_transform_t: nine xcb_render_fixed_t (16.16), passed by value
+typedef struct {
+  const char *name;
+  int global_id;
+} Extension;  // xcb_extension_t: libxcb numbers it on first use
+typedef struct {
+  size_t count;
+  Extension *ext;
+  uint8_t opcode;
+  uint8_t isvoid;
+} ProtocolRequest;  // xcb_protocol_request_t
+
+// X-Resource, which no library of ours binds (libxcb-res is not installed): its requests are
+// sent through libxcb's own generic xcb_send_request, as libxcb-res itself sends them.
+static Extension resourceExtension = {"X-Resource", 0};
 
 // Every resolved function, by the XCB name it was looked up under.
 static struct {
@@ -39,6 +54,7 @@ static struct {
   void *(*wait_for_reply)(Conn *, unsigned int, void **);
   void *(*request_check)(Conn *, Cookie);
   const void *(*get_extension_data)(Conn *, void *);
+  unsigned int (*send_request)(Conn *, int, struct iovec *, const ProtocolRequest *);
   Cookie (*create_window_checked)(Conn *, uint8_t, uint32_t, uint32_t, int16_t, int16_t, uint16_t, uint16_t,
                                   uint16_t, uint16_t, uint32_t, uint32_t, const void *);
   Cookie (*map_window)(Conn *, uint32_t);
@@ -130,6 +146,7 @@ static int loadCore(const char *path, char *message, size_t messageSize) {
   RESOLVE(lib, wait_for_reply, "xcb_wait_for_reply");
   RESOLVE(lib, request_check, "xcb_request_check");
   RESOLVE(lib, get_extension_data, "xcb_get_extension_data");
+  RESOLVE(lib, send_request, "xcb_send_request");
   RESOLVE(lib, create_window_checked, "xcb_create_window_checked");
   RESOLVE(lib, map_window, "xcb_map_window");
   RESOLVE(lib, destroy_window, "xcb_destroy_window");
@@ -266,10 +283,37 @@ void *CXCBShims_requestCheck(Conn *c, Cookie cookie) { return xcb.request_check(
 void CXCBShims_free(void *p) { free(p); }
 
 const void *CXCBShims_extensionData(Conn *c, int extension) {
-  void *id = extension == CXCBShims_ExtensionShm      ? xcb.shm_id
-             : extension == CXCBShims_ExtensionDamage ? xcb.damage_id
-                                                      : xcb.render_id;
+  void *id = extension == CXCBShims_ExtensionShm        ? xcb.shm_id
+             : extension == CXCBShims_ExtensionDamage   ? xcb.damage_id
+             : extension == CXCBShims_ExtensionResource ? (void *)&resourceExtension
+                                                        : xcb.render_id;
   return id == NULL ? NULL : xcb.get_extension_data(c, id);
+}
+
+// MARK: - X-Resource (through libxcb's xcb_send_request)
+
+// Sends the X-Resource request `opcode` whose body (after the 4-byte header, which libxcb fills
+// in) is `body`, `bodyLength` bytes (a multiple of 4, at most 12), checked, with a reply.
+static Cookie sendResourceRequest(Conn *c, uint8_t opcode, const uint8_t *body, size_t bodyLength) {
+  uint8_t request[16] = {0};
+  memcpy(request + 4, body, bodyLength);
+  // libxcb uses the two entries before the request's own for its queue and a BIG-REQUESTS prefix.
+  struct iovec parts[3];
+  parts[2].iov_base = request;
+  parts[2].iov_len = 4 + bodyLength;
+  ProtocolRequest protocol = {1, &resourceExtension, opcode, 0};
+  Cookie cookie = {xcb.send_request(c, 1 /* XCB_REQUEST_CHECKED */, parts + 2, &protocol)};
+  return cookie;
+}
+
+Cookie CXCBShims_resQueryVersion(Conn *c, uint8_t major, uint8_t minor) {
+  uint8_t body[4] = {major, minor, 0, 0};
+  return sendResourceRequest(c, 0, body, sizeof body);
+}
+
+Cookie CXCBShims_resQueryClientIds(Conn *c, uint32_t resource, uint32_t mask) {
+  uint32_t body[3] = {1, resource, mask};  // num_specs, then one ClientIdSpec {client, mask}
+  return sendResourceRequest(c, 4, (const uint8_t *)body, sizeof body);
 }
 
 // MARK: - Core requests

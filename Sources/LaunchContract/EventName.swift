@@ -91,7 +91,9 @@ public enum EventName: String, Sendable, Hashable, CaseIterable {
   /// The probe saw the display repeat a frame when a new one was due.
   case displayDroppedFrame = "display.dropped_frame"
   /// The probe saw the app's window mapped on the X screen (X11 path; fields `window`,
-  /// `method`: `net_wm_pid` or `first_mapped`, `app_pid`, `width`, `height`).
+  /// `method`: `client_pid` (its owner from X-Resource) or `net_wm_pid` (a server without it;
+  /// `first_mapped` in older traces), `app_pid`, `owner_pid` (the app or a process it started),
+  /// `width`, `height`).
   case displayWindowMapped = "display.window_mapped"
 
   /// Who may write this event.

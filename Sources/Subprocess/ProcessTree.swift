@@ -2,6 +2,7 @@
   import Glibc
 #endif
 import Foundation
+import SystemCalls
 
 /// A process and everything it started, found through `/proc` by parent pid: for stopping a
 /// child such as `swift build`, which starts each compiler job in a process group of its own,
@@ -15,15 +16,8 @@ package enum ProcessTree {
   static func processes() -> [pid_t: (parent: pid_t, state: Character)] {
     var table: [pid_t: (parent: pid_t, state: Character)] = [:]
     for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
-      guard let pid = pid_t(entry),
-        let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-        let close = stat.lastIndex(of: ")")
-      else { continue }
-      // "pid (comm) state ppid …": comm may hold spaces and parentheses, so read after the last ')'.
-      let fields = stat[stat.index(after: close)...].split(separator: " ")
-      if fields.count > 1, let parent = pid_t(fields[1]), let state = fields[0].first {
-        table[pid] = (parent, state)
-      }
+      guard let pid = pid_t(entry), let process = ProcessControl.parentAndState(of: pid) else { continue }
+      table[pid] = process
     }
     return table
   }

@@ -81,6 +81,32 @@ struct AppOutsideResultsTests {
     }
   }
 
+  @Test(
+    "a bench killed with SIGKILL leaves its private trace folder; the next bench removes it, and leaves a running bench's alone"
+  )
+  func abandonedTraceFolderRemoved() throws {
+    let ws = Folder()
+    defer { ws.remove() }
+    // Long enough to outlive the bench killed below (nothing stops it then), not much longer.
+    let app = try ws.app("exec sleep 30")
+    let arguments = [
+      "--runs", "1", "--warmup", "0", "--conditions", "warm", "--configs", "deferred", "--run-timeout", "60",
+      "--out", ws.root + "/killed", "--app", app + " {config}",
+    ]
+    let killed = try BenchInvocation.start(arguments, environment: ["TMPDIR": ws.tmp])
+    let started = blockUntil(timeout: .seconds(60)) { !ws.leftoverTraceFolders.isEmpty }
+    killed.signal(SIGKILL)
+    #expect(killed.waitUntilExit(timeout: .seconds(60)))
+    try #require(started, "bench made no private trace folder: \(killed.standardErrorText)")
+    let abandoned = ws.leftoverTraceFolders
+    // A folder of a bench that still runs (this process stands in for it) is not touched.
+    let running = "firstframe-run-\(getpid())-Live00"
+    try FileSystem.createDirectory(atPath: ws.tmp + "/" + running, mode: 0o700)
+    let outcome = try ws.bench(app)
+    #expect(outcome.status == 1, "\(outcome.errors)")
+    #expect(ws.leftoverTraceFolders == [running], "left: \(ws.leftoverTraceFolders), abandoned: \(abandoned)")
+  }
+
   @Test("an app that swaps its trace for a link to a file outside: bench neither follows nor keeps the link")
   func traceSwappedForLink() throws {
     let ws = Folder()

@@ -177,6 +177,26 @@ import V4L2TestSupport
     #expect(V4L2Camera.enumerate(kernel: fake.kernel).isEmpty)
   }
 
+  @Test(
+    "validate: a node that does not answer VIDIOC_QUERYCAP (ENOTTY) is no V4L2 device, and a missing libv4l2 is caught after the device passed"
+  )
+  func validateNoDeviceAndNoLibrary() throws {
+    var config = FakeV4L2Kernel.Config()
+    config.failures[.queryCapability] = [ENOTTY]
+    let error = #expect(throws: V4L2Error.self) {
+      try V4L2Camera.validate(path: FakeV4L2Kernel.path, kernel: FakeV4L2Kernel(config).kernel)
+    }
+    #expect(error?.code == .noSuchDevice)
+    #expect(
+      error?.message.contains("does not answer VIDIOC_QUERYCAP") == true, "\(String(describing: error))")
+    let missing = #expect(throws: V4L2Error.self) {
+      try V4L2Camera.validate(
+        path: FakeV4L2Kernel.path, kernel: FakeV4L2Kernel().kernel, loadLibrary: { "not found" })
+    }
+    #expect(missing?.code == .libraryMissing)
+    try V4L2Camera.validate(path: FakeV4L2Kernel.path, kernel: FakeV4L2Kernel().kernel, loadLibrary: { nil })
+  }
+
   @Test("streaming before open and a still before the photo output are invalid states")
   func invalidStates() throws {
     let camera = try V4L2Camera(path: FakeV4L2Kernel.path, kernel: FakeV4L2Kernel().kernel)

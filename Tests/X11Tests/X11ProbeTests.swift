@@ -45,7 +45,7 @@ struct X11ProbeTests {
   }
 
   @Test(
-    "the probe finds the window by _NET_WM_PID, says when it was mapped, and sees the first frame no earlier than it was presented",
+    "the probe finds the window by its client's process (X-Resource), says when it was mapped, and sees the first frame no earlier than it was presented",
     arguments: [true, false])
   func monitorFindsWindow(sharedMemory: Bool) throws {
     let server = try XvfbFixture.start()
@@ -55,7 +55,7 @@ struct X11ProbeTests {
     let armedAt = MonotonicClock.now()
     let calls = Collector<FirstLiveFrame>()
     monitor.arm(.launch(since: armedAt)) { calls.append($0) }
-    let pid: Int32 = 31337
+    let pid = getpid()
     monitor.watch(processID: pid)
     let presenter = try X11Presenter(
       display: server.displayName, authorization: server.authorization, width: 160, height: 120, title: "t",
@@ -81,21 +81,24 @@ struct X11ProbeTests {
     let first = try #require(report.firstLiveFrame)
     #expect(first.scanoutTime >= (firstPresent ?? .max))
     let mapped = try #require(report.events.first { $0.name == EventName.displayWindowMapped.rawValue })
-    #expect(mapped.fields["method"] == .string("net_wm_pid"))
+    #expect(mapped.fields["method"] == .string("client_pid"))
     #expect(mapped.fields["app_pid"] == .int(Int64(pid)))
+    #expect(mapped.fields["owner_pid"] == .int(Int64(pid)))
     #expect(mapped.pid == getpid())
     #expect(mapped.ts >= armedAt && mapped.ts <= first.scanoutTime)
     #expect(report.staleFrames == 0)
   }
 
-  @Test("a window without _NET_WM_PID is taken as the first window mapped after the start")
-  func firstMappedWindow() throws {
+  @Test(
+    "the app's own window without _NET_WM_PID is found by its client's process, not by the order it was mapped in"
+  )
+  func windowWithoutNetWMPid() throws {
     let server = try XvfbFixture.start()
     defer { server.stop() }
     let monitor = try DisplayMonitor(x11Display: server.displayName, authorization: server.authorization)
     defer { monitor.stop() }
     monitor.arm(.launch(since: MonotonicClock.now()))
-    monitor.watch(processID: 999_999)
+    monitor.watch(processID: getpid())
     let presenter = try X11Presenter(
       display: server.displayName, authorization: server.authorization, width: 64, height: 48, title: "t",
       pid: nil)
@@ -105,7 +108,8 @@ struct X11ProbeTests {
         monitor.snapshot().events.contains { $0.name == EventName.displayWindowMapped.rawValue }
       })
     let mapped = monitor.snapshot().events.first { $0.name == EventName.displayWindowMapped.rawValue }
-    #expect(mapped?.fields["method"] == .string("first_mapped"))
+    #expect(mapped?.fields["method"] == .string("client_pid"))
+    #expect(mapped?.fields["window"] == .string("0x" + String(presenter.window, radix: 16)))
   }
 
   @Test(

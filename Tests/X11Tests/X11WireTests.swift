@@ -75,6 +75,36 @@ import Testing
     #expect(throws: X11Error.self) { try X11PixelFormat(setup: setup, visual: pseudo, depth: 24) }
   }
 
+  /// An X-Resource `QueryClientIds` reply holding `values` (mask, value words), with `num_ids`
+  /// set to `count` (their number unless given).
+  static func clientIdsReply(_ values: [(mask: UInt32, words: [UInt32])], count: UInt32? = nil) -> [UInt8] {
+    var body: [UInt32] = []
+    for value in values { body += [0x0040_0001, value.mask, UInt32(4 * value.words.count)] + value.words }
+    // A reply (type 1, sequence 0), its length in words, num_ids, 20 bytes of padding, the values.
+    let words: [UInt32] = [1, UInt32(body.count), count ?? UInt32(values.count), 0, 0, 0, 0, 0] + body
+    return words.flatMap { word in withUnsafeBytes(of: word) { Array($0) } }
+  }
+
+  @Test(
+    "a QueryClientIds reply: the process id is the value under XRES_CLIENT_ID_PID_MASK; without one, or with counts past the reply, nil"
+  )
+  func clientIdsReply() {
+    func pid(_ bytes: [UInt8]) -> Int32? {
+      bytes.withUnsafeBytes {
+        X11Connection.processID(inClientIdsReply: WireBytes($0.baseAddress!, count: $0.count))
+      }
+    }
+    #expect(pid(Self.clientIdsReply([(mask: 2, words: [4242])])) == 4242)
+    #expect(pid(Self.clientIdsReply([(mask: 1, words: []), (mask: 2, words: [77])])) == 77)
+    #expect(pid(Self.clientIdsReply([(mask: 1, words: [])])) == nil)
+    #expect(pid(Self.clientIdsReply([(mask: 2, words: [])])) == nil)  // the server does not know it
+    #expect(pid(Self.clientIdsReply([], count: 1_000_000)) == nil)
+    var lying = Self.clientIdsReply([(mask: 2, words: [4242])])
+    lying[32 + 8] = 0xff  // a value longer than the reply
+    #expect(pid(lying) == nil)
+    #expect(pid(Array(lying.prefix(20))) == nil)
+  }
+
   @Test("events: MapNotify, DAMAGE's notify at its first event code, and an error")
   func eventsParse() {
     var map = [UInt8](repeating: 0, count: 32)

@@ -3,16 +3,23 @@ import Subprocess
 import SystemCalls
 
 /// Where an app writes its trace while it runs: `trace.jsonl` in a folder of its own, made fresh
-/// for the launch (`mkdtemp`, mode 0700, `firstframe-run-XXXXXX` under `$TMPDIR`), outside the
-/// results folder.
+/// for the launch (`mkdtemp`, mode 0700, `firstframe-run-<bench's pid>-XXXXXX` under `$TMPDIR`),
+/// outside the results folder.
 ///
 /// The app is untrusted. With its trace inside `<out>/traces/` it could reach everything beside
 /// it: append forged lines to the run journal, plant the next run's log, or swap its trace for a
 /// link that bench then followed. Here the folder holds only its own trace, and bench keeps a
 /// copy it makes itself (``keep(at:maxBytes:)``): read without following a link, at most
 /// `maxBytes`, replaced atomically into `<out>/traces/`. The folder is removed when the launch
-/// is released (`deinit`), whichever way its run ended.
+/// is released (`deinit`), whichever way its run ended; a bench killed with SIGKILL cannot do
+/// that, so the first launch of the next bench removes the folders whose bench no longer runs
+/// (``removeAbandoned(in:)``).
 final class PrivateTrace: Sendable {
+  /// The start of every private folder's name; bench's pid and `-` follow it.
+  static let namePrefix = "firstframe-run-"
+  /// Done once per process, by the first launch: ``removeAbandoned(in:)`` on `$TMPDIR`.
+  private static let abandonedRemoved: Void = removeAbandoned(in: PrivateDirectory.temporaryRoot())
+
   /// The private folder.
   let folder: String
   /// The trace file the app is given (`FIRSTFRAME_TRACE`), empty at the start.
@@ -21,8 +28,9 @@ final class PrivateTrace: Sendable {
   /// Makes the folder and the empty trace in it.
   /// - Throws: `RunnerError` (`spawnFailed`) naming the call that failed.
   init() throws(RunnerError) {
+    _ = Self.abandonedRemoved
     do {
-      folder = try PrivateDirectory.makeTemporary(prefix: "firstframe-run-")
+      folder = try PrivateDirectory.makeTemporary(prefix: "\(Self.namePrefix)\(getpid())-")
     } catch {
       throw RunnerError(.spawnFailed, "cannot make the run's private trace folder: \(error.message)")
     }
@@ -36,6 +44,22 @@ final class PrivateTrace: Sendable {
   }
 
   deinit { try? FileManager.default.removeItem(atPath: folder) }
+
+  /// Removes the private folders in `root` whose bench (the pid in their name) no longer runs:
+  /// what a bench killed with SIGKILL left behind. Only folders of this user's own (not links:
+  /// `PrivateDirectory.check`) are removed; one whose bench still runs, or whose name holds no
+  /// pid, is left alone. A pid reused since only keeps a folder until a later bench.
+  static func removeAbandoned(in root: String) {
+    for name in (try? FileSystem.contentsOfDirectory(atPath: root)) ?? [] where name.hasPrefix(namePrefix) {
+      let rest = name.dropFirst(namePrefix.count)
+      guard let dash = rest.firstIndex(of: "-"), let owner = pid_t(rest[..<dash]), owner > 0,
+        !ProcessControl.isAlive(owner)
+      else { continue }
+      let path = root + "/" + name
+      guard (try? PrivateDirectory.check(path)) != nil else { continue }
+      try? FileManager.default.removeItem(atPath: path)
+    }
+  }
 
   /// Copies the trace's first `maxBytes` bytes to `destination` (atomically: a reader sees no
   /// part of it). A trace the app replaced by a link or by something other than a regular file is

@@ -67,9 +67,15 @@ void *CXCBShims_requestCheck(CXCBShims_Connection *c, CXCBShims_Cookie cookie);
 void CXCBShims_free(void *p);
 
 /// Which extension `CXCBShims_extensionData` asks about.
-enum { CXCBShims_ExtensionShm = 1, CXCBShims_ExtensionDamage = 2, CXCBShims_ExtensionRender = 3 };
-/// xcb_get_extension_data(c, &xcb_shm_id, &xcb_damage_id or &xcb_render_id): the QueryExtension
-/// reply (wire format, owned by the connection), or NULL (also when that library is not loaded).
+enum {
+  CXCBShims_ExtensionShm = 1,
+  CXCBShims_ExtensionDamage = 2,
+  CXCBShims_ExtensionRender = 3,
+  CXCBShims_ExtensionResource = 4,  ///< X-Resource, spoken through libxcb.so.1 alone
+};
+/// xcb_get_extension_data(c, &xcb_shm_id, &xcb_damage_id, &xcb_render_id or the shim's own
+/// X-Resource extension): the QueryExtension reply (wire format, owned by the connection), or
+/// NULL (also when that library is not loaded).
 const void *CXCBShims_extensionData(CXCBShims_Connection *c, int extension);
 
 // MARK: - Core requests (libxcb.so.1)
@@ -192,6 +198,18 @@ CXCBShims_Cookie CXCBShims_renderComposite(CXCBShims_Connection *c, uint8_t op, 
                                            uint32_t destination, int16_t srcX, int16_t srcY, int16_t maskX,
                                            int16_t maskY, int16_t dstX, int16_t dstY, uint16_t width,
                                            uint16_t height);
+
+// MARK: - X-Resource (libxcb.so.1's xcb_send_request; libxcb-res is not needed)
+
+/// X-Resource QueryVersion (minor opcode 0) with the client's version `major`.`minor`: the reply
+/// holds the server's (CARD16 major at byte 8, minor at byte 10). Sent checked, as
+/// xcb_res_query_version does; a cookie of sequence 0 when the request could not be built.
+CXCBShims_Cookie CXCBShims_resQueryVersion(CXCBShims_Connection *c, uint8_t major, uint8_t minor);
+/// X-Resource 1.2 QueryClientIds (minor opcode 4) with one ClientIdSpec: the ids that `mask`
+/// asks for (XRES_CLIENT_ID_PID_MASK = 2: the process id, when the server knows it) of the
+/// client that owns `resource` (a window, or any other XID of that client). Sent checked, as
+/// xcb_res_query_client_ids does.
+CXCBShims_Cookie CXCBShims_resQueryClientIds(CXCBShims_Connection *c, uint32_t resource, uint32_t mask);
 
 // MARK: - Shared memory for MIT-SHM
 

@@ -29,9 +29,12 @@ import X11Display
 /// under load) left the next changes to be read late, in one, so runs broke.
 ///
 /// **Which window.** Every top-level window mapped after the source started is a candidate.
-/// The app's is the first whose `_NET_WM_PID` (or its client's, inside a window manager's
-/// frame) is the app's pid (`watch(processID:)`); a window with no `_NET_WM_PID` is taken if it
-/// is the first mapped (method `first_mapped`). When it is found, the source emits
+/// The app's is the first owned (itself, or its client inside a window manager's frame) by the
+/// app's process (`watch(processID:)`) or one it started, as the X server knows the owner:
+/// X-Resource's `QueryClientIds` (method `client_pid`), which needs nothing from the app and
+/// which another client cannot forge; only on a server without X-Resource the window's
+/// `_NET_WM_PID` (method `net_wm_pid`). A window is never taken for being mapped first: on a
+/// shared X server that was another client's. When it is found, the source emits
 /// `display.window_mapped`, stamped when the probe read the `MapNotify`.
 final class X11FrameSource: FrameSource {
   /// The lateness the dropped-frame rule allows without a refresh grid: a 60 Hz screen's
@@ -57,7 +60,6 @@ final class X11FrameSource: FrameSource {
   struct Candidate {
     var window: UInt32
     var mappedAt: UInt64
-    var overrideRedirect: Bool
   }
 
   struct State {
@@ -308,10 +310,8 @@ final class X11FrameSource: FrameSource {
 
   private func handle(_ event: X11Event, at time: UInt64) throws(X11Error) {
     switch event {
-    case .mapped(let window, let overrideRedirect) where capture.window == nil:
-      state.withLock {
-        $0.candidates.append(Candidate(window: window, mappedAt: time, overrideRedirect: overrideRedirect))
-      }
+    case .mapped(let window, _) where capture.window == nil:
+      state.withLock { $0.candidates.append(Candidate(window: window, mappedAt: time)) }
     case .configured(let window, _, _, _, _) where window == capture.window:
       try capture.resize()
       let scale = capture.scale
@@ -320,31 +320,34 @@ final class X11FrameSource: FrameSource {
     }
   }
 
-  /// Picks the app's window among the mapped candidates once the app's pid is known.
+  /// Picks the app's window among the mapped candidates once the app's pid is known: the first
+  /// whose owner (`X11WindowCapture.ownerProcessID(of:)`) is the app or a process it started.
+  /// A window no process of the app owns is never taken, whatever the order it was mapped in.
   private func resolveWindow() throws(X11Error) {
     guard capture.window == nil else { return }
     let (pid, candidates) = state.withLock { ($0.expectedPID, $0.candidates) }
     guard let pid, !candidates.isEmpty else { return }
-    var chosen: (Candidate, method: String)?
+    var chosen: (candidate: Candidate, client: UInt32, owner: Int32)?
     for candidate in candidates {
-      let owner = capture.processID(of: candidate.window)
-      if owner == pid {
-        chosen = (candidate, "net_wm_pid")
+      let found = capture.appWindow(candidate.window) {
+        ProcessControl.isProcess($0, selfOrDescendantOf: pid)
+      }
+      if let found {
+        chosen = (candidate, found.window, found.owner)
         break
       }
-      if owner == nil && !candidate.overrideRedirect && chosen == nil { chosen = (candidate, "first_mapped") }
     }
-    guard let (candidate, method) = chosen else {
+    guard let (candidate, client, owner) = chosen else {
       state.withLock { $0.candidates.removeAll() }  // other clients' windows
       return
     }
-    let client = capture.clientWindow(candidate.window)
     try capture.watch(client)
     let event = PhaseEvent(
       ts: candidate.mappedAt, name: EventName.displayWindowMapped.rawValue, kind: .event, pid: getpid(),
       fields: [
-        "window": .string("0x" + String(client, radix: 16)), "method": .string(method),
-        "app_pid": .int(Int64(pid)), "width": .int(Int64(capture.width)),
+        "window": .string("0x" + String(client, radix: 16)),
+        "method": .string(capture.ownership.rawValue), "app_pid": .int(Int64(pid)),
+        "owner_pid": .int(Int64(owner)), "width": .int(Int64(capture.width)),
         "height": .int(Int64(capture.height)), "read_scale": .int(Int64(capture.scale)),
       ])
     let scale = capture.scale

@@ -4,6 +4,10 @@ import PhaseTrace
 import Synchronization
 import SystemCalls
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// A real camera through libv4l2: a `CaptureDevice` over a `/dev/video*` node.
 ///
 /// - `open()` opens the node (`v4l2_open`), checks `VIDIOC_QUERYCAP` and lists the formats;
@@ -89,12 +93,21 @@ public final class V4L2Camera: CaptureDevice {
   }
 
   /// Checks cheaply that `path` is a V4L2 capture device this user may open: the node exists,
-  /// is a character device, opens, and `VIDIOC_QUERYCAP` reports video capture with streaming.
-  /// - Throws: `V4L2Error` (no such device, permission denied naming the group, busy, …).
-  public static func validate(path: String, kernel: V4L2Kernel = .system) throws(V4L2Error) {
+  /// is a character device, opens, and `VIDIOC_QUERYCAP` reports video capture with streaming;
+  /// then that libv4l2 loads (`loadLibrary`, ``LibV4L2/load(soname:)``), which streaming needs.
+  ///
+  /// The device is asked with plain system calls (``V4L2Kernel/direct``), not through libv4l2:
+  /// libv4l2 writes its own lines to standard error about a node that is not a capture device
+  /// ("libv4l2: error getting capabilities…" for `/dev/null`), and bad input is one line of ours.
+  /// - Throws: `V4L2Error` (no such device, permission denied naming the group, busy, not a
+  ///   capture device, libv4l2 missing naming its package, …).
+  public static func validate(
+    path: String, kernel: V4L2Kernel = .direct, loadLibrary: () -> String? = { LibV4L2.load() }
+  ) throws(V4L2Error) {
     let handle = try V4L2Handle.open(path, kernel: kernel)
     defer { handle.close() }
     _ = try handle.requireCaptureDevice()
+    if loadLibrary() != nil { throw .libraryMissing(path, errno: Errno(rawValue: ELIBACC)) }
   }
 
   /// The card name (`v4l2_capability.card`), or the path before the device was opened.

@@ -1,4 +1,5 @@
 import CV4L2Shims
+import SystemCalls
 
 #if canImport(Glibc)
   import Glibc
@@ -32,8 +33,16 @@ extension V4L2Handle {
   }
 
   /// `VIDIOC_QUERYCAP`, then checks that the node captures video and streams.
+  /// A node that does not answer `VIDIOC_QUERYCAP` (`ENOTTY`: `/dev/null`, a tty) is no V4L2
+  /// device at all.
   func requireCaptureDevice() throws(V4L2Error) -> V4L2Capability {
-    let cap = try queryCapability()
+    let cap: V4L2Capability
+    do {
+      cap = try queryCapability()
+    } catch {
+      guard error.errno == Errno(rawValue: ENOTTY) else { throw error }
+      throw .notACaptureDevice(path, why: "it does not answer VIDIOC_QUERYCAP")
+    }
     if !cap.canCapture { throw .notACaptureDevice(path, why: "no video capture capability") }
     if !cap.canStream { throw .notACaptureDevice(path, why: "no streaming I/O") }
     return cap

@@ -66,8 +66,11 @@ public final class X11WindowCapture: @unchecked Sendable {
   /// How many times smaller than the watched window its image is, in each dimension (1 or 2).
   public var scale: Int { downscaler?.scale ?? 1 }
 
+  /// Whether the server says which process owns a window (X-Resource 1.2, ``Ownership/clientPID``).
+  let knowsClientProcesses: Bool
   private let damageFirstEvent: UInt8
-  private let netWMPid: UInt32
+  /// The atom `_NET_WM_PID`.
+  let netWMPid: UInt32
   private var damage: UInt32 = 0
   private var format: X11PixelFormat?
   private var segment: X11SharedMemory?
@@ -111,6 +114,7 @@ public final class X11WindowCapture: @unchecked Sendable {
     self.resolution = resolution
     self.damageFirstEvent = damage.firstEvent
     self.netWMPid = try connection.atom("_NET_WM_PID")
+    self.knowsClientProcesses = connection.hasClientIds()
     self.usesSharedMemory = allowsSharedMemory && X11SharedMemory.isAvailable(on: connection)
     self.usesSharedPixmaps =
       usesSharedMemory && allowsSharedPixmaps && X11SharedMemory.hasSharedPixmaps(on: connection)
@@ -140,24 +144,6 @@ public final class X11WindowCapture: @unchecked Sendable {
     }
     if let failure = connection.failure { throw failure }
     return events
-  }
-
-  /// The process that owns `window` (`_NET_WM_PID`), looking one level down when a window
-  /// manager framed it.
-  public func processID(of window: UInt32) -> Int32? {
-    if let pid = connection.processID(of: window, netWMPid: netWMPid) { return pid }
-    for child in connection.children(of: window) {
-      if let pid = connection.processID(of: child, netWMPid: netWMPid) { return pid }
-    }
-    return nil
-  }
-
-  /// The child of `window` that carries `_NET_WM_PID` (the client inside a window manager's
-  /// frame), or `window` itself.
-  public func clientWindow(_ window: UInt32) -> UInt32 {
-    if connection.processID(of: window, netWMPid: netWMPid) != nil { return window }
-    return connection.children(of: window).first { connection.processID(of: $0, netWMPid: netWMPid) != nil }
-      ?? window
   }
 
   /// Starts watching `window`: a DAMAGE object on it (or on the root, reading `.screen`), its

@@ -155,6 +155,8 @@ import Testing
       ["--runs", "999999999999"], ["--frobnicate"], ["compare", "a.json"], ["gate", "r.json"],
       ["baseline", "load"],
       ["report"], ["calibrate", "--trials", "99999999999"], ["doctor", "extra"],
+      // A character device that is no camera: libv4l2, asked about it, prints lines of its own.
+      ["--camera", "v4l2:/dev/null"],
     ])
   func executable(arguments: [String]) throws {
     let bench = try #require(try BenchInvocation.run(arguments, timeout: .seconds(60)), "bench did not end")
