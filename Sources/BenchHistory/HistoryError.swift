@@ -14,6 +14,8 @@ package struct HistoryError: Error, Sendable, CustomStringConvertible {
     case schemaTooNew
     /// A statement failed (SQLite's result code is in `cause`).
     case statementFailed
+    /// A report file (`show --svg`) could not be written.
+    case cannotWrite
   }
 
   /// The kind of failure.

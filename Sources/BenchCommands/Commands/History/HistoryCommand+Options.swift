@@ -7,7 +7,7 @@ extension HistoryCommand {
   /// Which options each action takes (`--db` and `--format` aside): anything else is a usage error.
   static let actionOptions: [Action: [any CommandLineOption]] = [
     .record: [commit, branch, time],
-    .show: [machine, cell, phase, since, svg],
+    .show: [machine, cell, phase, since, svg, commitURL],
     .detect: [machine, cell, phase, since, alpha, permutations, minSegment],
   ]
 
@@ -53,6 +53,7 @@ extension HistoryCommand {
       options.query = try query(o, action: action)
       options.format = try o.value(format)
       options.svgFolder = try o.value(svg)
+      options.commitURL = try o.value(commitURL)
       options.alpha = try o.value(alpha)
       options.permutations = try o.value(permutations)
       options.minimumSegment = try o.value(minSegment)

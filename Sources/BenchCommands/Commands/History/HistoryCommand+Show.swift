@@ -37,8 +37,22 @@ extension HistoryCommand {
     EDivisive.Options(alpha: o.alpha, permutations: o.permutations, minimumSegment: o.minimumSegment)
   }
 
-  /// The trend plots (commit (d)).
+  /// Writes one trend plot per series into `folder` (made when missing), change points found
+  /// with `detect`'s defaults marked; says how many on `output`.
+  /// - Throws: `HistoryError` (`cannotWrite`) when the folder or a file cannot be written.
   static func writePlots(
     _ series: [HistorySeries], options o: Options, folder: String, output: inout some TextOutputStream
-  ) throws(HistoryError) {}
+  ) throws(HistoryError) {
+    do {
+      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      for s in series {
+        let found = HistoryChangePoint.detect(s, options: edivisive(o))
+        let svg = HistoryTrendPlot.svg(s, changePoints: found, commitURL: o.commitURL)
+        try ReportWriter.write(svg, to: folder + "/" + HistoryTrendPlot.fileName(s.key))
+      }
+    } catch {
+      throw HistoryError(.cannotWrite, "cannot write the trend plots into \(folder)", cause: "\(error)")
+    }
+    output.write("wrote \(series.count) trend plot\(series.count == 1 ? "" : "s") into \(folder)\n")
+  }
 }

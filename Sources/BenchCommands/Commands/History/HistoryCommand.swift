@@ -46,6 +46,8 @@ package enum HistoryCommand: Command {
     package var format = Format.table
     /// `show`: `--svg`, the folder the trend plots go to.
     package var svgFolder: String?
+    /// `show --svg`: each point's link, `{commit}` replaced by its hash.
+    package var commitURL = HistoryTrendPlot.defaultCommitURL
     /// `detect`: the significance level of the permutation test.
     package var alpha = 0.05
     /// `detect`: permutations per test.
@@ -88,6 +90,9 @@ package enum HistoryCommand: Command {
     "--format", "FORMAT", "table, csv or json", default: Format.table, parser: .choice())
   static let svg = Option<String?>(
     "--svg", "DIR", "show: write a trend plot per machine × cell × phase into DIR", parser: .folderName)
+  static let commitURL = Option(
+    "--commit-url", "TEMPLATE", "show --svg: each point's link; {commit} is replaced by the hash",
+    default: HistoryTrendPlot.defaultCommitURL, shownAs: "GitHub's commit search", parser: .text)
   static let alpha = Option(
     "--alpha", "P", "detect: the permutation test's significance level", default: 0.05,
     parser: .number(in: NumberRange(greaterThan: 0, below: 1)))
@@ -112,7 +117,8 @@ package enum HistoryCommand: Command {
       with its interval and the p-value. Two machines are never mixed in one series.
       """,
     options: [
-      db, commit, branch, time, machine, cell, phase, since, format, svg, alpha, permutations, minSegment,
+      db, commit, branch, time, machine, cell, phase, since, format, svg, commitURL, alpha, permutations,
+      minSegment,
     ],
     epilogue: """
       exit status: 0 done, 1 the database failed or libsqlite3 is missing, 2 bad usage or unreadable results
