@@ -6,8 +6,12 @@ extension SQLiteHistoryStore {
     var clauses: [String] = []
     var values: [SQLiteStatement.Value] = []
     if let machine = query.machine {
-      clauses.append("(b.machine = ? OR b.hostname = ? OR substr(b.machine, 1, length(?)) = ?)")
-      values += [.text(machine), .text(machine), .text(machine), .text(machine)]
+      // The whole fingerprint, its first characters, its first hex digits (as tables show it:
+      // the `fnv1a64:` prefix left out), or the host name.
+      clauses.append(
+        "(b.machine = ? OR b.hostname = ? OR substr(b.machine, 1, length(?)) = ? OR substr(b.machine, 9, length(?)) = ?)"
+      )
+      values += Array(repeating: .text(machine), count: 6)
     }
     if let since = query.since {
       clauses.append("b.time >= ?")

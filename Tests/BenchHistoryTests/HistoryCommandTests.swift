@@ -108,6 +108,18 @@ struct HistoryCommandTests {
     #expect(lines[1].hasPrefix("2026-12-01T10:00:00Z,commit0,,fnv1a64:") && lines[1].hasSuffix(",102.0"))
   }
 
+  @Test("a benchmark whose runs all failed is still a line: no median, n of n failed")
+  func allFailed() throws {
+    let (db, folder) = try recorded()
+    let path = try HistoryFixtures.write(
+      HistoryFixtures.results([nil, nil], startedAt: "2026-12-04T10:00:00Z"), named: "failed.json", in: folder
+    )
+    #expect(HistoryFixtures.run(["record", path, "--commit", "broken", "--db", db]).status == 0)
+    let (_, output, _) = HistoryFixtures.run(["show", "--db", db])
+    let line = try #require(output.split(separator: "\n").last)
+    #expect(line.contains("broken") && line.contains("–") && line.hasSuffix("2 of 2"))
+  }
+
   @Test("show --since leaves out what came before")
   func since() throws {
     let (db, _) = try recorded()
