@@ -100,7 +100,7 @@ package enum HistoryCommand: Command {
     "--permutations", "N", "detect: permutations per test", default: 100, parser: .integer(in: 10...100_000))
   static let minSegment = Option(
     "--min-segment", "N", "detect: the fewest benchmarks on each side of a change point", default: 3,
-    parser: .integer(in: 2...1000))
+    parser: .integer(in: 1...1000))
 
   /// The option table (parser and `--help`).
   package static let spec = CommandLineSpec(
