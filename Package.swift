@@ -17,6 +17,7 @@
 // The module graph, bottom layer first (layer: 1 + its highest dependency's):
 //   0 CompilePreload (plugin)
 //   0 CPlatformShims
+//   0 CSQLiteShims
 //   0 CV4L2Shims
 //   0 CXCBShims
 //   0 JSONDecoding
@@ -35,6 +36,7 @@
 //   5 Display → CaptureKit, SystemCalls
 //   5 SyntheticCamera → CaptureKit, JSONDecoding, LaunchContract, LightBoard, Sampling, SystemCalls
 //   5 V4L2Camera → CV4L2Shims, CaptureKit, LaunchContract, PhaseTrace, SystemCalls
+//   6 BenchHistory → BenchAnalysis, CSQLiteShims, PhaseTrace, ResultsSchema, SystemCalls
 //   6 HostConditions → BenchAnalysis, ResultsSchema, Subprocess, SystemCalls
 //   6 TestSupport → BenchAnalysis, CaptureKit, LaunchContract, PhaseTrace, ResultsSchema, Sampling,
 //       SystemCalls
@@ -50,9 +52,9 @@
 //   8 FuzzTargets → BenchAnalysis, CameraApp, CaptureKit, Display, LaunchContract, LightBoard, PhaseTrace,
 //       Probe, ResultsSchema, SyntheticCamera, SystemCalls, TestSupport, V4L2Camera, V4L2TestSupport
 //   8 ProbeCalibration → CaptureKit, Display, LightBoard, Probe, Sampling, SystemCalls, X11Display
-//   9 BenchCommands → AppBuilds, BenchAnalysis, BenchKit, CommandLineKit, Display, HostConditions,
-//       LaunchContract, Probe, ProbeCalibration, ResultsSchema, Subprocess, SyntheticCamera, SystemCalls,
-//       V4L2Camera, X11Display
+//   9 BenchCommands → AppBuilds, BenchAnalysis, BenchHistory, BenchKit, CommandLineKit, Display,
+//       HostConditions, LaunchContract, Probe, ProbeCalibration, ResultsSchema, Subprocess,
+//       SyntheticCamera, SystemCalls, V4L2Camera, X11Display
 //   9 results-benchmark (executable) → BenchAnalysis, BenchKit, CommandLineKit, LaunchContract,
 //       ResultsSchema, Sampling, Subprocess, SystemCalls, TestSupport
 //   10 bench (executable) → AppBuilds, BenchCommands, BenchKit, HostConditions, Subprocess
@@ -149,6 +151,14 @@ let package = Package(
     // The XCB calls of the X11 display path, declared here and loaded with dlopen at run time
     // (libxcb1, libxcb-shm0, libxcb-damage0, libxcb-render0), so the default build needs no X package.
     .target(name: "CXCBShims"),
+    // The SQLite calls of the history database, declared here and loaded with dlopen at run time
+    // (libsqlite3-0), so the default build needs no SQLite package.
+    .target(name: "CSQLiteShims", linkerSettings: [.linkedLibrary("dl")]),
+    // The history database (`bench history`): the store protocol, the SQLite store over
+    // CSQLiteShims, schema versions and migrations, recording results idempotently.
+    .target(
+      name: "BenchHistory", dependencies: ["BenchAnalysis", "CSQLiteShims", "PhaseTrace", "ResultsSchema", "SystemCalls"],
+      swiftSettings: strict),
     // The X11 display path's client: an app's preview window (presenting) and the probe's
     // window capture (DAMAGE + MIT-SHM). No Foundation: camera-app links it.
     .target(
@@ -217,7 +227,7 @@ let package = Package(
       dependencies: [
         "BenchKit", "HostConditions", "BenchAnalysis", "CommandLineKit", "Display", "LaunchContract", "Probe",
         "SyntheticCamera", "SystemCalls", "V4L2Camera", "X11Display", "Subprocess", "AppBuilds",
-        "ResultsSchema", "ProbeCalibration",
+        "ResultsSchema", "ProbeCalibration", "BenchHistory",
       ],
       swiftSettings: strict),
     // The preload library (Preload/firstframe-preload.c) and its C companions, compiled by the
@@ -338,6 +348,15 @@ let package = Package(
         "CaptureKit",
       ],
       exclude: ["Fixtures"], swiftSettings: strict),
+    // The history database against a real SQLite file (skipped, and saying so, where
+    // libsqlite3 is missing), and E-divisive against signal-processing-algorithms' fixtures.
+    .testTarget(
+      name: "BenchHistoryTests",
+      dependencies: [
+        "BenchHistory", "BenchAnalysis", "BenchCommands", "CommandLineKit", "ResultsSchema", "TestSupport",
+        "Sampling",
+      ],
+      resources: [.copy("Fixtures")], swiftSettings: strict),
     .testTarget(
       name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "TestSupport"], swiftSettings: strict),
     // The X11 display path against a real Xvfb (skipped, and saying so, where Xvfb is missing).

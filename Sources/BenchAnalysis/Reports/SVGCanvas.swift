@@ -48,6 +48,12 @@ struct SVGCanvas {
     if let title { body += "><title>\(XMLText.escape(title))</title></circle>\n" } else { body += "/>\n" }
   }
 
+  /// Opens a link: what is drawn until `endLink()` links to `href` (`<a href="…">`).
+  mutating func beginLink(_ href: String) { body += "<a href=\"\(XMLText.escape(href))\">\n" }
+
+  /// Closes the link `beginLink` opened.
+  mutating func endLink() { body += "</a>\n" }
+
   enum Anchor: String { case start, middle, end }
 
   mutating func text(

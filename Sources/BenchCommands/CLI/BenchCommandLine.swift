@@ -8,6 +8,7 @@ package enum BenchCommandLine {
       ("compare", CompareCommand.self), ("gate", GateCommand.self), ("baseline", BaselineCommand.self),
       ("report", ReportCommand.self), ("calibrate", CalibrateCommand.self), ("doctor", DoctorCommand.self),
       ("launch-floor", LaunchFloorCommand.self), ("power", PowerCommand.self),
+      ("history", HistoryCommand.self),
       ("build-app", BuildAppCommand.self), ("ab", ABCommand.self), ("run", RunCommand.self),
     ]
   }

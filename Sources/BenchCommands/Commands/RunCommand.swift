@@ -176,6 +176,7 @@ package enum RunCommand: Command {
         bench power RESULTS.json [--size]        the gate's false alarms, power and the runs it needs
         bench build-app                          build camera-app as bench runs it; print its path
         bench ab REV_A REV_B                     camera-app at two git revisions, interleaved, B vs A
+        bench history record|show|detect         every benchmark remembered; change points in the series
       exit status: 0 ok, 1 runs failed (or a gate failed), 2 bad usage or input, 130 interrupted
       """)
 

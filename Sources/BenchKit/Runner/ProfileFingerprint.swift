@@ -1,4 +1,5 @@
 import Foundation
+import ResultsSchema
 import SyntheticCamera
 
 /// A cost profile's contents as one short string, so that baselines match on what a profile
@@ -10,12 +11,6 @@ package enum ProfileFingerprint {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     let bytes = (try? encoder.encode(profile)) ?? Data(profile.name.utf8)
-    var h: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in bytes {
-      h ^= UInt64(byte)
-      h = h &* 0x0000_0100_0000_01b3
-    }
-    let hex = String(h, radix: 16)
-    return "fnv1a64:" + String(repeating: "0", count: 16 - hex.count) + hex
+    return ContentHash.fnv1a64(bytes)
   }
 }

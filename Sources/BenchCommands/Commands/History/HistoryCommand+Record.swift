@@ -1,0 +1,47 @@
+import BenchAnalysis
+import BenchHistory
+import BenchKit
+import CommandLineKit
+import Foundation
+import ResultsSchema
+
+extension HistoryCommand {
+  /// Records each benchmark (read from the file at the same place in `paths`), in order: one
+  /// line per file, `recorded` (with the seconds the transaction took) or `already recorded`.
+  /// - Throws: `HistoryError` when the database fails (files recorded before stay recorded).
+  static func record(
+    _ benchmarks: [HistoryBenchmark], from paths: [String], into store: any HistoryStore,
+    output: inout some TextOutputStream
+  ) throws(HistoryError) {
+    for (benchmark, path) in zip(benchmarks, paths) {
+      let clock = ContinuousClock()
+      let start = clock.now
+      let outcome = try store.record(benchmark)
+      let runs = benchmark.cells.reduce(0) { $0 + $1.records.count }
+      let seconds = (clock.now - start) / .seconds(1)
+      switch outcome {
+      case .added(let id):
+        output.write(
+          "recorded \(path): benchmark \(id), commit \(benchmark.commit.prefix(12)), \(benchmark.time), machine \(benchmark.hostname) \(HistoryReport.short(benchmark.machine)), \(benchmark.cells.count) cells, \(runs) runs (\(String(format: "%.2f", seconds)) s)\n"
+        )
+      case .alreadyRecorded(let id, let commit):
+        output.write(
+          "already recorded \(path): benchmark \(id), commit \(commit.prefix(12)); nothing added\n")
+      }
+    }
+  }
+
+  /// The benchmark in the results file at `path`, with the commit, branch and time to record.
+  /// - Throws: `UsageError` when the file cannot be read, or records no commit and none was given.
+  static func load(_ path: String, options o: Options) throws(UsageError) -> HistoryBenchmark {
+    let results = try UsageError.reading { () throws(ResultsFileError) in
+      try ResultsFile.load(path: path, timelines: .none)
+    }
+    // results.json records no commit yet (tool.version only): until it does, --commit says it.
+    guard let commit = o.commit else {
+      throw UsageError(
+        "\(path) records no commit: give it with --commit SHA (e.g. --commit $(git rev-parse HEAD))")
+    }
+    return HistoryBenchmark(results: results, commit: commit, branch: o.branch, time: o.time)
+  }
+}

@@ -1,0 +1,58 @@
+import BenchAnalysis
+import BenchHistory
+import Foundation
+
+extension HistoryCommand {
+  /// Prints the series `o.query` selects in `o.format`, and with `--svg` writes a trend plot per
+  /// series into that folder.
+  /// - Throws: `HistoryError` when the database fails or a plot cannot be written.
+  static func show(_ o: Options, from store: any HistoryStore, output: inout some TextOutputStream)
+    throws(HistoryError)
+  {
+    let series = HistorySeries.build(try store.benchmarks(o.query))
+    switch o.format {
+    case .table: output.write(HistoryReport.table(series))
+    case .csv: output.write(HistoryReport.csv(series))
+    case .json: output.write(HistoryReport.json(series))
+    }
+    if let folder = o.svgFolder { try writePlots(series, options: o, folder: folder, output: &output) }
+  }
+
+  /// Lists the change points of the series `o.query` selects.
+  /// - Throws: `HistoryError` when the database fails.
+  static func detect(_ o: Options, from store: any HistoryStore, output: inout some TextOutputStream)
+    throws(HistoryError)
+  {
+    let series = HistorySeries.build(try store.benchmarks(o.query))
+    let found = series.flatMap { HistoryChangePoint.detect($0, options: edivisive(o)) }
+    switch o.format {
+    case .table: output.write(HistoryReport.changePointTable(found, seriesCount: series.count))
+    case .csv: output.write(HistoryReport.changePointCSV(found))
+    case .json: output.write(HistoryReport.changePointJSON(found))
+    }
+  }
+
+  /// E-divisive's options from the command line.
+  static func edivisive(_ o: Options) -> EDivisive.Options {
+    EDivisive.Options(alpha: o.alpha, permutations: o.permutations, minimumSegment: o.minimumSegment)
+  }
+
+  /// Writes one trend plot per series into `folder` (made when missing), change points found
+  /// with `detect`'s defaults marked; says how many on `output`.
+  /// - Throws: `HistoryError` (`cannotWrite`) when the folder or a file cannot be written.
+  static func writePlots(
+    _ series: [HistorySeries], options o: Options, folder: String, output: inout some TextOutputStream
+  ) throws(HistoryError) {
+    do {
+      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      for s in series {
+        let found = HistoryChangePoint.detect(s, options: edivisive(o))
+        let svg = HistoryTrendPlot.svg(s, changePoints: found, commitURL: o.commitURL)
+        try ReportWriter.write(svg, to: folder + "/" + HistoryTrendPlot.fileName(s.key))
+      }
+    } catch {
+      throw HistoryError(.cannotWrite, "cannot write the trend plots into \(folder)", cause: "\(error)")
+    }
+    output.write("wrote \(series.count) trend plot\(series.count == 1 ? "" : "s") into \(folder)\n")
+  }
+}

@@ -1,0 +1,126 @@
+import BenchAnalysis
+import BenchHistory
+import CommandLineKit
+
+/// `bench history record|show|detect`: every benchmark remembered in a database (SQLite by
+/// default, `Results/history.sqlite`), looked at as series per machine × cell × phase, and the
+/// change points found in them (E-divisive means). docs/history.md.
+package enum HistoryCommand: Command {
+  /// What to do.
+  package enum Action: String, Sendable, CaseIterable {
+    /// Store results files.
+    case record
+    /// Print the series.
+    case show
+    /// Find change points.
+    case detect
+  }
+
+  /// `--format`.
+  package enum Format: String, Sendable, CaseIterable {
+    /// A table for people.
+    case table
+    /// Comma-separated values (show: Otava's layout, one row per benchmark).
+    case csv
+    /// JSON for tools.
+    case json
+  }
+
+  /// The command line, checked.
+  package struct Options: Sendable {
+    /// What to do.
+    package var action: Action
+    /// `record`: the results files, in order.
+    package var results: [String] = []
+    /// `--db`.
+    package var database: HistoryDatabaseURL
+    /// `record`: `--commit`; nil takes the one results.json records.
+    package var commit: String?
+    /// `record`: `--branch`.
+    package var branch = ""
+    /// `record`: `--time`, normalized to UTC; nil takes `settings.startedAt`.
+    package var time: String?
+    /// `show`, `detect`: the filters.
+    package var query = HistoryQuery()
+    /// `show`, `detect`: what goes to stdout.
+    package var format = Format.table
+    /// `show`: `--svg`, the folder the trend plots go to.
+    package var svgFolder: String?
+    /// `show --svg`: each point's link, `{commit}` replaced by its hash.
+    package var commitURL = HistoryTrendPlot.defaultCommitURL
+    /// `detect`: the significance level of the permutation test.
+    package var alpha = 0.05
+    /// `detect`: permutations per test.
+    package var permutations = 100
+    /// `detect`: the fewest points on each side of a change point.
+    package var minimumSegment = 3
+  }
+
+  static let db = Option(
+    "--db", "URL", "the history database: a path, sqlite:PATH (postgresql://… later)",
+    default: HistoryDatabaseURL.defaultPath, parser: .fileName)
+  static let commit = Option<String?>(
+    "--commit", "SHA", "record: the commit measured", shownAs: "the one results.json records",
+    parser: .fileName)
+  static let branch = Option<String?>("--branch", "NAME", "record: the branch it was on", parser: .fileName)
+  static let time = Option<String?>(
+    "--time", "ISO8601", "record: when it ran (UTC)", shownAs: "settings.startedAt",
+    parser: .converting { (text: String) throws(UsageError) -> String in
+      guard let time = HistoryTime.normalize(text) else {
+        throw UsageError("--time wants ISO 8601 (2026-12-01T10:06:53Z or 2026-12-01), not \(text)")
+      }
+      return time
+    })
+  static let machine = Option<String?>(
+    "--machine", "M", "a machine's fingerprint (or its first digits) or host name", parser: .fileName)
+  static let cell = Option<String?>(
+    "--cell", "CONDITION/CONFIG", "one cell (warm/deferred)", parser: .fileName)
+  static let phase = Option<String?>(
+    "--phase", "P", "one phase", shownAs: "show: first_frame_observed; detect: every phase", parser: .fileName
+  )
+  static let since = Option<String?>(
+    "--since", "DATE", "benchmarks at or after DATE (ISO 8601)",
+    parser: .converting { (text: String) throws(UsageError) -> String in
+      guard let time = HistoryTime.normalize(text) else {
+        throw UsageError("--since wants a date (2026-12-01) or ISO 8601 time, not \(text)")
+      }
+      return time
+    })
+  static let format = Option(
+    "--format", "FORMAT", "table, csv or json", default: Format.table, parser: .choice())
+  static let svg = Option<String?>(
+    "--svg", "DIR", "show: write a trend plot per machine × cell × phase into DIR", parser: .folderName)
+  static let commitURL = Option(
+    "--commit-url", "TEMPLATE", "show --svg: each point's link; {commit} is replaced by the hash",
+    default: HistoryTrendPlot.defaultCommitURL, shownAs: "GitHub's commit search", parser: .text)
+  static let alpha = Option(
+    "--alpha", "P", "detect: the permutation test's significance level", default: 0.05,
+    parser: .number(in: NumberRange(greaterThan: 0, below: 1)))
+  static let permutations = Option(
+    "--permutations", "N", "detect: permutations per test", default: 100, parser: .integer(in: 10...100_000))
+  static let minSegment = Option(
+    "--min-segment", "N", "detect: the fewest benchmarks on each side of a change point", default: 3,
+    parser: .integer(in: 1...1000))
+
+  /// The option table (parser and `--help`).
+  package static let spec = CommandLineSpec(
+    command: "bench history",
+    synopsis: "record RESULTS.json… | show | detect [options]",
+    summary: """
+      Remembers every benchmark and finds where launch got slower. record stores each results
+      file — commit, branch, time, the machine's fingerprint, the settings and every run's phases,
+      counts and pass/fail — once: recording the same results again adds nothing. show prints one
+      line per benchmark of each series (machine × cell × phase: the median of the runs with its
+      95 % interval, and k of n runs failed), as a table, CSV (Otava's layout) or JSON, and with
+      --svg a trend plot per series. detect runs E-divisive means with a permutation test on each
+      series of run medians and lists each change point: where, the commits around it, the shift
+      with its interval and the p-value. Two machines are never mixed in one series.
+      """,
+    options: [
+      db, commit, branch, time, machine, cell, phase, since, format, svg, commitURL, alpha, permutations,
+      minSegment,
+    ],
+    epilogue: """
+      exit status: 0 done, 1 the database failed or libsqlite3 is missing, 2 bad usage or unreadable results
+      """)
+}

@@ -1,0 +1,75 @@
+import BenchAnalysis
+
+/// A history database: where `bench history record` puts benchmarks and `show` and `detect`
+/// read them. One implementation per back end (SQLite today, `SQLiteHistoryStore`; PostgreSQL
+/// through libpq next, for a fleet recording into one server): each keeps the same tables, a
+/// `schema_version` table, forward migrations, and records idempotently by content hash.
+package protocol HistoryStore: AnyObject {
+  /// The schema version the database is at after opening (migrations applied).
+  var schemaVersion: Int { get }
+
+  /// Records `benchmark` in one transaction, unless a benchmark with its content hash is
+  /// already there (then nothing is added and the earlier one is named).
+  /// - Throws: `HistoryError` when the database fails; nothing is half-recorded.
+  func record(_ benchmark: HistoryBenchmark) throws(HistoryError) -> HistoryRecordOutcome
+
+  /// The benchmarks `query` selects, oldest first (by time, then by record order), each with the
+  /// cells it selects and, in their runs, only the phases it selects (counts and errors are not
+  /// loaded).
+  /// - Throws: `HistoryError` when the database fails.
+  func benchmarks(_ query: HistoryQuery) throws(HistoryError) -> [HistoryBenchmark]
+}
+
+/// What recording one benchmark did.
+package enum HistoryRecordOutcome: Sendable, Hashable {
+  /// It was added, with this id.
+  case added(id: Int64)
+  /// The same results were recorded before (same content hash), as this id and commit.
+  case alreadyRecorded(id: Int64, commit: String)
+}
+
+/// Where the history lives (`--db`): a plain path or `sqlite:PATH` is an SQLite file;
+/// `postgresql://…` is a PostgreSQL server (not yet supported).
+package enum HistoryDatabaseURL: Sendable, Hashable {
+  /// An SQLite file at this path.
+  case sqlite(path: String)
+  /// A PostgreSQL connection URL.
+  case postgresql(url: String)
+
+  /// The default: `Results/history.sqlite`, relative to the working directory.
+  package static let defaultPath = "Results/history.sqlite"
+
+  /// Parses `--db`'s value.
+  /// - Throws: `HistoryError` (`badDatabaseURL`) for an empty value or an unknown scheme.
+  package init(parsing text: String) throws(HistoryError) {
+    if text.hasPrefix("postgresql://") || text.hasPrefix("postgres://") {
+      self = .postgresql(url: text)
+    } else if text.hasPrefix("sqlite:") {
+      let path = String(text.dropFirst("sqlite:".count))
+      guard !path.isEmpty else {
+        throw HistoryError(.badDatabaseURL, "--db sqlite: wants a path after the colon")
+      }
+      self = .sqlite(path: path)
+    } else if let colon = text.firstIndex(of: ":"), text[colon...].hasPrefix("://") {
+      throw HistoryError(
+        .badDatabaseURL,
+        "--db \(text): unknown scheme \(text[..<colon]) (sqlite:PATH, a path, or postgresql://…)")
+    } else {
+      guard !text.isEmpty else { throw HistoryError(.badDatabaseURL, "--db wants a path, not an empty one") }
+      self = .sqlite(path: text)
+    }
+  }
+
+  /// Opens the store (creating an SQLite file and its folder when missing, unless `readOnly`).
+  /// - Throws: `HistoryError`: the library is missing, the file cannot be opened, the schema is
+  ///   newer than this bench, or the back end is not supported yet.
+  package func open(readOnly: Bool = false) throws(HistoryError) -> any HistoryStore {
+    switch self {
+    case .sqlite(let path): return try SQLiteHistoryStore(path: path, readOnly: readOnly)
+    case .postgresql(let url):
+      throw HistoryError(
+        .badDatabaseURL, "--db \(url): PostgreSQL history databases are not supported yet; use an SQLite file"
+      )
+    }
+  }
+}
