@@ -37,11 +37,20 @@ package enum LowPowerRequest: Sendable, Hashable, CustomStringConvertible {
 
 /// How this machine carries out the `low-power` condition: the method chosen for the request,
 /// or why the condition cannot run here.
-package enum LowPowerPlan: Sendable, Hashable {
+package enum LowPowerPlan: Sendable, Hashable, CustomStringConvertible {
   /// cpufreq, capped once for the condition and read back per run.
   case cpufreq(CPUFrequencyCap, fraction: Double)
   /// A quota on each run's own cgroup under `controller`.
   case quota(CgroupCPUController, CPUQuota)
+
+  /// As `settings.lowPower` records it: `cpufreq at 0.5 of cpuinfo_max_freq` or
+  /// `cgroup-v1-quota 50000 100000` (quota and period, µs).
+  package var description: String {
+    switch self {
+    case .cpufreq(_, let fraction): "cpufreq at \(fraction) of cpuinfo_max_freq"
+    case .quota(let controller, let quota): "\(controller.methodName) \(quota.text)"
+    }
+  }
 
   /// `results`' name of the method: `cpufreq`, `cgroup-v1-quota` or `cgroup-v2-quota`.
   package var methodName: String {
