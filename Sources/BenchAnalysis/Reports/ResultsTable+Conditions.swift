@@ -26,7 +26,8 @@ extension ResultsTable {
       let seconds = soaks.map(\.soakSeconds).reduce(0, +) / Double(soaks.count)
       out += "- hot/\(c.config): soak of \(fmt(seconds)) s on \(first.burners) CPUs before each launch"
       if let missing = first.missing, !missing.isEmpty {
-        out += "; this machine has \(missing.map { $0.components(separatedBy: " (").first ?? $0 }.joined(separator: ", "))"
+        out +=
+          "; this machine has \(missing.map { $0.components(separatedBy: " (").first ?? $0 }.joined(separator: ", "))"
       }
       out += "\n"
     }

@@ -23,7 +23,9 @@ extension BenchRunner {
   /// pid goes into `cgroup.procs` right after `posix_spawn` returns; the time in between is
   /// recorded as the placement's delay.
   /// - Throws: `RunnerError` when the spawn fails (the thread is back in bench's cgroup).
-  func spawn(argv: [String], environment: [String: String], inheritedFDs: [Int32: Int32], into group: RunCgroup?)
+  func spawn(
+    argv: [String], environment: [String: String], inheritedFDs: [Int32: Int32], into group: RunCgroup?
+  )
     throws(RunnerError) -> (ChildProcess, CgroupPlacement?)
   {
     guard let group else {

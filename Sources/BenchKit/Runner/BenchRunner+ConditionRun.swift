@@ -37,7 +37,8 @@ final class ReadingBox: Sendable {
 extension BenchRunner {
   /// Sets up `condition`'s part of one run: a `low-power` quota's cgroup, or a `hot` soak (run
   /// here, ended right before the caller spawns). Nil when an interrupt stopped the soak.
-  func setUp(_ condition: LaunchCondition, runID: String, interrupted: @Sendable () -> Bool) -> ConditionRun? {
+  func setUp(_ condition: LaunchCondition, runID: String, interrupted: @Sendable () -> Bool) -> ConditionRun?
+  {
     var run = ConditionRun()
     switch condition {
     case .lowPower:
@@ -47,7 +48,9 @@ extension BenchRunner {
       case .failure(let error):
         let reason = "low-power cap not applied: \(error.description)"
         run.failure = (
-          reason, BenchResults.LowPowerRecord(method: settings.lowPowerPlan.methodName, verified: false, reason: reason)
+          reason,
+          BenchResults.LowPowerRecord(
+            method: settings.lowPowerPlan.methodName, verified: false, reason: reason)
         )
       }
     case .hot:
@@ -84,8 +87,10 @@ extension BenchRunner {
   /// Writes `setup`'s records into the run: `lowPower` (a cap that did not take effect fails the
   /// run with the reason) and `hot` (the first-frame reading and the app's first
   /// `pressure.level`).
-  func record(_ setup: ConditionRun, placement: CgroupPlacement?, appEvents: [PhaseEvent], into run: inout BenchResults.RunRecord)
-  {
+  func record(
+    _ setup: ConditionRun, placement: CgroupPlacement?, appEvents: [PhaseEvent],
+    into run: inout BenchResults.RunRecord
+  ) {
     if setup.lowPower, let lowPower = lowPowerRecord(group: setup.group, placement: placement) {
       run.lowPower = lowPower
       if !lowPower.verified, run.ok {

@@ -138,7 +138,8 @@ extension BenchRunner {
     var inherited = [Self.controlDescriptor: readEnd, 1: output.stdoutForApp, 2: output.stderrForApp]
     if surface >= 0 { inherited[Self.surfaceDescriptor] = surface }
     do {
-      (child, placement) = try spawn(argv: argv(config: config), environment: env, inheritedFDs: inherited, into: group)
+      (child, placement) = try spawn(
+        argv: argv(config: config), environment: env, inheritedFDs: inherited, into: group)
     } catch {
       FileDescriptorIO.close(readEnd)
       FileDescriptorIO.close(writeEnd)

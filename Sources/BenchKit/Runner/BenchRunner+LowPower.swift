@@ -10,7 +10,8 @@ extension BenchRunner {
   /// `low-power` with cpufreq: caps every CPU for the whole condition (the originals saved
   /// first, so that a killed bench's successor can restore them). Nothing for other conditions.
   package func prepare(for condition: LaunchCondition) {
-    guard condition == .lowPower, case .success(.cpufreq(let cap, let fraction)) = settings.lowPowerPlan else {
+    guard condition == .lowPower, case .success(.cpufreq(let cap, let fraction)) = settings.lowPowerPlan
+    else {
       return
     }
     let applied: Result<CPUFrequencyCap.Applied, CPUCapError>
@@ -25,7 +26,9 @@ extension BenchRunner {
   /// `low-power` with cpufreq: restores what ``prepare(for:)`` changed.
   package func finish(condition: LaunchCondition) {
     guard condition == .lowPower, case .success(.cpufreq(let cap, _)) = settings.lowPowerPlan,
-      frequencyCap.withLock({ state in defer { state = nil }; return state != nil })
+      frequencyCap.withLock({ state in
+        defer { state = nil }; return state != nil
+      })
     else { return }
     cap.restore()
   }
@@ -33,7 +36,9 @@ extension BenchRunner {
   /// A quota run's cgroup, made before the launch; nil for cpufreq. A group that cannot be made
   /// is the run's failure.
   func lowPowerGroup(runID: String) -> Result<RunCgroup?, CPUCapError> {
-    guard case .success(.quota(let controller, let quota)) = settings.lowPowerPlan else { return .success(nil) }
+    guard case .success(.quota(let controller, let quota)) = settings.lowPowerPlan else {
+      return .success(nil)
+    }
     do throws(CPUCapError) {
       let name = CgroupCPUController.runGroupName(benchPID: pid, run: runID)
       return .success(try RunCgroup.create(in: controller, name: name, quota: quota))
@@ -107,7 +112,8 @@ extension BenchRunner {
       let now = cap.readBack()
       record.frequenciesKHz = now.compactMapValues(\.currentKHz)
       let off = now.filter {
-        $0.value.maxKHz != applied.maxFrequencyKHz || (applied.governor != nil && $0.value.governor != applied.governor)
+        $0.value.maxKHz != applied.maxFrequencyKHz
+          || (applied.governor != nil && $0.value.governor != applied.governor)
       }
       if let cpu = off.keys.sorted().first, let found = off[cpu] {
         record.reason =

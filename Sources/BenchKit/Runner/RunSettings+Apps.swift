@@ -51,7 +51,9 @@ extension RunSettings {
   /// neither cpufreq nor a cgroup's CPU quota is writable. Results list the reason under
   /// `settings.notRun` and the table prints it.
   package func notRunReason(for configuration: BenchConfiguration, in condition: LaunchCondition) -> String? {
-    if condition == .lowPower, case .failure(let unavailable) = lowPowerPlan { return "low-power: \(unavailable.reason)" }
+    if condition == .lowPower, case .failure(let unavailable) = lowPowerPlan {
+      return "low-power: \(unavailable.reason)"
+    }
     guard case .app(let app) = configuration, condition == .relock else { return nil }
     return
       "\(app.name) cannot be told to lock: relock needs an app that reads lock and unlock from FIRSTFRAME_CONTROL, which a third-party app given with \(app.option) does not"

@@ -29,7 +29,8 @@ package struct HostSensors: Sendable, Hashable {
     let thermal = thermalZones()
     let frequencies = CPUFrequencyCap(root: cpuRoot).readBack().compactMapValues(\.currentKHz)
     return BenchResults.HostReading(
-      thermalCelsius: thermal.isEmpty ? nil : thermal, frequenciesKHz: frequencies.isEmpty ? nil : frequencies,
+      thermalCelsius: thermal.isEmpty ? nil : thermal,
+      frequenciesKHz: frequencies.isEmpty ? nil : frequencies,
       psiCPU: psi("cpu"), psiIO: psi("io"), psiMemory: psi("memory"))
   }
 
@@ -37,8 +38,12 @@ package struct HostSensors: Sendable, Hashable {
   package func missing() -> [String] {
     let reading = read()
     var missing: [String] = []
-    if reading.thermalCelsius == nil { missing.append("no thermal zones (\(thermalRoot)/thermal_zone*/temp)") }
-    if reading.frequenciesKHz == nil { missing.append("no cpufreq (\(cpuRoot)/cpuN/cpufreq/scaling_cur_freq)") }
+    if reading.thermalCelsius == nil {
+      missing.append("no thermal zones (\(thermalRoot)/thermal_zone*/temp)")
+    }
+    if reading.frequenciesKHz == nil {
+      missing.append("no cpufreq (\(cpuRoot)/cpuN/cpufreq/scaling_cur_freq)")
+    }
     if reading.psiCPU == nil && reading.psiIO == nil && reading.psiMemory == nil {
       missing.append("no PSI (\(pressureRoot))")
     }

@@ -73,7 +73,8 @@ package struct CPUFrequencyCap: Sendable, Hashable {
       read($0.directory, "scaling_available_governors")?.split(separator: " ").contains("powersave") == true
     }
     let offersPower = all.allSatisfy {
-      read($0.directory, "energy_performance_available_preferences")?.split(separator: " ").contains("power") == true
+      read($0.directory, "energy_performance_available_preferences")?.split(separator: " ").contains("power")
+        == true
         && read($0.directory, "energy_performance_preference") != nil
     }
     let minKHz = read(first.directory, "cpuinfo_min_freq").flatMap { Int($0) } ?? 0
@@ -124,7 +125,9 @@ package struct CPUFrequencyCap: Sendable, Hashable {
     var restored = 0
     // The governor first: some drivers clamp scaling_max_freq to what the governor allows.
     let lines = text.split(separator: "\n").filter { !$0.hasPrefix("pid ") }
-    let ordered = lines.filter { $0.contains("/scaling_governor\t") } + lines.filter { !$0.contains("/scaling_governor\t") }
+    let ordered =
+      lines.filter { $0.contains("/scaling_governor\t") }
+      + lines.filter { !$0.contains("/scaling_governor\t") }
     for line in ordered {
       let parts = line.split(separator: "\t", maxSplits: 1)
       guard parts.count == 2 else { continue }
@@ -160,7 +163,10 @@ package struct CPUFrequencyCap: Sendable, Hashable {
       let read = { (file: String) in
         FileSystem.readText(atPath: policy.directory + "/" + file, maxBytes: 256)?.trimmingWhitespace()
       }
-      out[policy.cpu] = (read("scaling_cur_freq").flatMap { Int($0) }, read("scaling_max_freq").flatMap { Int($0) }, read("scaling_governor"))
+      out[policy.cpu] = (
+        read("scaling_cur_freq").flatMap { Int($0) }, read("scaling_max_freq").flatMap { Int($0) },
+        read("scaling_governor")
+      )
     }
     return out
   }

@@ -51,7 +51,10 @@ package struct RunCgroup: Sendable, Hashable {
   func setQuota(_ quota: CPUQuota) throws(CPUCapError) {
     let writes: [(String, String)] =
       controller.version == .v1
-      ? [("cpu.cfs_period_us", "\(quota.periodMicroseconds)"), ("cpu.cfs_quota_us", "\(quota.quotaMicroseconds)")]
+      ? [
+        ("cpu.cfs_period_us", "\(quota.periodMicroseconds)"),
+        ("cpu.cfs_quota_us", "\(quota.quotaMicroseconds)"),
+      ]
       : [("cpu.max", quota.text)]
     for (file, value) in writes {
       do {
@@ -71,7 +74,8 @@ package struct RunCgroup: Sendable, Hashable {
       else { return nil }
       return CPUQuota.parse(cpuMax: q.trimmingWhitespace() + " " + p.trimmingWhitespace())
     case .v2:
-      return FileSystem.readText(atPath: directory + "/cpu.max", maxBytes: 256).flatMap(CPUQuota.parse(cpuMax:))
+      return FileSystem.readText(atPath: directory + "/cpu.max", maxBytes: 256).flatMap(
+        CPUQuota.parse(cpuMax:))
     }
   }
 
@@ -94,7 +98,8 @@ package struct RunCgroup: Sendable, Hashable {
     do {
       try FileSystem.writeControlFile("\(tid)\n", atPath: directory + "/tasks")
     } catch {
-      throw CPUCapError("cannot move the spawning thread into the run's cgroup", path: directory + "/tasks", errno: error)
+      throw CPUCapError(
+        "cannot move the spawning thread into the run's cgroup", path: directory + "/tasks", errno: error)
     }
   }
 
@@ -111,7 +116,8 @@ package struct RunCgroup: Sendable, Hashable {
     do {
       try FileSystem.writeControlFile("\(pid)\n", atPath: directory + "/cgroup.procs")
     } catch {
-      throw CPUCapError("cannot move the app into the run's cgroup", path: directory + "/cgroup.procs", errno: error)
+      throw CPUCapError(
+        "cannot move the app into the run's cgroup", path: directory + "/cgroup.procs", errno: error)
     }
   }
 
@@ -149,6 +155,7 @@ package struct CPUThrottling: Sendable, Hashable {
     }
     guard let periods = values["nr_periods"] else { return nil }
     let ns = values["throttled_time"] ?? values["throttled_usec"].map { $0 * 1000 } ?? 0
-    return CPUThrottling(periods: periods, throttledPeriods: values["nr_throttled"] ?? 0, throttledNanoseconds: ns)
+    return CPUThrottling(
+      periods: periods, throttledPeriods: values["nr_throttled"] ?? 0, throttledNanoseconds: ns)
   }
 }

@@ -11,7 +11,9 @@ import Testing
 /// what a power profile writes, the originals kept in a state file and put back — by the bench
 /// that capped, or by the next one when that bench was killed.
 @Suite(.timeLimit(.minutes(TestTime.minutes(1)))) struct CPUFrequencyCapTests {
-  @Test("apply writes powersave, power and half the top frequency on every CPU, and restore puts the originals back")
+  @Test(
+    "apply writes powersave, power and half the top frequency on every CPU, and restore puts the originals back"
+  )
   func applyAndRestore() throws {
     let sys = FakeSysfs()
     defer { sys.remove() }
@@ -19,7 +21,9 @@ import Testing
     let cap = CPUFrequencyCap(root: sys.cpuRoot, statePath: sys.root + "/state")
     #expect(cap.isWritable)
     let applied = try cap.apply(fraction: 0.5)
-    #expect(applied == .init(maxFrequencyKHz: 1_500_000, governor: "powersave", energyPerformancePreference: "power"))
+    #expect(
+      applied
+        == .init(maxFrequencyKHz: 1_500_000, governor: "powersave", energyPerformancePreference: "power"))
     for n in 0..<2 {
       #expect(sys.read("cpu/cpu\(n)/cpufreq/scaling_max_freq") == "1500000")
       #expect(sys.read("cpu/cpu\(n)/cpufreq/scaling_governor") == "powersave")
@@ -35,7 +39,9 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: sys.root + "/state"))
   }
 
-  @Test("a CPU without energy_performance_preference gets only the governor and the ceiling; the ceiling never goes below cpuinfo_min_freq")
+  @Test(
+    "a CPU without energy_performance_preference gets only the governor and the ceiling; the ceiling never goes below cpuinfo_min_freq"
+  )
   func withoutPreference() throws {
     let sys = FakeSysfs()
     defer { sys.remove() }
@@ -66,7 +72,9 @@ import Testing
     #expect(sys.read("cpu/cpu1/cpufreq/scaling_governor") == "performance")
   }
 
-  @Test("no cpufreq: not writable; auto falls back to a quota, --low-power cpufreq cannot run, and without a cgroup neither can auto")
+  @Test(
+    "no cpufreq: not writable; auto falls back to a quota, --low-power cpufreq cannot run, and without a cgroup neither can auto"
+  )
   func plans() throws {
     let sys = FakeSysfs()
     defer { sys.remove() }
@@ -88,7 +96,8 @@ import Testing
     #expect(neither.reason.contains("neither cpufreq nor"))
     try sys.addCPUs(1)
     let some = CPUFrequencyCap(root: sys.cpuRoot, statePath: sys.root + "/state")
-    #expect(LowPowerPlan.resolve(.auto, cpufreq: some, cgroups: v2) == .success(.cpufreq(some, fraction: 0.5)))
+    #expect(
+      LowPowerPlan.resolve(.auto, cpufreq: some, cgroups: v2) == .success(.cpufreq(some, fraction: 0.5)))
     #expect(
       LowPowerPlan.resolve(.quota(0.25), cpufreq: some, cgroups: v2)
         == .success(.quota(v2, CPUQuota(quotaMicroseconds: 25_000, periodMicroseconds: 100_000))))

@@ -49,7 +49,8 @@ import Testing
   func notRun() {
     var s = RunSettings()
     s.conditions = [.lowPower]
-    s.lowPowerPlan = .failure(LowPowerUnavailable("neither cpufreq nor the cgroup cpu controller is writable by bench"))
+    s.lowPowerPlan = .failure(
+      LowPowerUnavailable("neither cpufreq nor the cgroup cpu controller is writable by bench"))
     let reason = s.notRunReason(for: .builtIn(.deferred), in: .lowPower)
     #expect(reason?.hasPrefix("low-power: neither cpufreq") == true)
     #expect(s.notRunReason(for: .builtIn(.deferred), in: .hot) == nil)
@@ -58,7 +59,9 @@ import Testing
     #expect(ResultsTable.text(results).contains("not run: low-power/deferred: low-power: neither cpufreq"))
   }
 
-  @Test("the table says how each low-power cell was capped and how each hot cell soaked, and what the machine lacks")
+  @Test(
+    "the table says how each low-power cell was capped and how each hot cell soaked, and what the machine lacks"
+  )
   func tableNotes() {
     var results = SyntheticResults.make(conditions: ["low-power", "hot"], runs: 2)
     for i in results.cells.indices {
@@ -70,7 +73,8 @@ import Testing
           results.cells[i].records[j].lowPower = cap
         } else {
           results.cells[i].records[j].hot = BenchResults.HotRecord(
-            soakSeconds: 10, burners: 2, cpus: [0, 1], beforeSoak: .init(psiCPU: 1), atSpawn: .init(psiCPU: 40),
+            soakSeconds: 10, burners: 2, cpus: [0, 1], beforeSoak: .init(psiCPU: 1),
+            atSpawn: .init(psiCPU: 40),
             missing: ["no thermal zones (/sys/class/thermal/thermal_zone*/temp)"])
         }
       }
@@ -80,6 +84,8 @@ import Testing
       text.contains(
         "- low-power/deferred: cgroup-v1-quota 50000 µs per 100000 µs, placed before-exec; cap read back in force in 1 of 2 runs, throttled in 2"
       ), "\(text)")
-    #expect(text.contains("- hot/eager: soak of 10.0 s on 2 CPUs before each launch; this machine has no thermal zones"))
+    #expect(
+      text.contains(
+        "- hot/eager: soak of 10.0 s on 2 CPUs before each launch; this machine has no thermal zones"))
   }
 }

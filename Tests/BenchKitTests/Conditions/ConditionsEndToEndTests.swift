@@ -12,7 +12,9 @@ import TestSupport
 @Suite(.blocking, .serialized, .timeLimit(.minutes(TestTime.minutes(10)))) struct ConditionsEndToEndTests {
   /// Whether this machine can cap a run: cpufreq or a cgroup bench may write.
   static let canCap: Bool = {
-    if case .success = LowPowerPlan.resolve(.auto, cpufreq: CPUFrequencyCap(), cgroups: .detect()) { return true }
+    if case .success = LowPowerPlan.resolve(.auto, cpufreq: CPUFrequencyCap(), cgroups: .detect()) {
+      return true
+    }
     return false
   }()
   static let cannotCap = "neither cpufreq nor a cgroup cpu controller is writable by this process"
@@ -55,7 +57,10 @@ import TestSupport
   /// The `firstframe-…` cgroups under this process's own now.
   static func runGroups() -> Set<String> {
     let dir = CgroupCPUController.detect()?.ownDirectory ?? "/nonexistent"
-    return Set(((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasPrefix("firstframe-") })
+    return Set(
+      ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter {
+        $0.hasPrefix("firstframe-")
+      })
   }
 
   @Test(

@@ -23,7 +23,8 @@ struct FakeSysfs {
 
   /// A file's contents, trimmed.
   func read(_ path: String) -> String? {
-    (try? String(contentsOfFile: root + "/" + path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+    (try? String(contentsOfFile: root + "/" + path, encoding: .utf8))?.trimmingCharacters(
+      in: .whitespacesAndNewlines)
   }
 
   /// `count` CPUs with cpufreq (a `performance` governor, `balance_performance`, 400–3000 MHz),

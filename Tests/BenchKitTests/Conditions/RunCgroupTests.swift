@@ -27,7 +27,8 @@ import Testing
   func realQuota() throws {
     let controller = try #require(Self.real)
     let runner = try BenchRunner(settings: RunSettings(), appBinary: nil)
-    let name = CgroupCPUController.runGroupName(benchPID: getpid(), run: "test-\(UInt32.random(in: 0...UInt32.max))")
+    let name = CgroupCPUController.runGroupName(
+      benchPID: getpid(), run: "test-\(UInt32.random(in: 0...UInt32.max))")
     let quota = CPUQuota(quotaMicroseconds: 5_000, periodMicroseconds: 100_000)
     let group = try RunCgroup.create(in: controller, name: name, quota: quota)
     defer { group.remove() }
@@ -46,7 +47,8 @@ import Testing
     let tid = SystemThread.currentID()
     let tasks = (try? String(contentsOfFile: group.directory + "/tasks", encoding: .utf8)) ?? ""
     #expect(!tasks.split(separator: "\n").contains(Substring(String(tid))))
-    #expect(BenchRunner.quotaFailure(asked: quota, readBack: group.readQuota(), placement: how, stat: stat) == nil)
+    #expect(
+      BenchRunner.quotaFailure(asked: quota, readBack: group.readQuota(), placement: how, stat: stat) == nil)
     #expect(group.remove())
     #expect(!FileManager.default.fileExists(atPath: group.directory))
   }
@@ -77,9 +79,14 @@ import Testing
     let other = BenchRunner.quotaFailure(asked: asked, readBack: nil, placement: placed, stat: ran)
     #expect(other?.contains("reads unlimited, not 50000 100000") == true)
     let idle = CPUThrottling(periods: 0, throttledPeriods: 0, throttledNanoseconds: 0)
-    #expect(BenchRunner.quotaFailure(asked: asked, readBack: asked, placement: placed, stat: idle)?.contains("no bandwidth period") == true)
-    let outside = CgroupPlacement(how: "after-spawn", delayMicroseconds: 12, failure: "the app (pid 7) was not in /g after the spawn")
-    #expect(BenchRunner.quotaFailure(asked: asked, readBack: asked, placement: outside, stat: ran)?.contains("pid 7") == true)
+    #expect(
+      BenchRunner.quotaFailure(asked: asked, readBack: asked, placement: placed, stat: idle)?.contains(
+        "no bandwidth period") == true)
+    let outside = CgroupPlacement(
+      how: "after-spawn", delayMicroseconds: 12, failure: "the app (pid 7) was not in /g after the spawn")
+    #expect(
+      BenchRunner.quotaFailure(asked: asked, readBack: asked, placement: outside, stat: ran)?.contains(
+        "pid 7") == true)
   }
 
   @Test("cgroup v1 and v2 found from the mounts and /proc/self/cgroup; cpu.stat parsed for both")
@@ -108,7 +115,8 @@ import Testing
     try sys.write("firstframe-1-run/cpu.max", "max 100000\n")
     try sys.write("firstframe-1-run/cgroup.procs", "")
     let group = try RunCgroup.create(
-      in: controller, name: "firstframe-1-run", quota: CPUQuota(quotaMicroseconds: 30_000, periodMicroseconds: 100_000))
+      in: controller, name: "firstframe-1-run",
+      quota: CPUQuota(quotaMicroseconds: 30_000, periodMicroseconds: 100_000))
     #expect(sys.read("firstframe-1-run/cpu.max") == "30000 100000")
     #expect(group.readQuota() == CPUQuota(quotaMicroseconds: 30_000, periodMicroseconds: 100_000))
     try group.adopt(4242)
