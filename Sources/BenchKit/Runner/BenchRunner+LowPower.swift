@@ -8,29 +8,30 @@ import SystemCalls
 /// in force.
 extension BenchRunner {
   /// `low-power` with cpufreq: caps every CPU for the whole condition (the originals saved
-  /// first, so that a killed bench's successor can restore them). Nothing for other conditions.
+  /// first, so that a killed bench's successor can restore them), once for all the benchmark's
+  /// runners (``FrequencyCapHold``). Nothing for other conditions.
   package func prepare(for condition: LaunchCondition) {
     guard condition == .lowPower, case .success(.cpufreq(let cap, let fraction)) = settings.lowPowerPlan
-    else {
-      return
+    else { return }
+    settings.frequencyHold.state.withLock { state in
+      guard state == nil else { return }
+      do throws(CPUCapError) {
+        state = .success(try cap.apply(fraction: fraction))
+      } catch {
+        state = .failure(error)
+      }
     }
-    let applied: Result<CPUFrequencyCap.Applied, CPUCapError>
-    do throws(CPUCapError) {
-      applied = .success(try cap.apply(fraction: fraction))
-    } catch {
-      applied = .failure(error)
-    }
-    frequencyCap.withLock { $0 = applied }
   }
 
-  /// `low-power` with cpufreq: restores what ``prepare(for:)`` changed.
+  /// `low-power` with cpufreq: restores what ``prepare(for:)`` changed (once, by whichever
+  /// runner finishes first).
   package func finish(condition: LaunchCondition) {
-    guard condition == .lowPower, case .success(.cpufreq(let cap, _)) = settings.lowPowerPlan,
-      frequencyCap.withLock({ state in
-        defer { state = nil }; return state != nil
-      })
-    else { return }
-    cap.restore()
+    guard condition == .lowPower, case .success(.cpufreq(let cap, _)) = settings.lowPowerPlan else { return }
+    let held = settings.frequencyHold.state.withLock { state in
+      defer { state = nil }
+      return state != nil
+    }
+    if held { cap.restore() }
   }
 
   /// A quota run's cgroup, made before the launch; nil for cpufreq. A group that cannot be made
@@ -100,7 +101,7 @@ extension BenchRunner {
   func frequencyRecord() -> BenchResults.LowPowerRecord? {
     guard case .success(.cpufreq(let cap, _)) = settings.lowPowerPlan else { return nil }
     var record = BenchResults.LowPowerRecord(method: "cpufreq", verified: false)
-    switch frequencyCap.withLock({ $0 }) {
+    switch settings.frequencyHold.state.withLock({ $0 }) {
     case .none:
       record.reason = "low-power cap not in effect: cpufreq was not capped for this condition"
     case .failure(let error):

@@ -46,9 +46,6 @@ package final class BenchRunner: RunPerforming {
   package let feedFollows = FeedFollowLog()
   /// Puts the fed camera back in each configuration's own format before its runs (`--feed-light-board`).
   package let feedPriming = FeedPriming()
-  /// `low-power` with cpufreq: what ``prepare(for:)`` applied for the condition (or why it could
-  /// not), until ``finish(condition:)`` restores it; nil outside that condition.
-  let frequencyCap = PThreadMutex<Result<CPUFrequencyCap.Applied, CPUCapError>?>(nil)
 
   /// Creates a runner. `appBinary` is camera-app, or nil with `settings.appCommand`; `display`
   /// is the one `settings.display` names, already set up (`BenchDisplay.open`).

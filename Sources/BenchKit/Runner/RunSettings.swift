@@ -80,6 +80,8 @@ package struct RunSettings: Sendable {
   /// How this machine carries out `low-power` (resolved when the command is prepared, when the
   /// condition is asked for), or why it cannot: its cells are then not run.
   package var lowPowerPlan: Result<LowPowerPlan, LowPowerUnavailable>?
+  /// `low-power` with cpufreq: the cap held for the condition, shared by the benchmark's runners.
+  package var frequencyHold = FrequencyCapHold()
   /// `--soak-seconds`: how long the `hot` condition's soak runs before each launch, seconds.
   package var soakSeconds = 60.0
   /// What the `hot` condition reads (thermal zones, frequencies, PSI).
