@@ -64,16 +64,19 @@ extension BenchRunner {
 
   /// `hot`: the soak — one burner per CPU bench may use (the loaded condition's, spinning) for
   /// `settings.soakSeconds`, stopped right before the spawn — with the sensors read before it and
-  /// after it. Nil when interrupted; a soak whose burners cannot start is recorded with 0 burners.
+  /// after it. Nil when interrupted; a soak whose burners cannot start is recorded with 0 burners
+  /// (and its run fails: it was not soaked).
   func soak(interrupted: @Sendable () -> Bool) -> BenchResults.HotRecord? {
     let sensors = settings.sensors
     let before = sensors.read()
     let started = MonotonicClock.now()
     let burners = try? CPUBurners(plan: .current(kind: .cpu))
-    defer { burners?.stop() }
     let end = started + UInt64(settings.soakSeconds * 1e9)
     while MonotonicClock.now() < end {
-      if interrupted() { return nil }
+      if interrupted() {
+        burners?.stop()
+        return nil
+      }
       MonotonicClock.sleep(nanoseconds: min(100_000_000, end - min(end, MonotonicClock.now())))
     }
     burners?.stop()
@@ -106,6 +109,11 @@ extension BenchRunner {
         hot.appPressureLevel = level
       }
       run.hot = hot
+      // Without its burners the launch was not soaked: not a hot run.
+      if hot.burners == 0, run.ok {
+        run.ok = false
+        run.error = "hot: the soak's burners did not start; the launch was not soaked"
+      }
     }
   }
 }
