@@ -54,6 +54,26 @@ import TestSupport
     #expect(Self.runGroups().subtracting(groupsBefore).isEmpty, "bench left its run cgroups behind")
   }
 
+  @Test(
+    "an --app command gets the same cap and soak records in low-power and hot",
+    .disabled(if: !canCap, Comment(rawValue: cannotCap)))
+  func customApp() throws {
+    let dir = temporaryFolder("bench-conditions-custom")
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let app = try BenchInvocation.writeScript("#!/bin/sh\nexit 4\n", named: "custom", in: dir)
+    let outcome = try #require(
+      try BenchInvocation.run([
+        "--app", "\(app) {config}", "--configs", "deferred", "--runs", "1", "--warmup", "0", "--conditions",
+        "low-power,hot", "--soak-seconds", "0.2", "--quiet", "--out", dir + "/results",
+      ]))
+    #expect(outcome.status == 1)
+    let results = try ResultsFile.load(path: dir + "/results/results.json")
+    let low = try #require(results.cells.first { $0.condition == "low-power" }?.records.first)
+    #expect(low.lowPower?.cgroup != nil || low.lowPower?.method == "cpufreq")
+    let hot = try #require(results.cells.first { $0.condition == "hot" }?.records.first)
+    #expect(hot.hot?.atSpawn != nil && (hot.hot?.burners ?? 0) >= 1)
+  }
+
   /// The `firstframe-…` cgroups under this process's own now.
   static func runGroups() -> Set<String> {
     let dir = CgroupCPUController.detect()?.ownDirectory ?? "/nonexistent"
