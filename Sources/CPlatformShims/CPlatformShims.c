@@ -7,6 +7,7 @@
 #include <sys/mman.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -123,3 +124,5 @@ int CPlatformShims_setAffinity(int pid, const unsigned char *mask, int bytes) {
   }
   return sched_setaffinity((pid_t)pid, sizeof(set), &set);
 }
+
+int CPlatformShims_currentThreadID(void) { return (int)syscall(SYS_gettid); }

@@ -29,6 +29,8 @@ extension BenchResults.RunRecord {
     trace = try c.decodeIfPresent(String.self, forKey: .trace)
     wallMs = try c.decodeIfPresent(Double.self, forKey: .wallMs)
     detection = try c.decodeIfPresent(String.self, forKey: .detection)
+    lowPower = try c.decodeIfPresent(BenchResults.LowPowerRecord.self, forKey: .lowPower)
+    hot = try c.decodeIfPresent(BenchResults.HotRecord.self, forKey: .hot)
     let selection =
       decoder.userInfo[BenchResults.timelineSelectionKey] as? BenchResults.TimelineSelection ?? .all
     let wanted: Bool

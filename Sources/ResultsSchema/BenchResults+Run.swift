@@ -25,9 +25,13 @@ extension BenchResults {
     /// How the probe found the run's first live frame: `board` or `change` (absent when it found
     /// none).
     public var detection: String?
+    /// `low-power` runs: what capped the CPU and whether the cap was read back in force.
+    public var lowPower: LowPowerRecord? = nil
+    /// `hot` runs: the soak before the spawn and the machine's readings around it.
+    public var hot: HotRecord? = nil
 
     enum CodingKeys: String, CodingKey {
-      case run, ok, error, phases, counts, trace, wallMs, timeline, detection
+      case run, ok, error, phases, counts, trace, wallMs, timeline, detection, lowPower, hot
     }
     /// Creates a record.
     public init(

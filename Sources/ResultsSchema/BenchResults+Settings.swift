@@ -82,6 +82,13 @@ extension BenchResults {
     /// The loaded condition's burners (`--load`): what they do, how many, on which CPUs, and the
     /// limits that sized them. Absent in results from before `--load` (they were all `cpu`).
     public var load: LoadInfo? = nil
+    /// The `low-power` condition's cap as planned (`--low-power`): `cpufreq at 0.5 of
+    /// cpuinfo_max_freq`, or `cgroup-v1-quota 50000 100000` (quota and period, µs). Each run
+    /// records what it applied and read back (`lowPower`). Absent without `low-power`, or where it
+    /// could not run (`notRun` says why).
+    public var lowPower: String? = nil
+    /// `--soak-seconds`: the `hot` condition's soak before each launch, s. Absent without `hot`.
+    public var soakSeconds: Double? = nil
     /// `bench ab` only: what both revisions ran on alike — the one cost profile and whether the
     /// simulated camera's sources differ between them (``ABPin``). Absent outside `bench ab`
     /// and in results from before it was recorded.

@@ -52,3 +52,9 @@ public enum SystemThread {
     _ = pthread_setschedparam(pthread_self(), SCHED_OTHER, &param)
   }
 }
+
+extension SystemThread {
+  /// The calling thread's kernel thread id (what cgroup v1's `tasks` file takes). The
+  /// corresponding call is `gettid(2)`, made by the C shim.
+  public static func currentID() -> pid_t { pid_t(CPlatformShims_currentThreadID()) }
+}

@@ -21,9 +21,9 @@ public enum SyntheticResults {
 
   /// Medians of first_frame_observed by config and condition, ms.
   public static let medians: [String: [String: Double]] = [
-    "deferred": ["cold": 250, "warm": 150, "relock": 95, "loaded": 330],
-    "eager": ["cold": 520, "warm": 330, "relock": 210, "loaded": 690],
-    "preview-only": ["cold": 240, "warm": 145, "relock": 92, "loaded": 320],
+    "deferred": ["cold": 250, "warm": 150, "relock": 95, "loaded": 330, "low-power": 420, "hot": 170],
+    "eager": ["cold": 520, "warm": 330, "relock": 210, "loaded": 690, "low-power": 900, "hot": 370],
+    "preview-only": ["cold": 240, "warm": 145, "relock": 92, "loaded": 320, "low-power": 400, "hot": 165],
   ]
 
   /// 8 cells (deferred, eager × cold, warm, relock, loaded) × `runs` runs, with timelines.

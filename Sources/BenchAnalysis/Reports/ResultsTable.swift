@@ -59,6 +59,7 @@ public enum ResultsTable {
     for (cell, reason) in (results.settings.notRun ?? [:]).sorted(by: { $0.key < $1.key }) {
       out += "- not applicable, not run: \(cell): \(reason)\n"
     }
+    out += conditionNotes(cells)
     if let delay = results.settings.injectDelayMs {
       out +=
         "- injected delay: camera-app was told to wait \(delay) ms before starting preview (--inject-delay-ms,"

@@ -17,6 +17,11 @@ extension RunCommand.Options {
     try BenchDisplay.validate(s.display)
     // Planned once, from bench's own affinity and cgroup quota: recorded as run.
     if s.conditions.contains(.loaded) { s.burnerPlan = BurnerPlan.current(kind: s.load) }
+    LowPowerCleanup.restoreLeftovers()
+    if s.conditions.contains(.lowPower) {
+      s.lowPowerPlan = LowPowerPlan.resolve(
+        s.lowPower, cpufreq: CPUFrequencyCap(), cgroups: CgroupCPUController.detect())
+    }
     try openCamera(into: &s)
     let syntheticProfile = try loadProfile(into: &s)
     try takeAppConfigs(into: &s)

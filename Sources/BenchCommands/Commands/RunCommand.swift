@@ -58,7 +58,8 @@ package enum RunCommand: Command {
     default: defaults.warmup,
     parser: .integer(in: 0...100_000))
   static let conditions = Option(
-    "--conditions", "LIST", "cold,warm,relock,loaded", default: defaults.conditions, shownAs: "all four",
+    "--conditions", "LIST", "cold,warm,relock,loaded,low-power,hot (low-power and hot only when named)",
+    default: defaults.conditions, shownAs: "cold,warm,relock,loaded",
     parser: .list())
   static let configs = Option(
     "--configs", "LIST", "deferred,eager,manual,preview-only (alternated A B A B …)",
@@ -133,6 +134,20 @@ package enum RunCommand: Command {
     "--load", "KIND",
     "loaded condition: cpu (spin) or memory (also stream over a buffer 2x the last-level cache); one burner per allowed CPU, within the cgroup quota",
     default: defaults.load, parser: .choice())
+  static let lowPower = Option(
+    "--low-power", "HOW",
+    "low-power condition: auto (cpufreq where writable, else quota), cpufreq (governor, EPP, scaling_max_freq at half), or quota:FRACTION (each run's own cgroup gets FRACTION of one CPU's time; auto: 0.5)",
+    default: defaults.lowPower,
+    parser: ValueParser(
+      parse: { (text, name) throws(UsageError) -> LowPowerRequest in
+        guard let request = LowPowerRequest(parsing: text) else {
+          throw UsageError("\(name) wants auto, cpufreq or quota:FRACTION (0 < FRACTION <= 1), not '\(text)'")
+        }
+        return request
+      }, describe: { $0.description }))
+  static let soakSeconds = Option(
+    "--soak-seconds", "S", "hot condition: the soak of sustained load on every CPU before each launch",
+    default: defaults.soakSeconds, parser: .number(in: NumberRange(atLeast: 0, atMost: 3600)))
   static let noTap = Flag("--no-tap", "do not press the shutter when the first live frame appears")
   static let noBoard = Flag(
     "--no-board", "the probe ignores the light board: change detection only (to check it with camera-app)")
@@ -150,7 +165,8 @@ package enum RunCommand: Command {
     command: "bench",
     synopsis: "[options]    (or: bench COMMAND … --help; the commands are listed below)",
     summary: """
-      Launches the camera app again and again under cold, warm, relock and loaded conditions,
+      Launches the camera app again and again under cold, warm, relock and loaded conditions
+      (and low-power and hot, when named),
       finds the first live preview frame from the display's pixels, and reports every launch
       phase's distribution per configuration, with a deferred-vs-eager verdict per condition.
       """,
@@ -159,7 +175,7 @@ package enum RunCommand: Command {
       preloadCameraApp, feedLightBoard, display,
       x11Read,
       refreshHz,
-      lockSeconds, runTimeout, quitGrace, windowTimeout, load,
+      lockSeconds, runTimeout, quitGrace, windowTimeout, load, lowPower, soakSeconds,
       injectDelay, noTap, noBoard,
       out, overwrite, format, quiet,
     ],
@@ -212,6 +228,8 @@ package enum RunCommand: Command {
     s.readsLightBoard = !o.isSet(noBoard)
     s.injectDelayMs = try o.value(injectDelay)
     s.load = try o.value(load)
+    s.lowPower = try o.value(lowPower)
+    s.soakSeconds = try o.value(soakSeconds)
     s.camera = try o.value(camera)
     return Options(
       settings: s, format: try o.value(format), quiet: o.isSet(quiet), overwrite: o.isSet(overwrite),

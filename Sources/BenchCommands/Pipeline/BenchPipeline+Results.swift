@@ -32,6 +32,10 @@ extension BenchPipeline {
     base.settings.injectDelayMs = settings.injectDelayMs
     if !settings.readsLightBoard { base.settings.lightBoard = false }
     base.settings.load = settings.burnerPlan?.info
+    if settings.conditions.contains(.lowPower), case .success(let plan) = settings.lowPowerPlan {
+      base.settings.lowPower = plan.description
+    }
+    if settings.conditions.contains(.hot) { base.settings.soakSeconds = settings.soakSeconds }
     base.settings.primedCells = settings.primedCells.isEmpty ? nil : settings.primedCells
     record(apps: settings, in: &base.settings)
     return base

@@ -79,6 +79,9 @@ package final class ABSession: Sendable {
       if interrupted() { break }
       let burners = CPUBurners.started(for: condition, settings: settings, progress: progress)
       defer { burners?.stop() }
+      // low-power with cpufreq: capped once for both sides (their runners share the hold).
+      for side in ABSide.allCases { sides[side]?.runner.prepare(for: condition) }
+      defer { for side in ABSide.allCases { sides[side]?.runner.finish(condition: condition) } }
       var relock: [ABSide: [BenchConfiguration: any RelockRunning]] = [:]
       defer { relock.values.forEach { $0.values.forEach { $0.close() } } }
       for side in ABSide.allCases {

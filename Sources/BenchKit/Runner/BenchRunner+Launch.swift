@@ -2,6 +2,7 @@
   import Glibc
 #endif
 import Foundation
+import HostConditions
 import LaunchContract
 import PhaseTrace
 import Probe
@@ -28,10 +29,13 @@ extension BenchRunner {
     let trace: PThreadMutex<TraceTail>
     /// The files the app had mapped when its first live frame was seen (empty before then).
     let mapped = PThreadMutex<Set<String>>([])
+    /// `low-power` with a quota: how the app entered its run's cgroup; nil otherwise.
+    let placement: CgroupPlacement?
     init(
       child: ChildProcess, monitor: DisplayMonitor, control: ControlSender, output: AppOutputDrain,
-      tracePath: String, privateTrace: PrivateTrace, spawnedAt: UInt64
+      tracePath: String, privateTrace: PrivateTrace, spawnedAt: UInt64, placement: CgroupPlacement? = nil
     ) {
+      self.placement = placement
       self.child = child
       self.monitor = monitor
       self.control = control
@@ -85,9 +89,12 @@ extension BenchRunner {
     }
   }
 
+  /// Launches `config`'s app for one run. `group` (a `low-power` run's cgroup) receives the app
+  /// as ``spawn(argv:environment:inheritedFDs:into:)`` says; `onFirstFrame` is called from the
+  /// compositor's thread when the probe sees the first live frame (it must not block).
   func launch(
     config: BenchConfiguration, runID: String, tracePath: String, firstLive: FirstLiveFrameBox,
-    tapOnFirstFrame: Bool
+    tapOnFirstFrame: Bool, group: RunCgroup? = nil, onFirstFrame: (@Sendable () -> Void)? = nil
   )
     throws(RunnerError) -> LaunchedApp
   {
@@ -124,12 +131,15 @@ extension BenchRunner {
     monitor.arm(.launch(since: spawnedAt)) { @Sendable observation in
       firstLive.record(observation.scanoutTime)
       if tapOnFirstFrame { control.send(.tap) }
+      onFirstFrame?()
     }
     let child: ChildProcess
+    let placement: CgroupPlacement?
     var inherited = [Self.controlDescriptor: readEnd, 1: output.stdoutForApp, 2: output.stderrForApp]
     if surface >= 0 { inherited[Self.surfaceDescriptor] = surface }
     do {
-      child = try ChildProcess.spawn(argv: argv(config: config), environment: env, inheritedFDs: inherited)
+      (child, placement) = try spawn(
+        argv: argv(config: config), environment: env, inheritedFDs: inherited, into: group)
     } catch {
       FileDescriptorIO.close(readEnd)
       FileDescriptorIO.close(writeEnd)
@@ -142,7 +152,7 @@ extension BenchRunner {
     monitor.watch(processID: child.pid)
     return LaunchedApp(
       child: child, monitor: monitor, control: control, output: output, tracePath: tracePath,
-      privateTrace: privateTrace, spawnedAt: spawnedAt)
+      privateTrace: privateTrace, spawnedAt: spawnedAt, placement: placement)
   }
 
   /// Waits a random fraction of one refresh interval, so that launches start at a random phase

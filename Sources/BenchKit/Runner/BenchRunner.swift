@@ -74,6 +74,7 @@ package final class BenchRunner: RunPerforming {
   }
 
   deinit {
+    finish(condition: .lowPower)
     try? FileManager.default.removeItem(atPath: stateDirectory)
   }
 
@@ -173,13 +174,20 @@ package final class BenchRunner: RunPerforming {
       eviction = CacheEvictor(files: evictionSet).evict()
     }
     if settings.feedLightBoard != nil { feedPriming.prime(before: config.name, interrupted: interrupted) }
+    guard let setup = setUp(condition, runID: runID, interrupted: interrupted) else { return nil }
+    if let (reason, lowPower) = setup.failure {
+      var record = BenchResults.RunRecord(run: number, ok: false, error: reason, phases: [:], counts: [:])
+      record.lowPower = lowPower
+      return RunOutcome(record: record, realtime: false)
+    }
     let firstLive = FirstLiveFrameBox()
     let app: LaunchedApp
     do {
       app = try launch(
         config: config, runID: runID, tracePath: tracePath, firstLive: firstLive,
-        tapOnFirstFrame: settings.tap)
+        tapOnFirstFrame: settings.tap, group: setup.group, onFirstFrame: setup.onFirstFrame(settings.sensors))
     } catch {
+      setup.group?.remove()
       return RunOutcome(
         record: .init(run: number, ok: false, error: error.message, phases: [:], counts: [:]), realtime: false
       )
@@ -201,7 +209,10 @@ package final class BenchRunner: RunPerforming {
         ? .quit(grace: settings.quitGraceSeconds) : .terminate(grace: thirdParty ? 1 : 0.5))
     let wallMs = MonotonicClock.milliseconds(from: app.spawnedAt, to: MonotonicClock.now())
     if settings.feedLightBoard != nil { feedPriming.noteFormat(after: config.name) }
-    if failure == "interrupted" { return nil }
+    if failure == "interrupted" {
+      setup.group?.remove()
+      return nil
+    }
     var reason = failure
     if reason == nil, !thirdParty, case .signaled = end { reason = "app \(end) after the run" }
     // The final read comes after the app (and its process group) stopped: nothing is appended
@@ -217,6 +228,7 @@ package final class BenchRunner: RunPerforming {
       realtimeCompositor: realtime, missedDeadlines: report.missedDeadlines, eviction: eviction,
       condition: condition
     ).apply(to: &run)
+    record(setup, placement: app.placement, appEvents: read.events, into: &run)
     if released { run.counts[.deviceReleasedByBench] = 1 }
     run.counts[.escapedProcesses] = escaped
     run.counts[.appOutputDroppedBytes] = app.output.droppedBytes

@@ -49,6 +49,9 @@ package final class BenchSession: Sendable {
       if interruptFlag() { break }
       let burners = CPUBurners.started(for: condition, settings: settings, progress: progress)
       defer { burners?.stop() }
+      // low-power with cpufreq: capped for the condition, restored when it ends (Ctrl-C too).
+      runner.prepare(for: condition)
+      defer { runner.finish(condition: condition) }
       let relock = start(condition, burners: burners?.count, done: &done)
       defer { relock.values.forEach { $0.close() } }
       // A configuration that cannot apply in this condition (relock for a third-party app) gets

@@ -17,6 +17,20 @@ package protocol RunPerforming: Sendable {
   func startRelockSession(
     config: BenchConfiguration, tracePath: String, interrupted: @Sendable () -> Bool
   ) -> Result<any RelockRunning, RunnerError>
+
+  /// Sets up what `condition` holds for all its runs, before its first (`low-power` with cpufreq:
+  /// the cap).
+  func prepare(for condition: LaunchCondition)
+
+  /// Undoes ``prepare(for:)`` once `condition`'s runs are over, interrupted or not.
+  func finish(condition: LaunchCondition)
+}
+
+extension RunPerforming {
+  /// Nothing to set up (a runner that launches nothing real).
+  package func prepare(for condition: LaunchCondition) {}
+  /// Nothing to undo.
+  package func finish(condition: LaunchCondition) {}
 }
 
 /// A relock cell's app, launched once: each run unlocks it, measures, and locks it again.

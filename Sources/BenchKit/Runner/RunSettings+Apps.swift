@@ -59,9 +59,13 @@ extension RunSettings {
   }
 
   /// Why `configuration` is not run at all in `condition`, or nil when it is: a third-party app
-  /// cannot be told to lock, so relock does not apply to it. Results list the reason under
+  /// cannot be told to lock, so relock does not apply to it; `low-power` does not run where
+  /// neither cpufreq nor a cgroup's CPU quota is writable. Results list the reason under
   /// `settings.notRun` and the table prints it.
   package func notRunReason(for configuration: BenchConfiguration, in condition: LaunchCondition) -> String? {
+    if condition == .lowPower, case .failure(let unavailable) = lowPowerPlan {
+      return "low-power: \(unavailable.reason)"
+    }
     guard case .app(let app) = configuration, condition == .relock else { return nil }
     return
       "\(app.name) cannot be told to lock: relock needs an app that reads lock and unlock from FIRSTFRAME_CONTROL, which a third-party app given with \(app.option) does not"

@@ -2,13 +2,13 @@ import LaunchContract
 
 extension RunSettings {
   /// Whether the cell of `configuration` under `condition` starts with a priming run: one
-  /// uncounted run of the same app right before its first counted run, so that a `warm` or
-  /// `loaded` run follows a run of the app, as those conditions mean (the device closed moments
+  /// uncounted run of the same app right before its first counted run, so that a `warm`,
+  /// `loaded`, `low-power` or `hot` run follows a run of the app, as those conditions mean (the device closed moments
   /// ago, the app's files in the page cache). Only needed when no run precedes it: `--warmup 0`,
   /// and no earlier condition of this benchmark ran `configuration`. `cold` needs none (it
   /// evicts), nor `relock` (its app's launch precedes the first run).
   package func primes(_ configuration: BenchConfiguration, in condition: LaunchCondition) -> Bool {
-    guard warmup == 0, condition == .warm || condition == .loaded,
+    guard warmup == 0, condition != .cold, condition != .relock,
       let index = conditions.firstIndex(of: condition)
     else { return false }
     return !conditions[..<index].contains { notRunReason(for: configuration, in: $0) == nil }

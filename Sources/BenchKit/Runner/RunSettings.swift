@@ -9,8 +9,9 @@ package struct RunSettings: Sendable {
   package var runs = 20
   /// Uncounted runs per configuration before each condition.
   package var warmup = 1
-  /// Conditions, in order.
-  package var conditions: [LaunchCondition] = LaunchCondition.allCases
+  /// Conditions, in order (default: ``LaunchCondition/defaultSet``; `low-power` and `hot` only
+  /// when named).
+  package var conditions: [LaunchCondition] = LaunchCondition.defaultSet
   /// Built-in configurations (`--configs`), alternated within each condition (A B A B …).
   package var configs: [LaunchConfiguration] = LaunchConfiguration.mainJob
   /// Third-party apps named by the user (`--app-config NAME=COMMAND`), alternated after the
@@ -79,6 +80,17 @@ package struct RunSettings: Sendable {
   /// The loaded condition's burners: how many, on which CPUs (nil: planned when the condition
   /// starts, `BurnerPlan.current(kind: load)`).
   package var burnerPlan: BurnerPlan?
+  /// `--low-power`: how the `low-power` condition caps the CPU.
+  package var lowPower: LowPowerRequest = .auto
+  /// How this machine carries out `low-power` (resolved when the command is prepared, when the
+  /// condition is asked for), or why it cannot: its cells are then not run.
+  package var lowPowerPlan: Result<LowPowerPlan, LowPowerUnavailable>?
+  /// `low-power` with cpufreq: the cap held for the condition, shared by the benchmark's runners.
+  package var frequencyHold = FrequencyCapHold()
+  /// `--soak-seconds`: how long the `hot` condition's soak runs before each launch, seconds.
+  package var soakSeconds = 60.0
+  /// What the `hot` condition reads (thermal zones, frequencies, PSI).
+  package var sensors = HostSensors()
   /// On X11, what the probe reads (`--x11-read`): the app's window, or the screen where it is.
   package var x11Read: X11WindowCapture.Source = .window
 

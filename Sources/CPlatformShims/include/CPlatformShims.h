@@ -19,6 +19,10 @@ int CPlatformShims_pipeCloexec(int fds[2]);
 /// `prctl(PR_SET_NAME, name)`. Returns 0 or -1 (errno set).
 int CPlatformShims_setCurrentThreadName(const char *name);
 
+/// The calling thread's kernel thread id: `syscall(SYS_gettid)` (glibc's `gettid` wrapper is not
+/// visible to Swift).
+int CPlatformShims_currentThreadID(void);
+
 /// Creates an anonymous memory file that can be sealed and is closed on exec. The corresponding
 /// call is `memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING)`. Returns the descriptor or -1
 /// (errno set).

@@ -147,10 +147,17 @@ import TestSupport
       BaselineCommand.run(["save", dir + "/corrupt.json", dir + "/b.json"], output: &out, errors: &err2) == 2)
   }
 
-  @Test("Benchmarks/gates.json holds the two relative gates, which pass on healthy results")
+  @Test(
+    "Benchmarks/gates.json holds the two cold relative gates, which pass on healthy results, and an optional low-power one, skipped where low-power was not run"
+  )
   func relativeGatesPass() throws {
     let defs = try GateDefinitions.load(path: gatesFile)
-    #expect(defs.relative?.count == 2)
+    #expect(defs.relative?.count == 3)
+    #expect(
+      defs.relative?.contains {
+        $0.condition == "low-power" && $0.numerator == "eager" && $0.denominator == "deferred"
+          && $0.optional == true && ($0.min_ratio ?? 0) > 1
+      } == true)
     #expect(
       defs.relative?.contains {
         $0.numerator == "eager" && $0.denominator == "deferred" && $0.min_ratio == 1.8
@@ -165,6 +172,28 @@ import TestSupport
     #expect(code == 0, "\(out)")
     #expect(
       out.contains("PASS deferred start reaches the first frame at least 1.8x sooner than eager (cold)"))
+    #expect(out.contains("(low-power)") && out.contains("in low-power (the gate is optional)"), "\(out)")
+  }
+
+  @Test(
+    "the low-power gate decides where the results hold low-power: it fails when deferral stops working there")
+  func lowPowerGateDecides() throws {
+    var r = SyntheticResults.make(
+      configs: ["deferred", "eager", "preview-only"], conditions: ["cold", "low-power"])
+    let healthy = try save(r, "healthy.json")
+    let (ok, okOut, _) = gate(["--gates", gatesFile, healthy])
+    #expect(ok == 0, "\(okOut)")
+    #expect(
+      okOut.contains(
+        "PASS deferred start reaches the first frame at least 1.5x sooner than eager (low-power)"))
+    let eager = try #require(r.cells.firstIndex { $0.config == "eager" && $0.condition == "low-power" })
+    let deferred = try #require(r.cells.firstIndex { $0.config == "deferred" && $0.condition == "low-power" })
+    r.cells[deferred].phases = r.cells[eager].phases
+    r.cells[deferred].records = r.cells[eager].records
+    let (code, out, _) = gate(["--gates", gatesFile, try save(r, "broken.json")])
+    #expect(code == 1)
+    #expect(
+      out.contains("FAIL deferred start reaches the first frame at least 1.5x sooner than eager (low-power)"))
   }
 
   @Test("a relative gate whose cell was not run fails, with the reason (gates.json marks none optional)")

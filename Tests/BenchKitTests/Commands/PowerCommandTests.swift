@@ -108,3 +108,15 @@ import TestSupport
     #expect(err.contains("run bench with --runs 40"))
   }
 }
+
+extension PowerCommandTests {
+  @Test("bench power advises for low-power and hot cells as for the others")
+  func lowPowerAndHotCells() throws {
+    let forty = try save(
+      SyntheticResults.make(configs: ["deferred"], conditions: ["low-power", "hot"], seed: 7, runs: 40),
+      "conditions.json")
+    let (code, out, err) = run(PowerCommand.self, [forty, "--comparisons", "20"])
+    #expect(code == 0, "\(err)")
+    #expect(out.contains("low-power") && out.contains("hot"), "\(out)")
+  }
+}

@@ -1,0 +1,173 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+import SystemCalls
+
+/// The `low-power` condition's cap where cpufreq is writable: every CPU's governor set to
+/// `powersave`, its `energy_performance_preference` to `power` (where it has one and offers it),
+/// and its `scaling_max_freq` lowered — what a laptop's power-saver profile does.
+///
+/// The original values are written to a state file (`statePath`, one `PATH<TAB>VALUE` line each,
+/// after a `pid N` line naming bench) before anything is changed, and written back by
+/// ``restore()`` when the condition ends — normally, on Ctrl-C or SIGTERM (the runner's interrupt
+/// flag ends the condition the ordinary way). A bench killed with SIGKILL cannot restore: the next
+/// bench finds the file of a dead pid and restores it (``restoreLeftovers()``).
+package struct CPUFrequencyCap: Sendable, Hashable {
+  /// The folder standing for `/sys/devices/system/cpu`: tests point it at a fake sysfs tree.
+  package var root: String
+  /// Where the original values are kept while the cap is on.
+  package var statePath: String
+
+  /// The default state file (`/run` is a tmpfs root can write, emptied at boot, when the
+  /// original values are back anyway).
+  package static let defaultStatePath = "/run/firstframe-cpufreq-originals"
+
+  /// A cap on the CPUs under `root`, remembering originals in `statePath`.
+  package init(root: String = "/sys/devices/system/cpu", statePath: String = Self.defaultStatePath) {
+    self.root = root
+    self.statePath = statePath
+  }
+
+  /// Every CPU's cpufreq folder (`cpuN/cpufreq`), by CPU name (`cpuN`), in CPU order.
+  package func policies() -> [(cpu: String, directory: String)] {
+    let names = (try? FileSystem.contentsOfDirectory(atPath: root)) ?? []
+    let cpus = names.filter { $0.hasPrefix("cpu") && Int($0.dropFirst(3)) != nil }
+      .sorted { Int($0.dropFirst(3))! < Int($1.dropFirst(3))! }
+    return cpus.map { ($0, "\(root)/\($0)/cpufreq") }.filter {
+      FileSystem.readText(atPath: $0.directory + "/scaling_max_freq", maxBytes: 64) != nil
+    }
+  }
+
+  /// Whether every CPU's `scaling_max_freq` is writable by bench (false without cpufreq).
+  package var isWritable: Bool {
+    let all = policies()
+    return !all.isEmpty && all.allSatisfy { access($0.directory + "/scaling_max_freq", W_OK) == 0 }
+  }
+
+  /// What ``apply(fraction:)`` wrote.
+  package struct Applied: Sendable, Hashable {
+    /// The ceiling written into every `scaling_max_freq`, kHz.
+    package var maxFrequencyKHz: Int
+    /// The governor written, when every CPU offered `powersave`.
+    package var governor: String?
+    /// The preference written, when every CPU has one and offers `power`.
+    package var energyPerformancePreference: String?
+  }
+
+  /// The ceiling for `fraction` of `cpuinfo_max_freq`, never below `cpuinfo_min_freq`, kHz.
+  package static func ceiling(fraction: Double, minKHz: Int, maxKHz: Int) -> Int {
+    max(minKHz, Int((Double(maxKHz) * fraction).rounded()))
+  }
+
+  /// Saves the originals to the state file, then caps every CPU: `powersave` (if offered),
+  /// `power` (if offered) and `scaling_max_freq` at `fraction` of `cpuinfo_max_freq`.
+  /// - Throws: `CPUCapError` when the state file cannot be written or a file refuses its value
+  ///   (what was already changed is restored).
+  package func apply(fraction: Double) throws(CPUCapError) -> Applied {
+    let all = policies()
+    guard let first = all.first else { throw CPUCapError("no cpufreq", path: root) }
+    let read = { (dir: String, file: String) in
+      FileSystem.readText(atPath: dir + "/" + file, maxBytes: 4096)?.trimmingWhitespace()
+    }
+    let offersPowersave = all.allSatisfy {
+      read($0.directory, "scaling_available_governors")?.split(separator: " ").contains("powersave") == true
+    }
+    let offersPower = all.allSatisfy {
+      read($0.directory, "energy_performance_available_preferences")?.split(separator: " ").contains("power")
+        == true
+        && read($0.directory, "energy_performance_preference") != nil
+    }
+    let minKHz = read(first.directory, "cpuinfo_min_freq").flatMap { Int($0) } ?? 0
+    let maxKHz = read(first.directory, "cpuinfo_max_freq").flatMap { Int($0) } ?? 0
+    guard maxKHz > 0 else { throw CPUCapError("no cpuinfo_max_freq", path: first.directory) }
+    let ceiling = Self.ceiling(fraction: fraction, minKHz: minKHz, maxKHz: maxKHz)
+    var writes: [(path: String, value: String)] = []
+    for policy in all {
+      if offersPowersave { writes.append((policy.directory + "/scaling_governor", "powersave")) }
+      if offersPower { writes.append((policy.directory + "/energy_performance_preference", "power")) }
+      writes.append((policy.directory + "/scaling_max_freq", String(ceiling)))
+    }
+    try saveOriginals(of: writes.map(\.path))
+    for write in writes {
+      do {
+        try FileSystem.writeControlFile(write.value + "\n", atPath: write.path)
+      } catch {
+        restore()
+        throw CPUCapError("cannot write \(write.value)", path: write.path, errno: error)
+      }
+    }
+    return Applied(
+      maxFrequencyKHz: ceiling, governor: offersPowersave ? "powersave" : nil,
+      energyPerformancePreference: offersPower ? "power" : nil)
+  }
+
+  /// Writes the state file: `pid N`, then each path with its current value.
+  func saveOriginals(of paths: [String]) throws(CPUCapError) {
+    var text = "pid \(getpid())\n"
+    for path in paths {
+      guard let value = FileSystem.readText(atPath: path, maxBytes: 4096)?.trimmingWhitespace() else {
+        throw CPUCapError("cannot read the original value", path: path)
+      }
+      text += "\(path)\t\(value)\n"
+    }
+    do {
+      try FileSystem.replaceAtomically(text, atPath: statePath, mode: 0o600)
+    } catch {
+      throw CPUCapError("cannot save the original cpufreq settings", path: statePath, errno: error)
+    }
+  }
+
+  /// Writes the saved originals back and removes the state file. Returns how many values were
+  /// written back (0 when there was no state file).
+  @discardableResult
+  package func restore() -> Int {
+    guard let text = FileSystem.readText(atPath: statePath, maxBytes: 1 << 20) else { return 0 }
+    var restored = 0
+    // The governor first: some drivers clamp scaling_max_freq to what the governor allows.
+    let lines = text.split(separator: "\n").filter { !$0.hasPrefix("pid ") }
+    let ordered =
+      lines.filter { $0.contains("/scaling_governor\t") }
+      + lines.filter { !$0.contains("/scaling_governor\t") }
+    for line in ordered {
+      let parts = line.split(separator: "\t", maxSplits: 1)
+      guard parts.count == 2 else { continue }
+      if (try? FileSystem.writeControlFile(String(parts[1]) + "\n", atPath: String(parts[0]))) != nil {
+        restored += 1
+      }
+    }
+    _ = unlink(statePath)
+    return restored
+  }
+
+  /// The bench that wrote the state file, when there is one.
+  package func stateOwner() -> pid_t? {
+    guard let text = FileSystem.readText(atPath: statePath, maxBytes: 1 << 20),
+      let line = text.split(separator: "\n").first, line.hasPrefix("pid ")
+    else { return nil }
+    return pid_t(line.dropFirst(4))
+  }
+
+  /// Restores what a bench that is no longer alive (`isAlive`) left capped. Returns how many
+  /// values were written back (0 when nothing was left, or its bench still runs).
+  @discardableResult
+  package func restoreLeftovers(isAlive: (pid_t) -> Bool = ProcessControl.isAlive) -> Int {
+    guard let owner = stateOwner(), owner != getpid(), !isAlive(owner) else { return 0 }
+    return restore()
+  }
+
+  /// Every CPU's settings now, for the record: `cpuN` → (`scaling_cur_freq` kHz,
+  /// `scaling_max_freq` kHz, governor).
+  package func readBack() -> [String: (currentKHz: Int?, maxKHz: Int?, governor: String?)] {
+    var out: [String: (Int?, Int?, String?)] = [:]
+    for policy in policies() {
+      let read = { (file: String) in
+        FileSystem.readText(atPath: policy.directory + "/" + file, maxBytes: 256)?.trimmingWhitespace()
+      }
+      out[policy.cpu] = (
+        read("scaling_cur_freq").flatMap { Int($0) }, read("scaling_max_freq").flatMap { Int($0) },
+        read("scaling_governor")
+      )
+    }
+    return out
+  }
+}

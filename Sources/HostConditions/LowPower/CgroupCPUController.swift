@@ -1,0 +1,88 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+import SystemCalls
+
+/// The cgroup hierarchy that carries the `cpu` controller, and bench's own place in it: where the
+/// `low-power` condition makes each run's cgroup.
+///
+/// cgroup v1 mounts the controller on its own (`/sys/fs/cgroup/cpu`, or `cpu,cpuacct`) with the
+/// bandwidth files `cpu.cfs_quota_us` and `cpu.cfs_period_us`; cgroup v2 has one tree
+/// (`/sys/fs/cgroup`) with `cpu.max` where `cgroup.controllers` lists `cpu`. v1 is preferred
+/// where both are mounted: it is the one that holds the controller.
+package struct CgroupCPUController: Sendable, Hashable {
+  /// Which cgroup version.
+  package enum Version: String, Sendable, Hashable {
+    /// The controller's own hierarchy.
+    case v1
+    /// The unified hierarchy.
+    case v2
+  }
+
+  /// Which cgroup version.
+  package var version: Version
+  /// Where the hierarchy is mounted (`/sys/fs/cgroup/cpu` for v1, `/sys/fs/cgroup` for v2).
+  package var mount: String
+  /// Bench's own cgroup in it, from `/proc/self/cgroup` (`/` at the root).
+  package var ownPath: String
+
+  /// Bench's own cgroup's folder: the parent of every run's cgroup.
+  package var ownDirectory: String { ownPath == "/" ? mount : mount + ownPath }
+
+  /// `cgroup-v1-quota` or `cgroup-v2-quota`, as results name the method.
+  package var methodName: String { "cgroup-\(version.rawValue)-quota" }
+
+  /// Whether bench may make cgroups under its own (write access to its folder).
+  package var isWritable: Bool { access(ownDirectory, W_OK) == 0 }
+
+  /// The hierarchy under `root` (default `/sys/fs/cgroup`), with bench's place read from
+  /// `procSelfCgroup` (default: `/proc/self/cgroup`); nil when no hierarchy carries `cpu`.
+  package static func detect(root: String = "/sys/fs/cgroup", procSelfCgroup: String? = nil) -> Self? {
+    let membership =
+      procSelfCgroup ?? FileSystem.readText(atPath: "/proc/self/cgroup", maxBytes: 64 * 1024) ?? ""
+    for name in ["cpu", "cpu,cpuacct", "cpuacct,cpu"]
+    where FileSystem.readText(atPath: "\(root)/\(name)/cpu.cfs_quota_us", maxBytes: 64) != nil {
+      return Self(version: .v1, mount: "\(root)/\(name)", ownPath: ownPath(membership, version: .v1) ?? "/")
+    }
+    let controllers = FileSystem.readText(atPath: root + "/cgroup.controllers", maxBytes: 4096) ?? ""
+    guard controllers.split(whereSeparator: { $0 == " " || $0 == "\n" }).contains("cpu") else { return nil }
+    return Self(version: .v2, mount: root, ownPath: ownPath(membership, version: .v2) ?? "/")
+  }
+
+  /// A process's path in the hierarchy from its `/proc/PID/cgroup`: the line whose controllers
+  /// include `cpu` (v1), or the `0::` line (v2); nil when there is none.
+  package static func ownPath(_ procCgroup: String, version: Version) -> String? {
+    for line in procCgroup.split(separator: "\n") {
+      let fields = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+      guard fields.count == 3 else { continue }
+      switch version {
+      case .v1 where fields[1].split(separator: ",").contains("cpu"): return String(fields[2])
+      case .v2 where fields[0] == "0" && fields[1].isEmpty: return String(fields[2])
+      default: continue
+      }
+    }
+    return nil
+  }
+
+  /// The name of a run's cgroup: `firstframe-<bench pid>-<run>`, so that the next bench can tell
+  /// a dead bench's leftovers from a live one's.
+  package static func runGroupName(benchPID: pid_t, run: String) -> String {
+    "firstframe-\(benchPID)-\(run)"
+  }
+
+  /// Removes the `firstframe-<pid>-…` cgroups under bench's own whose bench (`pid`) is no longer
+  /// alive (`isAlive`), moving any task left in one to bench's own cgroup first. Returns the
+  /// names removed.
+  @discardableResult
+  package func removeStaleGroups(isAlive: (pid_t) -> Bool = ProcessControl.isAlive) -> [String] {
+    guard let names = try? FileSystem.contentsOfDirectory(atPath: ownDirectory) else { return [] }
+    var removed: [String] = []
+    for name in names.sorted() where name.hasPrefix("firstframe-") {
+      let parts = name.split(separator: "-")
+      guard parts.count >= 3, let pid = pid_t(parts[1]), !isAlive(pid) else { continue }
+      let group = RunCgroup(controller: self, name: name)
+      if group.remove() { removed.append(name) }
+    }
+    return removed
+  }
+}

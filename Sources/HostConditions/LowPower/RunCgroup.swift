@@ -1,0 +1,161 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+import SystemCalls
+
+/// One `low-power` run's own cgroup (`firstframe-<bench pid>-<run>` under bench's cgroup), with
+/// a CPU quota: the app is put into it for the launch, its throttling is read back at the end,
+/// and it is removed afterwards.
+///
+/// On cgroup v1 the app is in it from its first instruction: the spawning thread enters the
+/// group (its thread id into `tasks`), calls `posix_spawn` (a new process starts in its parent
+/// thread's cgroup) and goes back (``enterForSpawn()``, ``leaveAfterSpawn()``); the spawn's own
+/// CPU time is charged to the group, as it is part of the launch. On v2 a thread cannot leave
+/// its process's cgroup, so the pid is written into `cgroup.procs` once `posix_spawn` returns
+/// (``adopt(_:)``): the app runs uncapped until then, a window the run records.
+package struct RunCgroup: Sendable, Hashable {
+  /// The hierarchy it is in.
+  package var controller: CgroupCPUController
+  /// Its folder name.
+  package var name: String
+
+  /// Its folder.
+  package var directory: String { controller.ownDirectory + "/" + name }
+  /// Its path under the hierarchy's mount, as results record it.
+  package var path: String { (controller.ownPath == "/" ? "" : controller.ownPath) + "/" + name }
+
+  /// Creates the group and sets its quota. A group of the same name left by an earlier attempt
+  /// is reused.
+  /// - Throws: `CPUCapError` when the folder cannot be made or the quota is refused (the group
+  ///   is removed again).
+  package static func create(
+    in controller: CgroupCPUController, name: String, quota: CPUQuota
+  ) throws(CPUCapError) -> RunCgroup {
+    let group = RunCgroup(controller: controller, name: name)
+    do {
+      try FileSystem.createDirectory(atPath: group.directory, mode: 0o755)
+    } catch {
+      throw CPUCapError("cannot make the run's cgroup", path: group.directory, errno: error)
+    }
+    do throws(CPUCapError) {
+      try group.setQuota(quota)
+    } catch {
+      group.remove()
+      throw error
+    }
+    return group
+  }
+
+  /// Writes `quota`: v1 the period then the quota (`cpu.cfs_period_us`, `cpu.cfs_quota_us`), v2
+  /// `cpu.max` (`QUOTA PERIOD`).
+  func setQuota(_ quota: CPUQuota) throws(CPUCapError) {
+    let writes: [(String, String)] =
+      controller.version == .v1
+      ? [
+        ("cpu.cfs_period_us", "\(quota.periodMicroseconds)"),
+        ("cpu.cfs_quota_us", "\(quota.quotaMicroseconds)"),
+      ]
+      : [("cpu.max", quota.text)]
+    for (file, value) in writes {
+      do {
+        try FileSystem.writeControlFile(value + "\n", atPath: directory + "/" + file)
+      } catch {
+        throw CPUCapError("cannot write \(file) = \(value)", path: directory + "/" + file, errno: error)
+      }
+    }
+  }
+
+  /// The quota the kernel holds for the group, read back; nil when unreadable or unlimited.
+  package func readQuota() -> CPUQuota? {
+    switch controller.version {
+    case .v1:
+      guard let q = FileSystem.readText(atPath: directory + "/cpu.cfs_quota_us", maxBytes: 64),
+        let p = FileSystem.readText(atPath: directory + "/cpu.cfs_period_us", maxBytes: 64)
+      else { return nil }
+      return CPUQuota.parse(cpuMax: q.trimmingWhitespace() + " " + p.trimmingWhitespace())
+    case .v2:
+      return FileSystem.readText(atPath: directory + "/cpu.max", maxBytes: 256).flatMap(
+        CPUQuota.parse(cpuMax:))
+    }
+  }
+
+  /// The group's bandwidth counters now (`cpu.stat`); nil when unreadable.
+  package func throttling() -> CPUThrottling? {
+    FileSystem.readText(atPath: directory + "/cpu.stat", maxBytes: 4096).flatMap(CPUThrottling.parse)
+  }
+
+  /// The pids in the group now (`cgroup.procs`).
+  package func processIDs() -> [pid_t] {
+    let text = FileSystem.readText(atPath: directory + "/cgroup.procs", maxBytes: 1 << 20) ?? ""
+    return text.split(separator: "\n").compactMap { pid_t($0) }
+  }
+
+  /// v1: moves the calling thread into the group (its thread id into `tasks`), so that a process
+  /// it spawns starts there. Undo with ``leaveAfterSpawn()`` right after the spawn.
+  /// - Throws: `CPUCapError` when the thread cannot be moved.
+  package func enterForSpawn() throws(CPUCapError) {
+    let tid = SystemThread.currentID()
+    do {
+      try FileSystem.writeControlFile("\(tid)\n", atPath: directory + "/tasks")
+    } catch {
+      throw CPUCapError(
+        "cannot move the spawning thread into the run's cgroup", path: directory + "/tasks", errno: error)
+    }
+  }
+
+  /// v1: moves the calling thread back into bench's own cgroup. Returns whether it moved.
+  @discardableResult
+  package func leaveAfterSpawn() -> Bool {
+    let tid = SystemThread.currentID()
+    return (try? FileSystem.writeControlFile("\(tid)\n", atPath: controller.ownDirectory + "/tasks")) != nil
+  }
+
+  /// Moves the process `pid` (all its threads) into the group (`cgroup.procs`).
+  /// - Throws: `CPUCapError` when the kernel refuses.
+  package func adopt(_ pid: pid_t) throws(CPUCapError) {
+    do {
+      try FileSystem.writeControlFile("\(pid)\n", atPath: directory + "/cgroup.procs")
+    } catch {
+      throw CPUCapError(
+        "cannot move the app into the run's cgroup", path: directory + "/cgroup.procs", errno: error)
+    }
+  }
+
+  /// Removes the group: any process still in it goes back to bench's own cgroup first, then the
+  /// folder is removed (`rmdir`). Returns whether it is gone.
+  @discardableResult
+  package func remove() -> Bool {
+    for pid in processIDs() {
+      try? FileSystem.writeControlFile("\(pid)\n", atPath: controller.ownDirectory + "/cgroup.procs")
+    }
+    do {
+      try FileSystem.removeDirectory(atPath: directory)
+      return true
+    } catch {
+      return error == Errno(rawValue: ENOENT)
+    }
+  }
+}
+
+/// A cgroup's CPU bandwidth counters (`cpu.stat`).
+package struct CPUThrottling: Sendable, Hashable {
+  /// Enforcement periods in which the group was runnable (`nr_periods`).
+  package var periods: Int
+  /// Periods in which it was throttled (`nr_throttled`).
+  package var throttledPeriods: Int
+  /// Time its tasks spent throttled, ns (v1 `throttled_time`; v2 `throttled_usec` × 1000).
+  package var throttledNanoseconds: Int
+
+  /// Parses `cpu.stat`'s `KEY VALUE` lines; nil when `nr_periods` is not there.
+  package static func parse(_ text: String) -> CPUThrottling? {
+    var values: [Substring: Int] = [:]
+    for line in text.split(separator: "\n") {
+      let words = line.split(separator: " ")
+      if words.count == 2, let value = Int(words[1]) { values[words[0]] = value }
+    }
+    guard let periods = values["nr_periods"] else { return nil }
+    let ns = values["throttled_time"] ?? values["throttled_usec"].map { $0 * 1000 } ?? 0
+    return CPUThrottling(
+      periods: periods, throttledPeriods: values["nr_throttled"] ?? 0, throttledNanoseconds: ns)
+  }
+}

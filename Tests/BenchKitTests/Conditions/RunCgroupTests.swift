@@ -1,0 +1,126 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+import Foundation
+import Subprocess
+import SystemCalls
+import TestSupport
+import Testing
+
+@testable import BenchKit
+@testable import HostConditions
+
+/// The `low-power` condition's quota path on this machine's real cgroup files (cgroup v1 with a
+/// writable `cpu` controller here; skipped, saying why, where bench may not write them), and on a
+/// fake cgroup v2 tree.
+@Suite(.serialized, .timeLimit(.minutes(TestTime.minutes(2)))) struct RunCgroupTests {
+  /// The machine's hierarchy with `cpu`, when bench may make groups in it.
+  static let real: CgroupCPUController? = {
+    guard let c = CgroupCPUController.detect(), c.isWritable else { return nil }
+    return c
+  }()
+  static let noRealCgroup = "no cgroup hierarchy with a cpu controller that this process may write"
+
+  @Test(
+    "a run's cgroup gets its quota, the app spawned into it runs capped from its first instruction, the throttling is read back and the group removed",
+    .disabled(if: real == nil, Comment(rawValue: noRealCgroup)))
+  func realQuota() throws {
+    let controller = try #require(Self.real)
+    let runner = try BenchRunner(settings: RunSettings(), appBinary: nil)
+    let name = CgroupCPUController.runGroupName(
+      benchPID: getpid(), run: "test-\(UInt32.random(in: 0...UInt32.max))")
+    let quota = CPUQuota(quotaMicroseconds: 5_000, periodMicroseconds: 100_000)
+    let group = try RunCgroup.create(in: controller, name: name, quota: quota)
+    defer { group.remove() }
+    #expect(group.readQuota() == quota)
+    // About 40 ms of CPU work against 5 ms per 100 ms: throttled in several periods.
+    let (child, placement) = try runner.spawn(
+      argv: ["/bin/sh", "-c", "i=0; while [ $i -lt 40000 ]; do i=$((i+1)); done"], environment: [:],
+      inheritedFDs: [:], into: group)
+    let how = try #require(placement)
+    #expect(how.failure == nil, "\(how.failure ?? "")")
+    #expect(how.how == (controller.version == .v1 ? "before-exec" : "after-spawn"))
+    #expect(child.wait(timeout: 60 * Double(TestTime.scale)) != nil)
+    let stat = try #require(group.throttling())
+    #expect(stat.periods > 0 && stat.throttledPeriods > 0 && stat.throttledNanoseconds > 0, "\(stat)")
+    // This thread went back to bench's own cgroup: its next child is not in the run's group.
+    let tid = SystemThread.currentID()
+    let tasks = (try? String(contentsOfFile: group.directory + "/tasks", encoding: .utf8)) ?? ""
+    #expect(!tasks.split(separator: "\n").contains(Substring(String(tid))))
+    #expect(
+      BenchRunner.quotaFailure(asked: quota, readBack: group.readQuota(), placement: how, stat: stat) == nil)
+    #expect(group.remove())
+    #expect(!FileManager.default.fileExists(atPath: group.directory))
+  }
+
+  @Test(
+    "the next bench removes a dead bench's run cgroups and keeps a live one's",
+    .disabled(if: real == nil, Comment(rawValue: noRealCgroup)))
+  func staleGroups() throws {
+    let controller = try #require(Self.real)
+    let quota = CPUQuota(quotaMicroseconds: 50_000, periodMicroseconds: 100_000)
+    let dead = try RunCgroup.create(in: controller, name: "firstframe-999999-stale-\(getpid())", quota: quota)
+    let live = try RunCgroup.create(
+      in: controller, name: CgroupCPUController.runGroupName(benchPID: getpid(), run: "live"), quota: quota)
+    defer { live.remove() }
+    let removed = controller.removeStaleGroups(isAlive: { $0 == getpid() })
+    #expect(removed.contains(dead.name))
+    #expect(!removed.contains(live.name))
+    #expect(!FileManager.default.fileExists(atPath: dead.directory))
+    #expect(FileManager.default.fileExists(atPath: live.directory))
+  }
+
+  @Test("a cap that did not take effect is the run's failure, with the reason")
+  func verification() {
+    let asked = CPUQuota(quotaMicroseconds: 50_000, periodMicroseconds: 100_000)
+    let placed = CgroupPlacement(how: "before-exec", delayMicroseconds: nil, failure: nil)
+    let ran = CPUThrottling(periods: 3, throttledPeriods: 0, throttledNanoseconds: 0)
+    #expect(BenchRunner.quotaFailure(asked: asked, readBack: asked, placement: placed, stat: ran) == nil)
+    let other = BenchRunner.quotaFailure(asked: asked, readBack: nil, placement: placed, stat: ran)
+    #expect(other?.contains("reads unlimited, not 50000 100000") == true)
+    let idle = CPUThrottling(periods: 0, throttledPeriods: 0, throttledNanoseconds: 0)
+    #expect(
+      BenchRunner.quotaFailure(asked: asked, readBack: asked, placement: placed, stat: idle)?.contains(
+        "no bandwidth period") == true)
+    let outside = CgroupPlacement(
+      how: "after-spawn", delayMicroseconds: 12, failure: "the app (pid 7) was not in /g after the spawn")
+    #expect(
+      BenchRunner.quotaFailure(asked: asked, readBack: asked, placement: outside, stat: ran)?.contains(
+        "pid 7") == true)
+  }
+
+  @Test("cgroup v1 and v2 found from the mounts and /proc/self/cgroup; cpu.stat parsed for both")
+  func detection() throws {
+    let sys = FakeSysfs()
+    defer { sys.remove() }
+    try sys.write("cgroup.controllers", "cpuset cpu io memory\n")
+    let v2 = CgroupCPUController.detect(root: sys.root, procSelfCgroup: "0::/user.slice/bench\n")
+    #expect(v2 == CgroupCPUController(version: .v2, mount: sys.root, ownPath: "/user.slice/bench"))
+    try sys.write("cpu,cpuacct/cpu.cfs_quota_us", "-1\n")
+    let v1 = CgroupCPUController.detect(root: sys.root, procSelfCgroup: "5:cpu,cpuacct:/jobs\n0::/\n")
+    #expect(v1 == CgroupCPUController(version: .v1, mount: sys.root + "/cpu,cpuacct", ownPath: "/jobs"))
+    #expect(
+      CPUThrottling.parse("nr_periods 12\nnr_throttled 4\nthrottled_time 9000000\n")
+        == CPUThrottling(periods: 12, throttledPeriods: 4, throttledNanoseconds: 9_000_000))
+    #expect(
+      CPUThrottling.parse("usage_usec 1\nnr_periods 5\nnr_throttled 2\nthrottled_usec 300\n")
+        == CPUThrottling(periods: 5, throttledPeriods: 2, throttledNanoseconds: 300_000))
+  }
+
+  @Test("cgroup v2 on a fake tree: cpu.max written and read back, the app's pid written into cgroup.procs")
+  func fakeV2() throws {
+    let sys = FakeSysfs()
+    defer { sys.remove() }
+    let controller = CgroupCPUController(version: .v2, mount: sys.root, ownPath: "/")
+    try sys.write("firstframe-1-run/cpu.max", "max 100000\n")
+    try sys.write("firstframe-1-run/cgroup.procs", "")
+    let group = try RunCgroup.create(
+      in: controller, name: "firstframe-1-run",
+      quota: CPUQuota(quotaMicroseconds: 30_000, periodMicroseconds: 100_000))
+    #expect(sys.read("firstframe-1-run/cpu.max") == "30000 100000")
+    #expect(group.readQuota() == CPUQuota(quotaMicroseconds: 30_000, periodMicroseconds: 100_000))
+    try group.adopt(4242)
+    #expect(group.processIDs() == [4242])
+    #expect(group.path == "/firstframe-1-run")
+  }
+}
