@@ -1,6 +1,7 @@
 import CaptureKit
 import SystemCalls
 import TestSupport
+import TestThreads
 import Testing
 import X11Display
 
@@ -12,8 +13,8 @@ import X11Display
 /// 640×480 and 1280×720 read this way.)
 // Skipped where Xvfb or the XCB libraries are missing (XvfbFixture.skipReason says so).
 @Suite(
-  .serialized, .enabled(if: XvfbFixture.available, XvfbFixture.skipReason),
-  .timeLimit(.minutes(TestTime.minutes(5))))
+  .serialized, .blocking, .enabled(if: XvfbFixture.available, XvfbFixture.skipReason),
+  .timeLimit(.minutes(TestTime.minutes(10))))
 struct X11ReducedReadTests {
   struct Case: Sendable, CustomTestStringConvertible {
     var width: Int

@@ -49,6 +49,25 @@ package struct CgroupCPUController: Sendable, Hashable {
     return Self(version: .v2, mount: root, ownPath: ownPath(membership, version: .v2) ?? "/")
   }
 
+  /// cgroup v2: makes sure bench's own cgroup hands the `cpu` controller to its children (its
+  /// `cgroup.subtree_control` lists `cpu`; if not, `+cpu` is written there), without which a run's
+  /// group has no `cpu.max`. Nothing to do on v1.
+  /// - Throws: `CPUCapError` when the kernel refuses it — v2 does in a cgroup other than the root
+  ///   that has processes of its own: start bench in a cgroup of its own (`systemd-run --scope`).
+  package func enableCPUForChildren() throws(CPUCapError) {
+    guard version == .v2 else { return }
+    let file = ownDirectory + "/cgroup.subtree_control"
+    let listed = FileSystem.readText(atPath: file, maxBytes: 4096) ?? ""
+    guard !listed.split(whereSeparator: { $0 == " " || $0 == "\n" }).contains("cpu") else { return }
+    do {
+      try FileSystem.writeControlFile("+cpu\n", atPath: file)
+    } catch {
+      throw CPUCapError(
+        "cannot hand the cpu controller to the run's cgroup (cgroup v2 refuses it in a cgroup that has processes of its own, other than the root: start bench in a cgroup of its own, e.g. with systemd-run --scope)",
+        path: file, errno: error)
+    }
+  }
+
   /// A process's path in the hierarchy from its `/proc/PID/cgroup`: the line whose controllers
   /// include `cpu` (v1), or the `0::` line (v2); nil when there is none.
   package static func ownPath(_ procCgroup: String, version: Version) -> String? {

@@ -32,6 +32,7 @@ package struct RunCgroup: Sendable, Hashable {
     in controller: CgroupCPUController, name: String, quota: CPUQuota
   ) throws(CPUCapError) -> RunCgroup {
     let group = RunCgroup(controller: controller, name: name)
+    try controller.enableCPUForChildren()
     do {
       try FileSystem.createDirectory(atPath: group.directory, mode: 0o755)
     } catch {

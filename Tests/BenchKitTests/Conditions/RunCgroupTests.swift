@@ -5,6 +5,7 @@ import Foundation
 import Subprocess
 import SystemCalls
 import TestSupport
+import TestThreads
 import Testing
 
 @testable import BenchKit
@@ -13,7 +14,7 @@ import Testing
 /// The `low-power` condition's quota path on this machine's real cgroup files (cgroup v1 with a
 /// writable `cpu` controller here; skipped, saying why, where bench may not write them), and on a
 /// fake cgroup v2 tree.
-@Suite(.serialized, .timeLimit(.minutes(TestTime.minutes(2)))) struct RunCgroupTests {
+@Suite(.serialized, .blocking, .timeLimit(.minutes(TestTime.minutes(10)))) struct RunCgroupTests {
   /// The machine's hierarchy with `cpu`, when bench may make groups in it.
   static let real: CgroupCPUController? = {
     guard let c = CgroupCPUController.detect(), c.isWritable else { return nil }
@@ -112,6 +113,7 @@ import Testing
     let sys = FakeSysfs()
     defer { sys.remove() }
     let controller = CgroupCPUController(version: .v2, mount: sys.root, ownPath: "/")
+    try sys.write("cgroup.subtree_control", "cpu\n")
     try sys.write("firstframe-1-run/cpu.max", "max 100000\n")
     try sys.write("firstframe-1-run/cgroup.procs", "")
     let group = try RunCgroup.create(
@@ -122,5 +124,26 @@ import Testing
     try group.adopt(4242)
     #expect(group.processIDs() == [4242])
     #expect(group.path == "/firstframe-1-run")
+  }
+
+  @Test(
+    "cgroup v2: a run's group gets cpu.max only when its parent's subtree_control lists cpu, so bench enables it there once"
+  )
+  func v2EnablesCPUForChildren() throws {
+    let sys = FakeSysfs()
+    defer { sys.remove() }
+    let controller = CgroupCPUController(version: .v2, mount: sys.root, ownPath: "/")
+    try sys.write("cgroup.subtree_control", "memory\n")
+    try sys.write("firstframe-1-run/cpu.max", "max 100000\n")
+    _ = try RunCgroup.create(
+      in: controller, name: "firstframe-1-run",
+      quota: CPUQuota(quotaMicroseconds: 30_000, periodMicroseconds: 100_000))
+    #expect(sys.read("cgroup.subtree_control") == "+cpu")
+    // Already listed: left as it is.
+    try sys.write("cgroup.subtree_control", "cpu memory\n")
+    _ = try RunCgroup.create(
+      in: controller, name: "firstframe-1-run",
+      quota: CPUQuota(quotaMicroseconds: 30_000, periodMicroseconds: 100_000))
+    #expect(sys.read("cgroup.subtree_control") == "cpu memory")
   }
 }
