@@ -4,7 +4,8 @@ import ResultsSchema
 ///
 /// Compared: the tool version; how the launches were made (camera, cost profile name and
 /// contents hash, app command, outputs, refresh rate, tap, lock seconds, injected delay, the
-/// loaded condition's load kind, the run timeout, each `--app-config` command by name); how the
+/// loaded condition's load kind, the low-power cap and the hot soak where both sides ran them,
+/// the run timeout, each `--app-config` command by name); how the
 /// first frame was found (the display path, whether the light board was read or ignored with
 /// `--no-board`, what the X11 probe read with `--x11-read`, the `--feed-light-board` feeder's
 /// output node, capture node and formats); what
@@ -79,6 +80,10 @@ public enum BaselineMatch {
         ?? "none"
     }
     compare("light-board feed", feed(b), feed(r))
+    // The low-power cap and the hot soak, where both sides ran the condition: a side without it
+    // has no such cells to compare.
+    if let x = b.lowPower, let y = r.lowPower { compare("low-power cap", x, y) }
+    if let x = b.soakSeconds, let y = r.soakSeconds { compare("hot soak s", seconds(x), seconds(y)) }
     let (bApps, rApps) = (b.appConfigs ?? [:], r.appConfigs ?? [:])
     for name in Set(bApps.keys).union(rApps.keys).sorted() {
       compare("app-config \(name)", bApps[name] ?? "(none)", rApps[name] ?? "(none)")
