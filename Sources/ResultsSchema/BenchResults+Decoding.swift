@@ -31,6 +31,7 @@ extension BenchResults.RunRecord {
     detection = try c.decodeIfPresent(String.self, forKey: .detection)
     lowPower = try c.decodeIfPresent(BenchResults.LowPowerRecord.self, forKey: .lowPower)
     hot = try c.decodeIfPresent(BenchResults.HotRecord.self, forKey: .hot)
+    threadStates = try c.decodeIfPresent(BenchResults.ThreadStatesRecord.self, forKey: .threadStates)
     let selection =
       decoder.userInfo[BenchResults.timelineSelectionKey] as? BenchResults.TimelineSelection ?? .all
     let wanted: Bool

@@ -29,9 +29,13 @@ extension BenchResults {
     public var lowPower: LowPowerRecord? = nil
     /// `hot` runs: the soak before the spawn and the machine's readings around it.
     public var hot: HotRecord? = nil
+    /// Where the launch's threads spent each phase (`thread_states`; issue 27); absent when the
+    /// run was made without the instrument.
+    public var threadStates: ThreadStatesRecord? = nil
 
     enum CodingKeys: String, CodingKey {
       case run, ok, error, phases, counts, trace, wallMs, timeline, detection, lowPower, hot
+      case threadStates = "thread_states"
     }
     /// Creates a record.
     public init(
