@@ -4,7 +4,7 @@ import Sampling
 import Testing
 import TestSupport
 
-@Suite(.timeLimit(.minutes(TestTime.minutes(2)))) struct GatePowerTests {
+@Suite(.timeLimit(.minutes(TestTime.minutes(10)))) struct GatePowerTests {
   static let results = SyntheticResults.make(
     configs: ["deferred", "eager"], conditions: ["cold", "warm"], seed: 11, runs: 40)
 

@@ -4,7 +4,7 @@ import ResultsSchema
 import Testing
 import TestSupport
 
-@Suite(.timeLimit(.minutes(TestTime.minutes(3)))) struct GateSizingTests {
+@Suite(.timeLimit(.minutes(TestTime.minutes(10)))) struct GateSizingTests {
   static func results(noise: Double, runs: Int = 60, seed: UInt64 = 7) -> BenchResults {
     SyntheticResults.gaussian(
       [

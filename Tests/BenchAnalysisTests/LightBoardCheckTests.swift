@@ -4,7 +4,7 @@ import PhaseTrace
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(TestTime.minutes(1)))) struct LightBoardCheckTests {
+@Suite(.timeLimit(.minutes(TestTime.minutes(10)))) struct LightBoardCheckTests {
   static func event(_ ms: Double, _ name: EventName, _ fields: [String: PhaseFieldValue]) -> PhaseEvent {
     PhaseEvent(
       ts: 1_000_000_000 + UInt64(ms * 1e6), name: name.rawValue, kind: .event, pid: 7, fields: fields)

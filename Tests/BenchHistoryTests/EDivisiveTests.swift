@@ -4,7 +4,7 @@ import Sampling
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(TestTime.minutes(2)))) struct EDivisiveTests {
+@Suite(.timeLimit(.minutes(TestTime.minutes(10)))) struct EDivisiveTests {
   /// One series of `edivisive-reference.json` (scripts/make-edivisive-fixtures.py).
   struct Case: Decodable, Sendable, CustomTestStringConvertible {
     var testDescription: String { name }
@@ -90,7 +90,7 @@ import Testing
   }
 }
 
-@Suite(.timeLimit(.minutes(TestTime.minutes(1)))) struct MedianIntervalTests {
+@Suite(.timeLimit(.minutes(TestTime.minutes(10)))) struct MedianIntervalTests {
   @Test("the median's interval of 20 samples is the 6th and 15th order statistics")
   func twenty() {
     var random = SeededRandom("median interval")

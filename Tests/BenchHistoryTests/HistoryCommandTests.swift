@@ -6,7 +6,7 @@ import ResultsSchema
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(TestTime.minutes(2)))) struct HistoryCommandLineTests {
+@Suite(.timeLimit(.minutes(TestTime.minutes(10)))) struct HistoryCommandLineTests {
   @Test(
     "bad command lines are one line and exit status 2",
     arguments: [
@@ -40,7 +40,7 @@ import Testing
 }
 
 @Suite(
-  .timeLimit(.minutes(TestTime.minutes(2))),
+  .timeLimit(.minutes(TestTime.minutes(10))),
   .enabled(if: SQLiteLibrary.isAvailable, HistoryFixtures.skipReason))
 struct HistoryCommandTests {
   /// Three benchmarks on one machine recorded through the command; returns the database path.

@@ -7,7 +7,7 @@ import TestSupport
 import Testing
 
 @Suite(
-  .timeLimit(.minutes(TestTime.minutes(2))),
+  .timeLimit(.minutes(TestTime.minutes(10))),
   .enabled(if: SQLiteLibrary.isAvailable, HistoryFixtures.skipReason))
 struct HistoryDetectCommandTests {
   /// 24 nightly benchmarks of warm/deferred, 5 runs each: medians near 100 ms until commit11,

@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 @Suite(
-  .timeLimit(.minutes(TestTime.minutes(2))),
+  .timeLimit(.minutes(TestTime.minutes(10))),
   .enabled(if: SQLiteLibrary.isAvailable, HistoryFixtures.skipReason))
 struct SQLiteHistoryStoreTests {
   @Test("a recorded benchmark reads back with its commit, time, machine, cells, runs and pass/fail")
@@ -128,7 +128,7 @@ struct SQLiteHistoryStoreTests {
   }
 }
 
-@Suite(.timeLimit(.minutes(TestTime.minutes(1)))) struct SQLiteLibraryTests {
+@Suite(.timeLimit(.minutes(TestTime.minutes(10)))) struct SQLiteLibraryTests {
   @Test("a library that cannot be loaded is one clear error naming it and the package")
   func missingLibrary() {
     #expect {

@@ -11,7 +11,7 @@ import Testing
 /// The app model against a recording capture service and screen: which effects each command has,
 /// in which order, and which commands change nothing. Starts and shutdowns finish only when the
 /// test says so, as if the capture queue were slow; nothing here waits on a clock.
-@Suite(.timeLimit(.minutes(TestTime.minutes(2)))) struct CameraModelTests {
+@Suite(.timeLimit(.minutes(TestTime.minutes(10)))) struct CameraModelTests {
   /// One log that the fakes and `terminate` write to, so the order across them shows.
   final class Harness: Sendable {
     let log = Collector<String>()

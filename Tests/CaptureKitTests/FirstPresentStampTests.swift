@@ -24,7 +24,7 @@ final class ImmediateScanoutDisplay: DisplaySink {
 }
 
 // 3 minutes, not 1: in the full suite on 2 cores this test waits for the cooperative pool (it passed after 80 and 112 s in two CI rehearsals, and hit a 1-minute limit in a third).
-@Suite(.timeLimit(.minutes(TestTime.minutes(3)))) struct FirstPresentStampTests {
+@Suite(.timeLimit(.minutes(TestTime.minutes(10)))) struct FirstPresentStampTests {
   @Test("preview.first_present is stamped no later than the frame becomes visible to the compositor")
   func stampedBeforeVisible() async throws {
     let trace = InMemoryTrace()

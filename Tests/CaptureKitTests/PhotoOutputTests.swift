@@ -35,7 +35,7 @@ import TestSupport
 
   @Test(
     "a tap on the first frame, before startRunning has returned, is accepted and delivered",
-    .timeLimit(.minutes(TestTime.minutes(3))))
+    .timeLimit(.minutes(TestTime.minutes(10))))
   func tapBeforeStartRunningReturns() async throws {
     let rig = Rig([.preview, .photo])
     let streamStart = rig.device.gate(.startStream)

@@ -11,7 +11,7 @@ import Testing
 struct Rig {
   /// The time limit of every suite that builds a rig: its fake device runs threads and its
   /// session a queue, and a hung one must fail the suite, not hang CI.
-  static let timeLimit: TimeLimitTrait = .timeLimit(.minutes(TestTime.minutes(2)))
+  static let timeLimit: TimeLimitTrait = .timeLimit(.minutes(TestTime.minutes(10)))
 
   let trace = InMemoryTrace()
   let device: FakeCaptureDevice

@@ -5,7 +5,7 @@ import TestSupport
 
 @testable import CaptureKit
 
-@Suite(.timeLimit(.minutes(TestTime.minutes(2)))) struct SystemPressureMonitorTests {
+@Suite(.timeLimit(.minutes(TestTime.minutes(10)))) struct SystemPressureMonitorTests {
   static let psi = """
     some avg10=35.50 avg60=12.00 avg300=3.10 total=123456
     full avg10=1.00 avg60=0.00 avg300=0.00 total=42

@@ -6,7 +6,7 @@ import TestSupport
 
 /// Missed compositor deadlines, as `DeadlineAccount` defines them: a scanout latched half a
 /// refresh interval or more after its tick, or a tick skipped.
-@Suite(.timeLimit(.minutes(TestTime.minutes(1)))) struct DeadlineAccountTests {
+@Suite(.timeLimit(.minutes(TestTime.minutes(10)))) struct DeadlineAccountTests {
   @Test("scanouts on time miss nothing; one half an interval late misses its deadline")
   func lateScanouts() {
     var account = DeadlineAccount(periodNanoseconds: 1000)

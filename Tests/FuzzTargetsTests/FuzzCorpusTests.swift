@@ -5,7 +5,7 @@ import Testing
 
 /// Replays every committed fuzz input (`Fuzz/Corpus/<target>/`: the seeds and every input that
 /// once crashed or failed a check) through its target: the regression tests of the fuzzers.
-@Suite(.timeLimit(.minutes(TestTime.minutes(5)))) struct FuzzCorpusTests {
+@Suite(.timeLimit(.minutes(TestTime.minutes(10)))) struct FuzzCorpusTests {
   static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("Fuzz/Corpus")
 

@@ -3,7 +3,7 @@ import Sampling
 import Testing
 import TestSupport
 
-@Suite(.timeLimit(.minutes(TestTime.minutes(2)))) struct LightBoardRoundTripTests {
+@Suite(.timeLimit(.minutes(TestTime.minutes(10)))) struct LightBoardRoundTripTests {
   static func expected(_ captureTime: UInt64, _ sequence: UInt64) -> LightBoardReading {
     .board(captureTimeMicroseconds: (captureTime / 1_000) & ((1 << 48) - 1), barStep: Int(sequence % 32))
   }

@@ -3,7 +3,7 @@ import PhaseTrace
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(TestTime.minutes(2)))) struct TraceRoundTripTests {
+@Suite(.timeLimit(.minutes(TestTime.minutes(10)))) struct TraceRoundTripTests {
   static func tempFile() -> String {
     FileManager.default.temporaryDirectory.appendingPathComponent("trace-\(UUID().uuidString).jsonl").path
   }

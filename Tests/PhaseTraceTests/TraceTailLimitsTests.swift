@@ -7,7 +7,7 @@ import Testing
 
 /// The trace is written by the app under test: whatever it puts there, reading it ends, stays
 /// within its limits and never blocks.
-@Suite(.timeLimit(.minutes(TestTime.minutes(1)))) struct TraceTailLimitsTests {
+@Suite(.timeLimit(.minutes(TestTime.minutes(10)))) struct TraceTailLimitsTests {
   static func tempFile() -> String {
     FileManager.default.temporaryDirectory.appendingPathComponent("trace-\(UUID().uuidString).jsonl").path
   }

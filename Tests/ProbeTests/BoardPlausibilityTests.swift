@@ -7,7 +7,7 @@ import Testing
 
 /// The light board is drawn by the app under test, so its time is checked, not trusted: a board
 /// captured after its own scanout is forged, and one board alone never makes a first live frame.
-@Suite(.timeLimit(.minutes(TestTime.minutes(1)))) struct BoardPlausibilityTests {
+@Suite(.timeLimit(.minutes(TestTime.minutes(10)))) struct BoardPlausibilityTests {
   typealias Boards = BoardArmTimeTests
   static let arm: UInt64 = 5_000_000_000
   static let cadence: UInt64 = 33_333_333

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 @testable import SyntheticCamera
 
-@Suite(.timeLimit(.minutes(TestTime.minutes(2)))) struct PowerStateTests {
+@Suite(.timeLimit(.minutes(TestTime.minutes(10)))) struct PowerStateTests {
   @Test("the first open is cold, an open soon after a close (another instance, same directory) is warm")
   func coldThenWarm() throws {
     let directory = temporaryFolder("state")

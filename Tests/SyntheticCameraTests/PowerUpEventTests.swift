@@ -8,7 +8,7 @@ import TestSupport
 @testable import SyntheticCamera
 
 /// `device.power_up`: the session says how its camera powered up, the kind decided by the device.
-@Suite(.serialized, .timeLimit(.minutes(TestTime.minutes(2)))) struct PowerUpEventTests {
+@Suite(.serialized, .timeLimit(.minutes(TestTime.minutes(10)))) struct PowerUpEventTests {
   static func powerUps(_ trace: InMemoryTrace) -> [String] {
     trace.events.filter { $0.name == EventName.devicePowerUp.rawValue }.map { event in
       "\(event.fields[DevicePowerUp.fieldName]?.description ?? "?")/\(event.fields[DevicePowerUp.sourceFieldName]?.description ?? "?")"

@@ -11,7 +11,7 @@ import V4L2TestSupport
   import Glibc
 #endif
 
-@Suite(.timeLimit(.minutes(TestTime.minutes(2)))) struct V4L2CameraErrorTests {
+@Suite(.timeLimit(.minutes(TestTime.minutes(10)))) struct V4L2CameraErrorTests {
   @Test("a missing node is 'no such device', naming the path, at init and at validate")
   func missingNode() throws {
     let fake = FakeV4L2Kernel()

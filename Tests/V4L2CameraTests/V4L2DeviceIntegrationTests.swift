@@ -10,7 +10,7 @@ import TestSupport
 
 /// Runs against a real V4L2 device (vivid in the VM: `scripts/vivid-integration`) only when
 /// `FIRSTFRAME_V4L2_DEVICE` names one, e.g. `/dev/video0`.
-@Suite(.timeLimit(.minutes(TestTime.minutes(2)))) struct V4L2DeviceIntegrationTests {
+@Suite(.timeLimit(.minutes(TestTime.minutes(10)))) struct V4L2DeviceIntegrationTests {
   static let device = ProcessInfo.processInfo.environment["FIRSTFRAME_V4L2_DEVICE"].flatMap {
     $0.isEmpty ? nil : $0
   }

@@ -5,7 +5,7 @@ import V4L2TestSupport
 
 @testable import V4L2Camera
 
-@Suite(.timeLimit(.minutes(TestTime.minutes(2)))) struct V4L2NegotiationTests {
+@Suite(.timeLimit(.minutes(TestTime.minutes(10)))) struct V4L2NegotiationTests {
   static let sizes = [
     V4L2FrameSize(width: 320, height: 240, intervals: []),
     V4L2FrameSize(width: 640, height: 480, intervals: []),

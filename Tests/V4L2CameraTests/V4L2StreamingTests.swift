@@ -8,7 +8,7 @@ import V4L2TestSupport
 
 @testable import V4L2Camera
 
-@Suite(.timeLimit(.minutes(TestTime.minutes(2)))) struct V4L2StreamingTests {
+@Suite(.timeLimit(.minutes(TestTime.minutes(10)))) struct V4L2StreamingTests {
   @Test("frames stream from the fake mmap'd pool with the right luma, size and order")
   func streamsFrames() throws {
     let fake = FakeV4L2Kernel()

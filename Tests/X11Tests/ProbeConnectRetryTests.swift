@@ -6,7 +6,7 @@ import X11Display
 
 /// The probe's connection for a run: a live server that refuses once is asked again; a server
 /// that is gone, or any other failure, ends the run at once.
-@Suite(.timeLimit(.minutes(TestTime.minutes(2)))) struct ProbeConnectRetryTests {
+@Suite(.timeLimit(.minutes(TestTime.minutes(10)))) struct ProbeConnectRetryTests {
   static let refused = X11Error(.cannotConnect, "cannot connect to the X display :0: refused")
 
   @Test("a connection refused twice, then taken: the third try connects")

@@ -7,7 +7,7 @@ import ResultsSchema
 import Testing
 import TestSupport
 
-@Suite(.timeLimit(.minutes(TestTime.minutes(3)))) struct PowerCommandTests {
+@Suite(.timeLimit(.minutes(TestTime.minutes(10)))) struct PowerCommandTests {
   let dir = temporaryFolder("power")
 
   func run(_ command: (some Command).Type, _ args: [String]) -> (Int32, String, String) {

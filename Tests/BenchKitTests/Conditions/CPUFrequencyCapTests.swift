@@ -10,7 +10,7 @@ import Testing
 /// The `low-power` condition's cpufreq path, on a fake sysfs tree (this machine has no cpufreq):
 /// what a power profile writes, the originals kept in a state file and put back — by the bench
 /// that capped, or by the next one when that bench was killed.
-@Suite(.timeLimit(.minutes(TestTime.minutes(1)))) struct CPUFrequencyCapTests {
+@Suite(.timeLimit(.minutes(TestTime.minutes(10)))) struct CPUFrequencyCapTests {
   @Test(
     "apply writes powersave, power and half the top frequency on every CPU, and restore puts the originals back"
   )

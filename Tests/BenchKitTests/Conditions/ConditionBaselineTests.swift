@@ -7,7 +7,7 @@ import Testing
 /// A baseline for the `low-power` and `hot` conditions must have been capped and soaked the same
 /// way as the results it gates (`BaselineMatch`): a cgroup quota against a cpufreq cap, or a
 /// 10 s soak against a 60 s one, are different experiments.
-@Suite(.timeLimit(.minutes(TestTime.minutes(1)))) struct ConditionBaselineTests {
+@Suite(.timeLimit(.minutes(TestTime.minutes(10)))) struct ConditionBaselineTests {
   @Test("a baseline capped another way, or soaked for another length, is a difference")
   func capAndSoakCompared() {
     var baseline = SyntheticResults.make(runs: 3)

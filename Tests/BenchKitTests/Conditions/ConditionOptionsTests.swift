@@ -12,7 +12,7 @@ import Testing
 
 /// `--conditions …,low-power,hot`, `--low-power` and `--soak-seconds` on the command line, and
 /// what the results and the table say about the two conditions.
-@Suite(.timeLimit(.minutes(TestTime.minutes(1)))) struct ConditionOptionsTests {
+@Suite(.timeLimit(.minutes(TestTime.minutes(10)))) struct ConditionOptionsTests {
   func parse(_ args: [String]) throws -> RunCommand.Options? {
     try RunCommand.parse(args + ["--out", FileManager.default.temporaryDirectory.path + "/ff-conditions"])
   }

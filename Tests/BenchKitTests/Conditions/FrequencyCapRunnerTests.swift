@@ -9,7 +9,7 @@ import Testing
 /// The runner's cpufreq path on a fake sysfs tree: the cap held for the condition and restored
 /// at its end (how Ctrl-C and SIGTERM end it too), applied once for `bench ab`'s two runners,
 /// and each run's record read back against what was written.
-@Suite(.timeLimit(.minutes(TestTime.minutes(1)))) struct FrequencyCapRunnerTests {
+@Suite(.timeLimit(.minutes(TestTime.minutes(10)))) struct FrequencyCapRunnerTests {
   func settings(_ sys: FakeSysfs) -> RunSettings {
     var s = RunSettings()
     s.conditions = [.lowPower]

@@ -6,7 +6,7 @@ import Testing
 
 /// The `hot` condition's readings: thermal zones, CPU frequencies and PSI where the machine has
 /// them (a fake tree), and a record of what it lacks where it does not.
-@Suite(.timeLimit(.minutes(TestTime.minutes(1)))) struct HostSensorsTests {
+@Suite(.timeLimit(.minutes(TestTime.minutes(10)))) struct HostSensorsTests {
   @Test("thermal zones (°C, named by type), CPU frequencies and PSI some avg10 are read from the tree")
   func readings() throws {
     let sys = FakeSysfs()

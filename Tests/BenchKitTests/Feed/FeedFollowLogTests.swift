@@ -7,7 +7,7 @@ import TestSupport
 
 /// The feeder's follows as a run sees them (their order against the app's calls is checked on
 /// vivid, in LightBoardFeederVividTests).
-@Suite("The feeder's format follows reach the runs they overlap", .timeLimit(.minutes(TestTime.minutes(1))))
+@Suite("The feeder's format follows reach the runs they overlap", .timeLimit(.minutes(TestTime.minutes(10))))
 struct FeedFollowLogTests {
   @Test("A run gets the follows that overlap its window, even partly, and no other")
   func overlap() {

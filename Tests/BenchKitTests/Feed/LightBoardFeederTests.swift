@@ -12,7 +12,7 @@ import V4L2TestSupport
 /// The light-board feeder against the fake kernel: what it queues on the output, in which order,
 /// in which format. No timing is asserted (the cadence's regularity is a benchmark's business).
 @Suite(
-  "The light-board feeder writes the board into an output queue", .timeLimit(.minutes(TestTime.minutes(2))))
+  "The light-board feeder writes the board into an output queue", .timeLimit(.minutes(TestTime.minutes(10))))
 struct LightBoardFeederTests {
   /// A fake node that captures and outputs, with the capture format an app would have set.
   static func fakeNode(fourCC: String, width: Int = 320, height: Int = 240) -> FakeV4L2Kernel {

@@ -10,7 +10,7 @@ import V4L2Camera
 /// The feeder against vivid's loop (the VM: `scripts/vivid-integration`), only when
 /// `FIRSTFRAME_VIVID_LOOP` names a looped pair as `CAPTURE,OUTPUT` (e.g. `/dev/video1,/dev/video2`:
 /// an HDMI capture input and an HDMI output of one vivid instance).
-@Suite(.serialized, .timeLimit(.minutes(TestTime.minutes(3)))) struct LightBoardFeederVividTests {
+@Suite(.serialized, .timeLimit(.minutes(TestTime.minutes(10)))) struct LightBoardFeederVividTests {
   static let pair: (capture: String, output: String)? = {
     guard let value = ProcessInfo.processInfo.environment["FIRSTFRAME_VIVID_LOOP"] else { return nil }
     let parts = value.split(separator: ",").map(String.init)

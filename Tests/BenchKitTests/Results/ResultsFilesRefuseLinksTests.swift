@@ -9,7 +9,7 @@ import TestSupport
 /// The files bench writes in a results folder are its own (issue 28, item 4): a file planted
 /// where a run's log goes lends it no bytes, and a link planted where the journal goes is
 /// refused, never followed to the file it points at.
-@Suite(.timeLimit(.minutes(TestTime.minutes(1))))
+@Suite(.timeLimit(.minutes(TestTime.minutes(10))))
 struct ResultsFilesRefuseLinksTests {
   @Test("a run's logs start empty: bytes planted in them before the run are gone")
   func plantedLogs() throws {

@@ -79,7 +79,7 @@ import TestSupport
 
   @Test(
     "a splash screen does not fool change detection: the first frame observed is never before the app presents it, and the table says the headline rests on change detection",
-    .timeLimit(.minutes(TestTime.minutes(3))))
+    .timeLimit(.minutes(TestTime.minutes(10))))
   func splashScreen() throws {
     let out = temporaryFolder("bench-e2e")
     defer { try? FileManager.default.removeItem(atPath: out) }

@@ -6,7 +6,7 @@ import Testing
 
 /// `bench launch-floor`'s goal lines: camera-app's ratio of medians to the reference each goal
 /// names, met or not, and no line for a goal whose reference or condition was not measured.
-@Suite(.timeLimit(.minutes(TestTime.minutes(1)))) struct LaunchFloorReportGoalsTests {
+@Suite(.timeLimit(.minutes(TestTime.minutes(10)))) struct LaunchFloorReportGoalsTests {
   static func report(_ name: String, warm: [Double], cold: [Double]) -> LaunchFloor.Report {
     var report = LaunchFloor.Report(
       program: LaunchFloor.Program(name: name, argv: ["/bin/true"]), binaryBytes: 1, mappedFiles: [:])

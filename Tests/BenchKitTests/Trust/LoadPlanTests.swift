@@ -14,7 +14,7 @@ import Testing
 
 /// The loaded condition's burners: sized from the CPUs bench may run on and its cgroup's CPU
 /// quota, one pinned per CPU; `--load memory` streams over a buffer bigger than the last-level cache.
-@Suite(.serialized, .timeLimit(.minutes(TestTime.minutes(2)))) struct LoadPlanTests {
+@Suite(.serialized, .timeLimit(.minutes(TestTime.minutes(10)))) struct LoadPlanTests {
   @Test("one burner per allowed CPU, at most the quota rounded up, at least one")
   func burnerCount() {
     #expect(BurnerPlan.cpus(allowed: [0, 1, 2, 3], quota: nil) == [0, 1, 2, 3])
