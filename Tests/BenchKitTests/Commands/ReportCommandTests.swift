@@ -47,4 +47,27 @@ import TestSupport
       #expect(FileManager.default.fileExists(atPath: dir + "/" + name))
     }
   }
+
+  @Test(
+    "--states prints the thread-states table and writes no other file; results without any are exit 2 with one line"
+  )
+  func statesOption() throws {
+    let dir = temporaryFolder("report-states")
+    let plain = SyntheticResults.make(configs: ["deferred"], conditions: ["cold"], runs: 4)
+    try ResultsFile.save(SyntheticResults.withThreadStates(plain), to: dir + "/results.json")
+    var out = ""
+    var err = ""
+    #expect(
+      ReportCommand.run([dir + "/results.json", "--states"], output: &out, errors: &err) == 0, "\(err)")
+    #expect(out.contains("deferred/cold · tracefs · 4 runs") && out.contains("main thread (ms)"))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["results.json"])
+
+    let bare = temporaryFolder("report-no-states")
+    try ResultsFile.save(plain, to: bare + "/results.json")
+    out = ""
+    err = ""
+    #expect(ReportCommand.run([bare + "/results.json", "--states"], output: &out, errors: &err) == 2)
+    #expect(err.contains(ThreadStatesTable.noThreadStates) && err.split(separator: "\n").count == 1, "\(err)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: bare) == ["results.json"])
+  }
 }
