@@ -68,6 +68,15 @@ import TestSupport
     #expect(text.contains("- deferred/cold: 2 tracefs runs incomplete (70 events lost"))
   }
 
+  @Test("a cell whose every run is incomplete says so instead of showing figures")
+  func allIncomplete() {
+    let text = ThreadStatesTable.text(Self.cell([1, 2], incomplete: [0, 1]))
+    #expect(text.contains("deferred/cold · tracefs · no complete run\n"))
+    #expect(!text.contains("main thread (ms)"))
+    #expect(text.contains("- deferred/cold: 2 tracefs runs incomplete (70 events lost"))
+    #expect(!SVGPlot.svg(results: Self.cell([1, 2], incomplete: [0, 1])).contains("Main thread states"))
+  }
+
   @Test("failed runs are not in the figures")
   func failedRunsLeftOut() throws {
     var results = Self.cell([1, 2, 3, 1000])
