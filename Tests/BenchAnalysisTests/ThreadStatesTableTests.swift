@@ -8,7 +8,8 @@ import TestSupport
 /// exact and sampled runs never pooled, incomplete runs set aside and said so.
 @Suite(.timeLimit(.minutes(TestTime.minutes(10)))) struct ThreadStatesTableTests {
   /// One cell (deferred/cold) of `values.count` finished runs whose `start_running` main thread
-  /// ran `values[i]` ms (nothing else), with `major_faults` = the same value, by `method` per run.
+  /// ran `values[i]` ms (nothing else), with `major_faults` = the same value, 100 events and 2 KiB
+  /// of trace per ms, by `method` per run.
   static func cell(_ values: [Double], methods: [String]? = nil, incomplete: Set<Int> = []) -> BenchResults {
     var results = SyntheticResults.explicit([
       .init(config: "deferred", condition: "cold", firstFrames: values.map { _ in 300 })
@@ -19,6 +20,8 @@ import TestSupport
         incomplete: incomplete.contains(i), lostEvents: incomplete.contains(i) ? 35 : 0,
         errorBoundMs: methods?[i] == "sampled" ? 4 : nil)
       states.tree[PhaseName.startRunning]?.majorFaults = Int(v)
+      states.events = Int(v) * 100
+      states.traceBytes = Int(v) * 2048
       results.cells[0].records[i].threadStates = states
     }
     return results
@@ -35,7 +38,7 @@ import TestSupport
   func distributions() throws {
     let text = ThreadStatesTable.text(Self.cell((1...9).map(Double.init)))
     // Type-7 percentiles of 1…9: p50 5, p90 8.2.
-    #expect(text.contains("deferred/cold · tracefs · 9 runs"))
+    #expect(text.contains("deferred/cold · tracefs · 9 runs · 500 events, 10 KiB of trace per run (p50)"))
     let main = try #require(Self.line(text, PhaseName.startRunning, after: "main thread (ms)"))
     #expect(main.contains("5.0 (8.2)"), "\(main)")
     #expect(main.contains("0.0 (0.0)"), "runnable, io and sleeping are 0: \(main)")

@@ -36,6 +36,10 @@ public struct ThreadStatesSummary: Sendable {
     public var main: [String: [String: [Double]]]
     /// Phase → tree figure (`treeFields`) → its values over the runs, sorted.
     public var tree: [String: [String: [Double]]]
+    /// Each complete run's `events` (scheduler events, or samples for `sampled`), sorted.
+    public var events: [Double]
+    /// Each complete run's `trace_bytes` where recorded (`tracefs`), sorted.
+    public var traceBytes: [Double]
     /// The thread most often running at the first frame (its `comm`, `(main thread)` appended
     /// when it was the process's first thread) and in how many runs; nil when no run says.
     public var runningAtFirstFrame: (thread: String, runs: Int, of: Int)?
@@ -100,7 +104,8 @@ public struct ThreadStatesSummary: Sendable {
     return Group(
       cell: cell, method: method, runs: complete.count, incomplete: set.count,
       lostEvents: set.map(\.lostEvents).reduce(0, +), errorBoundMs: complete.compactMap(\.errorBoundMs).max(),
-      phases: ordered(names), main: main, tree: tree,
+      phases: ordered(names), main: main, tree: tree, events: complete.map { Double($0.events) }.sorted(),
+      traceBytes: complete.compactMap { $0.traceBytes.map(Double.init) }.sorted(),
       runningAtFirstFrame: top.map { ($0.key, $0.value, said) })
   }
 }

@@ -100,7 +100,7 @@ import TestSupport
     #expect(lines.count == 2, "\(out)")
     #expect(lines.first?.contains("41.5 (41.5)") == true && lines.first?.contains("7.2 (7.2)") == true)
     #expect(lines.last?.contains("17 (17)") == true && lines.last?.contains("2048 (2048)") == true)
-    #expect(out.contains("eager/warm · sampled · 1 run"))
+    #expect(out.contains("eager/warm · sampled · 1 run · 9 samples per run (p50)"))
     #expect(out.contains("running at first frame: gst-worker in 1 of 1 runs"))
     #expect(out.contains("largest: eager/warm 2.50 ms"))
   }
