@@ -32,18 +32,7 @@ public enum ResultsTable {
     if malformed.contains(where: { $0 > 0 }) {
       rows.append(["malformed trace lines"] + malformed.map(String.init))
     }
-    let all = [headers] + rows
-    let widths = (0..<headers.count).map { col in all.map { $0[col].count }.max() ?? 0 }
-    var out = ""
-    for (i, row) in all.enumerated() {
-      out +=
-        row.enumerated().map { col, text in
-          col == 0
-            ? text.padding(toLength: widths[col], withPad: " ", startingAt: 0)
-            : String(repeating: " ", count: widths[col] - text.count) + text
-        }.joined(separator: "  ") + "\n"
-      if i == 0 { out += widths.map { String(repeating: "─", count: $0) }.joined(separator: "  ") + "\n" }
-    }
+    var out = columns([headers] + rows)
     if rows.contains(where: { $0.contains { $0.contains(Fmt.timeout) } }) {
       out += "- \(Fmt.timeoutNote(runTimeoutSeconds: [results.settings.runTimeoutSeconds]))\n"
     }
@@ -84,6 +73,23 @@ public enum ResultsTable {
     }
     for note in results.detectionNotes { out += "- \(note)\n" }
     out += verificationNotes(results)
+    return out
+  }
+
+  /// `rows` (the first one the header) as aligned columns: the first left-aligned, the others
+  /// right-aligned, two spaces apart, a rule under the header.
+  static func columns(_ rows: [[String]]) -> String {
+    let widths = (0..<(rows.first?.count ?? 0)).map { col in rows.map { $0[col].count }.max() ?? 0 }
+    var out = ""
+    for (i, row) in rows.enumerated() {
+      out +=
+        row.enumerated().map { col, text in
+          col == 0
+            ? text.padding(toLength: widths[col], withPad: " ", startingAt: 0)
+            : String(repeating: " ", count: widths[col] - text.count) + text
+        }.joined(separator: "  ") + "\n"
+      if i == 0 { out += widths.map { String(repeating: "─", count: $0) }.joined(separator: "  ") + "\n" }
+    }
     return out
   }
 

@@ -9,6 +9,8 @@ import Sampling
 /// 2. A timeline of one median run per configuration in the first condition (recorded events when
 ///    the runner filled `timeline`, else phase durations from t = 0).
 /// 3. Small multiples: one strip/box panel per phase, one row per cell.
+/// 4. When the runs have `thread_states` (issue 27): per phase, one stacked bar per cell and
+///    method of the main thread's running, runnable, io and sleeping medians.
 public enum SVGPlot {
   /// Colours per configuration (colour-blind safe, Okabe–Ito).
   static let configColors = [
@@ -51,7 +53,9 @@ public enum SVGPlot {
     let panelH = 40 + Double(cells.count) * panelRowH + 30
     let panelRows = (phases.count + 1) / 2
     let panelsH = phases.isEmpty ? 0 : 40 + Double(panelRows) * panelH
-    let height = 80 + headlineH + timelineH + panelsH + 20
+    let states = ThreadStatesSummary(results: results)
+    let statesH = statesHeight(states)
+    let height = 80 + headlineH + timelineH + panelsH + statesH + 20
 
     var c = SVGCanvas(width: width, height: height)
     // Title.
@@ -72,7 +76,8 @@ public enum SVGPlot {
       y = drawTimeline(&c, rows: timelineRows, configs: configs, top: y + 10, width: width, laneH: laneH)
     }
 
-    // 3. Small multiples.
+    // 3. Small multiples, and 4. (with thread states) the main thread's states per phase.
+    if statesH > 0 { drawStates(&c, summary: states, top: y + panelsH, width: width) }
     if !phases.isEmpty {
       c.text(
         "Every phase, per cell (ms): dots are runs, box p25–p75, line the median", x: 30, y: y + 28, size: 15,

@@ -10,7 +10,9 @@ import ResultsSchema
 /// runs line up from t = 0 (the run's origin: spawn, or unlock for relock). Intervals are complete
 /// events (`"ph": "X"`, `ts` and `dur` in microseconds) placed on threads (lanes) in which they nest
 /// properly; instants are `"ph": "i"`; the first live frame is a process-scoped instant on the
-/// probe's track and on a `bench` track beside the `first_frame_observed` slice.
+/// probe's track and on a `bench` track beside the `first_frame_observed` slice. A run with
+/// `thread_states` (issue 27) has, on that bench process, one track per phase with the main
+/// thread's running, runnable, io and sleeping time as slices (`stateEvents`).
 /// `displayTimeUnit` is `ms`.
 public enum TraceExport {
   /// The trace JSON text.
@@ -52,6 +54,7 @@ public enum TraceExport {
             args: ["ms": Fmt.ms(ffo)]))
         out.append(instant("first live frame", pid: benchPid, tid: 1, t: ffo, scope: "p"))
       }
+      out += stateEvents(run: run, relock: cell.condition == LaunchCondition.relock.rawValue, pid: benchPid)
       for (k, (process, _)) in spans.processes.enumerated() {
         let pid = base + k + 1
         out.append(meta("process_name", pid: pid, tid: 0, name: "\(prefix) · \(process)"))

@@ -36,6 +36,17 @@ public enum PhaseExtractor {
   public static func phases(
     from events: [PhaseEvent], start: UInt64, relock: Bool, deviceSource: String? = nil
   ) -> [String: Double] {
+    intervals(from: events, start: start, relock: relock, deviceSource: deviceSource).mapValues {
+      Double($0.end - $0.start) / 1_000_000  // CLOCK_MONOTONIC ns → ms
+    }
+  }
+
+  /// Where each phase of `phases(from:start:relock:deviceSource:)` starts and ends, on the
+  /// events' clock (ns): the same phases, from the same events. trace.json places each phase's
+  /// thread states (issue 27) from these.
+  public static func intervals(
+    from events: [PhaseEvent], start: UInt64, relock: Bool, deviceSource: String? = nil
+  ) -> [String: (start: UInt64, end: UInt64)] {
     let sorted = events.filter { $0.ts >= start }.sorted { $0.ts < $1.ts }
     func first(_ name: EventName, _ kind: PhaseEventKind? = nil, after t: UInt64 = 0) -> UInt64? {
       sorted.first {
@@ -43,39 +54,39 @@ public enum PhaseExtractor {
           && (deviceSource == nil || !isDevice(name) || $0.fields[sourceField]?.stringValue == deviceSource)
       }?.ts
     }
-    func ms(_ a: UInt64?, _ b: UInt64?) -> Double? {
+    func interval(_ a: UInt64?, _ b: UInt64?) -> (start: UInt64, end: UInt64)? {
       guard let a, let b, b >= a else { return nil }
-      return Double(b - a) / 1_000_000  // CLOCK_MONOTONIC ns → ms
+      return (a, b)
     }
-    var out: [String: Double] = [:]
+    var out: [String: (start: UInt64, end: UInt64)?] = [:]
     let appMain = relock ? nil : first(.appMain)
-    if !relock { out[PhaseName.processLaunch] = ms(start, appMain) }
-    out[PhaseName.uiReady] = ms(relock ? start : appMain, first(.uiReady))
-    out[PhaseName.windowMapped] = ms(start, first(.displayWindowMapped))
+    if !relock { out[PhaseName.processLaunch] = interval(start, appMain) }
+    out[PhaseName.uiReady] = interval(relock ? start : appMain, first(.uiReady))
+    out[PhaseName.windowMapped] = interval(start, first(.displayWindowMapped))
     if let b = first(.sessionConfigure, .begin) {
-      out[PhaseName.sessionConfigure] = ms(b, first(.sessionConfigure, .end, after: b))
+      out[PhaseName.sessionConfigure] = interval(b, first(.sessionConfigure, .end, after: b))
     }
     if let b = first(.sessionStartRunning, .begin) {
-      out[PhaseName.startRunning] = ms(b, first(.sessionStartRunning, .end, after: b))
+      out[PhaseName.startRunning] = interval(b, first(.sessionStartRunning, .end, after: b))
     }
-    out[PhaseName.firstFramePresented] = ms(start, first(.previewFirstPresent))
+    out[PhaseName.firstFramePresented] = interval(start, first(.previewFirstPresent))
     let observed = first(.displayFirstLiveFrame)
-    out[PhaseName.firstFrameObserved] = ms(start, observed)
+    out[PhaseName.firstFrameObserved] = interval(start, observed)
     if let will = first(.deferredStartWill) {
       let did = first(.deferredStartDid, after: will)
-      out[PhaseName.deferredStart] = ms(will, did)
-      out[PhaseName.firstFrameToDeferredDone] = ms(observed, did)
+      out[PhaseName.deferredStart] = interval(will, did)
+      out[PhaseName.firstFrameToDeferredDone] = interval(observed, did)
     } else if let observed, relock || sorted.contains(where: { isOutputInitEnd($0) && $0.ts <= observed }) {
       // Nothing was deferred in this launch: every output was ready before the first frame
       // (eager, preview-only, or a relock whose outputs stayed initialised). Deferred start
       // took no time, and the camera was complete when the first frame appeared.
-      out[PhaseName.deferredStart] = 0
-      out[PhaseName.firstFrameToDeferredDone] = 0
+      out[PhaseName.deferredStart] = (observed, observed)
+      out[PhaseName.firstFrameToDeferredDone] = (observed, observed)
     }
     if let tap = first(.shutterTap) {
-      out[PhaseName.shutterToPhoto] = ms(tap, first(.photoDelivered, after: tap))
+      out[PhaseName.shutterToPhoto] = interval(tap, first(.photoDelivered, after: tap))
     }
-    out[PhaseName.secondaryUI] = ms(start, first(.uiSecondaryVisible))
+    out[PhaseName.secondaryUI] = interval(start, first(.uiSecondaryVisible))
     let deviceIntervals = [
       (PhaseName.deviceOpen, EventName.deviceOpen),
       (PhaseName.deviceFormat, EventName.deviceFormat),
@@ -83,10 +94,10 @@ public enum PhaseExtractor {
       (PhaseName.deviceStreamOn, EventName.deviceStreamOn),
     ]
     for (phase, event) in deviceIntervals {
-      if let b = first(event, .begin) { out[phase] = ms(b, first(event, .end, after: b)) }
+      if let b = first(event, .begin) { out[phase] = interval(b, first(event, .end, after: b)) }
     }
     if let on = first(.deviceStreamOn, .end) {
-      out[PhaseName.deviceFirstBuffer] = ms(on, first(.deviceFirstBuffer, after: on))
+      out[PhaseName.deviceFirstBuffer] = interval(on, first(.deviceFirstBuffer, after: on))
     }
     return out.compactMapValues { $0 }
   }

@@ -21,6 +21,8 @@ package enum ReportCommand: Command {
     package var jsonBench: String?
     /// Relative gates to include in the Markdown and JUnit reports.
     package var gates: String?
+    /// `--states`: print the thread-states table (`ThreadStatesTable`) on the output.
+    package var states = false
   }
 
   static let svg = Option<String?>("--svg", "FILE", "the plot", parser: .fileName)
@@ -36,12 +38,17 @@ package enum ReportCommand: Command {
     parser: .fileName)
   static let gates = Option<String?>(
     "--gates", "FILE", "include these relative gates in the Markdown and JUnit reports", parser: .fileName)
+  static let states = Flag(
+    "--states",
+    "print where each cell's threads spent each phase (thread_states, p50 (p90)); writes no file unless asked"
+  )
 
   /// The option table (parser and `--help`).
   package static let spec = CommandLineSpec(
     command: "bench report",
     synopsis:
-      "RESULTS.json|FOLDER [--svg FILE] [--trace FILE] [--markdown FILE] [--junit FILE] [--json-bench FILE]",
+      "RESULTS.json|FOLDER [--svg FILE] [--trace FILE] [--markdown FILE] [--junit FILE] [--json-bench FILE]"
+      + " [--states]",
     summary: """
       Writes reports of a results file. Without any output option, writes plot.svg, trace.json and
       summary.md next to RESULTS.json. The SVG shows the first_frame_observed distribution per cell,
@@ -49,20 +56,28 @@ package enum ReportCommand: Command {
       ui.perfetto.dev; the JSON bench file is the customSmallerIsBetter format of benchmark-tracking
       CI actions. Given a results folder (or its journal.jsonl) whose run journal has no final
       results — a bench killed before its final save, or one still running — first rebuilds
-      results.json from the journal ("complete": false).
+      results.json from the journal ("complete": false). --states prints, per cell and phase, the
+      distributions of the runs' thread states (the main thread's running, runnable, io and
+      sleeping; the process tree's CPU, run-queue and I/O time, faults and switches), exact and
+      sampled runs in separate blocks, incomplete runs set aside; it writes no file unless output
+      options are given too. With thread states, the SVG and the trace show them as well.
       """,
-    options: [svg, trace, markdown, junit, jsonBench, gates],
-    epilogue: "exit status: 0 written, 2 bad usage, unreadable results or a file that cannot be written")
+    options: [svg, trace, markdown, junit, jsonBench, gates, states],
+    epilogue:
+      "exit status: 0 written, 2 bad usage, unreadable results, a file that cannot be written, or --states"
+      + " with results that have no thread states")
 
   /// Checks the command line: one results file.
   package static func options(from o: ParsedOptions) throws(UsageError) -> Options {
     Options(
       path: try o.onlyResultsFile(), svg: try o.value(svg), trace: try o.value(trace),
       markdown: try o.value(markdown),
-      junit: try o.value(junit), jsonBench: try o.value(jsonBench), gates: try o.value(gates))
+      junit: try o.value(junit), jsonBench: try o.value(jsonBench), gates: try o.value(gates),
+      states: o.isSet(states))
   }
 
-  /// Writes the reports and names each file written on `output`.
+  /// Writes the reports and names each file written on `output`; with `--states`, first prints the
+  /// thread-states table there (and writes no default file).
   /// - Throws: `UsageError` for unreadable results or gates, or a file that cannot be written.
   package static func execute(
     _ o: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
@@ -91,7 +106,14 @@ package enum ReportCommand: Command {
     if let f = o.jsonBench {
       targets.append((f, { BenchmarkActionReport.json(results: results) }))
     }
-    if targets.isEmpty {
+    if o.states {
+      // Checked before any file is written: the report asked for cannot be made.
+      guard ThreadStatesSummary.hasThreadStates(results) else {
+        throw UsageError(ThreadStatesTable.noThreadStates)
+      }
+      output.write(ThreadStatesTable.text(results))
+    }
+    if targets.isEmpty && !o.states {
       let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
       targets = [
         (folder.appendingPathComponent(ReportWriter.plotFileName).path, { SVGPlot.svg(results: results) }),
