@@ -36,8 +36,8 @@ package enum HistoryCommand: Command {
     package var database: HistoryDatabaseURL
     /// `record`: `--commit`; nil takes the one results.json records.
     package var commit: String?
-    /// `record`: `--branch`.
-    package var branch = ""
+    /// `record`: `--branch`; nil takes the one results.json records with its commit (or none).
+    package var branch: String?
     /// `record`: `--time`, normalized to UTC; nil takes `settings.startedAt`.
     package var time: String?
     /// `show`, `detect`: the filters.
@@ -62,7 +62,9 @@ package enum HistoryCommand: Command {
   static let commit = Option<String?>(
     "--commit", "SHA", "record: the commit measured", shownAs: "the one results.json records",
     parser: .fileName)
-  static let branch = Option<String?>("--branch", "NAME", "record: the branch it was on", parser: .fileName)
+  static let branch = Option<String?>(
+    "--branch", "NAME", "record: the branch it was on", shownAs: "the one results.json records",
+    parser: .fileName)
   static let time = Option<String?>(
     "--time", "ISO8601", "record: when it ran (UTC)", shownAs: "settings.startedAt",
     parser: .converting { (text: String) throws(UsageError) -> String in
