@@ -150,14 +150,22 @@ let package = Package(
     .target(name: "Display", dependencies: ["CaptureKit", "SystemCalls"], swiftSettings: strict),
     // The XCB calls of the X11 display path, declared here and loaded with dlopen at run time
     // (libxcb1, libxcb-shm0, libxcb-damage0, libxcb-render0), so the default build needs no X package.
-    .target(name: "CXCBShims"),
+    .target(name: "CXCBShims", dependencies: ["CLibraryLoader"]),
+    // The one dlopen loader of the shims above and below: open a library, fill a shim's table of
+    // functions from their names once, under one lock (`dl` for a C library older than glibc 2.34).
+    .target(name: "CLibraryLoader", linkerSettings: [.linkedLibrary("dl")]),
     // The SQLite calls of the history database, declared here and loaded with dlopen at run time
     // (libsqlite3-0), so the default build needs no SQLite package.
-    .target(name: "CSQLiteShims", linkerSettings: [.linkedLibrary("dl")]),
+    .target(name: "CSQLiteShims", dependencies: ["CLibraryLoader"]),
+    // The libpq calls of the history database's PostgreSQL store, declared here and loaded with
+    // dlopen at run time (libpq5), so the default build needs no PostgreSQL package.
+    .target(name: "CPQShims", dependencies: ["CLibraryLoader"]),
     // The history database (`bench history`): the store protocol, the SQLite store over
-    // CSQLiteShims, schema versions and migrations, recording results idempotently.
+    // CSQLiteShims and the PostgreSQL store over CPQShims, schema versions and migrations,
+    // recording results idempotently.
     .target(
-      name: "BenchHistory", dependencies: ["BenchAnalysis", "CSQLiteShims", "PhaseTrace", "ResultsSchema", "SystemCalls"],
+      name: "BenchHistory",
+      dependencies: ["BenchAnalysis", "CPQShims", "CSQLiteShims", "PhaseTrace", "ResultsSchema", "SystemCalls"],
       swiftSettings: strict),
     // The X11 display path's client: an app's preview window (presenting) and the probe's
     // window capture (DAMAGE + MIT-SHM). No Foundation: camera-app links it.
@@ -348,13 +356,14 @@ let package = Package(
         "CaptureKit",
       ],
       exclude: ["Fixtures"], swiftSettings: strict),
-    // The history database against a real SQLite file (skipped, and saying so, where
-    // libsqlite3 is missing), and E-divisive against signal-processing-algorithms' fixtures.
+    // The history database against a real SQLite file and a real PostgreSQL server (TestSupport's
+    // PostgreSQLServer; each skipped, and saying so, where its library or server is missing),
+    // and E-divisive against signal-processing-algorithms' fixtures.
     .testTarget(
       name: "BenchHistoryTests",
       dependencies: [
         "BenchHistory", "BenchAnalysis", "BenchCommands", "CommandLineKit", "ResultsSchema", "TestSupport",
-        "Sampling",
+        "Sampling", "SystemCalls", "TestThreads",
       ],
       resources: [.copy("Fixtures")], swiftSettings: strict),
     .testTarget(
