@@ -61,10 +61,12 @@ public final class PostgreSQLServer: @unchecked Sendable {
     let initdbCommand = Self.command(
       asNobody, "initdb",
       [
-          "-D", folder + "/data", "-U", Self.user, "--auth=trust", "--no-sync", "--no-instructions", "-E", "UTF8",
+        "-D", folder + "/data", "-U", Self.user, "--auth=trust", "--no-sync", "--no-instructions", "-E",
+        "UTF8",
         "--locale=C",
       ])
-    let initdb = try TestProcess.run(initdbCommand.executable, initdbCommand.arguments, timeout: .seconds(180))
+    let initdb = try TestProcess.run(
+      initdbCommand.executable, initdbCommand.arguments, timeout: .seconds(180))
     guard initdb.terminationStatus == 0 else {
       try? FileManager.default.removeItem(atPath: folder)
       throw PostgreSQLServerError("initdb failed: \(initdb.standardErrorText.suffix(400))")
@@ -144,9 +146,10 @@ public final class PostgreSQLServer: @unchecked Sendable {
   /// handler ran): a folder `firstframe-pg-PID-…` whose PID is not running.
   static func removeStale() {
     let tmp = parent
-    for name in (try? FileManager.default.contentsOfDirectory(atPath: tmp)) ?? [] where name.hasPrefix(prefix) {
+    for name in (try? FileManager.default.contentsOfDirectory(atPath: tmp)) ?? [] where name.hasPrefix(prefix)
+    {
       guard let pid = Int32(name.dropFirst(prefix.count).prefix { $0.isNumber }), pid != getpid(),
-        kill(pid, 0) != 0 && errno == ESRCH
+        !FileManager.default.fileExists(atPath: "/proc/\(pid)")
       else { continue }
       let folder = (tmp as NSString).appendingPathComponent(name)
       if let text = try? String(contentsOfFile: folder + "/data/postmaster.pid", encoding: .utf8),

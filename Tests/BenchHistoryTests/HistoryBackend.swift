@@ -48,7 +48,8 @@ enum HistoryBackend: String, CaseIterable, Sendable, CustomTestStringConvertible
         rows.append((0..<columns).map { statement.text(Int32($0)) })
       }
       return rows
-    case .postgresql(let url): return try PQConnection(url: url).query(sql).rows.map { Array($0.prefix(columns)) }
+    case .postgresql(let url):
+      return try PQConnection(url: url).query(sql).rows.map { Array($0.prefix(columns)) }
     }
   }
 }

@@ -89,7 +89,8 @@ struct HistoryCommandTests {
     var other = results
     other.settings.startedAt = "2026-12-02T10:00:00Z"
     let second = try HistoryFixtures.write(other, named: "r2.json", in: folder)
-    #expect(HistoryFixtures.run(["record", second, "--db", db, "--commit", "given", "--branch", "b"]).status == 0)
+    #expect(
+      HistoryFixtures.run(["record", second, "--db", db, "--commit", "given", "--branch", "b"]).status == 0)
     #expect(HistoryFixtures.run(["show", "--db", db, "--format", "csv"]).output.contains(",given,b,"))
   }
 

@@ -15,8 +15,10 @@ struct HistoryStoreQueryTests {
     arguments: HistoryBackend.allCases)
   func filters(_ backend: HistoryBackend) throws {
     let store = try HistoryBackend.open(try backend.makeDatabase())
-    let a = HistoryFixtures.results([100, 101], startedAt: "2026-12-01T10:00:00Z", hostname: "a", machineId: "aa")
-    let b = HistoryFixtures.results([200, 201], startedAt: "2026-12-02T10:00:00Z", hostname: "b", machineId: "bb")
+    let a = HistoryFixtures.results(
+      [100, 101], startedAt: "2026-12-01T10:00:00Z", hostname: "a", machineId: "aa")
+    let b = HistoryFixtures.results(
+      [200, 201], startedAt: "2026-12-02T10:00:00Z", hostname: "b", machineId: "bb")
     _ = try store.record(HistoryBenchmark(results: a, commit: "c1"))
     _ = try store.record(HistoryBenchmark(results: b, commit: "c2"))
     #expect(try store.benchmarks(HistoryQuery(machine: "a")).map(\.commit) == ["c1"])
@@ -64,7 +66,9 @@ struct HistoryStoreQueryTests {
       for (s, store) in [sqlite, postgresql].enumerated() { outcomes[s].append(try store.record(benchmark)) }
     }
     #expect(outcomes[0] == outcomes[1])
-    for query in [HistoryQuery(), HistoryQuery(phase: "first_frame_observed"), HistoryQuery(machine: "bench-1")] {
+    for query in [
+      HistoryQuery(), HistoryQuery(phase: "first_frame_observed"), HistoryQuery(machine: "bench-1"),
+    ] {
       let fromSQLite = try sqlite.benchmarks(query)
       #expect(!fromSQLite.isEmpty)
       #expect(try postgresql.benchmarks(query) == fromSQLite)
@@ -91,7 +95,8 @@ struct HistoryStoreQueryTests {
               hostname: "m\(recorder)", machineId: "m\(recorder)")
             _ = try store.record(HistoryBenchmark(results: r, commit: "r\(recorder)-\(i)"))
           }
-          _ = try store.record(HistoryBenchmark(results: HistoryFixtures.results([1, 2, 3]), commit: "shared"))
+          _ = try store.record(
+            HistoryBenchmark(results: HistoryFixtures.results([1, 2, 3]), commit: "shared"))
         } catch {
           failures.withLock { $0.append("recorder \(recorder): \(error)") }
         }

@@ -65,15 +65,18 @@ struct HistoryStoreTests {
   }
 
   @Test(
-    "a new database is at the newest schema version, and reopening keeps it", arguments: HistoryBackend.allCases)
+    "a new database is at the newest schema version, and reopening keeps it",
+    arguments: HistoryBackend.allCases)
   func schemaVersion(_ backend: HistoryBackend) throws {
     let url = try backend.makeDatabase()
     #expect(try HistoryBackend.open(url).schemaVersion == 2)
     #expect(try HistoryBackend.open(url).schemaVersion == 2)
-    let versions = try HistoryBackend.rows("SELECT count(*), max(version) FROM schema_version", columns: 2, in: url)
+    let versions = try HistoryBackend.rows(
+      "SELECT count(*), max(version) FROM schema_version", columns: 2, in: url)
     #expect(versions == [["2", "2"]])
     if case .sqlite(let path) = url {
-      #expect(try HistoryBackend.rows("PRAGMA journal_mode", columns: 1, in: .sqlite(path: path)) == [["wal"]])
+      #expect(
+        try HistoryBackend.rows("PRAGMA journal_mode", columns: 1, in: .sqlite(path: path)) == [["wal"]])
     }
   }
 
@@ -84,13 +87,16 @@ struct HistoryStoreTests {
     let url = try backend.makeDatabase()
     let old = try HistoryBackend.open(url, migratingTo: 1)
     #expect(old.schemaVersion == 1)
-    #expect(try old.record(HistoryBenchmark(results: HistoryFixtures.results([100, 101]), commit: "v1")) == .added(id: 1))
+    #expect(
+      try old.record(HistoryBenchmark(results: HistoryFixtures.results([100, 101]), commit: "v1"))
+        == .added(id: 1))
     #expect(try Self.hasCommitIndex(url) == false)
     let current = try HistoryBackend.open(url)
     #expect(current.schemaVersion == 2)
     #expect(try Self.hasCommitIndex(url))
     #expect(try current.benchmarks(HistoryQuery()).map(\.commit) == ["v1"])
-    let versions = try HistoryBackend.rows("SELECT version FROM schema_version ORDER BY version", columns: 1, in: url)
+    let versions = try HistoryBackend.rows(
+      "SELECT version FROM schema_version ORDER BY version", columns: 1, in: url)
     #expect(versions == [["1"], ["2"]])
   }
 

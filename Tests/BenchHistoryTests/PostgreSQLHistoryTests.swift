@@ -19,18 +19,21 @@ struct PostgreSQLHistoryCommandTests {
     let sqlite = "sqlite:" + folder + "/h.sqlite"
     for (i, frames) in [[100.0, 102, 104], [101.0, 103, 105], [150.0, 152, 154]].enumerated() {
       let path = try HistoryFixtures.write(
-        HistoryFixtures.results(frames, startedAt: "2026-12-0\(i + 1)T10:00:00Z"), named: "r\(i).json", in: folder)
+        HistoryFixtures.results(frames, startedAt: "2026-12-0\(i + 1)T10:00:00Z"), named: "r\(i).json",
+        in: folder)
       let recorded = HistoryFixtures.run(["record", path, "--commit", "commit\(i)", "--db", postgresql])
       #expect(recorded.status == 0, "\(recorded.errors)")
       #expect(recorded.output.hasPrefix("recorded \(path): benchmark \(i + 1), commit commit\(i)"))
       #expect(HistoryFixtures.run(["record", path, "--commit", "commit\(i)", "--db", sqlite]).status == 0)
     }
     let again = HistoryFixtures.run(["record", folder + "/r0.json", "--commit", "x", "--db", postgresql])
-    #expect(again.output.contains("already recorded") && again.output.contains("commit commit0; nothing added"))
+    #expect(
+      again.output.contains("already recorded") && again.output.contains("commit commit0; nothing added"))
     for arguments in [["show"], ["show", "--format", "csv"], ["show", "--format", "json"], ["detect"]] {
       let fromPostgreSQL = HistoryFixtures.run(arguments + ["--db", postgresql])
       #expect(fromPostgreSQL.status == 0, "\(fromPostgreSQL.errors)")
-      #expect(fromPostgreSQL.output == HistoryFixtures.run(arguments + ["--db", sqlite]).output, "\(arguments)")
+      #expect(
+        fromPostgreSQL.output == HistoryFixtures.run(arguments + ["--db", sqlite]).output, "\(arguments)")
     }
   }
 
@@ -39,7 +42,8 @@ struct PostgreSQLHistoryCommandTests {
     let url = try PostgreSQLServer.shared().makeDatabase()
     let (status, _, errors) = HistoryFixtures.run(["show", "--db", url])
     #expect(status == 2)
-    #expect(errors.contains("no history in postgresql:///") && errors.contains("bench history record"), "\(errors)")
+    #expect(
+      errors.contains("no history in postgresql:///") && errors.contains("bench history record"), "\(errors)")
     #expect(errors.filter { $0 == "\n" }.count == 1)
   }
 

@@ -18,7 +18,8 @@ package final class PQConnection {
     try PQLibrary.load(path: library)
     name = Self.withoutPassword(url)
     guard let connection = CPQShims_connect(url) else {
-      throw HistoryError(.cannotOpen, "cannot connect to the history database \(name)", cause: "out of memory")
+      throw HistoryError(
+        .cannotOpen, "cannot connect to the history database \(name)", cause: "out of memory")
     }
     guard CPQShims_status(connection) == Int32(CPQShims_CONNECTION_OK) else {
       let reason = Self.oneLine(String(cString: CPQShims_errorMessage(connection)))
@@ -66,7 +67,8 @@ package final class PQConnection {
     for row in 0..<Int32(count) {
       rows.append(
         (0..<columns).map { column in
-          guard CPQShims_isNull(result, row, column) == 0, let bytes = CPQShims_value(result, row, column) else {
+          guard CPQShims_isNull(result, row, column) == 0, let bytes = CPQShims_value(result, row, column)
+          else {
             return nil
           }
           return String(cString: bytes)
@@ -104,7 +106,9 @@ package final class PQConnection {
         cause: Self.oneLine(String(cString: CPQShims_errorMessage(handle))))
     }
     let status = CPQShims_resultStatus(result)
-    guard status != Int32(CPQShims_PGRES_COMMAND_OK) && status != Int32(CPQShims_PGRES_TUPLES_OK) else { return }
+    guard status != Int32(CPQShims_PGRES_COMMAND_OK) && status != Int32(CPQShims_PGRES_TUPLES_OK) else {
+      return
+    }
     let state = CPQShims_resultSQLState(result).map { String(cString: $0) } ?? "?????"
     throw HistoryError(
       .statementFailed, "the history database \(name) failed running \(sql.prefix(60))",
@@ -121,7 +125,8 @@ package final class PQConnection {
 
   /// libpq's text on one line (its messages end with a newline and may hold several).
   static func oneLine(_ text: String) -> String {
-    text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+    text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(
+      separator: " ")
   }
 
   /// Calls `body` with `strings` as an array of C strings (NULL for nil), valid during the call.

@@ -47,7 +47,8 @@ extension PostgreSQLHistoryStore {
         benchmarks.append(b)
       }
       let cell = HistoryCell(
-        condition: row[9] ?? "", config: row[10] ?? "", camera: row[11] ?? "", runs: Int(cells.integer(i, 12)),
+        condition: row[9] ?? "", config: row[10] ?? "", camera: row[11] ?? "",
+        runs: Int(cells.integer(i, 12)),
         failed: Int(cells.integer(i, 13)), records: [])
       cellPlace[cells.integer(i, 8)] = (benchmarks.count - 1, benchmarks[benchmarks.count - 1].cells.count)
       benchmarks[benchmarks.count - 1].cells.append(cell)
@@ -59,7 +60,8 @@ extension PostgreSQLHistoryStore {
   /// Fills the runs of the cells at `places` (cell id → position), with the phase `query.phase`
   /// (or every phase) of each run; a run without that phase is still listed, with no phases.
   private func loadRuns(
-    into benchmarks: inout [HistoryBenchmark], places: [Int64: (benchmark: Int, cell: Int)], query: HistoryQuery
+    into benchmarks: inout [HistoryBenchmark], places: [Int64: (benchmark: Int, cell: Int)],
+    query: HistoryQuery
   ) throws(HistoryError) {
     let phaseJoin = query.phase == nil ? "" : " AND p.phase = $1::text"
     let (condition, values) = Self.filter(query, first: query.phase == nil ? 1 : 2)

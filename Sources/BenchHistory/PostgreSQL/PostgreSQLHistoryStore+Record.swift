@@ -34,7 +34,8 @@ extension PostgreSQLHistoryStore {
 
   /// The benchmark recorded with `contentHash`, if any.
   private func existing(_ contentHash: String) throws(HistoryError) -> HistoryRecordOutcome? {
-    let found = try connection.query("SELECT id, commit_sha FROM benchmark WHERE content_hash = $1", [contentHash])
+    let found = try connection.query(
+      "SELECT id, commit_sha FROM benchmark WHERE content_hash = $1", [contentHash])
     guard let row = found.rows.first else { return nil }
     return .alreadyRecorded(id: found.integer(0, 0), commit: row[1] ?? "")
   }

@@ -45,9 +45,13 @@ struct SourceCheckoutTests {
     defer { try? FileManager.default.removeItem(atPath: repo.path) }
     let out = temporaryFolder("ab-checkouts")
     defer { try? FileManager.default.removeItem(atPath: out) }
-    let run = try #require(try ABCommand.parse(["--repo", repo.path, "HEAD~1", "HEAD", "--out", out])?.prepare())
+    let run = try #require(
+      try ABCommand.parse(["--repo", repo.path, "HEAD~1", "HEAD", "--out", out])?.prepare())
     let checkouts = run.checkouts()
-    #expect(checkouts.map { $0?.commit } == [try repo.git("rev-parse", "HEAD~1"), try repo.git("rev-parse", "HEAD")])
+    #expect(
+      checkouts.map { $0?.commit } == [
+        try repo.git("rev-parse", "HEAD~1"), try repo.git("rev-parse", "HEAD"),
+      ])
     #expect(checkouts.allSatisfy { $0?.branch == nil && $0?.dirty == false })
   }
 }

@@ -41,7 +41,8 @@ extension HistoryCommand {
     }
     guard let commit = o.commit ?? results.tool.commit else {
       throw UsageError(
-        "\(path) records no commit (tool.commit): give it with --commit SHA (e.g. --commit $(git rev-parse HEAD))")
+        "\(path) records no commit (tool.commit): give it with --commit SHA (e.g. --commit $(git rev-parse HEAD))"
+      )
     }
     let branch = o.branch ?? (o.commit == nil ? results.tool.branch : nil) ?? ""
     return HistoryBenchmark(results: results, commit: commit, branch: branch, time: o.time)
