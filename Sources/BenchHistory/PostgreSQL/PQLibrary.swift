@@ -10,15 +10,9 @@ package enum PQLibrary {
   /// `dlopen(path, RTLD_NOW | RTLD_LOCAL)` then `dlsym` per function (CLibraryLoader).
   /// - Throws: `HistoryError` (`libraryMissing`) with dlopen's text when it cannot be loaded.
   package static func load(path: String = defaultPath) throws(HistoryError) {
-    var message = [CChar](repeating: 0, count: 512)
-    let status = message.withUnsafeMutableBufferPointer { buffer in
-      CPQShims_load(path, buffer.baseAddress, buffer.count)
-    }
-    guard status == 0 else {
-      let cause = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-      throw HistoryError(
-        .libraryMissing,
-        "cannot load \(path) for the PostgreSQL history database (Debian package libpq5)", cause: cause)
+    try HistoryLibrary.load(path, for: "the PostgreSQL history database", package: "libpq5") {
+      path, message, size in
+      CPQShims_load(path, message, size)
     }
   }
 
