@@ -97,9 +97,13 @@ enum PQArray {
         continue
       }
       text += "\""
-      for character in element {
-        if character == "\"" || character == "\\" { text += "\\" }
-        text.append(character)
+      if element.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+        for character in element {
+          if character == "\"" || character == "\\" { text += "\\" }
+          text.append(character)
+        }
+      } else {
+        text += element  // the common case (numbers, phase names): nothing to escape
       }
       text += "\""
     }

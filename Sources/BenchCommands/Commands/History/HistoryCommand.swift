@@ -57,7 +57,7 @@ package enum HistoryCommand: Command {
   }
 
   static let db = Option(
-    "--db", "URL", "the history database: a path, sqlite:PATH (postgresql://… later)",
+    "--db", "URL", "the history database: a path, sqlite:PATH, or postgresql://USER@HOST/DB (libpq; PG* variables apply)",
     default: HistoryDatabaseURL.defaultPath, parser: .fileName)
   static let commit = Option<String?>(
     "--commit", "SHA", "record: the commit measured", shownAs: "the one results.json records",
@@ -123,6 +123,6 @@ package enum HistoryCommand: Command {
       minSegment,
     ],
     epilogue: """
-      exit status: 0 done, 1 the database failed or libsqlite3 is missing, 2 bad usage or unreadable results
+      exit status: 0 done, 1 the database failed or its library (libsqlite3, libpq) is missing, 2 bad usage, unreadable results or no connection
       """)
 }
