@@ -57,7 +57,8 @@ package enum HistoryCommand: Command {
   }
 
   static let db = Option(
-    "--db", "URL", "the history database: a path, sqlite:PATH, or postgresql://USER@HOST/DB (libpq; PG* variables apply)",
+    "--db", "URL",
+    "the history database: a path, sqlite:PATH, or postgresql://USER@HOST/DB (libpq; PG* variables apply)",
     default: HistoryDatabaseURL.defaultPath, parser: .fileName)
   static let commit = Option<String?>(
     "--commit", "SHA", "record: the commit measured", shownAs: "the one results.json records",
