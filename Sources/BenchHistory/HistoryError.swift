@@ -1,10 +1,10 @@
 /// Why the history database could not do what was asked: a code to act on, a message a person
-/// can act on, and the cause (SQLite's or dlopen's own text, the path or URL).
+/// can act on, and the cause (SQLite's, the PostgreSQL server's or dlopen's own text).
 package struct HistoryError: Error, Sendable, CustomStringConvertible {
   /// What kind of failure it is; the command line turns `badDatabaseURL` and `cannotOpen` into
   /// usage errors (exit status 2) and the rest into exit status 1.
   package enum Code: Sendable, Hashable {
-    /// The database library (libsqlite3.so.0) could not be loaded.
+    /// The database library (libsqlite3.so.0, or libpq.so.5 for PostgreSQL) could not be loaded.
     case libraryMissing
     /// `--db` names no back end this bench knows.
     case badDatabaseURL
@@ -22,7 +22,8 @@ package struct HistoryError: Error, Sendable, CustomStringConvertible {
   package var code: Code
   /// One line saying what went wrong and what to do.
   package var message: String
-  /// The underlying text: SQLite's `sqlite3_errmsg`, dlopen's `dlerror`, or nil.
+  /// The underlying text: SQLite's `sqlite3_errmsg`, the server's SQLSTATE and message (libpq),
+  /// dlopen's `dlerror`, or nil.
   package var cause: String?
 
   /// Creates an error.

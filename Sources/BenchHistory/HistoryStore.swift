@@ -1,9 +1,10 @@
 import BenchAnalysis
 
 /// A history database: where `bench history record` puts benchmarks and `show` and `detect`
-/// read them. One implementation per back end (SQLite today, `SQLiteHistoryStore`; PostgreSQL
-/// through libpq next, for a fleet recording into one server): each keeps the same tables, a
-/// `schema_version` table, forward migrations, and records idempotently by content hash.
+/// read them. One implementation per back end (an SQLite file, `SQLiteHistoryStore`; a
+/// PostgreSQL server through libpq, `PostgreSQLHistoryStore`, for a fleet recording into one
+/// server): each keeps the same tables, a `schema_version` table, forward migrations, and
+/// records idempotently by content hash; both give the same answers for the same records.
 package protocol HistoryStore: AnyObject {
   /// The schema version the database is at after opening (migrations applied).
   var schemaVersion: Int { get }
@@ -29,7 +30,7 @@ package enum HistoryRecordOutcome: Sendable, Hashable {
 }
 
 /// Where the history lives (`--db`): a plain path or `sqlite:PATH` is an SQLite file;
-/// `postgresql://…` is a PostgreSQL server (not yet supported).
+/// `postgresql://…` or `postgres://…` is a PostgreSQL server (libpq's URI, docs/history.md).
 package enum HistoryDatabaseURL: Sendable, Hashable {
   /// An SQLite file at this path.
   case sqlite(path: String)
@@ -60,16 +61,14 @@ package enum HistoryDatabaseURL: Sendable, Hashable {
     }
   }
 
-  /// Opens the store (creating an SQLite file and its folder when missing, unless `readOnly`).
-  /// - Throws: `HistoryError`: the library is missing, the file cannot be opened, the schema is
-  ///   newer than this bench, or the back end is not supported yet.
+  /// Opens the store (creating an SQLite file and its folder when missing, or the tables on a
+  /// PostgreSQL server, unless `readOnly`).
+  /// - Throws: `HistoryError`: the library is missing, the database cannot be opened (or, read
+  ///   only, holds no history), or the schema is newer than this bench.
   package func open(readOnly: Bool = false) throws(HistoryError) -> any HistoryStore {
     switch self {
     case .sqlite(let path): return try SQLiteHistoryStore(path: path, readOnly: readOnly)
-    case .postgresql(let url):
-      throw HistoryError(
-        .badDatabaseURL, "--db \(url): PostgreSQL history databases are not supported yet; use an SQLite file"
-      )
+    case .postgresql(let url): return try PostgreSQLHistoryStore(url: url, readOnly: readOnly)
     }
   }
 }

@@ -12,10 +12,11 @@ package final class SQLiteHistoryStore: HistoryStore {
   package private(set) var schemaVersion = 0
 
   /// Opens (or creates, with its folder) the database at `path` and migrates it forward to
-  /// `SQLiteHistoryStore.migrations.count`; read-only, nothing is created or migrated.
+  /// `version` (default: the newest, `SQLiteHistoryStore.migrations.count`); read-only, nothing
+  /// is created or migrated.
   /// - Throws: `HistoryError`: the library is missing, the file cannot be opened or migrated, or
   ///   its schema is newer than this bench.
-  package init(path: String, readOnly: Bool = false) throws(HistoryError) {
+  package init(path: String, readOnly: Bool = false, migratingTo version: Int? = nil) throws(HistoryError) {
     if !readOnly {
       let folder = (path as NSString).deletingLastPathComponent
       if !folder.isEmpty {
@@ -25,7 +26,7 @@ package final class SQLiteHistoryStore: HistoryStore {
     database = try SQLiteDatabase(path: path, readOnly: readOnly)
     if !readOnly { try database.execute("PRAGMA journal_mode=WAL") }
     try database.execute("PRAGMA foreign_keys=ON")
-    schemaVersion = try migrate(readOnly: readOnly)
+    schemaVersion = try migrate(readOnly: readOnly, to: version ?? Self.migrations.count)
   }
 
   /// The schema's versions: the statements that take a database from version i to i + 1 are
@@ -56,12 +57,13 @@ package final class SQLiteHistoryStore: HistoryStore {
         run_id INTEGER NOT NULL REFERENCES run (id), phase TEXT NOT NULL, ms REAL NOT NULL,
         PRIMARY KEY (run_id, phase)) WITHOUT ROWID
       """,
-    ]
+    ],
+    HistorySchema.version2,
   ]
 
-  /// Brings the schema to the newest version, one transaction per version; returns the version.
+  /// Brings the schema to `target`, one transaction per version; returns the version.
   /// - Throws: `HistoryError` (`schemaTooNew`) for a database from a newer bench.
-  private func migrate(readOnly: Bool) throws(HistoryError) -> Int {
+  private func migrate(readOnly: Bool, to target: Int) throws(HistoryError) -> Int {
     if !readOnly {
       try database.execute(
         "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL, applied_at TEXT NOT NULL)")
@@ -75,7 +77,7 @@ package final class SQLiteHistoryStore: HistoryStore {
       )
     }
     guard !readOnly else { return version }
-    while version < newest {
+    while version < target {
       let next = version + 1
       try database.transaction { () throws(HistoryError) in
         // Read again under the write lock: another recorder may have migrated meanwhile.

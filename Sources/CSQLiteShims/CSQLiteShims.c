@@ -1,9 +1,7 @@
 #define _GNU_SOURCE
 #include "CSQLiteShims.h"
 
-#include <dlfcn.h>
-#include <pthread.h>
-#include <stdio.h>
+#include "CLibraryLoader.h"
 
 typedef CSQLiteShims_Database Db;
 typedef CSQLiteShims_Statement Stmt;
@@ -41,69 +39,35 @@ static struct {
   int (*column_bytes)(Stmt *, int);
 } sqlite;
 
-static pthread_mutex_t loadLock = PTHREAD_MUTEX_INITIALIZER;
-
-// Resolves `name` in `library` into `*slot`; on failure writes why into `message`.
-static int resolve(void *library, const char *name, void **slot, char *message, size_t size) {
-  dlerror();
-  void *symbol = dlsym(library, name);
-  if (symbol == NULL) {
-    const char *why = dlerror();
-    snprintf(message, size, "%s", why ? why : name);
-    return -1;
-  }
-  *slot = symbol;
-  return 0;
-}
-
-#define RESOLVE(field, name) \
-  if (resolve(lib, name, (void **)&sqlite.field, message, messageSize) != 0) return -1
-
-static int resolveAll(void *lib, char *message, size_t messageSize) {
-  RESOLVE(open_v2, "sqlite3_open_v2");
-  RESOLVE(close_v2, "sqlite3_close_v2");
-  RESOLVE(errmsg, "sqlite3_errmsg");
-  RESOLVE(busy_timeout, "sqlite3_busy_timeout");
-  RESOLVE(exec, "sqlite3_exec");
-  RESOLVE(last_insert_rowid, "sqlite3_last_insert_rowid");
-  RESOLVE(changes, "sqlite3_changes");
-  RESOLVE(prepare_v2, "sqlite3_prepare_v2");
-  RESOLVE(finalize, "sqlite3_finalize");
-  RESOLVE(step, "sqlite3_step");
-  RESOLVE(reset, "sqlite3_reset");
-  RESOLVE(clear_bindings, "sqlite3_clear_bindings");
-  RESOLVE(bind_int64, "sqlite3_bind_int64");
-  RESOLVE(bind_double, "sqlite3_bind_double");
-  RESOLVE(bind_text, "sqlite3_bind_text");
-  RESOLVE(bind_null, "sqlite3_bind_null");
-  RESOLVE(column_type, "sqlite3_column_type");
-  RESOLVE(column_int64, "sqlite3_column_int64");
-  RESOLVE(column_double, "sqlite3_column_double");
-  RESOLVE(column_text, "sqlite3_column_text");
-  RESOLVE(column_bytes, "sqlite3_column_bytes");
-  return 0;
-}
+// The table CLibraryLoader fills, by the SQLite name of each function.
+#define SYMBOL(field, name) {name, (void **)&sqlite.field}
+static const CLibraryLoader_Symbol symbols[] = {
+    SYMBOL(open_v2, "sqlite3_open_v2"),
+    SYMBOL(close_v2, "sqlite3_close_v2"),
+    SYMBOL(errmsg, "sqlite3_errmsg"),
+    SYMBOL(busy_timeout, "sqlite3_busy_timeout"),
+    SYMBOL(exec, "sqlite3_exec"),
+    SYMBOL(last_insert_rowid, "sqlite3_last_insert_rowid"),
+    SYMBOL(changes, "sqlite3_changes"),
+    SYMBOL(prepare_v2, "sqlite3_prepare_v2"),
+    SYMBOL(finalize, "sqlite3_finalize"),
+    SYMBOL(step, "sqlite3_step"),
+    SYMBOL(reset, "sqlite3_reset"),
+    SYMBOL(clear_bindings, "sqlite3_clear_bindings"),
+    SYMBOL(bind_int64, "sqlite3_bind_int64"),
+    SYMBOL(bind_double, "sqlite3_bind_double"),
+    SYMBOL(bind_text, "sqlite3_bind_text"),
+    SYMBOL(bind_null, "sqlite3_bind_null"),
+    SYMBOL(column_type, "sqlite3_column_type"),
+    SYMBOL(column_int64, "sqlite3_column_int64"),
+    SYMBOL(column_double, "sqlite3_column_double"),
+    SYMBOL(column_text, "sqlite3_column_text"),
+    SYMBOL(column_bytes, "sqlite3_column_bytes"),
+};
 
 int CSQLiteShims_load(const char *path, char *message, size_t messageSize) {
-  pthread_mutex_lock(&loadLock);
-  int status = 0;
-  void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-  if (lib == NULL) {
-    const char *why = dlerror();
-    snprintf(message, messageSize, "%s", why ? why : path);
-    status = -1;
-  } else if (!sqlite.loaded) {
-    if (resolveAll(lib, message, messageSize) == 0) {
-      sqlite.loaded = 1;  // the library stays open for the life of the process
-    } else {
-      dlclose(lib);
-      status = -1;
-    }
-  } else {
-    dlclose(lib);  // already resolved from an earlier load: drop this reference
-  }
-  pthread_mutex_unlock(&loadLock);
-  return status;
+  return CLibraryLoader_load(path, symbols, sizeof symbols / sizeof symbols[0], &sqlite.loaded, message,
+                             messageSize);
 }
 
 int CSQLiteShims_open(const char *path, int readOnly, Db **db) {

@@ -1,6 +1,8 @@
 #define _GNU_SOURCE
 #include "CXCBShims.h"
 
+#include "CLibraryLoader.h"
+
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
@@ -107,25 +109,9 @@ static struct {
 
 static pthread_mutex_t loadLock = PTHREAD_MUTEX_INITIALIZER;
 
-// Resolves `name` in `library` into `*slot`; on failure writes why into `message`.
-static int resolve(void *library, const char *name, void **slot, char *message, size_t size) {
-  dlerror();
-  void *symbol = dlsym(library, name);
-  if (symbol == NULL) {
-    const char *why = dlerror();
-    snprintf(message, size, "%s", why ? why : name);
-    return -1;
-  }
-  *slot = symbol;
-  return 0;
-}
-
-// dlopen(path), or NULL with dlerror's text in `message`.
-static void *openLibrary(const char *path, char *message, size_t messageSize) {
-  void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-  if (lib == NULL) snprintf(message, messageSize, "%s", dlerror());
-  return lib;
-}
+// dlopen and dlsym through the shims' one loader (CLibraryLoader).
+#define openLibrary CLibraryLoader_open
+#define resolve CLibraryLoader_resolve
 
 #define RESOLVE(lib, field, name) \
   if (resolve(lib, name, (void **)&xcb.field, message, messageSize) != 0) return -1

@@ -19,7 +19,7 @@ import Testing
       (["show", "--cell", "warm"], "--cell wants CONDITION/CONFIG"),
       (["record", "r.json", "--time", "yesterday"], "--time wants ISO 8601"),
       (["show", "--db", "mysql://host/db"], "unknown scheme mysql"),
-      (["show", "--db", "postgresql://host/db"], "not supported yet"),
+      (["show", "--db", "postgresql:///none?host=/nonexistent"], "cannot connect to the history database"),
     ])
   func badUsage(arguments: [String], message: String) {
     let (status, output, errors) = HistoryFixtures.run(arguments)
@@ -72,13 +72,36 @@ struct HistoryCommandTests {
     #expect(show.output.components(separatedBy: "\"commit\"").count - 1 == 3)
   }
 
+  @Test("record without --commit takes the commit and branch results.json records (tool.commit, tool.branch)")
+  func recordTakesToolCommit() throws {
+    let folder = temporaryFolder("history")
+    var results = HistoryFixtures.results([100, 101])
+    results.tool.commit = "0123456789abcdef0123456789abcdef01234567"
+    results.tool.branch = "main"
+    let path = try HistoryFixtures.write(results, named: "r.json", in: folder)
+    let db = folder + "/h.sqlite"
+    let (status, output, errors) = HistoryFixtures.run(["record", path, "--db", db])
+    #expect(status == 0, "\(errors)")
+    #expect(output.contains("commit 0123456789ab"))
+    let show = HistoryFixtures.run(["show", "--db", db, "--format", "csv"])
+    #expect(show.output.contains(",0123456789abcdef0123456789abcdef01234567,main,"), "\(show.output)")
+    // --commit and --branch still win over what the file records.
+    var other = results
+    other.settings.startedAt = "2026-12-02T10:00:00Z"
+    let second = try HistoryFixtures.write(other, named: "r2.json", in: folder)
+    #expect(
+      HistoryFixtures.run(["record", second, "--db", db, "--commit", "given", "--branch", "b"]).status == 0)
+    #expect(HistoryFixtures.run(["show", "--db", db, "--format", "csv"]).output.contains(",given,b,"))
+  }
+
   @Test("record without --commit says where the commit should come from, exit status 2")
   func recordNeedsCommit() throws {
     let folder = temporaryFolder("history")
     let path = try HistoryFixtures.write(HistoryFixtures.results([100]), named: "r.json", in: folder)
     let (status, _, errors) = HistoryFixtures.run(["record", path, "--db", folder + "/h.sqlite"])
     #expect(status == 2)
-    #expect(errors.contains("records no commit: give it with --commit SHA"))
+    #expect(errors.contains("records no commit (tool.commit): give it with --commit SHA"))
+    #expect(errors.filter { $0 == "\n" }.count == 1)
   }
 
   @Test("show prints one line per benchmark: commit, time, median with its interval, k of n failed")

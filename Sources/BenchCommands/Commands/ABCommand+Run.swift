@@ -76,6 +76,12 @@ extension ABCommand {
       return .apps(ABSide.allCases.map { binaries[$0] })
     }
 
+    /// Each side measured its revision: A's commit, then B's (no branch: a revision was built,
+    /// and `resolve` refused a `HEAD` with uncommitted changes).
+    package func checkouts() -> [SourceCheckout?] {
+      [a, b].map { SourceCheckout(commit: $0.commit, branch: nil, dirty: false) }
+    }
+
     /// Writes `revisions.json`, then runs both sides interleaved (``ABSession``).
     package func run(
       _ sessions: [BenchSession], runners: [BenchRunner], progress: ProgressReporter,

@@ -1,3 +1,4 @@
+import AppBuilds
 import BenchAnalysis
 import BenchKit
 import ResultsSchema
@@ -25,6 +26,9 @@ package protocol BenchJob {
   /// The app each side runs, in ``sides`` order: camera-app, located or built (nil with `--app` or
   /// third-party apps only); or the exit status when there is none, the reason said on `log`.
   func apps(interrupted: InterruptFlag, log: (String) -> Void) -> BenchJobApps
+  /// The source each side measured, in ``sides`` order (results.json's `tool.commit`,
+  /// `tool.branch`, `tool.dirty`); nil where it is not known. Called once, before the runs.
+  func checkouts() -> [SourceCheckout?]
   /// Runs the sessions (one per side, in ``sides`` order) to each side's results.
   func run(
     _ sessions: [BenchSession], runners: [BenchRunner], progress: ProgressReporter,
@@ -53,4 +57,13 @@ package enum BenchJobApps {
   case apps([String?])
   /// No benchmark: the exit status (1 a build or locate failed, 130 interrupted).
   case exit(Int32)
+}
+
+extension BenchJob {
+  /// Every side measured this checkout: the package root's commit, branch and state, or
+  /// nothing where bench runs from outside a git checkout (``SourceCheckout/describe(_:)``).
+  package func checkouts() -> [SourceCheckout?] {
+    let checkout = CameraAppLocator.packageRoot().flatMap(SourceCheckout.describe)
+    return sides.map { _ in checkout }
+  }
 }

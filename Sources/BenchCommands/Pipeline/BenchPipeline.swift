@@ -1,6 +1,7 @@
 #if canImport(Glibc)
   import Glibc
 #endif
+import AppBuilds
 import BenchAnalysis
 import BenchKit
 import Display
@@ -89,10 +90,16 @@ package enum BenchPipeline {
     errors: inout some TextOutputStream
   ) -> [(session: BenchSession, runner: BenchRunner, journal: RunJournal)]? {
     var sides: [(session: BenchSession, runner: BenchRunner, journal: RunJournal)] = []
+    let checkouts = job.checkouts()
     for (index, side) in job.sides.enumerated() {
       var settings = job.settings
       settings.outDir = folders[index].path
-      let base = baseResults(settings, display: context.display)
+      var base = baseResults(settings, display: context.display)
+      if index < checkouts.count, let checkout = checkouts[index] {
+        base.tool.commit = checkout.commit
+        base.tool.branch = checkout.branch
+        base.tool.dirty = checkout.dirty
+      }
       let journal: RunJournal
       let runner: BenchRunner
       do {

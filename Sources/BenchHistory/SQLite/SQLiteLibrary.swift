@@ -10,15 +10,9 @@ package enum SQLiteLibrary {
   /// `dlopen(path, RTLD_NOW | RTLD_LOCAL)` then `dlsym` per function.
   /// - Throws: `HistoryError` (`libraryMissing`) with dlopen's text when it cannot be loaded.
   package static func load(path: String = defaultPath) throws(HistoryError) {
-    var message = [CChar](repeating: 0, count: 512)
-    let status = message.withUnsafeMutableBufferPointer { buffer in
-      CSQLiteShims_load(path, buffer.baseAddress, buffer.count)
-    }
-    guard status == 0 else {
-      let cause = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-      throw HistoryError(
-        .libraryMissing, "cannot load \(path) for the history database (Debian package libsqlite3-0)",
-        cause: cause)
+    try HistoryLibrary.load(path, for: "the history database", package: "libsqlite3-0") {
+      path, message, size in
+      CSQLiteShims_load(path, message, size)
     }
   }
 

@@ -415,6 +415,8 @@ struct ABEndToEndTests {
     for side in ["A", "B"] {
       let results = try ResultsFile.load(path: "\(out)/\(side)/results.json")
       #expect(results.complete == true && results.cells.map(\.runs) == [8], "\(side)")
+      // Each side records the revision it built (history record takes it from there).
+      #expect(results.tool.commit == (try repo.git("rev-parse", side == "A" ? "HEAD~1" : "HEAD")), "\(side)")
       // The final save ended the side's journal, as bench's does.
       #expect(try RunJournal.read(path: "\(out)/\(side)/\(RunJournal.fileName)").hasEnd)
     }

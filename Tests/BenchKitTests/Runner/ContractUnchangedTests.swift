@@ -1,3 +1,4 @@
+import AppBuilds
 import BenchAnalysis
 import Foundation
 import LaunchContract
@@ -85,6 +86,11 @@ import Testing
     #expect(
       actual.subtracting(expected).subtracting(added).sorted() == [],
       "fields results.json did not have before (list additions in Fixtures/results-fields-added.txt)")
+
+    // tool.commit: the checkout bench ran from, where the package is a git checkout.
+    let head = SourceCheckout.describe(packageRoot)
+    let recorded = try ResultsFile.load(path: out + "/results.json", timelines: .none)
+    #expect(recorded.tool.commit == head?.commit && recorded.tool.branch == head?.branch)
 
     // samples.csv: the same header.
     let header = try String(contentsOfFile: out + "/samples.csv", encoding: .utf8).split(separator: "\n")

@@ -42,7 +42,7 @@ extension HistoryCommand {
       guard !arguments.contains("") else { throw UsageError("record wants results files, not an empty name") }
       options.results = arguments
       options.commit = try o.value(commit)
-      options.branch = try o.value(branch) ?? ""
+      options.branch = try o.value(branch)
       options.time = try o.value(time)
     case .show, .detect:
       guard arguments.isEmpty else {

@@ -31,17 +31,20 @@ extension HistoryCommand {
     }
   }
 
-  /// The benchmark in the results file at `path`, with the commit, branch and time to record.
+  /// The benchmark in the results file at `path`, with the commit, branch and time to record:
+  /// `--commit` and `--branch` when given, else the ones results.json records (`tool.commit`,
+  /// `tool.branch`; a file's branch goes with its commit only).
   /// - Throws: `UsageError` when the file cannot be read, or records no commit and none was given.
   static func load(_ path: String, options o: Options) throws(UsageError) -> HistoryBenchmark {
     let results = try UsageError.reading { () throws(ResultsFileError) in
       try ResultsFile.load(path: path, timelines: .none)
     }
-    // results.json records no commit yet (tool.version only): until it does, --commit says it.
-    guard let commit = o.commit else {
+    guard let commit = o.commit ?? results.tool.commit else {
       throw UsageError(
-        "\(path) records no commit: give it with --commit SHA (e.g. --commit $(git rev-parse HEAD))")
+        "\(path) records no commit (tool.commit): give it with --commit SHA (e.g. --commit $(git rev-parse HEAD))"
+      )
     }
-    return HistoryBenchmark(results: results, commit: commit, branch: o.branch, time: o.time)
+    let branch = o.branch ?? (o.commit == nil ? results.tool.branch : nil) ?? ""
+    return HistoryBenchmark(results: results, commit: commit, branch: branch, time: o.time)
   }
 }

@@ -36,8 +36,8 @@ package enum HistoryCommand: Command {
     package var database: HistoryDatabaseURL
     /// `record`: `--commit`; nil takes the one results.json records.
     package var commit: String?
-    /// `record`: `--branch`.
-    package var branch = ""
+    /// `record`: `--branch`; nil takes the one results.json records with its commit (or none).
+    package var branch: String?
     /// `record`: `--time`, normalized to UTC; nil takes `settings.startedAt`.
     package var time: String?
     /// `show`, `detect`: the filters.
@@ -57,12 +57,15 @@ package enum HistoryCommand: Command {
   }
 
   static let db = Option(
-    "--db", "URL", "the history database: a path, sqlite:PATH (postgresql://… later)",
+    "--db", "URL",
+    "the history database: a path, sqlite:PATH, or postgresql://USER@HOST/DB (libpq; PG* variables apply)",
     default: HistoryDatabaseURL.defaultPath, parser: .fileName)
   static let commit = Option<String?>(
     "--commit", "SHA", "record: the commit measured", shownAs: "the one results.json records",
     parser: .fileName)
-  static let branch = Option<String?>("--branch", "NAME", "record: the branch it was on", parser: .fileName)
+  static let branch = Option<String?>(
+    "--branch", "NAME", "record: the branch it was on", shownAs: "the one results.json records",
+    parser: .fileName)
   static let time = Option<String?>(
     "--time", "ISO8601", "record: when it ran (UTC)", shownAs: "settings.startedAt",
     parser: .converting { (text: String) throws(UsageError) -> String in
@@ -121,6 +124,6 @@ package enum HistoryCommand: Command {
       minSegment,
     ],
     epilogue: """
-      exit status: 0 done, 1 the database failed or libsqlite3 is missing, 2 bad usage or unreadable results
+      exit status: 0 done, 1 the database failed or its library (libsqlite3, libpq) is missing, 2 bad usage, unreadable results or no connection
       """)
 }
