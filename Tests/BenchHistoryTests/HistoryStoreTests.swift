@@ -124,7 +124,7 @@ struct HistoryStoreTests {
   }
 }
 
-@Suite(.timeLimit(.minutes(TestTime.minutes(1)))) struct SQLiteLibraryTests {
+@Suite(.timeLimit(.minutes(TestTime.minutes(10)))) struct SQLiteLibraryTests {
   @Test("a library that cannot be loaded is one clear error naming it and the package")
   func missingLibrary() {
     #expect {
