@@ -78,7 +78,9 @@ extension Bisection {
   func conclusion(_ end: BisectEnd, search: BisectSearch, record: inout BisectRecord)
     -> (String, String, Int32)
   {
-    let open = range[(search.lastGood + 1)...search.firstBad].map(\.commit)
+    // The commits still open; none once BAD read not slower (the last good one is BAD then).
+    let open =
+      search.lastGood < search.firstBad ? range[(search.lastGood + 1)...search.firstBad].map(\.commit) : []
     switch end {
     case .finished(.culprit(let index)):
       let culprit = probes.last { $0.commit == range[index].commit }
