@@ -48,12 +48,17 @@ extension Bisection {
       options, repository: repository, good: good, commit: commit.commit, runs: runs, folder: folder)
     let status: Int32
     do throws(UsageError) {
-      guard var job = try ABCommand.parse(arguments)?.prepare() else { return .interrupted }
+      // GOOD was resolved once, at the start; the commit is checked here (no camera-app: untestable).
+      let probed = try builder.resolve(commit.commit)
+      guard var options = try ABCommand.parse(arguments) else { return .interrupted }
+      options.resolved = (good, probed)
+      var job = try options.prepare()
       job.builder = builder
       var comparison = ""
       status = try BenchPipeline.run(job, interrupt: interrupt, output: &comparison, errors: &errors)
     } catch {
-      // A commit bench ab refuses (no camera-app, no default profile to pin): not measurable.
+      // A commit bench ab refuses (no camera-app; the checkout's HEAD with uncommitted changes):
+      // not measurable.
       return .measured(
         BisectProbe(commit: commit.commit, subject: commit.subject, verdict: .untestable, note: error.message)
       )
