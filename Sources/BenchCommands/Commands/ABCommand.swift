@@ -1,3 +1,4 @@
+import AppBuilds
 import BenchKit
 
 /// `bench ab REV_A REV_B`: code against code on one machine in one run. Builds camera-app at
