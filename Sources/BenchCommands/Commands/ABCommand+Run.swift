@@ -21,8 +21,13 @@ extension ABCommand.Options {
       repository = FileManager.default.currentDirectoryPath + "/" + repository
     }
     let builder = RevisionBuilder(repository: repository)
-    let a = try resolved?.a ?? builder.resolve(revisions.a)
-    let b = try resolved?.b ?? builder.resolve(revisions.b)
+    let (a, b): (Revision, Revision)
+    if let resolved {
+      (a, b) = resolved
+    } else {
+      a = try builder.resolve(revisions.a)
+      b = try builder.resolve(revisions.b)
+    }
     let prepared = try run.prepare()
     var settings = prepared.settings
     let pinnedProfile = try pin(&settings, a: a, b: b, builder: builder)
