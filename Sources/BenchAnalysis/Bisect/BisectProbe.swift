@@ -39,14 +39,17 @@ package struct BisectProbe: Sendable, Equatable, Codable {
   }
 
   /// The baseline gate's verdict on `phase` of the cell `condition`/`config` of `probe` against
-  /// `good` (the gate's defaults: 5 % threshold, α = 0.01, failed runs ranked slowest): a failed
+  /// `good` (the gate's rule: `threshold`, by default its 5 %, α = 0.01, failed runs ranked
+  /// slowest): a failed
   /// check is slower, a passed one not slower, anything else inconclusive. The failure-rate
   /// check is not bisected: a run that failed already counts as slower than any in the phase.
   package static func verdict(
-    good: BenchResults, probe: BenchResults, condition: String, config: String, phase: String
+    good: BenchResults, probe: BenchResults, condition: String, config: String, phase: String,
+    threshold: Double = 0.05
   ) -> GateOutcome? {
     var options = Gate.BaselineOptions()
     options.phases = [phase]
+    options.defaultThreshold = threshold
     let report = Gate.checkBaseline(probe, against: good, options: options)
     let name = "\(phase) \(config)/\(condition)"
     return report.outcomes.first { $0.phase == phase && $0.name == name && $0.kind == "baseline" }

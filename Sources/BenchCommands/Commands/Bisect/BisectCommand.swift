@@ -25,6 +25,9 @@ package enum BisectCommand: Command {
     package var runs = 10
     /// `--max-runs`: the most runs per side an inconclusive probe is given.
     package var maxRuns = 40
+    /// `--threshold`: how much slower than GOOD (a fraction: 0.05 = 5 %) a probe must be to be
+    /// slower; within it, not slower.
+    package var threshold = 0.05
     /// `--db`.
     package var database: HistoryDatabaseURL
     /// `--out`, as given: the folder each probe's session goes in, and `bisect.json`.
@@ -46,6 +49,10 @@ package enum BisectCommand: Command {
     "--max-runs", "N", "the most runs per side an inconclusive probe gets (doubling from --runs)",
     default: 40,
     parser: .integer(in: 2...100_000))
+  static let threshold = Option(
+    "--threshold", "FRACTION",
+    "slower means beyond this (0.05 = 5 %); half the shift being chased keeps healthy commits clear of it",
+    default: 0.05, parser: .number(in: NumberRange(greaterThan: 0, below: 10)))
   static let db = Option(
     "--db", "URL", "the history database every probe's results are recorded in",
     default: HistoryDatabaseURL.defaultPath, parser: .fileName)
@@ -68,13 +75,14 @@ package enum BisectCommand: Command {
       GOOD's in one cell and phase (--cell, --phase). Binary search, as git bisect: BAD is taken as
       slower until measured, each probed commit is measured against GOOD in one interleaved bench ab
       session (camera-app built incrementally in .build/ab, cached per commit) and decided by the
-      baseline gate (5 % threshold, α = 0.01, failed runs ranked slowest). A commit that does not
-      build is skipped as git bisect skip does; an inconclusive probe is measured again with twice
-      the runs, up to --max-runs, then the range it could not narrow is reported. Prints the
-      culprit, its subject, its shift with the interval and every probe; records every probe's
-      results in the history (--db; branch "bisect", each at its commit's time).
+      baseline gate's rule (--threshold, 5 % by default; α = 0.01; failed runs ranked slowest). A
+      commit that does not build is skipped as git bisect skip does; an inconclusive probe is
+      measured again with twice the runs, up to --max-runs, then the range it could not narrow is
+      reported. Prints the culprit, its subject, its shift with the interval and every probe;
+      records every probe's results in the history (--db; branch "bisect", each at its commit's
+      time).
       """,
-    options: [ABCommand.repo, cell, phase, runs, maxRuns, db, out] + passedThrough,
+    options: [ABCommand.repo, cell, phase, runs, maxRuns, threshold, db, out] + passedThrough,
     epilogue: """
       A range of n commits needs at most ⌈log₂(n + 1)⌉ probes (4 for 15 commits, 5 for 16 to 31),
       each building at most its own commit; GOOD is built once.
@@ -112,7 +120,9 @@ package enum BisectCommand: Command {
     }
     return Options(
       revisions: (o.positional[0], o.positional[1]), repo: try o.value(ABCommand.repo), condition: parts[0],
-      config: parts[1], phase: try o.value(phase), runs: first, maxRuns: most, database: database,
+      config: parts[1], phase: try o.value(phase), runs: first, maxRuns: most,
+      threshold: try o.value(threshold),
+      database: database,
       out: try o.value(out),
       quiet: o.flags.contains("--quiet"), passedThrough: given)
   }

@@ -82,7 +82,8 @@ extension Bisection {
     record(b, commit: commit.commit, time: commit.time, errors: &errors)
     guard
       let outcome = BisectProbe.verdict(
-        good: a, probe: b, condition: options.condition, config: options.config, phase: options.phase)
+        good: a, probe: b, condition: options.condition, config: options.config, phase: options.phase,
+        threshold: options.threshold)
     else {
       return .measured(
         BisectProbe(
