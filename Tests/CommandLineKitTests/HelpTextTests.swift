@@ -23,7 +23,7 @@ import Testing
     "bench's and each subcommand's --help is byte-identical to its committed copy",
     arguments: [
       "", "compare", "gate", "baseline", "report", "calibrate", "doctor", "launch-floor", "power",
-      "build-app", "ab", "history",
+      "build-app", "ab", "history", "bisect",
     ])
   func bench(subcommand: String) throws {
     let expected = try Self.fixture(subcommand.isEmpty ? "help-bench.txt" : "help-bench-\(subcommand).txt")

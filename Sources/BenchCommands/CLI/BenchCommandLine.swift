@@ -9,7 +9,8 @@ package enum BenchCommandLine {
       ("report", ReportCommand.self), ("calibrate", CalibrateCommand.self), ("doctor", DoctorCommand.self),
       ("launch-floor", LaunchFloorCommand.self), ("power", PowerCommand.self),
       ("history", HistoryCommand.self),
-      ("build-app", BuildAppCommand.self), ("ab", ABCommand.self), ("run", RunCommand.self),
+      ("build-app", BuildAppCommand.self), ("ab", ABCommand.self), ("bisect", BisectCommand.self),
+      ("run", RunCommand.self),
     ]
   }
 

@@ -21,8 +21,13 @@ extension ABCommand.Options {
       repository = FileManager.default.currentDirectoryPath + "/" + repository
     }
     let builder = RevisionBuilder(repository: repository)
-    let a = try builder.resolve(revisions.a)
-    let b = try builder.resolve(revisions.b)
+    let (a, b): (Revision, Revision)
+    if let resolved {
+      (a, b) = resolved
+    } else {
+      a = try builder.resolve(revisions.a)
+      b = try builder.resolve(revisions.b)
+    }
     let prepared = try run.prepare()
     var settings = prepared.settings
     let pinnedProfile = try pin(&settings, a: a, b: b, builder: builder)
@@ -33,6 +38,15 @@ extension ABCommand.Options {
 }
 
 extension ABCommand {
+  /// Whether a clean `HEAD` of `repository` may be taken from this checkout's own camera-app
+  /// build: only when that is the repository being compared and bench would build it (not
+  /// `FIRSTFRAME_CAMERA_APP`'s binary).
+  package static func reusesCheckout(_ repository: String) -> Bool {
+    let root = CameraAppLocator.packageRoot().map { FileSystem.realPath($0) ?? $0 }
+    return root == (FileSystem.realPath(repository) ?? repository)
+      && LaunchEnvironment.value(of: .cameraApp) == nil
+  }
+
   /// `bench ab`'s benchmark, prepared: camera-app built at both revisions, both run on one
   /// camera, interleaved run by run (``ABSession``), into `A/` and `B/`; then the comparison.
   package struct Run: BenchJob, Sendable {
@@ -51,6 +65,9 @@ extension ABCommand {
     /// The pinned profile's contents when it is A's default (written to `settings.profilePath`,
     /// `OUT/profile.json`, before anything runs); nil with `--profile FILE` or no synthetic camera.
     package var pinnedProfile: [UInt8]? = nil
+    /// The builder of both revisions' camera-app; nil makes one for ``repository`` as `bench ab`
+    /// does (`bench bisect` passes its own, which counts what it compiles).
+    package var builder: RevisionBuilder? = nil
 
     package var sides: [BenchSide] {
       ABSide.allCases.map { BenchSide(label: $0.rawValue, folder: settings.outDir + "/" + $0.rawValue) }
@@ -113,13 +130,9 @@ extension ABCommand {
     /// camera-app at both revisions (``RevisionBuilder``), or nil when a build failed or was
     /// interrupted (said on `errors`).
     func build(interrupted: InterruptFlag, log: (String) -> Void) -> [ABSide: String]? {
-      // HEAD may come from this checkout's own camera-app build only when that is the repository
-      // being compared and bench would build it (not FIRSTFRAME_CAMERA_APP's binary).
-      let root = CameraAppLocator.packageRoot().map { FileSystem.realPath($0) ?? $0 }
-      let builder = RevisionBuilder(
-        repository: repository,
-        reuseCheckout: root == (FileSystem.realPath(repository) ?? repository)
-          && LaunchEnvironment.value(of: .cameraApp) == nil)
+      let builder =
+        self.builder
+        ?? RevisionBuilder(repository: repository, reuseCheckout: ABCommand.reusesCheckout(repository))
       var binaries: [ABSide: String] = [:]
       for (side, revision) in [(ABSide.a, a), (.b, b)] {
         do {

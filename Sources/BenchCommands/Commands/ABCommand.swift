@@ -1,3 +1,4 @@
+import AppBuilds
 import BenchKit
 
 /// `bench ab REV_A REV_B`: code against code on one machine in one run. Builds camera-app at
@@ -15,6 +16,10 @@ package enum ABCommand: Command {
     package var repo: String?
     /// `bench`'s options (`outDir` is the folder that gets `A/` and `B/`).
     package var run: RunCommand.Options
+    /// The revisions already resolved, by a command that resolved them once for many sessions
+    /// (`bench bisect`, whose GOOD must not be refused later because the checkout changed since);
+    /// nil: ``prepare()`` resolves ``revisions``.
+    package var resolved: (a: Revision, b: Revision)? = nil
   }
 
   static let repo = Option<String?>(

@@ -193,6 +193,7 @@ package enum RunCommand: Command {
         bench build-app                          build camera-app as bench runs it; print its path
         bench ab REV_A REV_B                     camera-app at two git revisions, interleaved, B vs A
         bench history record|show|detect         every benchmark remembered; change points in the series
+        bench bisect GOOD BAD                    the first commit that made a cell slower, by bench ab probes
       exit status: 0 ok, 1 runs failed (or a gate failed), 2 bad usage or input, 130 interrupted
       """)
 

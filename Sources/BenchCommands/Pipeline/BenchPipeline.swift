@@ -19,13 +19,16 @@ import ResultsSchema
 /// 5. the job reports (a comparison, a verdict) and the exit status is returned: 0 ok, 1 runs
 ///    failed or results not written, 130 interrupted.
 package enum BenchPipeline {
-  /// Runs `job` from its results folders to its exit status.
+  /// Runs `job` from its results folders to its exit status. `interrupt` is the flag a signal
+  /// sets (installed here when nil): a command that runs several jobs (`bench bisect`) installs
+  /// one and passes it to each, so that one Ctrl-C stops the job in flight and the command.
   /// - Throws: `UsageError` when a results folder cannot be made, is held by another bench or
   ///   holds results.
   package static func run(
-    _ job: some BenchJob, output: inout some TextOutputStream, errors: inout some TextOutputStream
+    _ job: some BenchJob, interrupt: InterruptFlag? = nil, output: inout some TextOutputStream,
+    errors: inout some TextOutputStream
   ) throws(UsageError) -> Int32 {
-    let interrupted = InterruptFlag.install()
+    let interrupted = interrupt ?? InterruptFlag.install()
     let guardProcess = startGuard(errors: &errors)
     // The results folders first: one in use or holding results is refused before anything is built.
     let folders = try claim(job, errors: &errors)
