@@ -62,6 +62,33 @@ import Testing
     #expect(found.map(\.index).sorted() == c.change_points, "\(c.name)")
   }
 
+  @Test("a window's O(n log n) statistics are the O(n²) definition's, for shuffled orders and ties")
+  func windowStatistics() {
+    var rng = SplitMix64(seed: 21)
+    for length in [2, 3, 8, 31, 64] {
+      // Values on a coarse grid, so that ties are common, around a large offset.
+      let series = (0..<(length + 4)).map { _ in 300 + Double(rng.nextIndex(below: 12)) / 4 }
+      let window = EDivisive.Window(series, 2..<(length + 2))
+      for _ in 0..<5 {
+        var order = Array(0..<length)
+        EDivisive.shuffle(&order, &rng)
+        let fast = window.statistics(order: order)
+        let slow = EDivisive.statistics(EDivisive.DistanceMatrix(series), order: order.map { $0 + 2 })
+        for (a, b) in zip(fast, slow) { #expect(abs(a - b) <= 1e-9 * max(1, abs(b)), "\(a) against \(b)") }
+      }
+    }
+  }
+
+  @Test("the defaults find the clear-cut fixtures' change points (those 3 or more points from an end)")
+  func defaultsOnFixtures() {
+    for c in Self.reference.cases where c.clear_cut {
+      let found = EDivisive.changePoints(c.series, options: .history).map(\.index).sorted()
+      // minimumSegment 3 cannot split off fewer than 3 points; every other point is kept.
+      let reachable = c.change_points.filter { $0 >= 3 && $0 <= c.series.count - 3 }
+      #expect(found == reachable, "\(c.name)")
+    }
+  }
+
   @Test("a flat series of 30 medians with small noise has no change point")
   func flat() {
     var rng = SplitMix64(seed: 11)
