@@ -132,3 +132,58 @@ import Testing
     #expect(Statistics.medianInterval([]).lower.isNaN)
   }
 }
+
+/// The search as first written, with the O(n²) statistics and no early stop: the fast search must
+/// give the same change points and p-values.
+@Suite(.timeLimit(.minutes(TestTime.minutes(10)))) struct EDivisiveFastSearchTests {
+  static func referenceChangePoints(_ series: [Double], options: EDivisive.Options) -> [(
+    index: Int, pValue: Double
+  )] {
+    let distances = EDivisive.DistanceMatrix(series)
+    var found: [(index: Int, pValue: Double)] = []
+    var rng = SplitMix64(seed: options.seed)
+    while true {
+      let bounds = [0] + found.map(\.index).sorted() + [series.count]
+      let windows = Array(zip(bounds, bounds.dropFirst()))
+      var best: (index: Int, statistic: Double)?
+      for (a, b) in windows {
+        if let c = EDivisive.bestSplit(distances, order: Array(a..<b), minimumSegment: options.minimumSegment),
+          c.statistic > (best?.statistic ?? -.infinity)
+        {
+          best = c
+        }
+      }
+      guard let chosen = best else { return found }
+      var atLeast = 0
+      for _ in 0..<options.permutations {
+        var largest = -Double.infinity
+        for (a, b) in windows {
+          var order = Array(a..<b)
+          EDivisive.shuffle(&order, &rng)
+          if let s = EDivisive.bestSplit(distances, order: order, minimumSegment: options.minimumSegment) {
+            largest = max(largest, s.statistic)
+          }
+        }
+        if largest >= chosen.statistic { atLeast += 1 }
+      }
+      let p = Double(atLeast) / Double(options.permutations + 1)
+      guard p <= options.alpha else { return found }
+      found.append((chosen.index, p))
+    }
+  }
+
+  @Test("on 60 random series, flat and stepped, the fast search finds the O(n²) search's points and p-values")
+  func sameAsReference() {
+    var rng = SplitMix64(seed: 33)
+    for k in 0..<60 {
+      let step = k % 3 == 0 ? 0.0 : 0.01 * Double(k % 5)
+      let at = 5 + rng.nextIndex(below: 30)
+      let series = (0..<40).map { i in 100 * (i < at ? 1 : 1 + step) * (1 + 0.01 * rng.nextGaussian()) }
+      let options = EDivisive.Options(alpha: 0.05, permutations: 100, minimumSegment: 1 + k % 3)
+      let fast = EDivisive.changePoints(series, options: options)
+      let slow = Self.referenceChangePoints(series, options: options)
+      #expect(fast.map(\.index) == slow.map(\.index), "series \(k)")
+      #expect(fast.map(\.pValue) == slow.map(\.pValue), "series \(k)")
+    }
+  }
+}

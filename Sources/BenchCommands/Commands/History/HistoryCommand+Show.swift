@@ -9,7 +9,7 @@ extension HistoryCommand {
   static func show(_ o: Options, from store: any HistoryStore, output: inout some TextOutputStream)
     throws(HistoryError)
   {
-    let series = HistorySeries.build(try store.benchmarks(o.query))
+    let series = try store.series(o.query)
     switch o.format {
     case .table: output.write(HistoryReport.table(series))
     case .csv: output.write(HistoryReport.csv(series))
@@ -23,7 +23,7 @@ extension HistoryCommand {
   static func detect(_ o: Options, from store: any HistoryStore, output: inout some TextOutputStream)
     throws(HistoryError)
   {
-    let series = HistorySeries.build(try store.benchmarks(o.query))
+    let series = try store.series(o.query)
     let found = HistoryChangePoint.detectEach(series, options: edivisive(o)).flatMap { $0 }
     switch o.format {
     case .table: output.write(HistoryReport.changePointTable(found, seriesCount: series.count))
