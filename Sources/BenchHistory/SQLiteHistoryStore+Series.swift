@@ -67,7 +67,8 @@ extension SQLiteHistoryStore {
       } else {
         summary = HistorySeries.CellSummary(
           benchmark: id, commit: cells.text(1) ?? "", branch: texts.text(cells, 2), time: cells.text(3) ?? "",
-          machine: texts.text(cells, 4), hostname: texts.text(cells, 5), camera: "", condition: "", config: "",
+          machine: texts.text(cells, 4), hostname: texts.text(cells, 5), camera: "", condition: "",
+          config: "",
           runs: 0, failed: 0)
       }
       summary.condition = texts.text(cells, 7)

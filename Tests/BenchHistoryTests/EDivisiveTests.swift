@@ -147,7 +147,8 @@ import Testing
       let windows = Array(zip(bounds, bounds.dropFirst()))
       var best: (index: Int, statistic: Double)?
       for (a, b) in windows {
-        if let c = EDivisive.bestSplit(distances, order: Array(a..<b), minimumSegment: options.minimumSegment),
+        if let c = EDivisive.bestSplit(
+          distances, order: Array(a..<b), minimumSegment: options.minimumSegment),
           c.statistic > (best?.statistic ?? -.infinity)
         {
           best = c

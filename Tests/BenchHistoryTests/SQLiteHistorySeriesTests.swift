@@ -23,7 +23,9 @@ struct SQLiteHistorySeriesTests {
           condition: b % 3 == 0 ? "cold" : "warm", config: config, camera: "synthetic", runs: 5,
           failed: allFailed ? 5 : b % 2,
           records: (1...5).map { run in
-            var phases = ["first_frame_observed": 300 + 10 * rng.nextUnit(), "process_launch": 20 + rng.nextUnit()]
+            var phases = [
+              "first_frame_observed": 300 + 10 * rng.nextUnit(), "process_launch": 20 + rng.nextUnit(),
+            ]
             if run % 2 == 0 { phases["device_open"] = 5 + rng.nextUnit() }
             let ok = !allFailed && !(run == 1 && b % 2 == 1)
             return HistoryRun(run: run, ok: ok, error: ok ? nil : "no frame", phases: ok ? phases : [:])
@@ -54,7 +56,8 @@ struct SQLiteHistorySeriesTests {
     for (a, b) in zip(streamed, built) {
       #expect(a.points.count == b.points.count, "\(a.key)")
       for (p, q) in zip(a.points, b.points) {
-        #expect(p.benchmark == q.benchmark && p.commit == q.commit && p.time == q.time && p.branch == q.branch)
+        #expect(
+          p.benchmark == q.benchmark && p.commit == q.commit && p.time == q.time && p.branch == q.branch)
         #expect(p.samples == q.samples && p.runs == q.runs && p.failed == q.failed)
         #expect(p.median == q.median || (p.median.isNaN && q.median.isNaN), "\(a.key) \(p.benchmark)")
       }

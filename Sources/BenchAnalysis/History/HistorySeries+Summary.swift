@@ -93,7 +93,8 @@ extension HistorySeries {
   /// The key of `cell` for `phase` (the host name is filled in at the end).
   private static func key(_ cell: CellSummary, phase: String) -> Key {
     Key(
-      machine: cell.machine, hostname: "", camera: cell.camera, condition: cell.condition, config: cell.config,
+      machine: cell.machine, hostname: "", camera: cell.camera, condition: cell.condition,
+      config: cell.config,
       phase: phase)
   }
 }

@@ -69,7 +69,9 @@ package final class SQLiteStatement {
   /// Calls `body` with column `column`'s UTF-8 bytes (`sqlite3_column_text`; empty for NULL),
   /// valid only during the call: for comparing text without making a `String` per row.
   package func withBytes<T>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
-    guard let bytes = CSQLiteShims_columnText(handle, column) else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+    guard let bytes = CSQLiteShims_columnText(handle, column) else {
+      return body(UnsafeBufferPointer(start: nil, count: 0))
+    }
     return body(UnsafeBufferPointer(start: bytes, count: Int(CSQLiteShims_columnBytes(handle, column))))
   }
 
