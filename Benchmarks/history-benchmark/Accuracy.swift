@@ -65,8 +65,10 @@ extension HistoryBenchmarkTool {
       + "  " + pad(String(r.extraChangePoints), 12) + "  " + fixed(seconds, 1)
   }
 
+  /// `v` with `decimals` decimals.
   static func fixed(_ v: Double, _ decimals: Int) -> String { String(format: "%.\(decimals)f", v) }
 
+  /// `s` right-aligned in `width` characters.
   static func pad(_ s: String, _ width: Int) -> String {
     String(repeating: " ", count: max(0, width - s.count)) + s
   }

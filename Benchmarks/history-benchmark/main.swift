@@ -18,17 +18,29 @@ import Foundation
 enum HistoryBenchmarkTool: Command {
   /// The checked command line.
   struct Options {
+    /// `accuracy` or `make-db`.
     var action: String
+    /// accuracy: the results file with the noise; make-db: the database to write.
     var file: String
+    /// accuracy: the cell whose runs are the noise.
     var cell = "warm/deferred"
+    /// accuracy: the phase.
     var phase = "first_frame_observed"
+    /// accuracy: runs per benchmark point (nil: the cell's ok runs).
     var runsPerPoint: Int?
+    /// accuracy: flat and stepped series, each.
     var series = 1000
+    /// accuracy: the noise scales, one table row each.
     var noiseScales: [Double] = [1]
+    /// accuracy: the detector's options.
     var detect = EDivisive.Options.history
+    /// make-db: benchmarks.
     var benchmarks = 1000
+    /// make-db: cells per benchmark.
     var cells = 40
+    /// make-db: phases per run.
     var phases = 10
+    /// make-db: runs per cell.
     var runs = 10
   }
 
@@ -72,6 +84,7 @@ enum HistoryBenchmarkTool: Command {
   static let runs = Option(
     "--runs", "N", "make-db: runs per cell", default: 10, parser: .integer(in: 1...10_000))
 
+  /// The option table (parser and `--help`).
   static let spec = CommandLineSpec(
     command: "history-benchmark",
     synopsis: "accuracy --results FILE [options] | make-db FILE [options]",
@@ -83,6 +96,7 @@ enum HistoryBenchmarkTool: Command {
       phases, runs,
     ])
 
+  /// Checks the command line: an action and the options it takes.
   static func options(from o: ParsedOptions) throws(UsageError) -> Options {
     switch (o.positional.first, o.positional.count) {
     case ("accuracy", 1):
@@ -109,6 +123,7 @@ enum HistoryBenchmarkTool: Command {
     }
   }
 
+  /// Does the action.
   static func execute(
     _ o: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
   ) throws(UsageError) -> Int32 {
