@@ -46,6 +46,7 @@
 //   6 X11Display → CXCBShims, CaptureKit, Display, SystemCalls
 //   7 CameraApp → CaptureKit, CommandLineKit, Display, LaunchContract, PhaseTrace, SyntheticCamera,
 //       SystemCalls, V4L2Camera, X11Display
+//   7 history-benchmark (executable) → BenchAnalysis, BenchHistory, CommandLineKit, ResultsSchema, Sampling
 //   7 Probe → CaptureKit, Display, LaunchContract, LightBoard, PhaseTrace, SystemCalls, X11Display
 //   8 BenchKit → AppBuilds, BenchAnalysis, CommandLineKit, Display, HostConditions, LaunchContract,
 //       LightBoard, PhaseTrace, Probe, ResultsSchema, Subprocess, SyntheticCamera, SystemCalls,
@@ -257,6 +258,12 @@ let package = Package(
         "CommandLineKit", "Sampling", "ResultsSchema",
       ],
       path: "Benchmarks/results-benchmark", swiftSettings: strict),
+    // Issue 26's history benchmarks: detection accuracy on a machine's noise and big history
+    // databases (Benchmarks/history-accuracy and Benchmarks/history-scale run it).
+    .executableTarget(
+      name: "history-benchmark",
+      dependencies: ["BenchAnalysis", "BenchHistory", "CommandLineKit", "ResultsSchema", "Sampling"],
+      path: "Benchmarks/history-benchmark", swiftSettings: strict),
     // Shared test helpers.
     .target(
       name: "TestSupport",

@@ -19,6 +19,20 @@ package protocol HistoryStore: AnyObject {
   /// loaded).
   /// - Throws: `HistoryError` when the database fails.
   func benchmarks(_ query: HistoryQuery) throws(HistoryError) -> [HistoryBenchmark]
+
+  /// The series `query` selects (`HistorySeries.build` of its benchmarks), for `show` and
+  /// `detect`. A store may make them as it reads, without keeping every run (the default builds
+  /// them from `benchmarks(_:)`).
+  /// - Throws: `HistoryError` when the database fails.
+  func series(_ query: HistoryQuery) throws(HistoryError) -> [HistorySeries]
+}
+
+extension HistoryStore {
+  /// The series of `benchmarks(query)`.
+  /// - Throws: `HistoryError` when the database fails.
+  package func series(_ query: HistoryQuery) throws(HistoryError) -> [HistorySeries] {
+    HistorySeries.build(try benchmarks(query))
+  }
 }
 
 /// What recording one benchmark did.

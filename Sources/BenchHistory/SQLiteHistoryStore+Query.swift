@@ -2,7 +2,7 @@ import BenchAnalysis
 
 extension SQLiteHistoryStore {
   /// The filters of `query` as an SQL condition over `benchmark b` and `cell c`, with its values.
-  private static func filter(_ query: HistoryQuery) -> (sql: String, values: [SQLiteStatement.Value]) {
+  static func filter(_ query: HistoryQuery) -> (sql: String, values: [SQLiteStatement.Value]) {
     var clauses: [String] = []
     var values: [SQLiteStatement.Value] = []
     if let machine = query.machine {

@@ -2,6 +2,7 @@ import BenchAnalysis
 import Foundation
 import Sampling
 import TestSupport
+import TestThreads
 import Testing
 
 @Suite(.timeLimit(.minutes(TestTime.minutes(10)))) struct EDivisiveTests {
@@ -62,6 +63,33 @@ import Testing
     #expect(found.map(\.index).sorted() == c.change_points, "\(c.name)")
   }
 
+  @Test("a window's O(n log n) statistics are the O(n²) definition's, for shuffled orders and ties")
+  func windowStatistics() {
+    var rng = SplitMix64(seed: 21)
+    for length in [2, 3, 8, 31, 64] {
+      // Values on a coarse grid, so that ties are common, around a large offset.
+      let series = (0..<(length + 4)).map { _ in 300 + Double(rng.nextIndex(below: 12)) / 4 }
+      let window = EDivisive.Window(series, 2..<(length + 2))
+      for _ in 0..<5 {
+        var order = Array(0..<length)
+        EDivisive.shuffle(&order, &rng)
+        let fast = window.statistics(order: order)
+        let slow = EDivisive.statistics(EDivisive.DistanceMatrix(series), order: order.map { $0 + 2 })
+        for (a, b) in zip(fast, slow) { #expect(abs(a - b) <= 1e-9 * max(1, abs(b)), "\(a) against \(b)") }
+      }
+    }
+  }
+
+  @Test("the defaults find the clear-cut fixtures' change points (those 3 or more points from an end)")
+  func defaultsOnFixtures() {
+    for c in Self.reference.cases where c.clear_cut {
+      let found = EDivisive.changePoints(c.series, options: .history).map(\.index).sorted()
+      // minimumSegment 3 cannot split off fewer than 3 points; every other point is kept.
+      let reachable = c.change_points.filter { $0 >= 3 && $0 <= c.series.count - 3 }
+      #expect(found == reachable, "\(c.name)")
+    }
+  }
+
   @Test("a flat series of 30 medians with small noise has no change point")
   func flat() {
     var rng = SplitMix64(seed: 11)
@@ -103,5 +131,61 @@ import Testing
   func few() {
     #expect(Statistics.medianInterval([3, 1, 2, 5, 4]).array == [1, 5])
     #expect(Statistics.medianInterval([]).lower.isNaN)
+  }
+}
+
+/// The search as first written, with the O(n²) statistics and no early stop: the fast search must
+/// give the same change points and p-values.
+@Suite(.blocking, .timeLimit(.minutes(TestTime.minutes(10)))) struct EDivisiveFastSearchTests {
+  static func referenceChangePoints(_ series: [Double], options: EDivisive.Options) -> [(
+    index: Int, pValue: Double
+  )] {
+    let distances = EDivisive.DistanceMatrix(series)
+    var found: [(index: Int, pValue: Double)] = []
+    var rng = SplitMix64(seed: options.seed)
+    while true {
+      let bounds = [0] + found.map(\.index).sorted() + [series.count]
+      let windows = Array(zip(bounds, bounds.dropFirst()))
+      var best: (index: Int, statistic: Double)?
+      for (a, b) in windows {
+        if let c = EDivisive.bestSplit(
+          distances, order: Array(a..<b), minimumSegment: options.minimumSegment),
+          c.statistic > (best?.statistic ?? -.infinity)
+        {
+          best = c
+        }
+      }
+      guard let chosen = best else { return found }
+      var atLeast = 0
+      for _ in 0..<options.permutations {
+        var largest = -Double.infinity
+        for (a, b) in windows {
+          var order = Array(a..<b)
+          EDivisive.shuffle(&order, &rng)
+          if let s = EDivisive.bestSplit(distances, order: order, minimumSegment: options.minimumSegment) {
+            largest = max(largest, s.statistic)
+          }
+        }
+        if largest >= chosen.statistic { atLeast += 1 }
+      }
+      let p = Double(atLeast) / Double(options.permutations + 1)
+      guard p <= options.alpha else { return found }
+      found.append((chosen.index, p))
+    }
+  }
+
+  @Test("on 30 random series, flat and stepped, the fast search finds the O(n²) search's points and p-values")
+  func sameAsReference() {
+    var rng = SplitMix64(seed: 33)
+    for k in 0..<30 {
+      let step = k % 3 == 0 ? 0.0 : 0.01 * Double(k % 5)
+      let at = 5 + rng.nextIndex(below: 30)
+      let series = (0..<40).map { i in 100 * (i < at ? 1 : 1 + step) * (1 + 0.01 * rng.nextGaussian()) }
+      let options = EDivisive.Options(alpha: 0.05, permutations: 100, minimumSegment: 1 + k % 3)
+      let fast = EDivisive.changePoints(series, options: options)
+      let slow = Self.referenceChangePoints(series, options: options)
+      #expect(fast.map(\.index) == slow.map(\.index), "series \(k)")
+      #expect(fast.map(\.pValue) == slow.map(\.pValue), "series \(k)")
+    }
   }
 }

@@ -58,43 +58,21 @@ package struct HistorySeries: Sendable, Hashable {
   /// with a phase the series has elsewhere (every run failed) is still a point: its median is
   /// NaN, and its failed runs are counted.
   package static func build(_ benchmarks: [HistoryBenchmark]) -> [HistorySeries] {
-    var series: [Key: [Point]] = [:]
-    var hostnames: [String: String] = [:]
-    var phasesOfCell: [Key: Set<String>] = [:]  // the key with an empty phase → phases seen
+    var summaries: [CellSummary] = []
     for b in benchmarks {
       for cell in b.cells {
-        let cellKey = key(b, cell, phase: "")
-        for run in cell.records where run.ok { phasesOfCell[cellKey, default: []].formUnion(run.phases.keys) }
-      }
-    }
-    for b in benchmarks {
-      hostnames[b.machine] = b.hostname
-      for cell in b.cells {
+        var summary = CellSummary(
+          benchmark: b.id, commit: b.commit, branch: b.branch, time: b.time, machine: b.machine,
+          hostname: b.hostname, camera: cell.camera, condition: cell.condition, config: cell.config,
+          runs: cell.runs, failed: cell.failed)
         var values: [String: [Double]] = [:]
         for run in cell.records where run.ok {
           for (phase, ms) in run.phases { values[phase, default: []].append(ms) }
         }
-        for phase in phasesOfCell[key(b, cell, phase: "")] ?? [] {
-          let samples = values[phase] ?? []
-          series[key(b, cell, phase: phase), default: []].append(
-            Point(
-              benchmark: b.id, commit: b.commit, branch: b.branch, time: b.time,
-              median: Statistics.median(samples), interval: Statistics.medianInterval(samples),
-              samples: samples.count, runs: cell.runs, failed: cell.failed))
-        }
+        summary.phases = values.mapValues(PhaseValue.init)
+        summaries.append(summary)
       }
     }
-    return series.map { key, points in
-      var named = key
-      named.hostname = hostnames[key.machine] ?? ""
-      return HistorySeries(key: named, points: points)
-    }.sorted { $0.key < $1.key }
-  }
-
-  /// The key of `cell` of `b` for `phase` (the host name is filled in at the end).
-  private static func key(_ b: HistoryBenchmark, _ cell: HistoryCell, phase: String) -> Key {
-    Key(
-      machine: b.machine, hostname: "", camera: cell.camera, condition: cell.condition, config: cell.config,
-      phase: phase)
+    return build(summaries: summaries)
   }
 }

@@ -66,6 +66,15 @@ package final class SQLiteStatement {
   package func integer(_ column: Int32) -> Int64 { CSQLiteShims_columnInt64(handle, column) }
   /// Column `column` as a number (`sqlite3_column_double`); 0 for NULL.
   package func real(_ column: Int32) -> Double { CSQLiteShims_columnDouble(handle, column) }
+  /// Calls `body` with column `column`'s UTF-8 bytes (`sqlite3_column_text`; empty for NULL),
+  /// valid only during the call: for comparing text without making a `String` per row.
+  package func withBytes<T>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
+    guard let bytes = CSQLiteShims_columnText(handle, column) else {
+      return body(UnsafeBufferPointer(start: nil, count: 0))
+    }
+    return body(UnsafeBufferPointer(start: bytes, count: Int(CSQLiteShims_columnBytes(handle, column))))
+  }
+
   /// Column `column` as text (`sqlite3_column_text`); nil for NULL.
   package func text(_ column: Int32) -> String? {
     guard CSQLiteShims_columnType(handle, column) != Int32(CSQLiteShims_NULL),

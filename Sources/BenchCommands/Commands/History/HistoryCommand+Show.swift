@@ -9,7 +9,7 @@ extension HistoryCommand {
   static func show(_ o: Options, from store: any HistoryStore, output: inout some TextOutputStream)
     throws(HistoryError)
   {
-    let series = HistorySeries.build(try store.benchmarks(o.query))
+    let series = try store.series(o.query)
     switch o.format {
     case .table: output.write(HistoryReport.table(series))
     case .csv: output.write(HistoryReport.csv(series))
@@ -23,8 +23,8 @@ extension HistoryCommand {
   static func detect(_ o: Options, from store: any HistoryStore, output: inout some TextOutputStream)
     throws(HistoryError)
   {
-    let series = HistorySeries.build(try store.benchmarks(o.query))
-    let found = series.flatMap { HistoryChangePoint.detect($0, options: edivisive(o)) }
+    let series = try store.series(o.query)
+    let found = HistoryChangePoint.detectEach(series, options: edivisive(o)).flatMap { $0 }
     switch o.format {
     case .table: output.write(HistoryReport.changePointTable(found, seriesCount: series.count))
     case .csv: output.write(HistoryReport.changePointCSV(found))
@@ -45,8 +45,7 @@ extension HistoryCommand {
   ) throws(HistoryError) {
     do {
       try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-      for s in series {
-        let found = HistoryChangePoint.detect(s, options: edivisive(o))
+      for (s, found) in zip(series, HistoryChangePoint.detectEach(series, options: edivisive(o))) {
         let svg = HistoryTrendPlot.svg(s, changePoints: found, commitURL: o.commitURL)
         try ReportWriter.write(svg, to: folder + "/" + HistoryTrendPlot.fileName(s.key))
       }

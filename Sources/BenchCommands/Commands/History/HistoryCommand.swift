@@ -49,11 +49,11 @@ package enum HistoryCommand: Command {
     /// `show --svg`: each point's link, `{commit}` replaced by its hash.
     package var commitURL = HistoryTrendPlot.defaultCommitURL
     /// `detect`: the significance level of the permutation test.
-    package var alpha = 0.05
+    package var alpha = EDivisive.Options.history.alpha
     /// `detect`: permutations per test.
-    package var permutations = 100
+    package var permutations = EDivisive.Options.history.permutations
     /// `detect`: the fewest points on each side of a change point.
-    package var minimumSegment = 3
+    package var minimumSegment = EDivisive.Options.history.minimumSegment
   }
 
   static let db = Option(
@@ -97,12 +97,15 @@ package enum HistoryCommand: Command {
     "--commit-url", "TEMPLATE", "show --svg: each point's link; {commit} is replaced by the hash",
     default: HistoryTrendPlot.defaultCommitURL, shownAs: "GitHub's commit search", parser: .text)
   static let alpha = Option(
-    "--alpha", "P", "detect: the permutation test's significance level", default: 0.05,
+    "--alpha", "P", "detect: the permutation test's significance level",
+    default: EDivisive.Options.history.alpha,
     parser: .number(in: NumberRange(greaterThan: 0, below: 1)))
   static let permutations = Option(
-    "--permutations", "N", "detect: permutations per test", default: 100, parser: .integer(in: 10...100_000))
+    "--permutations", "N", "detect: permutations per test",
+    default: EDivisive.Options.history.permutations, parser: .integer(in: 10...100_000))
   static let minSegment = Option(
-    "--min-segment", "N", "detect: the fewest benchmarks on each side of a change point", default: 3,
+    "--min-segment", "N", "detect: the fewest benchmarks on each side of a change point",
+    default: EDivisive.Options.history.minimumSegment,
     parser: .integer(in: 1...1000))
 
   /// The option table (parser and `--help`).

@@ -1,0 +1,137 @@
+import BenchAnalysis
+import CommandLineKit
+import Foundation
+
+// `history-benchmark`: issue 26's history benchmarks (Benchmarks/history-accuracy and
+// Benchmarks/history-scale run it).
+//
+//   history-benchmark accuracy --results FILE [--cell C/K] [--phase P] [--runs-per-point N]
+//       [--series N] [--noise-scale X] [--alpha P] [--permutations N] [--min-segment N]
+//       E-divisive on synthetic series whose every point is the median of N runs drawn from the
+//       cell's real runs: false change points on flat 60-point series, a 5 % step in 30-point
+//       series found within ±1, the location errors.
+//   history-benchmark make-db FILE [--benchmarks N] [--cells N] [--phases N] [--runs N]
+//       An SQLite history of N benchmarks (one machine; cells × phases series, runs per cell),
+//       recorded as `bench history record` records, with a 5 % step in one series of ten.
+
+/// The command.
+enum HistoryBenchmarkTool: Command {
+  /// The checked command line.
+  struct Options {
+    /// `accuracy` or `make-db`.
+    var action: String
+    /// accuracy: the results file with the noise; make-db: the database to write.
+    var file: String
+    /// accuracy: the cell whose runs are the noise.
+    var cell = "warm/deferred"
+    /// accuracy: the phase.
+    var phase = "first_frame_observed"
+    /// accuracy: runs per benchmark point (nil: the cell's ok runs).
+    var runsPerPoint: Int?
+    /// accuracy: flat and stepped series, each.
+    var series = 1000
+    /// accuracy: the noise scales, one table row each.
+    var noiseScales: [Double] = [1]
+    /// accuracy: the detector's options.
+    var detect = EDivisive.Options.history
+    /// make-db: benchmarks.
+    var benchmarks = 1000
+    /// make-db: cells per benchmark.
+    var cells = 40
+    /// make-db: phases per run.
+    var phases = 10
+    /// make-db: runs per cell.
+    var runs = 10
+  }
+
+  static let results = Option<String?>(
+    "--results", "FILE", "accuracy: the results file with the noise", parser: .fileName)
+  static let cell = Option(
+    "--cell", "C/K", "accuracy: the cell whose runs are the noise", default: "warm/deferred", parser: .text)
+  static let phase = Option(
+    "--phase", "P", "accuracy: the phase", default: "first_frame_observed", parser: .text)
+  static let runsPerPoint = Option<Int?>(
+    "--runs-per-point", "N", "accuracy: runs per benchmark", shownAs: "the cell's ok runs",
+    parser: .integer(in: 1...10_000))
+  static let series = Option(
+    "--series", "N", "accuracy: flat and stepped series each", default: 1000,
+    parser: .integer(in: 1...100_000))
+  static let noiseScale = Option(
+    "--noise-scale", "LIST", "accuracy: the noise's deviations times each of these", default: [1.0],
+    parser: ValueParser(
+      parse: { (text, name) throws(UsageError) -> [Double] in
+        let values = text.split(separator: ",").compactMap { Double($0) }
+        guard !values.isEmpty, values.count == text.split(separator: ",").count, values.allSatisfy({ $0 > 0 })
+        else { throw UsageError("\(name) wants positive numbers, not '\(text)'") }
+        return values
+      }, describe: { $0.map { String($0) }.joined(separator: ",") }))
+  static let alpha = Option(
+    "--alpha", "P", "accuracy: the significance level", default: EDivisive.Options.history.alpha,
+    parser: .number(in: NumberRange(greaterThan: 0, below: 1)))
+  static let permutations = Option(
+    "--permutations", "N", "accuracy: permutations per test", default: EDivisive.Options.history.permutations,
+    parser: .integer(in: 10...100_000))
+  static let minSegment = Option(
+    "--min-segment", "N", "accuracy: the fewest points on each side",
+    default: EDivisive.Options.history.minimumSegment,
+    parser: .integer(in: 1...1000))
+  static let benchmarks = Option(
+    "--benchmarks", "N", "make-db: benchmarks", default: 1000, parser: .integer(in: 1...1_000_000))
+  static let cells = Option(
+    "--cells", "N", "make-db: cells per benchmark", default: 40, parser: .integer(in: 1...1000))
+  static let phases = Option(
+    "--phases", "N", "make-db: phases per run", default: 10, parser: .integer(in: 1...100))
+  static let runs = Option(
+    "--runs", "N", "make-db: runs per cell", default: 10, parser: .integer(in: 1...10_000))
+
+  /// The option table (parser and `--help`).
+  static let spec = CommandLineSpec(
+    command: "history-benchmark",
+    synopsis: "accuracy --results FILE [options] | make-db FILE [options]",
+    summary:
+      "Issue 26's history benchmarks: change-point detection accuracy on a machine's noise, and big databases.",
+    options: [
+      results, cell, phase, runsPerPoint, series, noiseScale, alpha, permutations, minSegment, benchmarks,
+      cells,
+      phases, runs,
+    ])
+
+  /// Checks the command line: an action and the options it takes.
+  static func options(from o: ParsedOptions) throws(UsageError) -> Options {
+    switch (o.positional.first, o.positional.count) {
+    case ("accuracy", 1):
+      guard let file = try o.value(results) else { throw UsageError("accuracy wants --results FILE") }
+      var options = Options(action: "accuracy", file: file)
+      options.cell = try o.value(cell)
+      options.phase = try o.value(phase)
+      options.runsPerPoint = try o.value(runsPerPoint)
+      options.series = try o.value(series)
+      options.noiseScales = try o.value(noiseScale)
+      options.detect = EDivisive.Options(
+        alpha: try o.value(alpha), permutations: try o.value(permutations),
+        minimumSegment: try o.value(minSegment))
+      return options
+    case ("make-db", 2):
+      var options = Options(action: "make-db", file: o.positional[1])
+      options.benchmarks = try o.value(benchmarks)
+      options.cells = try o.value(cells)
+      options.phases = try o.value(phases)
+      options.runs = try o.value(runs)
+      return options
+    default:
+      throw UsageError("wants 'accuracy --results FILE' or 'make-db FILE' (see --help)")
+    }
+  }
+
+  /// Does the action.
+  static func execute(
+    _ o: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
+  ) throws(UsageError) -> Int32 {
+    switch o.action {
+    case "accuracy": return try accuracy(o, output: &output)
+    default: return try makeDatabase(o, output: &output, errors: &errors)
+    }
+  }
+}
+
+exit(HistoryBenchmarkTool.main(Array(CommandLine.arguments.dropFirst())))
