@@ -35,6 +35,7 @@
 //   5 BenchAnalysis → LaunchContract, PhaseTrace, ResultsSchema, Sampling, SystemCalls
 //   5 Display → CaptureKit, SystemCalls
 //   5 SyntheticCamera → CaptureKit, JSONDecoding, LaunchContract, LightBoard, Sampling, SystemCalls
+//   5 ThreadStates → ResultsSchema
 //   5 V4L2Camera → CV4L2Shims, CaptureKit, LaunchContract, PhaseTrace, SystemCalls
 //   6 BenchHistory → BenchAnalysis, CSQLiteShims, PhaseTrace, ResultsSchema, SystemCalls
 //   6 HostConditions → BenchAnalysis, ResultsSchema, Subprocess, SystemCalls
@@ -47,7 +48,7 @@
 //   7 Probe → CaptureKit, Display, LaunchContract, LightBoard, PhaseTrace, SystemCalls, X11Display
 //   8 BenchKit → AppBuilds, BenchAnalysis, CommandLineKit, Display, HostConditions, LaunchContract,
 //       LightBoard, PhaseTrace, Probe, ResultsSchema, Subprocess, SyntheticCamera, SystemCalls,
-//       V4L2Camera, X11Display
+//       ThreadStates, V4L2Camera, X11Display
 //   8 camera-app (executable) → CameraApp
 //   8 FuzzTargets → BenchAnalysis, CameraApp, CaptureKit, Display, LaunchContract, LightBoard, PhaseTrace,
 //       Probe, ResultsSchema, SyntheticCamera, SystemCalls, TestSupport, V4L2Camera, V4L2TestSupport
@@ -140,6 +141,9 @@ let package = Package(
     .target(
       name: "ResultsSchema", dependencies: ["PhaseTrace", "LaunchContract", "SystemCalls", "Sampling"],
       swiftSettings: strict),
+    // Thread states: tracefs scheduler events and /proc samples turned into each phase's running,
+    // runnable, I/O and sleeping time (issue 27). Pure parsing and accounting: no I/O, no C imports.
+    .target(name: "ThreadStates", dependencies: ["ResultsSchema"], swiftSettings: strict),
     // The analysis of results: statistics, comparisons, gates, reports. Pure: no processes, no
     // I/O beyond reading and writing results, no C module imports, no command line.
     .target(
@@ -217,7 +221,7 @@ let package = Package(
       dependencies: [
         "BenchAnalysis", "HostConditions", "PhaseTrace", "Display", "Probe", "V4L2Camera", "SyntheticCamera",
         "CommandLineKit", "LaunchContract", "SystemCalls", "Subprocess", "AppBuilds", "X11Display",
-        "LightBoard", "ResultsSchema",
+        "LightBoard", "ResultsSchema", "ThreadStates",
       ],
       swiftSettings: strict),
     // The thin commands layer: `bench`'s command line (one option table per command), each
@@ -335,6 +339,7 @@ let package = Package(
         "ResultsSchema",
       ],
       resources: [.copy("Fixtures")], swiftSettings: strict),
+    .testTarget(name: "ThreadStatesTests", dependencies: ["ThreadStates", "ResultsSchema"], swiftSettings: strict),
     // The results contract: fixtures from earlier issues decode and encode back unchanged.
     .testTarget(
       name: "ResultsSchemaTests", dependencies: ["ResultsSchema"], exclude: ["Fixtures"],
