@@ -36,6 +36,18 @@ public enum PhaseExtractor {
   public static func phases(
     from events: [PhaseEvent], start: UInt64, relock: Bool, deviceSource: String? = nil
   ) -> [String: Double] {
+    intervals(from: events, start: start, relock: relock, deviceSource: deviceSource).mapValues {
+      Double($0.end - $0.start) / 1_000_000  // CLOCK_MONOTONIC ns → ms
+    }
+  }
+
+  /// The phases of ``phases(from:start:relock:deviceSource:)`` as intervals on the run's clock
+  /// (CLOCK_MONOTONIC ns, `start` ≤ `end`): where each phase begins and ends, for instruments
+  /// that break a phase down (thread states). A phase that took no time because nothing was
+  /// deferred is the empty interval at the first live frame.
+  public static func intervals(
+    from events: [PhaseEvent], start: UInt64, relock: Bool, deviceSource: String? = nil
+  ) -> [String: (start: UInt64, end: UInt64)] {
     let sorted = events.filter { $0.ts >= start }.sorted { $0.ts < $1.ts }
     func first(_ name: EventName, _ kind: PhaseEventKind? = nil, after t: UInt64 = 0) -> UInt64? {
       sorted.first {
@@ -43,11 +55,11 @@ public enum PhaseExtractor {
           && (deviceSource == nil || !isDevice(name) || $0.fields[sourceField]?.stringValue == deviceSource)
       }?.ts
     }
-    func ms(_ a: UInt64?, _ b: UInt64?) -> Double? {
+    func ms(_ a: UInt64?, _ b: UInt64?) -> (start: UInt64, end: UInt64)? {
       guard let a, let b, b >= a else { return nil }
-      return Double(b - a) / 1_000_000  // CLOCK_MONOTONIC ns → ms
+      return (a, b)
     }
-    var out: [String: Double] = [:]
+    var out: [String: (start: UInt64, end: UInt64)] = [:]
     let appMain = relock ? nil : first(.appMain)
     if !relock { out[PhaseName.processLaunch] = ms(start, appMain) }
     out[PhaseName.uiReady] = ms(relock ? start : appMain, first(.uiReady))
@@ -69,8 +81,8 @@ public enum PhaseExtractor {
       // Nothing was deferred in this launch: every output was ready before the first frame
       // (eager, preview-only, or a relock whose outputs stayed initialised). Deferred start
       // took no time, and the camera was complete when the first frame appeared.
-      out[PhaseName.deferredStart] = 0
-      out[PhaseName.firstFrameToDeferredDone] = 0
+      out[PhaseName.deferredStart] = (observed, observed)
+      out[PhaseName.firstFrameToDeferredDone] = (observed, observed)
     }
     if let tap = first(.shutterTap) {
       out[PhaseName.shutterToPhoto] = ms(tap, first(.photoDelivered, after: tap))
@@ -88,7 +100,7 @@ public enum PhaseExtractor {
     if let on = first(.deviceStreamOn, .end) {
       out[PhaseName.deviceFirstBuffer] = ms(on, first(.deviceFirstBuffer, after: on))
     }
-    return out.compactMapValues { $0 }
+    return out
   }
 
   /// The field that names which instrument wrote an event (`source`: `preload` for the preload
