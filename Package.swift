@@ -350,7 +350,7 @@ let package = Package(
         "BenchKit", "BenchCommands", "HostConditions", "BenchAnalysis", "CommandLineKit", "PhaseTrace",
         "LaunchContract", "SystemCalls", "Subprocess", "AppBuilds", "ResultsSchema",
         "TestSupport", "TestThreads", "V4L2Camera", "V4L2TestSupport", "CV4L2Shims", "LightBoard",
-        "CaptureKit",
+        "CaptureKit", "ThreadStates",
       ],
       exclude: ["Fixtures"], swiftSettings: strict),
     // The history database against a real SQLite file (skipped, and saying so, where

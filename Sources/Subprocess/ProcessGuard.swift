@@ -107,6 +107,21 @@ package final class ProcessGuard: Sendable {
     try? FileDescriptorIO.writeAll(writeEnd, line + "\n")
   }
 
+  /// Removes the kernel folder `path` (a tracefs instance) with `rmdir`, retrying for up to 5 s
+  /// while it is busy: bench's last open file in it is released only as bench's exit finishes,
+  /// which can be after the guard saw its pipe end.
+  static func removeBusyDirectory(_ path: String) {
+    for _ in 0..<250 {
+      do {
+        try FileSystem.removeDirectory(atPath: path)
+        return
+      } catch {
+        guard error == Errno(rawValue: EBUSY) else { return }
+        MonotonicClock.sleep(nanoseconds: 20_000_000)
+      }
+    }
+  }
+
   /// The guard's own pid (for tests and diagnostics).
   package var pid: pid_t { process.pid }
 
@@ -153,7 +168,7 @@ package final class ProcessGuard: Sendable {
       kill(g, SIGKILL)
     }
     for path in paths { try? FileManager.default.removeItem(atPath: path) }
-    for folder in folders { try? FileSystem.removeDirectory(atPath: folder) }
+    for folder in folders { removeBusyDirectory(folder) }
     for (folder, prefix) in prefixes {
       for entry in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
       where entry.hasPrefix(prefix) {

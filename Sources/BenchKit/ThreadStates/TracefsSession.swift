@@ -58,6 +58,9 @@ package final class TracefsSession: Sendable {
     try mountIfNeeded(root)
     removeStale(root: root)
     let path = root + "/instances/" + instancePrefix + String(pid)
+    // The guard first (the pipeline's own, started early): from the instance's first moment, a
+    // bench killed with SIGKILL leaves it to the guard to remove.
+    _ = try? ProcessGuard.start()
     do {
       try FileSystem.createDirectory(atPath: path, mode: 0o700)
     } catch {
@@ -65,8 +68,8 @@ package final class TracefsSession: Sendable {
         throw TracefsError("cannot make the tracefs instance \(path): \(error.message)")
       }
     }
-    let session = TracefsSession(root: root, path: path)
     ProcessGuard.running?.removeDirectoryOnExit(path)
+    let session = TracefsSession(root: root, path: path)
     do {
       try session.configure(bufferKB: bufferKB)
     } catch {
