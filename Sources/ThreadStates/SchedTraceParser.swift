@@ -59,9 +59,15 @@ public enum SchedTraceParser {
     let before = head[..<cpuToken.startIndex]
     var task = before
     var tgid: Int?
-    if let open = before.lastIndex(of: "("), let close = before.lastIndex(of: ")"), open < close {
-      tgid = Int(before[before.index(after: open)..<close].trimmingSpaces)
-      if tgid != nil { task = before[..<open] }
+    if let open = before.lastIndex(of: "("), let close = before.lastIndex(of: ")"), open < close,
+      before[before.index(after: close)...].allSatisfy({ $0 == " " })
+    {
+      // `(  26906)`, or `(-------)` where the kernel had no thread group for the task.
+      let group = before[before.index(after: open)..<close].trimmingSpaces
+      if group.allSatisfy({ $0 == "-" }) || Int(group) != nil {
+        tgid = Int(group)
+        task = before[..<open]
+      }
     }
     let trimmed = task.trimmingSpaces
     guard let dash = trimmed.lastIndex(of: "-"), let tid = Int(trimmed[trimmed.index(after: dash)...]) else {

@@ -64,6 +64,19 @@ import Testing
     #expect(result.malformedLines == 2)
   }
 
+  @Test("a TGID column the kernel does not know (`(-------)`, the idle task's) is read as no TGID")
+  func unknownGroup() throws {
+    let line =
+      "          <idle>-0       (-------) [000] d..2. 35440.019910: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=memfd:sealed-91 next_pid=23637 next_prio=120"
+    let event = try #require(SchedTraceParser.parse(line: Substring(line)))
+    #expect(event.tgid == nil)
+    #expect(event.taskTid == 0)
+    #expect(
+      event.kind
+        == .switchOut(
+          prev: 0, prevComm: "swapper/0", prevState: "R", next: 23637, nextComm: "memfd:sealed-91"))
+  }
+
   @Test("timestamps with nine decimals keep their nanoseconds")
   func nanoseconds() {
     #expect(SchedTraceParser.nanoseconds("3.000000007") == 3_000_000_007)

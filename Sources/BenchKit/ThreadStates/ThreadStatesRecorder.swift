@@ -66,7 +66,16 @@ package final class ThreadStatesRecorder: Sendable {
       // The app is gone by now: an empty sample only stamps the end.
       samples.withLock { $0.append(last) }
     }
-    if case .tracefs(let session) = method { capture.withLock { $0 = session.end() } }
+    if case .tracefs(let session) = method {
+      let captured = session.end()
+      capture.withLock { $0 = captured }
+      // For a person looking into a breakdown: the raw trace of the run, kept when asked for.
+      if let folder = ProcessControl.environmentValue("FIRSTFRAME_KEEP_SCHED_TRACE"),
+        let pid = root.withLock({ $0 })
+      {
+        try? FileSystem.writeAtomically(Array(captured.text.utf8), toPath: "\(folder)/sched-\(pid).txt")
+      }
+    }
   }
 
   /// The run's record for `phases` (CLOCK_MONOTONIC ns); `firstFrame` is the probe's scanout

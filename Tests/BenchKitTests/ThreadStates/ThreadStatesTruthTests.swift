@@ -3,10 +3,12 @@
 #endif
 import Foundation
 import ResultsSchema
+import Subprocess
+import SystemCalls
 import TestSupport
 import Testing
 
-/// The instrument tells the truth about work it knows: a probe app (`--app`, a Python program
+/// The instrument tells the truth about work it knows: a probe app (`--app`, a C program
 /// that does one thing in its `process_launch` phase, then execs camera-app with the same
 /// thread id) spins 100 ms, sleeps 100 ms, or has a forked child read a file evicted from the
 /// page cache; the exact record must show that work where it happened. Needs root and tracefs
@@ -15,30 +17,56 @@ import Testing
   .blocking, .serialized, .timeLimit(.minutes(TestTime.minutes(10))),
   .enabled(if: TracefsAvailability.reason == nil, Comment(rawValue: TracefsAvailability.reason ?? "")))
 struct ThreadStatesTruthTests {
-  /// The probe: its configuration (`{config}`) names what it does before it execs the rest of
-  /// its arguments — deferred spins 100 ms, eager sleeps 100 ms, preview-only forks a child that
-  /// evicts and reads FILE (the parent waits for it).
+  /// The probe, in C (no interpreter's start-up in the phase): its configuration (`{config}`)
+  /// names what it does before it execs the rest of its arguments — deferred spins 100 ms, eager
+  /// sleeps 100 ms, preview-only forks a child that evicts and reads FILE (the parent waits).
   static let probe = """
-    #!/usr/bin/env python3
-    import os, sys, time
-    mode, path, rest = sys.argv[1], sys.argv[2], sys.argv[3:]
-    if mode == "deferred":
-        end = time.monotonic() + 0.1
-        while time.monotonic() < end:
-            pass
-    elif mode == "eager":
-        time.sleep(0.1)  # // not a timing assertion: the work the instrument must see as sleeping
-    else:
-        child = os.fork()
-        if child == 0:
-            fd = os.open(path, os.O_RDONLY)
-            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
-            while os.read(fd, 1 << 20):
-                pass
-            os._exit(0)
-        os.waitpid(child, 0)
-    os.execv(rest[0], rest)
+    #include <fcntl.h>
+    #include <string.h>
+    #include <sys/wait.h>
+    #include <time.h>
+    #include <unistd.h>
+    static double now(void) {
+      struct timespec t;
+      clock_gettime(CLOCK_MONOTONIC, &t);
+      return t.tv_sec + t.tv_nsec / 1e9;
+    }
+    int main(int argc, char **argv) {
+      if (argc < 4) return 2;
+      if (!strcmp(argv[1], "deferred")) {
+        double end = now() + 0.1;
+        volatile unsigned long spins = 0;
+        while (now() < end) spins++;
+      } else if (!strcmp(argv[1], "eager")) {
+        struct timespec pause = {0, 100000000};
+        nanosleep(&pause, 0);  // not a timing assertion: the work the instrument must see as sleeping
+      } else {
+        pid_t child = fork();
+        if (child == 0) {
+          static char buffer[1 << 20];
+          int fd = open(argv[2], O_RDONLY);
+          posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+          while (read(fd, buffer, sizeof buffer) > 0) {}
+          _exit(0);
+        }
+        int status;
+        waitpid(child, &status, 0);
+      }
+      execv(argv[3], argv + 3);
+      return 127;
+    }
     """
+
+  /// Compiles ``probe`` into `dir/probe` with the system's C compiler (or the toolchain's clang).
+  static func compileProbe(in dir: String) throws -> String {
+    try FileSystem.writeAtomically(Array(probe.utf8), toPath: dir + "/probe.c")
+    let command = "cc -O1 -o \"$0/probe\" \"$0/probe.c\" || clang -O1 -o \"$0/probe\" \"$0/probe.c\""
+    let compile = try ChildProcess.spawn(
+      argv: ["/bin/sh", "-c", command, dir], environment: ProcessInfo.processInfo.environment)
+    let end = compile.wait(timeout: 120 * Double(TestTime.scale))
+    try #require(end?.isSuccess == true, "the probe did not compile: \(String(describing: end))")
+    return dir + "/probe"
+  }
 
   @Test(
     "spin shows running, sleep shows sleeping, an evicted read in a forked child shows io; states sum to each phase"
@@ -46,7 +74,7 @@ struct ThreadStatesTruthTests {
   func probeWork() throws {
     let dir = temporaryFolder("thread-states-truth")
     defer { try? FileManager.default.removeItem(atPath: dir) }
-    let probe = try BenchInvocation.writeScript(Self.probe, named: "probe", in: dir)
+    let probe = try Self.compileProbe(in: dir)
     // 32 MiB on the disk (not a tmpfs: eviction must send the read to the device), synced so
     // that DONTNEED can drop every page.
     let file = dir + "/cold.bin"
