@@ -150,7 +150,7 @@ extension BenchRunner {
       monitor.stop()
       throw error
     }
-    states?.spawned(child.pid)
+    states?.spawned(child.pid, at: spawnedAt)
     output.spawned()
     FileDescriptorIO.close(readEnd)
     monitor.watch(processID: child.pid)

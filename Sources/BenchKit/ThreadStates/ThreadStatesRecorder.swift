@@ -32,10 +32,16 @@ package final class ThreadStatesRecorder: Sendable {
     if case .tracefs(let session) = method { try? session.begin() }
   }
 
-  /// Called right after the spawn of `pid`: samples it, and keeps sampling until ``end()``.
-  package func spawned(_ pid: Int32) {
+  /// Called right after the spawn of `pid` at `spawnedAt` (CLOCK_MONOTONIC ns): samples it,
+  /// and keeps sampling until ``end()``. Before the spawn the tree did not exist: every counter
+  /// was 0 at `spawnedAt`, the first sample of the series, so a phase that starts at the spawn
+  /// has a bounded start.
+  package func spawned(_ pid: Int32, at spawnedAt: UInt64) {
     root.withLock { $0 = pid }
-    samples.withLock { $0.append(ProcTreeSampler.sample(root: pid)) }
+    samples.withLock {
+      $0.append(ProcSample(ts: spawnedAt, threads: [:]))
+      $0.append(ProcTreeSampler.sample(root: pid))
+    }
     do {
       try SystemThread.start(name: "bench-states") { [self] in
         var next = MonotonicClock.now() + Self.samplePeriodNs

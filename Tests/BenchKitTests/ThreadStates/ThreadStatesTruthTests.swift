@@ -18,7 +18,8 @@ import Testing
   .enabled(if: TracefsAvailability.reason == nil, Comment(rawValue: TracefsAvailability.reason ?? "")))
 struct ThreadStatesTruthTests {
   /// The probe, in C (no interpreter's start-up in the phase): its configuration (`{config}`)
-  /// names what it does before it execs the rest of its arguments — deferred spins 100 ms, eager
+  /// names what it does before it execs the rest of its arguments — deferred spins for 100 ms of
+  /// its own CPU time (so a loaded machine's preemptions cannot shorten the spin), eager
   /// sleeps 100 ms, preview-only forks a child that evicts and reads FILE (the parent waits).
   static let probe = """
     #include <fcntl.h>
@@ -26,17 +27,17 @@ struct ThreadStatesTruthTests {
     #include <sys/wait.h>
     #include <time.h>
     #include <unistd.h>
-    static double now(void) {
+    static double cpu(void) {
       struct timespec t;
-      clock_gettime(CLOCK_MONOTONIC, &t);
+      clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
       return t.tv_sec + t.tv_nsec / 1e9;
     }
     int main(int argc, char **argv) {
       if (argc < 4) return 2;
       if (!strcmp(argv[1], "deferred")) {
-        double end = now() + 0.1;
+        double end = cpu() + 0.1;
         volatile unsigned long spins = 0;
-        while (now() < end) spins++;
+        while (cpu() < end) spins++;
       } else if (!strcmp(argv[1], "eager")) {
         struct timespec pause = {0, 100000000};
         nanosleep(&pause, 0);  // not a timing assertion: the work the instrument must see as sleeping
