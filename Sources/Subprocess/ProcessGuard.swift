@@ -107,16 +107,17 @@ package final class ProcessGuard: Sendable {
     try? FileDescriptorIO.writeAll(writeEnd, line + "\n")
   }
 
-  /// Removes the kernel folder `path` (a tracefs instance) with `rmdir`, retrying for up to 5 s
-  /// while it is busy: bench's last open file in it is released only as bench's exit finishes,
-  /// which can be after the guard saw its pipe end.
+  /// Removes the kernel folder `path` (a tracefs instance) with `rmdir`, retrying for up to 30 s
+  /// while it fails for any reason but its absence: bench's last open file in it is released
+  /// only as bench's exit finishes, which can be after the guard saw its pipe end, and a bench
+  /// killed while it sized the instance's buffer leaves the kernel busy with it a while longer.
   static func removeBusyDirectory(_ path: String) {
-    for _ in 0..<250 {
+    for _ in 0..<1500 {
       do {
         try FileSystem.removeDirectory(atPath: path)
         return
       } catch {
-        guard error == Errno(rawValue: EBUSY) else { return }
+        guard error != .noSuchFile else { return }
         MonotonicClock.sleep(nanoseconds: 20_000_000)
       }
     }

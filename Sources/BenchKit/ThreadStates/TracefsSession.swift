@@ -58,17 +58,18 @@ package final class TracefsSession: Sendable {
     try mountIfNeeded(root)
     removeStale(root: root)
     let path = root + "/instances/" + instancePrefix + String(pid)
-    // The guard first (the pipeline's own, started early): from the instance's first moment, a
-    // bench killed with SIGKILL leaves it to the guard to remove.
+    // The guard first (the pipeline's own, started early), told before the folder exists: a
+    // bench killed with SIGKILL at any moment after the mkdir leaves it to the guard to remove.
     _ = try? ProcessGuard.start()
+    ProcessGuard.running?.removeDirectoryOnExit(path)
     do {
       try FileSystem.createDirectory(atPath: path, mode: 0o700)
     } catch {
       if error != .fileExists {
+        ProcessGuard.running?.keep(path)
         throw TracefsError("cannot make the tracefs instance \(path): \(error.message)")
       }
     }
-    ProcessGuard.running?.removeDirectoryOnExit(path)
     let session = TracefsSession(root: root, path: path)
     do {
       try session.configure(bufferKB: bufferKB)
