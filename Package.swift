@@ -37,6 +37,7 @@
 //   5 BenchAnalysis → LaunchContract, PhaseTrace, ResultsSchema, Sampling, SystemCalls
 //   5 Display → CaptureKit, SystemCalls
 //   5 SyntheticCamera → CaptureKit, JSONDecoding, LaunchContract, LightBoard, Sampling, SystemCalls
+//   5 ThreadStates → ResultsSchema
 //   5 V4L2Camera → CV4L2Shims, CaptureKit, LaunchContract, PhaseTrace, SystemCalls
 //   6 BenchHistory → BenchAnalysis, CPQShims, CSQLiteShims, PhaseTrace, ResultsSchema, SystemCalls
 //   6 HostConditions → BenchAnalysis, ResultsSchema, Subprocess, SystemCalls
@@ -50,7 +51,7 @@
 //   7 Probe → CaptureKit, Display, LaunchContract, LightBoard, PhaseTrace, SystemCalls, X11Display
 //   8 BenchKit → AppBuilds, BenchAnalysis, CommandLineKit, Display, HostConditions, LaunchContract,
 //       LightBoard, PhaseTrace, Probe, ResultsSchema, Subprocess, SyntheticCamera, SystemCalls,
-//       V4L2Camera, X11Display
+//       ThreadStates, V4L2Camera, X11Display
 //   8 camera-app (executable) → CameraApp
 //   8 FuzzTargets → BenchAnalysis, CameraApp, CaptureKit, Display, LaunchContract, LightBoard, PhaseTrace,
 //       Probe, ResultsSchema, SyntheticCamera, SystemCalls, TestSupport, V4L2Camera, V4L2TestSupport
@@ -143,6 +144,9 @@ let package = Package(
     .target(
       name: "ResultsSchema", dependencies: ["PhaseTrace", "LaunchContract", "SystemCalls", "Sampling"],
       swiftSettings: strict),
+    // Thread states: tracefs scheduler events and /proc samples turned into each phase's running,
+    // runnable, I/O and sleeping time (issue 27). Pure parsing and accounting: no I/O, no C imports.
+    .target(name: "ThreadStates", dependencies: ["ResultsSchema"], swiftSettings: strict),
     // The analysis of results: statistics, comparisons, gates, reports. Pure: no processes, no
     // I/O beyond reading and writing results, no C module imports, no command line.
     .target(
@@ -228,7 +232,7 @@ let package = Package(
       dependencies: [
         "BenchAnalysis", "HostConditions", "PhaseTrace", "Display", "Probe", "V4L2Camera", "SyntheticCamera",
         "CommandLineKit", "LaunchContract", "SystemCalls", "Subprocess", "AppBuilds", "X11Display",
-        "LightBoard", "ResultsSchema",
+        "LightBoard", "ResultsSchema", "ThreadStates",
       ],
       swiftSettings: strict),
     // The thin commands layer: `bench`'s command line (one option table per command), each
@@ -352,6 +356,7 @@ let package = Package(
         "ResultsSchema",
       ],
       resources: [.copy("Fixtures")], swiftSettings: strict),
+    .testTarget(name: "ThreadStatesTests", dependencies: ["ThreadStates", "ResultsSchema"], swiftSettings: strict),
     // The results contract: fixtures from earlier issues decode and encode back unchanged.
     .testTarget(
       name: "ResultsSchemaTests", dependencies: ["ResultsSchema"], exclude: ["Fixtures"],
@@ -362,7 +367,7 @@ let package = Package(
         "BenchKit", "BenchCommands", "HostConditions", "BenchAnalysis", "CommandLineKit", "PhaseTrace",
         "LaunchContract", "SystemCalls", "Subprocess", "AppBuilds", "ResultsSchema",
         "TestSupport", "TestThreads", "V4L2Camera", "V4L2TestSupport", "CV4L2Shims", "LightBoard",
-        "CaptureKit", "BenchHistory",
+        "CaptureKit", "BenchHistory", "ThreadStates",
       ],
       exclude: ["Fixtures"], swiftSettings: strict),
     // The history database against a real SQLite file and a real PostgreSQL server (TestSupport's

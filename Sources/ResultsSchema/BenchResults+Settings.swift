@@ -93,6 +93,10 @@ extension BenchResults {
     /// simulated camera's sources differ between them (``ABPin``). Absent outside `bench ab`
     /// and in results from before it was recorded.
     public var ab: ABPin? = nil
+    /// How the runs' thread states were recorded (`--thread-states`): `tracefs` (the kernel's
+    /// scheduler events, exact), `sampled` (`/proc` totals) or `off`. Absent in results from
+    /// before it was recorded (issue 27).
+    public var threadStates: String? = nil
     /// Creates the record (`wallSeconds` and `interrupted` are filled in at the end).
     public init(
       runs: Int, warmup: Int, conditions: [String], configs: [String], outputs: [String],

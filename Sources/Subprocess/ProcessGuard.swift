@@ -23,6 +23,8 @@ import SystemCalls
 package final class ProcessGuard: Sendable {
   /// The guard of this process, once started: `ChildProcess` reports each child to it.
   static let current = PThreadMutex<ProcessGuard?>(nil)
+  /// This process's guard, once ``start()`` started it; nil before, and in programs without one.
+  package static var running: ProcessGuard? { current.withLock { $0 } }
   /// The executable that implements the hidden helper commands (`__guard`, `__burn`): set by
   /// bench's entry point; nil in other programs (tests), which then start no guard.
   static let helperExecutable = PThreadMutex<String?>(nil)
@@ -85,6 +87,11 @@ package final class ProcessGuard: Sendable {
   /// Asks the guard to remove `path` (recursively) if bench dies before ``keep(_:)``.
   package func removeOnExit(_ path: String) { send("rm " + path) }
 
+  /// Asks the guard to remove the folder `path` with `rmdir` alone if bench dies before
+  /// ``keep(_:)``: a kernel object that is a folder (a tracefs instance), whose files cannot be
+  /// deleted one by one.
+  package func removeDirectoryOnExit(_ path: String) { send("rmdir " + path) }
+
   /// Bench removed (or keeps) `path` itself: the guard forgets it.
   package func keep(_ path: String) { send("keep " + path) }
 
@@ -100,6 +107,22 @@ package final class ProcessGuard: Sendable {
     try? FileDescriptorIO.writeAll(writeEnd, line + "\n")
   }
 
+  /// Removes the kernel folder `path` (a tracefs instance) with `rmdir`, retrying for up to 30 s
+  /// while it fails for any reason but its absence: bench's last open file in it is released
+  /// only as bench's exit finishes, which can be after the guard saw its pipe end, and a bench
+  /// killed while it sized the instance's buffer leaves the kernel busy with it a while longer.
+  static func removeBusyDirectory(_ path: String) {
+    for _ in 0..<1500 {
+      do {
+        try FileSystem.removeDirectory(atPath: path)
+        return
+      } catch {
+        guard error != .noSuchFile else { return }
+        MonotonicClock.sleep(nanoseconds: 20_000_000)
+      }
+    }
+  }
+
   /// The guard's own pid (for tests and diagnostics).
   package var pid: pid_t { process.pid }
 
@@ -109,6 +132,7 @@ package final class ProcessGuard: Sendable {
     for sig in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGTSTP, SIGTTIN, SIGTTOU] { signal(sig, SIG_IGN) }
     var groups = Set<pid_t>()
     var paths: [String] = []
+    var folders: [String] = []
     var prefixes: [(folder: String, prefix: String)] = []
     var pending: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 4096)
@@ -126,6 +150,8 @@ package final class ProcessGuard: Sendable {
           groups.insert(g)
         } else if line.hasPrefix("-"), let g = pid_t(line.dropFirst()) {
           groups.remove(g)
+        } else if line.hasPrefix("rmdir /") {
+          folders.append(String(line.dropFirst(6)))
         } else if line.hasPrefix("rm /") {
           paths.append(String(line.dropFirst(3)))
         } else if line.hasPrefix("rmprefix "), let slash = line.firstIndex(of: "/") {
@@ -134,6 +160,7 @@ package final class ProcessGuard: Sendable {
         } else if line.hasPrefix("keep ") {
           let path = String(line.dropFirst(5))
           paths.removeAll { $0 == path }
+          folders.removeAll { $0 == path }
         }
       }
     }
@@ -142,6 +169,7 @@ package final class ProcessGuard: Sendable {
       kill(g, SIGKILL)
     }
     for path in paths { try? FileManager.default.removeItem(atPath: path) }
+    for folder in folders { removeBusyDirectory(folder) }
     for (folder, prefix) in prefixes {
       for entry in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
       where entry.hasPrefix(prefix) {

@@ -6,6 +6,7 @@ import LaunchContract
 import SyntheticCamera
 import V4L2Camera
 import Subprocess
+import SystemCalls
 
 extension RunCommand.Options {
   /// Checks and opens what the options name, in the pipeline's first step: the display, the
@@ -39,7 +40,22 @@ extension RunCommand.Options {
       try checkReachable(syntheticProfile, settings: s)
     }
     s.outDir = try RunCommand.prepareOutDir(out)
+    try resolveThreadStates(into: &s)
     return RunCommand.Run(settings: s, format: format, quiet: quiet, overwrite: overwrite)
+  }
+
+  /// `--thread-states`: tracefs opened (bench's instance) or the fallback chosen. `on` where
+  /// tracefs cannot be used is a usage error; `auto` falls back to `sampled` and says why.
+  func resolveThreadStates(into s: inout RunSettings) throws(UsageError) {
+    do {
+      let (method, fallback) = try ThreadStatesMethod.resolve(s.threadStates)
+      s.threadStatesMethod = method
+      if let fallback, !quiet {
+        try? FileDescriptorIO.writeAll(2, "bench: thread states sampled from /proc: \(fallback)\n")
+      }
+    } catch {
+      throw UsageError("--thread-states on: \(error.message)")
+    }
   }
 
   /// `--camera v4l2:…` and `--feed-light-board NODE`: the nodes, opened and checked.

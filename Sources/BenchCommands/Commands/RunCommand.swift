@@ -148,6 +148,10 @@ package enum RunCommand: Command {
   static let soakSeconds = Option(
     "--soak-seconds", "S", "hot condition: the soak of sustained load on every CPU before each launch",
     default: defaults.soakSeconds, parser: .number(in: NumberRange(atLeast: 0, atMost: 3600)))
+  static let threadStates = Option(
+    "--thread-states", "HOW",
+    "each phase's thread states (running, runnable, io, sleeping): auto (tracefs where bench can use it, else sampled), on (tracefs or exit 2), sampled (/proc totals), off",
+    default: defaults.threadStates, parser: .choice())
   static let noTap = Flag("--no-tap", "do not press the shutter when the first live frame appears")
   static let noBoard = Flag(
     "--no-board", "the probe ignores the light board: change detection only (to check it with camera-app)")
@@ -175,7 +179,7 @@ package enum RunCommand: Command {
       preloadCameraApp, feedLightBoard, display,
       x11Read,
       refreshHz,
-      lockSeconds, runTimeout, quitGrace, windowTimeout, load, lowPower, soakSeconds,
+      lockSeconds, runTimeout, quitGrace, windowTimeout, load, lowPower, soakSeconds, threadStates,
       injectDelay, noTap, noBoard,
       out, overwrite, format, quiet,
     ],
@@ -231,6 +235,7 @@ package enum RunCommand: Command {
     s.load = try o.value(load)
     s.lowPower = try o.value(lowPower)
     s.soakSeconds = try o.value(soakSeconds)
+    s.threadStates = try o.value(threadStates)
     s.camera = try o.value(camera)
     return Options(
       settings: s, format: try o.value(format), quiet: o.isSet(quiet), overwrite: o.isSet(overwrite),

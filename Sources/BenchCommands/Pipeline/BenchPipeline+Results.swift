@@ -37,6 +37,7 @@ extension BenchPipeline {
     }
     if settings.conditions.contains(.hot) { base.settings.soakSeconds = settings.soakSeconds }
     base.settings.primedCells = settings.primedCells.isEmpty ? nil : settings.primedCells
+    base.settings.threadStates = settings.threadStatesMethod.name
     record(apps: settings, in: &base.settings)
     return base
   }

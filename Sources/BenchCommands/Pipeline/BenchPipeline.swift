@@ -39,6 +39,11 @@ package enum BenchPipeline {
     case .apps(let found): apps = found
     case .exit(let status): return status
     }
+    // The tracefs instance (opened when the command was prepared) goes with the pipeline, or with
+    // the guard when bench is killed.
+    let states = job.settings.threadStatesMethod
+    defer { states.close() }
+    if case .tracefs(let session) = states { guardProcess?.removeDirectoryOnExit(session.path) }
     guard let display = openDisplay(job.settings, quiet: job.quiet, errors: &errors) else { return 1 }
     defer { display.stop() }
     // A display that is gone (Xvfb exited) stops the benchmark as Ctrl-C does; the run in

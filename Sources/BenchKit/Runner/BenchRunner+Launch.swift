@@ -91,10 +91,12 @@ extension BenchRunner {
 
   /// Launches `config`'s app for one run. `group` (a `low-power` run's cgroup) receives the app
   /// as ``spawn(argv:environment:inheritedFDs:into:)`` says; `onFirstFrame` is called from the
-  /// compositor's thread when the probe sees the first live frame (it must not block).
+  /// compositor's thread when the probe sees the first live frame (it must not block). `states`
+  /// (`--thread-states`) starts tracing just before the spawn and sampling just after it.
   func launch(
     config: BenchConfiguration, runID: String, tracePath: String, firstLive: FirstLiveFrameBox,
-    tapOnFirstFrame: Bool, group: RunCgroup? = nil, onFirstFrame: (@Sendable () -> Void)? = nil
+    tapOnFirstFrame: Bool, group: RunCgroup? = nil, onFirstFrame: (@Sendable () -> Void)? = nil,
+    states: ThreadStatesRecorder? = nil
   )
     throws(RunnerError) -> LaunchedApp
   {
@@ -127,6 +129,7 @@ extension BenchRunner {
     let target = surface >= 0 ? DisplayTarget.surfaceDescriptor(Self.surfaceDescriptor) : monitor.appDisplay
     let env = environment(trace: privateTrace.path, display: target, runID: runID, config: config)
     randomRefreshPhase()
+    states?.begin()
     let spawnedAt = MonotonicClock.now()
     monitor.arm(.launch(since: spawnedAt)) { @Sendable observation in
       firstLive.record(observation.scanoutTime)
@@ -147,6 +150,7 @@ extension BenchRunner {
       monitor.stop()
       throw error
     }
+    states?.spawned(child.pid, at: spawnedAt)
     output.spawned()
     FileDescriptorIO.close(readEnd)
     monitor.watch(processID: child.pid)

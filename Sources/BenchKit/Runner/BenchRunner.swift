@@ -180,13 +180,15 @@ package final class BenchRunner: RunPerforming {
       record.lowPower = lowPower
       return RunOutcome(record: record, realtime: false)
     }
-    let firstLive = FirstLiveFrameBox()
+    let (firstLive, states) = (FirstLiveFrameBox(), ThreadStatesRecorder(method: settings.threadStatesMethod))
     let app: LaunchedApp
     do {
       app = try launch(
         config: config, runID: runID, tracePath: tracePath, firstLive: firstLive,
-        tapOnFirstFrame: settings.tap, group: setup.group, onFirstFrame: setup.onFirstFrame(settings.sensors))
+        tapOnFirstFrame: settings.tap, group: setup.group, onFirstFrame: setup.onFirstFrame(settings.sensors),
+        states: states)
     } catch {
+      states?.end()
       setup.group?.remove()
       return RunOutcome(
         record: .init(run: number, ok: false, error: error.message, phases: [:], counts: [:]), realtime: false
@@ -200,6 +202,8 @@ package final class BenchRunner: RunPerforming {
       liveFrame: settings.expectsLiveFrame(for: config), interrupted: interrupted)
     let report = app.monitor.snapshot()
     let realtime = app.monitor.realtimeGranted
+    // The run is settled: its phases are over, and the app's shutdown is not traced.
+    states?.end()
     // A third-party app reads no control pipe: it is stopped (SIGTERM, then SIGKILL), and how it
     // ends then is bench's doing, not a fault of the run.
     let thirdParty = config.appConfiguration != nil
@@ -223,7 +227,7 @@ package final class BenchRunner: RunPerforming {
       number: number, failure: reason, tracePath: tracePath, read: read, extra: [spawnEvent] + report.events,
       start: app.spawnedAt, end: UInt64.max, relock: false, report: report, wallMs: wallMs,
       droppedCommands: app.control.droppedCommands, liveFrame: settings.expectsLiveFrame(for: config),
-      deviceSource: deviceSource(for: config))
+      deviceSource: deviceSource(for: config), states: states)
     RunVerification(
       realtimeCompositor: realtime, missedDeadlines: report.missedDeadlines, eviction: eviction,
       condition: condition
@@ -243,7 +247,8 @@ package final class BenchRunner: RunPerforming {
   func record(
     number: Int, failure: String?, tracePath: String, read: TraceReader.Result, extra: [PhaseEvent],
     start: UInt64, end: UInt64, relock: Bool, report: ProbeReport, wallMs: Double, windowStart: UInt64? = nil,
-    droppedCommands: Int, liveFrame: Bool = true, deviceSource: String? = nil
+    droppedCommands: Int, liveFrame: Bool = true, deviceSource: String? = nil,
+    states: ThreadStatesRecorder? = nil
   ) -> BenchResults.RunRecord {
     // The trust boundary: runner and probe events come from `extra` only; the same names in the
     // app's trace are ignored and counted. A relock trace holds every run of the cell, so only
@@ -287,11 +292,15 @@ package final class BenchRunner: RunPerforming {
         ? "the probe saw no live frame"
         : "the probe saw no live frame: one light board, unconfirmed (no second board at the camera's cadence)"
     }
-    return BenchResults.RunRecord(
+    var run = BenchResults.RunRecord(
       run: number, ok: error == nil, error: error, phases: phases, counts: counts,
       trace: "traces/" + (tracePath as NSString).lastPathComponent, wallMs: wallMs,
       timeline: all.map { BenchResults.TimelineEvent($0, originNs: start) },
       detection: report.firstLiveFrame?.method.rawValue)
+    run.threadStates = states.flatMap {
+      threadStates($0, events: events, start: start, relock: relock, deviceSource: deviceSource)
+    }
+    return run
   }
 
 }

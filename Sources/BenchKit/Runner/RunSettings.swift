@@ -91,6 +91,11 @@ package struct RunSettings: Sendable {
   package var soakSeconds = 60.0
   /// What the `hot` condition reads (thermal zones, frequencies, PSI).
   package var sensors = HostSensors()
+  /// `--thread-states`: how the runs' thread states are recorded (auto: tracefs where usable).
+  package var threadStates: ThreadStatesRequest = .auto
+  /// The method the request resolved to on this machine (``ThreadStatesMethod/resolve(_:root:)``,
+  /// when the command is prepared); `off` until then.
+  package var threadStatesMethod: ThreadStatesMethod = .off
   /// On X11, what the probe reads (`--x11-read`): the app's window, or the screen where it is.
   package var x11Read: X11WindowCapture.Source = .window
 

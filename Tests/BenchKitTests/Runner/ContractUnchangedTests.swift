@@ -24,13 +24,17 @@ import Testing
 
   /// Every path of a JSON value with the kind of value found there (`cells[].runs: number`).
   /// Array elements collapse to `[]`; the keys of a timeline event's free-form `fields` collapse
-  /// to `*`, since which fields an event carries is the trace's business, not the schema's.
+  /// to `*`, since which fields an event carries is the trace's business, not the schema's; so do
+  /// the phase names keying a run's `thread_states.main` and `.tree` (the phases are the schema's
+  /// `phases`, listed once there).
   static func signature(_ value: Any, path: String = "", into out: inout Set<String>) {
     switch value {
     case let dict as [String: Any]:
       out.insert(path + ": object")
       for (key, child) in dict {
-        let isFreeForm = path.hasSuffix("timeline[].fields")
+        let isFreeForm =
+          path.hasSuffix("timeline[].fields") || path.hasSuffix("thread_states.main")
+          || path.hasSuffix("thread_states.tree")
         signature(child, path: path + "." + (isFreeForm ? "*" : key), into: &out)
       }
     case let array as [Any]:

@@ -1,0 +1,105 @@
+import ResultsSchema
+import SystemCalls
+import ThreadStates
+
+/// One run's thread-states instrument: tracing (or sampling) from just before the spawn to the
+/// end of the run, then the run's ``BenchResults/ThreadStatesRecord`` for its phases.
+///
+/// `/proc` is sampled in both methods, by a thread of bench's own every ``samplePeriodNs``
+/// from the spawn to the end (and once at each end): `sampled` takes every figure from the
+/// samples, `tracefs` only the page faults, which the scheduler's events do not carry.
+package final class ThreadStatesRecorder: Sendable {
+  /// The gap between two `/proc` samples, ns: 10 ms, so a sampled figure's boundary is off by at
+  /// most that (plus the sample's own reading time), at a cost of a few file reads per thread.
+  package static let samplePeriodNs: UInt64 = 10_000_000
+
+  private let method: ThreadStatesMethod
+  private let root = PThreadMutex<Int32?>(nil)
+  private let samples = PThreadMutex<[ProcSample]>([])
+  private let stopped = PThreadMutex(false)
+  private let done = PThreadMutex(false)
+  private let capture = PThreadMutex<TracefsSession.Capture?>(nil)
+
+  /// A recorder for one run; nil for `off`.
+  package init?(method: ThreadStatesMethod) {
+    if case .off = method { return nil }
+    self.method = method
+  }
+
+  /// Called just before the spawn: clears the trace buffer and turns tracing on. A failure
+  /// leaves the run without a trace (its record is incomplete).
+  package func begin() {
+    if case .tracefs(let session) = method { try? session.begin() }
+  }
+
+  /// Called right after the spawn of `pid` at `spawnedAt` (CLOCK_MONOTONIC ns): samples it,
+  /// and keeps sampling until ``end()``. Before the spawn the tree did not exist: every counter
+  /// was 0 at `spawnedAt`, the first sample of the series, so a phase that starts at the spawn
+  /// has a bounded start.
+  package func spawned(_ pid: Int32, at spawnedAt: UInt64) {
+    root.withLock { $0 = pid }
+    samples.withLock {
+      $0.append(ProcSample(ts: spawnedAt, threads: [:]))
+      $0.append(ProcTreeSampler.sample(root: pid))
+    }
+    do {
+      try SystemThread.start(name: "bench-states") { [self] in
+        var next = MonotonicClock.now() + Self.samplePeriodNs
+        while !stopped.withLock({ $0 }) {
+          MonotonicClock.sleep(until: next)
+          next += Self.samplePeriodNs
+          if stopped.withLock({ $0 }) { break }
+          let sample = ProcTreeSampler.sample(root: pid)
+          samples.withLock { $0.append(sample) }
+        }
+        done.withLock { $0 = true }
+      }
+    } catch {
+      // No sampling thread (out of threads): the run keeps its first and last samples only.
+      done.withLock { $0 = true }
+    }
+  }
+
+  /// Called at the end of the run, once the app is stopped: the last sample, tracing off.
+  package func end() {
+    stopped.withLock { $0 = true }
+    // Only a spawned run has a sampling thread to wait for.
+    while root.withLock({ $0 }) != nil, !done.withLock({ $0 }) {
+      MonotonicClock.sleep(nanoseconds: 1_000_000)
+    }
+    if let pid = root.withLock({ $0 }) {
+      let last = ProcTreeSampler.sample(root: pid)
+      // The app is gone by now: an empty sample only stamps the end.
+      samples.withLock { $0.append(last) }
+    }
+    if case .tracefs(let session) = method {
+      let captured = session.end()
+      capture.withLock { $0 = captured }
+      // For a person looking into a breakdown: the raw trace of the run, kept when asked for.
+      if let folder = ProcessControl.environmentValue("FIRSTFRAME_KEEP_SCHED_TRACE"),
+        let pid = root.withLock({ $0 })
+      {
+        try? FileSystem.writeAtomically(Array(captured.text.utf8), toPath: "\(folder)/sched-\(pid).txt")
+      }
+    }
+  }
+
+  /// The run's record for `phases` (CLOCK_MONOTONIC ns); `firstFrame` is the probe's scanout
+  /// time of the first live frame. Nil when the app was never spawned.
+  package func record(phases: [String: PhaseInterval], firstFrame: UInt64?) -> BenchResults
+    .ThreadStatesRecord?
+  {
+    guard let pid = root.withLock({ $0 }) else { return nil }
+    let samples = self.samples.withLock { $0 }
+    guard case .tracefs = method, let capture = capture.withLock({ $0 }) else {
+      return ThreadStatesBreakdown.sampled(samples: samples, root: Int(pid), phases: phases)
+    }
+    let parsed = SchedTraceParser.parse(capture.text)
+    let timeline = SchedTimeline(events: parsed.events, root: Int(pid))
+    return ThreadStatesBreakdown.exact(
+      timeline: timeline, phases: phases, samples: samples, events: parsed.events.count,
+      totals: .init(
+        lostEvents: capture.lostEvents, traceBytes: capture.bytes, malformedLines: parsed.malformedLines),
+      firstFrame: firstFrame)
+  }
+}

@@ -1,0 +1,186 @@
+import Subprocess
+import SystemCalls
+
+/// Bench's own tracefs instance (`/sys/kernel/tracing/instances/firstframe-<bench pid>`): the
+/// scheduler events of every CPU on the `mono` trace clock (CLOCK_MONOTONIC, the clock of the
+/// phase events), into a ring buffer sized up front that drops new events when full rather
+/// than overwriting the run's start (`overwrite` off; the drops are counted). Tracing is on only
+/// between ``begin()`` and ``end()``: from just before the app is spawned to the end of the run;
+/// the buffer is cleared at each begin. Another tracer on the machine keeps its own buffer.
+///
+/// The instance is removed by ``close()`` (the runs' end, Ctrl-C and SIGTERM end the pipeline
+/// normally), by the process guard when bench dies any other way (SIGKILL:
+/// ``ProcessGuard/removeDirectoryOnExit(_:)``), and as a last resort by the next bench
+/// (``removeStale(root:)``: `firstframe-<pid>` instances whose pid is gone).
+package final class TracefsSession: Sendable {
+  /// Where tracefs is mounted (bench mounts it there when it is not).
+  package static let defaultRoot = "/sys/kernel/tracing"
+  /// The name of bench's instances: this prefix and bench's pid.
+  package static let instancePrefix = "firstframe-"
+  /// The events recorded (all in the `sched` group).
+  package static let events = [
+    "sched_switch", "sched_wakeup", "sched_wakeup_new", "sched_process_fork", "sched_process_exec",
+    "sched_process_exit",
+  ]
+  /// The ring buffer per CPU, KiB: about 90,000 switch events per CPU, ten times a loaded
+  /// launch's (docs/measurements/2026-12-03-thread-states-cost.md); bounded, never grown.
+  package static let bufferKBPerCPU = 4096
+  /// The most trace text read back per run, bytes (the buffer's text is about twice its size).
+  package static let maxTraceText = 64 << 20
+
+  /// The tracefs mount.
+  package let root: String
+  /// The instance's folder.
+  package let path: String
+
+  private init(root: String, path: String) {
+    self.root = root
+    self.path = path
+  }
+
+  /// What one traced run produced.
+  package struct Capture: Sendable {
+    /// The `trace` file's text.
+    package var text: String
+    /// Events the kernel dropped (the buffer was full) or overwrote during the run, all CPUs.
+    package var lostEvents: Int
+    /// The bytes the run's events took in the buffer, all CPUs.
+    package var bytes: Int
+  }
+
+  /// Opens bench's instance: mounts tracefs at `root` when it is not mounted, removes stale
+  /// instances of benches that died, makes `firstframe-<pid>` and sets it up, tracing off.
+  /// - Throws: a ``TracefsError`` saying why tracefs cannot be used (not root, no tracefs, no
+  ///   `mono` clock, a missing event).
+  package static func open(
+    root: String = defaultRoot, pid: Int32 = ProcessControl.currentProcessID, bufferKB: Int = bufferKBPerCPU
+  ) throws(TracefsError) -> TracefsSession {
+    try mountIfNeeded(root)
+    removeStale(root: root)
+    let path = root + "/instances/" + instancePrefix + String(pid)
+    // The guard first (the pipeline's own, started early), told before the folder exists: a
+    // bench killed with SIGKILL at any moment after the mkdir leaves it to the guard to remove.
+    _ = try? ProcessGuard.start()
+    ProcessGuard.running?.removeDirectoryOnExit(path)
+    do {
+      try FileSystem.createDirectory(atPath: path, mode: 0o700)
+    } catch {
+      if error != .fileExists {
+        ProcessGuard.running?.keep(path)
+        throw TracefsError("cannot make the tracefs instance \(path): \(error.message)")
+      }
+    }
+    let session = TracefsSession(root: root, path: path)
+    do {
+      try session.configure(bufferKB: bufferKB)
+    } catch {
+      session.close()
+      throw error
+    }
+    return session
+  }
+
+  /// Mounts tracefs at `root` unless it is mounted there (its `instances` folder exists).
+  static func mountIfNeeded(_ root: String) throws(TracefsError) {
+    guard !FileSystem.isDirectory(root + "/instances") else { return }
+    do {
+      try FileSystem.mountPseudoFileSystem(type: "tracefs", atPath: root)
+    } catch {
+      throw TracefsError("tracefs is not mounted at \(root) and cannot be: \(error.message)")
+    }
+    guard FileSystem.isDirectory(root + "/instances") else {
+      throw TracefsError("tracefs at \(root) has no instances folder")
+    }
+  }
+
+  private func configure(bufferKB: Int) throws(TracefsError) {
+    try write("0", "tracing_on")
+    try write("mono", "trace_clock")
+    try write(String(bufferKB), "buffer_size_kb")
+    try write("0", "options/overwrite")
+    try write("1", "options/record-tgid")
+    for event in Self.events { try write("1", "events/sched/\(event)/enable") }
+  }
+
+  private func write(_ value: String, _ file: String) throws(TracefsError) {
+    do {
+      try FileSystem.writeControlFile(value, atPath: path + "/" + file)
+    } catch {
+      throw TracefsError("cannot set \(file) of \(path) to \(value): \(error.message)")
+    }
+  }
+
+  /// Clears the buffer and turns tracing on.
+  package func begin() throws(TracefsError) {
+    try write("", "trace")
+    try write("1", "tracing_on")
+  }
+
+  /// Turns tracing off and reads what the run recorded.
+  package func end() -> Capture {
+    try? write("0", "tracing_on")
+    var lost = 0
+    var bytes = 0
+    for cpu in (try? FileSystem.contentsOfDirectory(atPath: path + "/per_cpu")) ?? [] {
+      let stats = TracefsStats(FileSystem.readText(atPath: path + "/per_cpu/\(cpu)/stats") ?? "")
+      lost += stats.overrun + stats.droppedEvents
+      bytes += stats.bytes
+    }
+    let text = FileSystem.readText(atPath: path + "/trace", maxBytes: Self.maxTraceText) ?? ""
+    return Capture(text: text, lostEvents: lost, bytes: bytes)
+  }
+
+  /// Turns tracing off and removes the instance (the kernel frees its buffer).
+  package func close() {
+    try? write("0", "tracing_on")
+    try? FileSystem.removeDirectory(atPath: path)
+    ProcessGuard.running?.keep(path)
+  }
+
+  /// Removes the instances of benches that are gone (`firstframe-<pid>` whose pid does not
+  /// exist): what a bench killed with SIGKILL left when its guard could not remove it either.
+  /// Returns the folders removed.
+  @discardableResult
+  package static func removeStale(root: String = defaultRoot) -> [String] {
+    let instances = root + "/instances"
+    var removed: [String] = []
+    for name in (try? FileSystem.contentsOfDirectory(atPath: instances)) ?? []
+    where name.hasPrefix(instancePrefix) {
+      guard let pid = Int32(name.dropFirst(instancePrefix.count)), !ProcessControl.isAlive(pid) else {
+        continue
+      }
+      if (try? FileSystem.removeDirectory(atPath: instances + "/" + name)) != nil {
+        removed.append(instances + "/" + name)
+      }
+    }
+    return removed
+  }
+}
+
+/// Why tracefs cannot be used; one line a person can act on.
+package struct TracefsError: Error, Sendable {
+  /// The line.
+  package var message: String
+  init(_ message: String) { self.message = message }
+}
+
+/// A per-CPU `stats` file of a tracefs instance.
+struct TracefsStats {
+  var overrun = 0
+  var droppedEvents = 0
+  var bytes = 0
+
+  /// Reads `key: value` lines (`overrun: 0`, `dropped events: 0`, `bytes: 3516`).
+  init(_ text: String) {
+    for line in text.split(separator: "\n") {
+      let parts = line.split(separator: ":", maxSplits: 1)
+      guard parts.count == 2, let value = Int(parts[1].filter { $0 != " " }) else { continue }
+      switch parts[0] {
+      case "overrun": overrun = value
+      case "dropped events": droppedEvents = value
+      case "bytes": bytes = value
+      default: break
+      }
+    }
+  }
+}

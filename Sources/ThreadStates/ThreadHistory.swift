@@ -1,0 +1,79 @@
+/// One thread of the traced process tree: its states over time and its switches.
+public struct ThreadHistory: Sendable {
+  /// A change of state at `start` (ns), in force until the next one (or the thread's end).
+  public struct Segment: Sendable, Hashable {
+    /// When the state began, ns.
+    public var start: UInt64
+    /// The state.
+    public var state: ThreadState
+  }
+
+  /// A switch out of the thread at `ts` (ns): voluntary when it blocked or slept, involuntary
+  /// when it was still runnable (preempted).
+  public struct Switch: Sendable, Hashable {
+    /// When, ns.
+    public var ts: UInt64
+    /// Whether the thread gave up its CPU itself.
+    public var voluntary: Bool
+  }
+
+  /// The thread id.
+  public var tid: Int
+  /// Its process (thread group) id, when a line's `(TGID)` column said.
+  public var tgid: Int?
+  /// Its latest `comm`.
+  public var name: String
+  /// Its `sched_process_fork` time, ns; nil when the trace did not see it made.
+  public var born: UInt64?
+  /// When it left its CPU for the last time after `sched_process_exit`, ns.
+  public var ended: UInt64?
+  /// Whether `sched_process_exit` was seen.
+  var exited = false
+  /// Its states, in time order.
+  public var segments: [Segment]
+  /// Its switches out, in time order.
+  public var switches: [Switch] = []
+
+  /// Creates a thread in `state` from `since` on.
+  init(tid: Int, name: String, state: ThreadState, since: UInt64) {
+    self.tid = tid
+    self.name = name
+    self.segments = [Segment(start: since, state: state)]
+  }
+
+  /// The state it is in now (its latest segment's).
+  var current: ThreadState { segments[segments.count - 1].state }
+
+  /// Records a change of state at `ts` (none when the state does not change).
+  mutating func enter(_ state: ThreadState, at ts: UInt64) {
+    guard state != current else { return }
+    if segments[segments.count - 1].start == ts {
+      segments[segments.count - 1].state = state
+    } else {
+      segments.append(Segment(start: ts, state: state))
+    }
+  }
+
+  /// Nanoseconds spent in each state within `interval`; time before the thread's first segment
+  /// or after its end is not counted.
+  public func time(in interval: PhaseInterval) -> [ThreadState: UInt64] {
+    var out: [ThreadState: UInt64] = [:]
+    for (index, segment) in segments.enumerated() {
+      let next = index + 1 < segments.count ? segments[index + 1].start : (ended ?? UInt64.max)
+      let from = max(segment.start, interval.start)
+      let to = min(next, interval.end)
+      if to > from { out[segment.state, default: 0] += to - from }
+    }
+    return out
+  }
+
+  /// The switches out within `interval` (`start` included, `end` excluded): voluntary, involuntary.
+  public func switchCounts(in interval: PhaseInterval) -> (voluntary: Int, involuntary: Int) {
+    var voluntary = 0
+    var involuntary = 0
+    for change in switches where change.ts >= interval.start && change.ts < interval.end {
+      if change.voluntary { voluntary += 1 } else { involuntary += 1 }
+    }
+    return (voluntary, involuntary)
+  }
+}

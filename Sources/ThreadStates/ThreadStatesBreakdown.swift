@@ -1,0 +1,128 @@
+import ResultsSchema
+
+/// Turns a run's scheduler trace (exact) or its `/proc` samples (sampled) into the run's
+/// `thread_states` record, phase by phase. Pure: no I/O.
+public enum ThreadStatesBreakdown {
+  /// The `method` of a record built from tracefs.
+  public static let exactMethod = "tracefs"
+  /// The `method` of a record built from `/proc` samples.
+  public static let sampledMethod = "sampled"
+
+  /// What a tracefs session recorded for one run, besides its events.
+  public struct TraceTotals: Sendable, Hashable {
+    /// Events the kernel dropped or overwrote (`overrun` plus `dropped events`, all CPUs).
+    public var lostEvents: Int
+    /// Bytes the run's events took in the ring buffer (`bytes`, all CPUs).
+    public var traceBytes: Int
+    /// Lines of the trace that named an event but could not be read.
+    public var malformedLines: Int
+
+    /// Creates the totals.
+    public init(lostEvents: Int, traceBytes: Int, malformedLines: Int = 0) {
+      self.lostEvents = lostEvents
+      self.traceBytes = traceBytes
+      self.malformedLines = malformedLines
+    }
+  }
+
+  /// The exact record: the main thread's four states and the tree's times and switches from
+  /// `timeline`; the tree's faults from `samples` (the kernel's scheduler events carry none);
+  /// the thread on a CPU at `firstFrame`. `events` is the trace's event count. Incomplete when
+  /// events were lost or unreadable, the root's fork was not seen, or the main thread is missing.
+  public static func exact(
+    timeline: SchedTimeline, phases: [String: PhaseInterval], samples: [ProcSample], events: Int,
+    totals: TraceTotals, firstFrame: UInt64?
+  ) -> BenchResults.ThreadStatesRecord {
+    var main: [String: BenchResults.MainThreadStates] = [:]
+    var tree: [String: BenchResults.TreeStates] = [:]
+    let minor = ProcCounter.minorFaults.series(samples)
+    let major = ProcCounter.majorFaults.series(samples)
+    for (phase, interval) in phases {
+      if let thread = timeline.main {
+        let time = thread.time(in: interval)
+        main[phase] = BenchResults.MainThreadStates(
+          running: ms(time[.running]), runnable: ms(time[.runnable]), io: ms(time[.io]),
+          sleeping: ms(time[.sleeping]))
+      }
+      var sums: [ThreadState: UInt64] = [:]
+      var voluntary = 0
+      var involuntary = 0
+      for thread in timeline.threads.values {
+        for (state, ns) in thread.time(in: interval) { sums[state, default: 0] += ns }
+        let switches = thread.switchCounts(in: interval)
+        voluntary += switches.voluntary
+        involuntary += switches.involuntary
+      }
+      tree[phase] = BenchResults.TreeStates(
+        cpuMs: ms(sums[.running]), runqueueMs: ms(sums[.runnable]), ioMs: ms(sums[.io]),
+        majorFaults: count(major.delta(interval)), minorFaults: count(minor.delta(interval)),
+        voluntarySwitches: voluntary, involuntarySwitches: involuntary)
+    }
+    let incomplete =
+      totals.lostEvents > 0 || totals.malformedLines > 0 || !timeline.rootForkSeen || timeline.main == nil
+    return BenchResults.ThreadStatesRecord(
+      method: exactMethod, lostEvents: totals.lostEvents, incomplete: incomplete, events: events,
+      traceBytes: totals.traceBytes, main: main, tree: tree,
+      runningAtFirstFrame: firstFrame.flatMap { timeline.running(at: $0) }.map {
+        BenchResults.ThreadIdentity(pid: $0.tgid ?? $0.tid, tid: $0.tid, name: $0.name)
+      })
+  }
+
+  /// The sampled record from `/proc` samples of `root`'s tree: per phase, each counter's gain
+  /// between the phase's boundaries, interpolated between the samples around them. The main
+  /// thread's `io` is `delayacct_blkio_ticks` (0 unless `kernel.task_delayacct` is on; ticks of
+  /// `1 / ticksPerSecond` s) and its `sleeping` the rest of the phase. `error_bound_ms` is the
+  /// widest gap between two samples a boundary fell in; a boundary outside the samples makes
+  /// the record incomplete. The thread at `firstFrame` is the tree's main thread when its last
+  /// sample before then found it running (`R`), else absent: samples cannot say more.
+  public static func sampled(
+    samples: [ProcSample], root: Int, phases: [String: PhaseInterval], ticksPerSecond: Int = 100
+  ) -> BenchResults.ThreadStatesRecord {
+    let isMain: (Int) -> Bool = { $0 == root }
+    var mainSeries: [ProcCounter: CounterSeries] = [:]
+    var treeSeries: [ProcCounter: CounterSeries] = [:]
+    for counter in ProcCounter.allCases {
+      mainSeries[counter] = counter.series(samples, include: isMain)
+      treeSeries[counter] = counter.series(samples)
+    }
+    let tickMs = 1000 / Double(max(1, ticksPerSecond))
+    var main: [String: BenchResults.MainThreadStates] = [:]
+    var tree: [String: BenchResults.TreeStates] = [:]
+    var bound: UInt64 = 0
+    var unbounded = false
+    for (phase, interval) in phases {
+      func gain(_ series: [ProcCounter: CounterSeries], _ counter: ProcCounter) -> Double {
+        series[counter]!.delta(interval)
+      }
+      for edge in [interval.start, interval.end] {
+        if let gap = treeSeries[.runNs]!.gap(at: edge) { bound = max(bound, gap) } else { unbounded = true }
+      }
+      let running = gain(mainSeries, .runNs) / 1e6
+      let runnable = gain(mainSeries, .waitNs) / 1e6
+      let io = gain(mainSeries, .blkioTicks) * tickMs
+      let duration = Double(interval.nanoseconds) / 1e6
+      main[phase] = BenchResults.MainThreadStates(
+        running: round(running), runnable: round(runnable), io: round(io),
+        sleeping: round(max(0, duration - running - runnable - io)))
+      tree[phase] = BenchResults.TreeStates(
+        cpuMs: round(gain(treeSeries, .runNs) / 1e6), runqueueMs: round(gain(treeSeries, .waitNs) / 1e6),
+        ioMs: round(gain(treeSeries, .blkioTicks) * tickMs),
+        majorFaults: count(gain(treeSeries, .majorFaults)),
+        minorFaults: count(gain(treeSeries, .minorFaults)),
+        voluntarySwitches: count(gain(treeSeries, .voluntarySwitches)),
+        involuntarySwitches: count(gain(treeSeries, .involuntarySwitches)))
+    }
+    return BenchResults.ThreadStatesRecord(
+      method: sampledMethod, lostEvents: 0, incomplete: unbounded || samples.isEmpty,
+      errorBoundMs: round(Double(bound) / 1e6), events: samples.count, main: main, tree: tree)
+  }
+
+  /// ns → ms, to the µs.
+  static func ms(_ ns: UInt64?) -> Double { round(Double(ns ?? 0) / 1e6) }
+
+  /// ms to the µs (the trace's own resolution).
+  static func round(_ ms: Double) -> Double { (ms * 1000).rounded() / 1000 }
+
+  /// A counter's interpolated gain as a whole count.
+  static func count(_ value: Double) -> Int { Int(value.rounded()) }
+}

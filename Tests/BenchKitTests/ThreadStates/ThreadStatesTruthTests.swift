@@ -1,0 +1,152 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+import Foundation
+import ResultsSchema
+import Subprocess
+import SystemCalls
+import TestSupport
+import Testing
+
+/// The instrument tells the truth about work it knows: a probe app (`--app`, a C program
+/// that does one thing in its `process_launch` phase, then execs camera-app with the same
+/// thread id) spins 100 ms, sleeps 100 ms, or has a forked child read a file evicted from the
+/// page cache; the exact record must show that work where it happened. Needs root and tracefs
+/// (CI runs as root); skipped otherwise, with the reason.
+@Suite(
+  .blocking, .serialized, .timeLimit(.minutes(TestTime.minutes(10))),
+  .enabled(if: TracefsAvailability.reason == nil, Comment(rawValue: TracefsAvailability.reason ?? "")))
+struct ThreadStatesTruthTests {
+  /// The probe, in C (no interpreter's start-up in the phase): its configuration (`{config}`)
+  /// names what it does before it execs the rest of its arguments — deferred spins for 100 ms of
+  /// its own CPU time (so a loaded machine's preemptions cannot shorten the spin), eager
+  /// sleeps 100 ms, preview-only forks a child that evicts and reads FILE (the parent waits).
+  static let probe = """
+    #include <fcntl.h>
+    #include <string.h>
+    #include <sys/wait.h>
+    #include <time.h>
+    #include <unistd.h>
+    static double cpu(void) {
+      struct timespec t;
+      clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+      return t.tv_sec + t.tv_nsec / 1e9;
+    }
+    int main(int argc, char **argv) {
+      if (argc < 4) return 2;
+      if (!strcmp(argv[1], "deferred")) {
+        double end = cpu() + 0.1;
+        volatile unsigned long spins = 0;
+        while (cpu() < end) spins++;
+      } else if (!strcmp(argv[1], "eager")) {
+        struct timespec pause = {0, 100000000};
+        nanosleep(&pause, 0);  // not a timing assertion: the work the instrument must see as sleeping
+      } else {
+        pid_t child = fork();
+        if (child == 0) {
+          static char buffer[1 << 20];
+          int fd = open(argv[2], O_RDONLY);
+          posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+          while (read(fd, buffer, sizeof buffer) > 0) {}
+          _exit(0);
+        }
+        int status;
+        waitpid(child, &status, 0);
+      }
+      execv(argv[3], argv + 3);
+      return 127;
+    }
+    """
+
+  /// Compiles ``probe`` into `dir/probe` with the system's C compiler (or the toolchain's clang).
+  static func compileProbe(in dir: String) throws -> String {
+    try FileSystem.writeAtomically(Array(probe.utf8), toPath: dir + "/probe.c")
+    let command = "cc -O1 -o \"$0/probe\" \"$0/probe.c\" || clang -O1 -o \"$0/probe\" \"$0/probe.c\""
+    let compile = try ChildProcess.spawn(
+      argv: ["/bin/sh", "-c", command, dir], environment: ProcessInfo.processInfo.environment)
+    let end = compile.wait(timeout: 120 * Double(TestTime.scale))
+    try #require(end?.isSuccess == true, "the probe did not compile: \(String(describing: end))")
+    return dir + "/probe"
+  }
+
+  @Test(
+    "spin shows running, sleep shows sleeping, an evicted read in a forked child shows io; states sum to each phase"
+  )
+  func probeWork() throws {
+    let dir = temporaryFolder("thread-states-truth")
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let probe = try Self.compileProbe(in: dir)
+    // 32 MiB on the disk (not a tmpfs: eviction must send the read to the device), synced so
+    // that DONTNEED can drop every page.
+    let file = dir + "/cold.bin"
+    try Data(repeating: 7, count: 32 << 20).write(to: URL(fileURLWithPath: file))
+    let handle = try FileHandle(forUpdating: URL(fileURLWithPath: file))
+    try handle.synchronize()
+    try handle.close()
+    let out = dir + "/results"
+    let camera = BuiltProducts.path("camera-app")
+    let bench = try #require(
+      try BenchInvocation.run(
+        [
+          "--app", "\(probe) {config} \(file) \(camera) --config {config} --outputs {outputs}",
+          "--runs", "1", "--warmup", "0", "--conditions", "warm", "--configs", "deferred,eager,preview-only",
+          "--thread-states", "on", "--quiet", "--out", out,
+        ], timeout: .seconds(600)), "bench did not finish")
+    #expect(bench.status == 0, "\(bench.errors)")
+    let results = try ResultsFile.load(path: out + "/results.json")
+    #expect(results.settings.threadStates == "tracefs")
+    var launches: [String: BenchResults.ThreadStatesRecord] = [:]
+    for cell in results.cells {
+      for record in cell.records {
+        let states = try #require(
+          record.threadStates, "run \(record.run) of \(cell.config) has no thread_states")
+        #expect(states.method == "tracefs")
+        Self.expectSums(states, record: record, cell: cell.config)
+        launches[cell.config] = states
+      }
+    }
+    let spin = try #require(launches["deferred"]?.main["process_launch"])
+    #expect(spin.running >= 80, "the 100 ms spin: \(spin)")
+    #expect(spin.running > spin.sleeping, "the 100 ms spin: \(spin)")
+    let sleep = try #require(launches["eager"]?.main["process_launch"])
+    #expect(sleep.sleeping >= 80, "the 100 ms sleep: \(sleep)")
+    #expect(sleep.sleeping > sleep.running, "the 100 ms sleep: \(sleep)")
+    let read = try #require(launches["preview-only"]?.tree["process_launch"])
+    #expect(read.ioMs > 0, "the evicted read in the forked child: \(read)")
+    #expect(read.majorFaults + read.voluntarySwitches > 0, "\(read)")
+  }
+
+  /// On an exact, complete run, the main thread's four states sum to each phase within 1 ms.
+  static func expectSums(
+    _ states: BenchResults.ThreadStatesRecord, record: BenchResults.RunRecord, cell: String
+  ) {
+    guard !states.incomplete else {
+      Issue.record("\(cell) run \(record.run): incomplete (lost \(states.lostEvents))")
+      return
+    }
+    for (phase, ms) in record.phases {
+      guard let main = states.main[phase] else {
+        Issue.record("\(cell) run \(record.run): no main-thread states for \(phase)")
+        continue
+      }
+      #expect(abs(main.total - ms) <= 1, "\(cell) run \(record.run) \(phase): \(main) vs \(ms) ms")
+    }
+  }
+}
+
+/// Whether this machine lets bench trace: root, and tracefs mounted or mountable with the
+/// scheduler's events.
+enum TracefsAvailability {
+  /// Nil when it does; else why the tracefs tests are skipped.
+  static let reason: String? = {
+    guard getuid() == 0 else { return "thread states' tracefs checks need root (CI runs them as root)" }
+    let root = "/sys/kernel/tracing"
+    if !FileManager.default.fileExists(atPath: root + "/instances") {
+      _ = mount("nodev", root, "tracefs", 0, nil)
+    }
+    guard FileManager.default.fileExists(atPath: root + "/events/sched/sched_switch") else {
+      return "no tracefs with the sched events at \(root)"
+    }
+    return nil
+  }()
+}

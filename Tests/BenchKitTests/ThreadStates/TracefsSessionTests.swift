@@ -1,0 +1,90 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+import Foundation
+import ResultsSchema
+import SystemCalls
+import TestSupport
+import Testing
+import Subprocess
+import ThreadStates
+
+@testable import BenchKit
+
+/// Bench's tracefs instance: what it records, and that it never outlives bench. Needs root and
+/// tracefs; skipped otherwise, with the reason.
+@Suite(
+  .blocking, .serialized, .timeLimit(.minutes(TestTime.minutes(10))),
+  .enabled(if: TracefsAvailability.reason == nil, Comment(rawValue: TracefsAvailability.reason ?? "")))
+struct TracefsSessionTests {
+  static let instances = TracefsSession.defaultRoot + "/instances/"
+
+  @Test("a session records a spawned child's fork and switches on the mono clock, and close removes it")
+  func records() throws {
+    // An instance name no bench uses: a pid above the kernel's pid_max (4194304).
+    let session = try TracefsSession.open(pid: 2_000_000_001)
+    var closed = false
+    defer { if !closed { session.close() } }
+    #expect(FileManager.default.fileExists(atPath: session.path))
+    #expect(FileSystem.readText(atPath: session.path + "/trace_clock")?.contains("[mono]") == true)
+    try session.begin()
+    let before = MonotonicClock.now()
+    let child = try ChildProcess.spawn(
+      argv: ["/bin/sh", "-c", "cat /proc/self/stat > /dev/null"], environment: [:])
+    _ = child.wait(timeout: 30)
+    let capture = session.end()
+    let parsed = SchedTraceParser.parse(capture.text)
+    let timeline = SchedTimeline(events: parsed.events, root: Int(child.pid))
+    #expect(timeline.rootForkSeen, "no fork of \(child.pid) in \(parsed.events.count) events")
+    let main = try #require(timeline.main)
+    #expect(try #require(main.born) >= before, "the trace's clock is not CLOCK_MONOTONIC")
+    #expect(main.switches.count >= 1)
+    #expect(capture.bytes > 0)
+    session.close()
+    closed = true
+    #expect(!FileManager.default.fileExists(atPath: session.path))
+  }
+
+  @Test("the next bench removes an instance whose bench is gone, and keeps a live bench's")
+  func removesStale() throws {
+    let dead = try ChildProcess.spawn(argv: ["/bin/true"], environment: [:])
+    _ = dead.wait(timeout: 30)
+    let stale = Self.instances + TracefsSession.instancePrefix + String(dead.pid)
+    let live = Self.instances + TracefsSession.instancePrefix + String(getpid())
+    try FileSystem.createDirectory(atPath: stale)
+    try FileSystem.createDirectory(atPath: live)
+    defer {
+      try? FileSystem.removeDirectory(atPath: stale)
+      try? FileSystem.removeDirectory(atPath: live)
+    }
+    let removed = TracefsSession.removeStale()
+    #expect(removed.contains(stale))
+    #expect(!FileManager.default.fileExists(atPath: stale))
+    #expect(FileManager.default.fileExists(atPath: live))
+  }
+
+  @Test("bench killed with SIGKILL mid-run leaves no instance: its guard removes it")
+  func sigkill() async throws {
+    let dir = temporaryFolder("tracefs-sigkill")
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let bench = try BenchInvocation.start([
+      "--runs", "20", "--warmup", "0", "--conditions", "warm", "--configs", "deferred", "--thread-states",
+      "on",
+      "--quiet", "--out", dir + "/results",
+    ])
+    let instance = Self.instances + TracefsSession.instancePrefix + String(bench.processIdentifier)
+    let made = await waitUntil(timeout: .seconds(300)) { FileManager.default.fileExists(atPath: instance) }
+    bench.signal(SIGKILL)
+    _ = bench.waitUntilExit(timeout: .seconds(60))
+    #expect(made, "bench never made \(instance): \(bench.standardErrorText)")
+    let gone = await waitUntil(timeout: .seconds(60)) { !FileManager.default.fileExists(atPath: instance) }
+    let guards = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    let guardAlive = guards.contains { pid in
+      ((try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? "").contains(
+        " \(bench.processIdentifier) ")
+    }
+    #expect(
+      gone, "\(instance) outlived bench (a child of bench alive: \(guardAlive)); \(bench.standardErrorText)")
+    if !gone { TracefsSession.removeStale() }
+  }
+}

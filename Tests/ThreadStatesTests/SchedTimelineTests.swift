@@ -1,0 +1,129 @@
+import ResultsSchema
+import Testing
+
+@testable import ThreadStates
+
+/// A launch written by hand: bench (tid 1) spawns the app (500) at 10 ms; the app spins, is
+/// preempted, spins, makes a thread (501), blocks on I/O, is woken, runs, and sleeps; another
+/// process (900) runs on CPU 1 throughout and belongs to no phase.
+@Suite struct SchedTimelineTests {
+  static let trace = [
+    TraceText.switchOut(5, cpu: 1, prev: 0, "swapper/1", state: "R", next: 900, "unrelated"),
+    TraceText.fork(10, parent: 1, child: 500, "bench"),
+    TraceText.wakeup(10.01, tid: 500, "bench", new: true),
+    TraceText.switchOut(11, prev: 1, "bench", state: "S", next: 500, "app"),
+    TraceText.switchOut(31, prev: 500, state: "R+", next: 7, "kworker"),
+    TraceText.switchOut(33, prev: 7, "kworker", state: "I", next: 500, "app"),
+    TraceText.fork(40, parent: 500, child: 501, "app"),
+    TraceText.wakeup(40.01, tid: 501, "app", by: 500, new: true),
+    TraceText.switchOut(40.5, prev: 500, state: "D", next: 501, "app-worker"),
+    TraceText.switchOut(45, prev: 501, "app-worker", state: "S", next: 0, "swapper/0", tgid: 500),
+    TraceText.wakeup(50, tid: 500),
+    TraceText.switchOut(51, prev: 0, "swapper/0", state: "R", next: 500, "app"),
+    TraceText.switchOut(60, prev: 500, state: "S", next: 0, "swapper/0"),
+    TraceText.wakeup(100, tid: 500),
+  ].joined(separator: "\n")
+
+  static let phases = [
+    "process_launch": PhaseInterval(start: TraceText.ns(9.5), end: TraceText.ns(40)),
+    "start_running": PhaseInterval(start: TraceText.ns(40), end: TraceText.ns(70)),
+  ]
+
+  static func timeline() -> SchedTimeline {
+    SchedTimeline(events: SchedTraceParser.parse(trace).events, root: 500)
+  }
+
+  @Test("the main thread's states per phase: running, runnable (woken or preempted), io (D), sleeping")
+  func mainStates() throws {
+    let record = ThreadStatesBreakdown.exact(
+      timeline: Self.timeline(), phases: Self.phases, samples: [], events: 14,
+      totals: .init(lostEvents: 0, traceBytes: 1000), firstFrame: nil)
+    let launch = try #require(record.main["process_launch"])
+    #expect(launch == .init(running: 27, runnable: 3.5, io: 0, sleeping: 0))
+    let start = try #require(record.main["start_running"])
+    #expect(start == .init(running: 9.5, runnable: 1, io: 9.5, sleeping: 10))
+    #expect(record.method == "tracefs")
+    #expect(!record.incomplete)
+  }
+
+  @Test("on an exact run the main thread's four states sum to each phase's duration")
+  func sumsToPhase() {
+    let record = ThreadStatesBreakdown.exact(
+      timeline: Self.timeline(), phases: Self.phases, samples: [], events: 14,
+      totals: .init(lostEvents: 0, traceBytes: 1000), firstFrame: nil)
+    for (phase, interval) in Self.phases {
+      #expect(abs(record.main[phase]!.total - Double(interval.nanoseconds) / 1e6) < 0.001)
+    }
+  }
+
+  @Test(
+    "the tree follows the forked thread and leaves the unrelated process out; switches are counted by kind")
+  func tree() throws {
+    let record = ThreadStatesBreakdown.exact(
+      timeline: Self.timeline(), phases: Self.phases, samples: [], events: 14,
+      totals: .init(lostEvents: 0, traceBytes: 1000), firstFrame: nil)
+    let start = try #require(record.tree["start_running"])
+    #expect(start.cpuMs == 14)
+    #expect(start.runqueueMs == 1.5)
+    #expect(start.ioMs == 9.5)
+    #expect(start.voluntarySwitches == 3)
+    #expect(start.involuntarySwitches == 0)
+    let launch = try #require(record.tree["process_launch"])
+    #expect(launch.involuntarySwitches == 1)
+    #expect(launch.voluntarySwitches == 0)
+    #expect(launch.cpuMs == 27)
+    #expect(Set(Self.timeline().threads.keys) == [500, 501])
+  }
+
+  @Test("the thread on a CPU at the first frame: the main thread, else a tree thread, else any other")
+  func runningAtFirstFrame() throws {
+    let timeline = Self.timeline()
+    #expect(timeline.running(at: TraceText.ns(35))?.tid == 500)
+    #expect(timeline.running(at: TraceText.ns(42))?.tid == 501)
+    #expect(timeline.running(at: TraceText.ns(42))?.tgid == 500)
+    #expect(timeline.running(at: TraceText.ns(65))?.tid == 900)
+    let record = ThreadStatesBreakdown.exact(
+      timeline: timeline, phases: Self.phases, samples: [], events: 14,
+      totals: .init(lostEvents: 0, traceBytes: 1000), firstFrame: TraceText.ns(42))
+    #expect(record.runningAtFirstFrame == .init(pid: 500, tid: 501, name: "app-worker"))
+  }
+
+  @Test("lost events, or a trace that missed the root's fork, make the record incomplete")
+  func incomplete() {
+    let lost = ThreadStatesBreakdown.exact(
+      timeline: Self.timeline(), phases: Self.phases, samples: [], events: 14,
+      totals: .init(lostEvents: 3, traceBytes: 1000), firstFrame: nil)
+    #expect(lost.incomplete)
+    #expect(lost.lostEvents == 3)
+    let late = SchedTimeline(
+      events: SchedTraceParser.parse(Self.trace.split(separator: "\n").dropFirst(3).joined(separator: "\n"))
+        .events,
+      root: 500)
+    #expect(!late.rootForkSeen)
+    // Its first event switches it in: it was runnable before.
+    #expect(late.main?.segments.first?.state == .runnable)
+    let record = ThreadStatesBreakdown.exact(
+      timeline: late, phases: Self.phases, samples: [], events: 11,
+      totals: .init(lostEvents: 0, traceBytes: 1),
+      firstFrame: nil)
+    #expect(record.incomplete)
+  }
+
+  @Test("a thread that exited counts no time after its last switch out")
+  func exitedThread() {
+    let trace = [
+      TraceText.fork(0, parent: 1, child: 500),
+      TraceText.switchOut(1, prev: 1, state: "S", next: 500),
+      TraceText.fork(2, parent: 500, child: 502),
+      TraceText.switchOut(3, prev: 500, state: "S", next: 502),
+      TraceText.exit(4, tid: 502),
+      TraceText.switchOut(5, prev: 502, state: "X", next: 0, "swapper/0"),
+    ].joined(separator: "\n")
+    let timeline = SchedTimeline(events: SchedTraceParser.parse(trace).events, root: 500)
+    let time = timeline.threads[502]!.time(in: PhaseInterval(start: 0, end: TraceText.ns(100)))
+    #expect(time[.running] == TraceText.ns(2))
+    #expect(time[.runnable] == TraceText.ns(1))
+    #expect(time[.sleeping] == nil)
+    #expect(timeline.threads[502]!.ended == TraceText.ns(5))
+  }
+}
