@@ -99,7 +99,7 @@ public enum PhaseExtractor {
     if let on = first(.deviceStreamOn, .end) {
       out[PhaseName.deviceFirstBuffer] = interval(on, first(.deviceFirstBuffer, after: on))
     }
-    return out
+    return out.compactMapValues { $0 }
   }
 
   /// The field that names which instrument wrote an event (`source`: `preload` for the preload
