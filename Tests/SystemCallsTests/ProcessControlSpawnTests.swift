@@ -55,17 +55,30 @@ import Testing
     #expect(printed == "\(pid)\n")
   }
 
-  @Test("inherited descriptors land on the numbers asked for, even when one's source is another's target")
-  func inheritedDescriptors() throws {
+  @Test(
+    "inherited descriptors land on the numbers asked for, even when one's source is another's target",
+    arguments: [false, true])
+  func inheritedDescriptors(secondPipeAt99: Bool) throws {
     let first = try ProcessControl.pipe()
-    let second = try ProcessControl.pipe()
+    var second = try ProcessControl.pipe()
+    if secondPipeAt99 {
+      // In a full run the test process holds many descriptors, and the second pipe's write end
+      // was once 99 itself: the target below must be another number (CI, 2026-12-03, crashed on
+      // a dictionary literal with the key 99 twice).
+      #expect(dup2(second.write, 99) == 99)
+      FileDescriptorIO.close(second.write)
+      second = (read: second.read, write: 99)
+    }
     defer { [first.read, second.read].forEach(FileDescriptorIO.close) }
-    // The child's descriptor `second.write` gets the first pipe, and 99 the second: a naive order of
-    // dup2 calls would overwrite the second pipe's source before copying it.
+    // The child's descriptor `second.write` gets the first pipe, and `target` the second: a naive
+    // order of dup2 calls would overwrite the second pipe's source before copying it.
+    let target: Int32 = second.write == 99 ? 100 : 99
+    var descriptors: [Int32: ProcessControl.ChildDescriptor] = [:]
+    descriptors[second.write] = .inherited(first.write)
+    descriptors[target] = .inherited(second.write)
     let pid = try ProcessControl.spawn(
-      path: "/bin/bash", arguments: ["bash", "-c", "echo one >&\(second.write); echo two >&99"],
-      environment: ["PATH": "/usr/bin:/bin"],
-      descriptors: [second.write: .inherited(first.write), 99: .inherited(second.write)])
+      path: "/bin/bash", arguments: ["bash", "-c", "echo one >&\(second.write); echo two >&\(target)"],
+      environment: ["PATH": "/usr/bin:/bin"], descriptors: descriptors)
     [first.write, second.write].forEach(FileDescriptorIO.close)
     #expect(try Self.drain(first.read) == "one\n")
     #expect(try Self.drain(second.read) == "two\n")
