@@ -19,7 +19,7 @@ struct SampledThreadStatesTests {
         [
           "--app", "\(probe) {config} /dev/null \(camera) --config {config} --outputs {outputs}",
           "--runs", "1", "--warmup", "0", "--conditions", "warm", "--configs", "deferred",
-          "--thread-states", "sampled", "--quiet", "--out", out,
+          "--thread-states", "sampled", "--run-timeout", "120", "--quiet", "--out", out,
         ], timeout: .seconds(600)), "bench did not finish")
     #expect(bench.status == 0, "\(bench.errors)")
     let results = try ResultsFile.load(path: out + "/results.json")
