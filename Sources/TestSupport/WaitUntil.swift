@@ -1,9 +1,16 @@
+import Foundation
 import SystemCalls
 
 /// Polls `condition` every millisecond until it holds (true) or `timeout` passes (false).
 /// For waiting on work other threads do; the timeout is a safety net, not a timing assertion
 /// (stretched by ``TestTime/scale`` under the sanitizers).
+///
+/// On a blocking test's thread (TestThreads' `.blocking`) it polls there, holding the thread as
+/// a blocking test does (``blockUntil(timeout:every:_:)``): suspended, its next check would queue
+/// behind every other blocking test's job, for minutes in a full run, and a state that holds for
+/// a while (a bench mid-run) would come and go unseen. Elsewhere it suspends between checks.
 public func waitUntil(timeout: Duration = .seconds(120), _ condition: @Sendable () -> Bool) async -> Bool {
+  if BlockingThreadMarker.isCurrentThreadMarked() { return blockUntil(timeout: timeout, condition) }
   let clock = ContinuousClock()
   let deadline = clock.now.advanced(by: TestTime.scaled(timeout))
   while !condition() {
@@ -31,4 +38,16 @@ func nanoseconds(_ duration: Duration) -> UInt64 {
   let (seconds, attoseconds) = duration.components
   guard seconds >= 0 else { return 0 }
   return UInt64(seconds) &* 1_000_000_000 &+ UInt64(attoseconds / 1_000_000_000)
+}
+
+/// Whether the calling thread is one of the blocking tests' (TestThreads'
+/// `BlockingTestExecutor` marks its threads' `threadDictionary` under this key).
+enum BlockingThreadMarker {
+  /// The key, as TestThreads' `BlockingTestExecutor.threadMarker` spells it.
+  static let key = "firstframe.blocking-test-thread"
+
+  /// Whether the calling thread carries the mark.
+  static func isCurrentThreadMarked() -> Bool {
+    Thread.current.threadDictionary[key] as? Bool == true
+  }
 }

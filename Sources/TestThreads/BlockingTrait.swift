@@ -72,6 +72,9 @@ public final class BlockingTestExecutor: TaskExecutor, @unchecked Sendable {
   }
 
   private func serve() {
+    // Marked for TestSupport's `waitUntil`, which polls on such a thread instead of suspending
+    // (a suspended check would queue behind every other blocking test's job).
+    Thread.current.threadDictionary[Self.threadMarker] = true
     condition.lock()
     threads.append(pthread_self())
     condition.unlock()
@@ -89,6 +92,11 @@ public final class BlockingTestExecutor: TaskExecutor, @unchecked Sendable {
       job.runSynchronously(on: executor)
     }
   }
+
+  /// The key under which a blocking test thread's `Thread.threadDictionary` holds `true`
+  /// (TestSupport's `BlockingThreadMarker` reads the same key; TestSupport cannot import this
+  /// module, which links Testing).
+  public static let threadMarker = "firstframe.blocking-test-thread"
 
   /// Whether the calling thread is one of this executor's (Foundation's thread names are no
   /// guide: a new thread starts with its creator's name, and `Thread.current.name` may read it).

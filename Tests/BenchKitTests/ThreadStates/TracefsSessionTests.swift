@@ -73,10 +73,20 @@ struct TracefsSessionTests {
       "--quiet", "--out", dir + "/results",
     ])
     let instance = Self.instances + TracefsSession.instancePrefix + String(bench.processIdentifier)
-    let made = await waitUntil(timeout: .seconds(300)) { FileManager.default.fileExists(atPath: instance) }
+    // Until the instance exists or bench has ended (then it never will: say how bench ended).
+    let made = await waitUntil(timeout: .seconds(300)) {
+      FileManager.default.fileExists(atPath: instance) || !bench.isRunning
+    }
+    let exists = FileManager.default.fileExists(atPath: instance)
+    let ended = !bench.isRunning
     bench.signal(SIGKILL)
     _ = bench.waitUntilExit(timeout: .seconds(60))
-    #expect(made, "bench never made \(instance): \(bench.standardErrorText)")
+    #expect(
+      made && exists,
+      """
+      bench never made \(instance) (\(ended ? "bench ended first, status \(bench.terminationStatus)" : "bench still running after the wait")): \
+      \(bench.standardErrorText)
+      """)
     let gone = await waitUntil(timeout: .seconds(60)) { !FileManager.default.fileExists(atPath: instance) }
     let guards = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
     let guardAlive = guards.contains { pid in
