@@ -25,7 +25,14 @@ extension SQLiteHistoryStore {
       clauses.append("c.config = ?")
       values.append(.text(config))
     }
-    return (clauses.isEmpty ? "1" : clauses.joined(separator: " AND "), values)
+    if let branch = query.branch {
+      clauses.append("b.branch = ?")
+      values.append(.text(branch))
+    } else {
+      clauses.append("b.branch <> ?")
+      values.append(.text(HistoryQuery.bisectBranch))
+    }
+    return (clauses.joined(separator: " AND "), values)
   }
 
   /// The benchmarks `query` selects, oldest first, with the selected cells and phases: two

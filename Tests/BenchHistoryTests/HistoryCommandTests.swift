@@ -150,4 +150,19 @@ struct HistoryCommandTests {
     #expect(output.split(separator: "\n").count == 3)
     #expect(!output.contains("commit0"))
   }
+
+  @Test("show leaves bisect's probes out; --branch bisect shows them alone; detect takes --branch too")
+  func branch() throws {
+    let (db, folder) = try recorded()
+    let path = try HistoryFixtures.write(
+      HistoryFixtures.results([300, 301], startedAt: "2026-12-05T10:00:00Z"), named: "probe.json", in: folder)
+    #expect(
+      HistoryFixtures.run(["record", path, "--commit", "probe", "--branch", "bisect", "--db", db]).status == 0
+    )
+    let all = HistoryFixtures.run(["show", "--db", db, "--format", "csv"])
+    #expect(all.status == 0 && !all.output.contains("probe") && all.output.contains("commit2"))
+    let probes = HistoryFixtures.run(["show", "--db", db, "--format", "csv", "--branch", "bisect"])
+    #expect(probes.output.contains("probe") && !probes.output.contains("commit0"), "\(probes.output)")
+    #expect(HistoryFixtures.run(["detect", "--db", db, "--branch", "bisect"]).status == 0)
+  }
 }

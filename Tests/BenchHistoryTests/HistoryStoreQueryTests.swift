@@ -40,6 +40,26 @@ struct HistoryStoreQueryTests {
       try store.benchmarks(HistoryQuery(machine: "b", phase: "first_frame_observed")).map(\.commit) == ["c2"])
   }
 
+  @Test(
+    "bisect's probes stay out of the series unless asked for; --branch selects one branch",
+    arguments: HistoryBackend.allCases)
+  func branches(_ backend: HistoryBackend) throws {
+    let store = try HistoryBackend.open(try backend.makeDatabase())
+    for (i, branch) in ["main", "bisect", "main", "topic"].enumerated() {
+      let r = HistoryFixtures.results(
+        [100 + Double(i), 110], startedAt: "2026-12-0\(i + 1)T10:00:00Z", hostname: "a", machineId: "a")
+      _ = try store.record(HistoryBenchmark(results: r, commit: "c\(i)", branch: branch))
+    }
+    #expect(try store.benchmarks(HistoryQuery()).map(\.commit) == ["c0", "c2", "c3"])
+    #expect(try store.benchmarks(HistoryQuery(branch: "main")).map(\.commit) == ["c0", "c2"])
+    #expect(try store.benchmarks(HistoryQuery(branch: "bisect")).map(\.commit) == ["c1"])
+    let series = try store.series(HistoryQuery(phase: "first_frame_observed"))
+    #expect(series.map { $0.points.map(\.commit) } == [["c0", "c2", "c3"]])
+    let probes = try store.series(
+      HistoryQuery(phase: "first_frame_observed", branch: HistoryQuery.bisectBranch))
+    #expect(probes.map { $0.points.map(\.commit) } == [["c1"]])
+  }
+
   @Test("two machines are two series, never one", arguments: HistoryBackend.allCases)
   func machinesApart(_ backend: HistoryBackend) throws {
     let store = try HistoryBackend.open(try backend.makeDatabase())

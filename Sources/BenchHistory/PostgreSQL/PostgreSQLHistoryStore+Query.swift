@@ -21,7 +21,12 @@ extension PostgreSQLHistoryStore {
     if let since = query.since { clauses.append("b.time >= \(next(since))") }
     if let condition = query.condition { clauses.append("c.condition = \(next(condition))") }
     if let config = query.config { clauses.append("c.config = \(next(config))") }
-    return (clauses.isEmpty ? "TRUE" : clauses.joined(separator: " AND "), values)
+    if let branch = query.branch {
+      clauses.append("b.branch = \(next(branch))")
+    } else {
+      clauses.append("b.branch <> \(next(HistoryQuery.bisectBranch))")
+    }
+    return (clauses.joined(separator: " AND "), values)
   }
 
   /// The benchmarks `query` selects, oldest first, with the selected cells and phases: two

@@ -7,8 +7,8 @@ extension HistoryCommand {
   /// Which options each action takes (`--db` and `--format` aside): anything else is a usage error.
   static let actionOptions: [Action: [any CommandLineOption]] = [
     .record: [commit, branch, time],
-    .show: [machine, cell, phase, since, svg, commitURL],
-    .detect: [machine, cell, phase, since, alpha, permutations, minSegment],
+    .show: [machine, cell, phase, since, branch, svg, commitURL],
+    .detect: [machine, cell, phase, since, branch, alpha, permutations, minSegment],
   ]
 
   /// Checks the command line: an action, its arguments, and only the options it takes.
@@ -64,7 +64,8 @@ extension HistoryCommand {
   /// The filters of `show` and `detect`.
   private static func query(_ o: ParsedOptions, action: Action) throws(UsageError) -> HistoryQuery {
     var query = HistoryQuery(
-      machine: try o.value(machine), phase: try o.value(phase), since: try o.value(since))
+      machine: try o.value(machine), phase: try o.value(phase), since: try o.value(since),
+      branch: try o.value(branch))
     if query.phase == nil && action == .show { query.phase = "first_frame_observed" }
     if let name = try o.value(cell) {
       let parts = name.split(separator: "/", omittingEmptySubsequences: false)

@@ -64,7 +64,9 @@ package enum HistoryCommand: Command {
     "--commit", "SHA", "record: the commit measured", shownAs: "the one results.json records",
     parser: .fileName)
   static let branch = Option<String?>(
-    "--branch", "NAME", "record: the branch it was on", shownAs: "the one results.json records",
+    "--branch", "NAME",
+    "record: the branch it was on; show, detect: only that branch's benchmarks (without it, every branch but bisect's probes)",
+    shownAs: "the one results.json records",
     parser: .fileName)
   static let time = Option<String?>(
     "--time", "ISO8601", "record: when it ran (UTC)", shownAs: "settings.startedAt",
