@@ -16,6 +16,16 @@ extension FileSystem {
     try FileDescriptorIO.writeAll(fd, text)
   }
 
+  /// Writes `text` to the control file at `path` opened for appending (`O_APPEND`, never
+  /// `O_TRUNC`): for a file whose opening with `O_TRUNC` clears what it holds (tracefs'
+  /// `set_event_pid`, which then adds to its list rather than replacing it).
+  /// - Throws: the ``Errno`` of `open` or `write`.
+  public static func appendControlFile(_ text: String, atPath path: String) throws(Errno) {
+    let fd = try SystemCall.retrying { open(path, O_WRONLY | O_APPEND | O_CLOEXEC) }
+    defer { FileDescriptorIO.close(fd) }
+    try FileDescriptorIO.writeAll(fd, text)
+  }
+
   /// Removes the empty folder at `path` (a cgroup is removed this way once no task is left in
   /// it). The corresponding call is `rmdir(2)`.
   /// - Throws: the ``Errno`` of `rmdir` (`ENOENT`, `EBUSY` or `ENOTEMPTY` while tasks remain).

@@ -8,6 +8,13 @@ import SystemCalls
 /// between ``begin()`` and ``end()``: from just before the app is spawned to the end of the run;
 /// the buffer is cleared at each begin. Another tracer on the machine keeps its own buffer.
 ///
+/// Only bench's own tasks and what they start are traced (`set_event_pid` with bench's threads,
+/// `options/event-fork` adding every task they fork, the app's tree and an X server bench starts
+/// among them; ``track(_:)`` adds a tree bench did not start): a `sched_switch` is kept when either
+/// side is one of them, a wakeup when the woken task is. The rest of the machine's events are
+/// not recorded: on a loaded machine they were 10–50 thousand a run, and parsing them between
+/// runs took seconds, long enough for a warm device to go cold.
+///
 /// The instance is removed by ``close()`` (the runs' end, Ctrl-C and SIGTERM end the pipeline
 /// normally), by the process guard when bench dies any other way (SIGKILL:
 /// ``ProcessGuard/removeDirectoryOnExit(_:)``), and as a last resort by the next bench
@@ -99,8 +106,48 @@ package final class TracefsSession: Sendable {
     try write(String(bufferKB), "buffer_size_kb")
     try write("0", "options/overwrite")
     try write("1", "options/record-tgid")
+    try write("1", "options/event-fork")
+    try trackOwnThreads()
     for event in Self.events { try write("1", "events/sched/\(event)/enable") }
   }
+
+  /// Adds every thread of bench (`/proc/self/task`) to the traced tasks; those it makes later
+  /// are added by `event-fork` as they are made.
+  private func trackOwnThreads() throws(TracefsError) {
+    try track(ProcessControl.currentProcessID, descendants: false)
+  }
+
+  /// Adds the threads of `pid` and, unless `descendants` is false, of its descendants (as `/proc`
+  /// lists them now) to the traced tasks: for a tree bench did not start while tracing (an app
+  /// started in an earlier run, an X server bench did not start). What they fork from then on is
+  /// added by `event-fork`.
+  /// - Throws: ``TracefsError`` when `set_event_pid` cannot be written.
+  package func track(_ pid: Int32, descendants: Bool = true, proc: String = "/proc") throws(TracefsError) {
+    var tids: [Int] = []
+    var pending = [Int(pid)]
+    var seen = Set<Int>()
+    while let next = pending.popLast(), tids.count < Self.maxTrackedAtOnce {
+      guard seen.insert(next).inserted else { continue }
+      let tasks = "\(proc)/\(next)/task"
+      for name in (try? FileSystem.contentsOfDirectory(atPath: tasks)) ?? [] {
+        guard let tid = Int(name) else { continue }
+        tids.append(tid)
+        guard descendants else { continue }
+        let children = FileSystem.readText(atPath: "\(tasks)/\(name)/children", maxBytes: 65536) ?? ""
+        pending += children.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Int($0) }
+      }
+    }
+    guard !tids.isEmpty else { return }
+    do {
+      try FileSystem.appendControlFile(
+        tids.map(String.init).joined(separator: " ") + "\n", atPath: path + "/set_event_pid")
+    } catch {
+      throw TracefsError("cannot add \(pid)'s threads to \(path)/set_event_pid: \(error.message)")
+    }
+  }
+
+  /// The most threads ``track(_:)`` adds at once: a tree of thousands cannot stall bench.
+  package static let maxTrackedAtOnce = 4096
 
   private func write(_ value: String, _ file: String) throws(TracefsError) {
     do {
@@ -110,8 +157,11 @@ package final class TracefsSession: Sendable {
     }
   }
 
-  /// Clears the buffer and turns tracing on.
+  /// Clears the buffer, adds bench's threads to the traced tasks, and turns tracing on.
   package func begin() throws(TracefsError) {
+    // Bench's threads again: any made while the instance was idle (event-fork adds them too;
+    // this is the belt to its braces).
+    try trackOwnThreads()
     try write("", "trace")
     try write("1", "tracing_on")
   }

@@ -45,6 +45,30 @@ struct TracefsSessionTests {
     #expect(!FileManager.default.fileExists(atPath: session.path))
   }
 
+  @Test("the trace keeps bench's threads and what they start, not the rest of the machine's events")
+  func onlyBenchsTree() throws {
+    // Started before the session: a process bench did not start while tracing, forking all the time.
+    let other = try ChildProcess.spawn(
+      argv: ["/bin/sh", "-c", "while :; do /bin/true; done"], environment: [:])
+    defer { other.terminate(grace: 0) }
+    let session = try TracefsSession.open(pid: 2_000_000_002)
+    defer { session.close() }
+    try session.begin()
+    let child = try ChildProcess.spawn(
+      argv: ["/bin/sh", "-c", "/bin/true; /bin/true; /bin/true"], environment: [:])
+    _ = child.wait(timeout: 30)
+    let capture = session.end()
+    let forks = SchedTraceParser.parse(capture.text).events.compactMap { event -> (Int, Int)? in
+      if case .processFork(let parent, let child, _) = event.kind { return (parent, child) }
+      return nil
+    }
+    #expect(forks.contains { $0.1 == Int(child.pid) }, "bench's own fork of its child is traced")
+    #expect(forks.contains { $0.0 == Int(child.pid) }, "the child's forks are traced (followed through fork)")
+    #expect(
+      !forks.contains { $0.0 == Int(other.pid) },
+      "the other process's \(forks.filter { $0.0 == Int(other.pid) }.count) forks are traced")
+  }
+
   @Test("the next bench removes an instance whose bench is gone, and keeps a live bench's")
   func removesStale() throws {
     let dead = try ChildProcess.spawn(argv: ["/bin/true"], environment: [:])
