@@ -6,6 +6,11 @@
 /// `sched_switch` into it, and after a switch out in the state `prev_state` names; a wakeup
 /// makes a waiting thread runnable. The root's time before its fork (bench still in
 /// `posix_spawn`) counts as runnable. Other threads' events only feed ``running(at:)``.
+///
+/// A tree that existed before the trace began (a relock run) is seeded instead: its threads as
+/// `/proc` listed them after tracing started, each in the state the first event naming it says
+/// it was in (``initialState(letter:first:)``) from the trace's start; threads they fork later
+/// are followed as above.
 public struct SchedTimeline: Sendable {
   /// The spawned process's id: its main thread's tid.
   public let root: Int
@@ -14,6 +19,9 @@ public struct SchedTimeline: Sendable {
   /// Whether the trace saw the root made (`sched_process_fork` with the root as child); when
   /// not, the trace started late and the root's state before its first event is inferred.
   public private(set) var rootForkSeen = false
+  /// Whether the root was among the seed's threads: the tree existed before the trace, and its
+  /// threads' states from the trace's start are inferred rather than seen from their fork.
+  public private(set) var rootSeeded = false
   /// The last event's time, ns (0 for an empty trace).
   public private(set) var lastEvent: UInt64 = 0
   /// Per CPU: who took it when (a `sched_switch`'s `next`), in time order.
@@ -22,12 +30,26 @@ public struct SchedTimeline: Sendable {
   private var groups: [Int: Int] = [:]
 
   /// Builds the timeline of `root`'s tree from `events` (any order: they are sorted by time).
-  public init(events: [SchedEvent], root: Int) {
+  /// `seed` is the tree read from `/proc` after tracing began, for a tree the trace did not see
+  /// made (a relock run); nil when the trace starts before the root's spawn.
+  public init(events: [SchedEvent], root: Int, seed: ProcSample? = nil) {
     self.root = root
-    for event in events.enumerated().sorted(by: { ($0.element.ts, $0.offset) < ($1.element.ts, $1.offset) }) {
-      apply(event.element)
-    }
+    let sorted = events.enumerated().sorted { ($0.element.ts, $0.offset) < ($1.element.ts, $1.offset) }.map(
+      \.element)
+    if let seed { plant(seed, events: sorted) }
+    for event in sorted { apply(event) }
     for (tid, group) in groups where threads[tid] != nil { threads[tid]!.tgid = group }
+  }
+
+  /// Adds `seed`'s threads, each in its state at the trace's start (from 0): what its first
+  /// event in `events` (time order) says, else its `/proc` state letter.
+  private mutating func plant(_ seed: ProcSample, events: [SchedEvent]) {
+    let firsts = Self.firstSightings(of: Set(seed.threads.keys), in: events)
+    for (tid, sample) in seed.threads {
+      let state = Self.initialState(letter: sample.state, first: firsts[tid])
+      threads[tid] = ThreadHistory(tid: tid, name: sample.name, state: state, since: 0)
+    }
+    rootSeeded = seed.threads[root] != nil
   }
 
   /// The root's main thread, when the trace saw it.

@@ -28,7 +28,10 @@ public enum ThreadStatesBreakdown {
   /// The exact record: the main thread's four states and the tree's times and switches from
   /// `timeline`; the tree's faults from `samples` (the kernel's scheduler events carry none);
   /// the thread on a CPU at `firstFrame`. `events` is the trace's event count. Incomplete when
-  /// events were lost or unreadable, the root's fork was not seen, or the main thread is missing.
+  /// events were lost or unreadable, the root's fork was not seen and the root was not seeded
+  /// from `/proc` either (``SchedTimeline/rootSeeded``), or the main thread is missing. The
+  /// faults are each phase's gain between its boundaries, so a tree sampled first when the run
+  /// began (a relock run's seed) counts from there, not from its birth.
   public static func exact(
     timeline: SchedTimeline, phases: [String: PhaseInterval], samples: [ProcSample], events: Int,
     totals: TraceTotals, firstFrame: UInt64?
@@ -59,7 +62,8 @@ public enum ThreadStatesBreakdown {
         voluntarySwitches: voluntary, involuntarySwitches: involuntary)
     }
     let incomplete =
-      totals.lostEvents > 0 || totals.malformedLines > 0 || !timeline.rootForkSeen || timeline.main == nil
+      totals.lostEvents > 0 || totals.malformedLines > 0 || !(timeline.rootForkSeen || timeline.rootSeeded)
+      || timeline.main == nil
     return BenchResults.ThreadStatesRecord(
       method: exactMethod, lostEvents: totals.lostEvents, incomplete: incomplete, events: events,
       traceBytes: totals.traceBytes, main: main, tree: tree,

@@ -93,6 +93,9 @@ extension BenchRunner {
     let tap = settings.tap
     let control = app.control
     randomRefreshPhase()
+    // The app's tree exists already: its thread states are traced from here, seeded from /proc.
+    let states = ThreadStatesRecorder(method: settings.threadStatesMethod)
+    states?.attach(to: app.child.pid)
     let unlockAt = MonotonicClock.now()
     app.monitor.arm(.unlock(since: unlockAt)) { @Sendable observation in
       firstLive.record(observation.scanoutTime)
@@ -107,6 +110,7 @@ extension BenchRunner {
       app, since: unlockAt, firstLive: firstLive,
       awaited: settings.awaitedEvents(for: session.config, in: .relock),
       interrupted: interrupted)
+    states?.end()
     if failure == "interrupted" { return nil }
     // An app that ended during the run (crashed) released the device when it ended.
     let released = app.child.poll() != nil && recordDeviceRelease()
@@ -123,7 +127,7 @@ extension BenchRunner {
       extra: [lockEvent, unlockEvent] + report.events,
       start: unlockAt, end: endAt, relock: true, report: report,
       wallMs: MonotonicClock.milliseconds(from: unlockAt, to: endAt), windowStart: lockEvent.ts,
-      droppedCommands: dropped, deviceSource: deviceSource(for: session.config))
+      droppedCommands: dropped, deviceSource: deviceSource(for: session.config), states: states)
     RunVerification(
       realtimeCompositor: app.monitor.realtimeGranted, missedDeadlines: report.missedDeadlines, eviction: nil,
       condition: .relock

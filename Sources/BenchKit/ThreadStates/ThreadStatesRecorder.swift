@@ -3,7 +3,9 @@ import SystemCalls
 import ThreadStates
 
 /// One run's thread-states instrument: tracing (or sampling) from just before the spawn to the
-/// end of the run, then the run's ``BenchResults/ThreadStatesRecord`` for its phases.
+/// end of the run, then the run's ``BenchResults/ThreadStatesRecord`` for its phases. A relock
+/// run's app already runs: the instrument attaches to it just before the unlock instead
+/// (``attach(to:)``), with the tree as `/proc` lists it then as the seed.
 ///
 /// `/proc` is sampled in both methods, by a thread of bench's own every ``samplePeriodNs``
 /// from the spawn to the end (and once at each end): `sampled` takes every figure from the
@@ -19,6 +21,8 @@ package final class ThreadStatesRecorder: Sendable {
   private let stopped = PThreadMutex(false)
   private let done = PThreadMutex(false)
   private let capture = PThreadMutex<TracefsSession.Capture?>(nil)
+  /// The tree read right after tracing began, for an app that was already running; nil for a spawn.
+  private let seed = PThreadMutex<ProcSample?>(nil)
 
   /// A recorder for one run; nil for `off`.
   package init?(method: ThreadStatesMethod) {
@@ -42,6 +46,24 @@ package final class ThreadStatesRecorder: Sendable {
       $0.append(ProcSample(ts: spawnedAt, threads: [:]))
       $0.append(ProcTreeSampler.sample(root: pid))
     }
+    startSampling(pid)
+  }
+
+  /// Called for a run whose app `pid` already runs (relock), just before the run's window
+  /// starts (the unlock): turns tracing on, then reads the tree from `/proc` — its threads are
+  /// the timeline's seed, and its counters the run's zero, so that every figure counts from
+  /// here and not from the app's launch — and keeps sampling until ``end()``.
+  package func attach(to pid: Int32) {
+    begin()
+    let first = ProcTreeSampler.sample(root: pid)
+    seed.withLock { $0 = first }
+    root.withLock { $0 = pid }
+    samples.withLock { $0.append(first) }
+    startSampling(pid)
+  }
+
+  /// Samples `pid`'s tree every ``samplePeriodNs`` on a thread of its own until ``end()``.
+  private func startSampling(_ pid: Int32) {
     do {
       try SystemThread.start(name: "bench-states") { [self] in
         var next = MonotonicClock.now() + Self.samplePeriodNs
@@ -68,18 +90,20 @@ package final class ThreadStatesRecorder: Sendable {
       MonotonicClock.sleep(nanoseconds: 1_000_000)
     }
     if let pid = root.withLock({ $0 }) {
+      // An app that ended gives an empty sample, which only stamps the end.
       let last = ProcTreeSampler.sample(root: pid)
-      // The app is gone by now: an empty sample only stamps the end.
       samples.withLock { $0.append(last) }
     }
     if case .tracefs(let session) = method {
       let captured = session.end()
       capture.withLock { $0 = captured }
-      // For a person looking into a breakdown: the raw trace of the run, kept when asked for.
+      // For a person looking into a breakdown: the raw trace of the run, kept when asked for (a
+      // relock cell's runs share one app, so theirs carry the seed's time, ns, too).
       if let folder = ProcessControl.environmentValue("FIRSTFRAME_KEEP_SCHED_TRACE"),
         let pid = root.withLock({ $0 })
       {
-        try? FileSystem.writeAtomically(Array(captured.text.utf8), toPath: "\(folder)/sched-\(pid).txt")
+        let name = seed.withLock { $0 }.map { "sched-\(pid)-\($0.ts).txt" } ?? "sched-\(pid).txt"
+        try? FileSystem.writeAtomically(Array(captured.text.utf8), toPath: "\(folder)/\(name)")
       }
     }
   }
@@ -95,7 +119,7 @@ package final class ThreadStatesRecorder: Sendable {
       return ThreadStatesBreakdown.sampled(samples: samples, root: Int(pid), phases: phases)
     }
     let parsed = SchedTraceParser.parse(capture.text)
-    let timeline = SchedTimeline(events: parsed.events, root: Int(pid))
+    let timeline = SchedTimeline(events: parsed.events, root: Int(pid), seed: seed.withLock { $0 })
     return ThreadStatesBreakdown.exact(
       timeline: timeline, phases: phases, samples: samples, events: parsed.events.count,
       totals: .init(

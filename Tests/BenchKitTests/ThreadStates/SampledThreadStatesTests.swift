@@ -34,4 +34,22 @@ struct SampledThreadStatesTests {
     // 100 ms of CPU by construction; the phase's end is interpolated between samples `bound` apart.
     #expect(spin.running + bound >= 80, "the 100 ms spin, sampled: \(spin) (error bound \(bound) ms)")
   }
+
+  @Test("sampled relock runs count from the unlock: complete, every phase, far fewer faults than a launch")
+  func sampledRelock() throws {
+    let dir = temporaryFolder("thread-states-sampled-relock")
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let results = try RelockThreadStatesTests.bench(
+      ["--conditions", "warm,relock", "--thread-states", "sampled"], out: dir + "/results")
+    #expect(results.settings.threadStates == "sampled")
+    let relock = try RelockThreadStatesTests.okRecords(results, condition: "relock")
+    for record in relock {
+      let states = try #require(record.threadStates, "relock run \(record.run) has no thread_states")
+      #expect(states.method == "sampled")
+      #expect(!states.incomplete, "relock run \(record.run): \(states)")
+      #expect(Set(states.main.keys) == Set(record.phases.keys), "relock run \(record.run)")
+    }
+    try RelockThreadStatesTests.expectFewerFaults(
+      relock: relock, warm: try RelockThreadStatesTests.launches(results))
+  }
 }
