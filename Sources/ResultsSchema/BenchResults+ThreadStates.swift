@@ -29,10 +29,18 @@ extension BenchResults {
     /// The thread that was on a CPU of the app's tree (else any thread traced) when the probe
     /// saw the first live frame; absent when no frame was seen or no event says.
     public var runningAtFirstFrame: ThreadIdentity?
+    /// `tracefs` only: the events of ``events`` recorded up to the probe's first live frame (from
+    /// tracing on, just before the spawn): the ones whose recording could delay
+    /// `first_frame_observed`. Absent without a first frame, for `sampled`, and in older results.
+    public var eventsToFirstFrame: Int?
+    /// `tracefs` only: bench's own time with the instrument for this run, ms, on its clock
+    /// (``InstrumentTime``); absent for `sampled` and in older results.
+    public var benchMs: InstrumentTime?
 
     enum CodingKeys: String, CodingKey {
       case method, lostEvents = "lost_events", incomplete, errorBoundMs = "error_bound_ms", events
       case traceBytes = "trace_bytes", main, tree, runningAtFirstFrame = "running_at_first_frame"
+      case eventsToFirstFrame = "events_to_first_frame", benchMs = "bench_ms"
     }
 
     /// Creates a record.
@@ -50,6 +58,25 @@ extension BenchResults {
       self.main = main
       self.tree = tree
       self.runningAtFirstFrame = runningAtFirstFrame
+    }
+  }
+
+  /// What the `tracefs` instrument cost bench in one run, ms (CLOCK_MONOTONIC, measured around
+  /// each step): none of it falls inside a phase — `begin` comes before the spawn, `end` and
+  /// `parse` after the run has settled — so it lengthens the benchmark, not the launch.
+  public struct InstrumentTime: Codable, Sendable, Hashable {
+    /// Before the spawn: clearing the ring buffer and turning tracing on, ms.
+    public var begin: Double
+    /// After the run settled: tracing off, the per-CPU stats and the trace text read, ms.
+    public var end: Double
+    /// Parsing the trace text and making the breakdown (``ThreadStatesRecord``), ms.
+    public var parse: Double
+
+    /// Creates the three times, ms.
+    public init(begin: Double, end: Double, parse: Double) {
+      self.begin = begin
+      self.end = end
+      self.parse = parse
     }
   }
 

@@ -23,6 +23,8 @@ package final class ThreadStatesRecorder: Sendable {
   private let capture = PThreadMutex<TracefsSession.Capture?>(nil)
   /// The tree read right after tracing began, for an app that was already running; nil for a spawn.
   private let seed = PThreadMutex<ProcSample?>(nil)
+  /// bench's own time on tracefs in ``begin()`` and ``end()``, ns (the record's `bench_ms`).
+  private let costNs = PThreadMutex<(begin: UInt64, end: UInt64)>((0, 0))
 
   /// A recorder for one run; nil for `off`.
   package init?(method: ThreadStatesMethod) {
@@ -33,7 +35,11 @@ package final class ThreadStatesRecorder: Sendable {
   /// Called just before the spawn: clears the trace buffer and turns tracing on. A failure
   /// leaves the run without a trace (its record is incomplete).
   package func begin() {
-    if case .tracefs(let session) = method { try? session.begin() }
+    guard case .tracefs(let session) = method else { return }
+    let started = MonotonicClock.now()
+    try? session.begin()
+    let took = MonotonicClock.now() - started
+    costNs.withLock { $0.begin = took }
   }
 
   /// Called right after the spawn of `pid` at `spawnedAt` (CLOCK_MONOTONIC ns): samples it,
@@ -54,6 +60,9 @@ package final class ThreadStatesRecorder: Sendable {
   /// the timeline's seed, and its counters the run's zero, so that every figure counts from
   /// here and not from the app's launch — and keeps sampling until ``end()``.
   package func attach(to pid: Int32) {
+    // bench started the app, so event-fork has its tasks traced already; a tree that came some
+    // other way (threads made while the list was being written) is added here.
+    if case .tracefs(let session) = method { try? session.track(pid) }
     begin()
     let first = ProcTreeSampler.sample(root: pid)
     seed.withLock { $0 = first }
@@ -95,7 +104,10 @@ package final class ThreadStatesRecorder: Sendable {
       samples.withLock { $0.append(last) }
     }
     if case .tracefs(let session) = method {
+      let started = MonotonicClock.now()
       let captured = session.end()
+      let took = MonotonicClock.now() - started
+      costNs.withLock { $0.end = took }
       capture.withLock { $0 = captured }
       // For a person looking into a breakdown: the raw trace of the run, kept when asked for (a
       // relock cell's runs share one app, so theirs carry the seed's time, ns, too).
@@ -118,12 +130,22 @@ package final class ThreadStatesRecorder: Sendable {
     guard case .tracefs = method, let capture = capture.withLock({ $0 }) else {
       return ThreadStatesBreakdown.sampled(samples: samples, root: Int(pid), phases: phases)
     }
+    let started = MonotonicClock.now()
     let parsed = SchedTraceParser.parse(capture.text)
     let timeline = SchedTimeline(events: parsed.events, root: Int(pid), seed: seed.withLock { $0 })
-    return ThreadStatesBreakdown.exact(
+    var record = ThreadStatesBreakdown.exact(
       timeline: timeline, phases: phases, samples: samples, events: parsed.events.count,
       totals: .init(
         lostEvents: capture.lostEvents, traceBytes: capture.bytes, malformedLines: parsed.malformedLines),
       firstFrame: firstFrame)
+    record.eventsToFirstFrame = firstFrame.map { frame in parsed.events.count { $0.ts <= frame } }
+    let parseNs = MonotonicClock.now() - started
+    let cost = costNs.withLock { $0 }
+    record.benchMs = .init(
+      begin: Self.ms(cost.begin), end: Self.ms(cost.end), parse: Self.ms(parseNs))
+    return record
   }
+
+  /// `ns` in ms.
+  static func ms(_ ns: UInt64) -> Double { Double(ns) / 1e6 }
 }

@@ -419,6 +419,13 @@ struct ABEndToEndTests {
       #expect(results.tool.commit == (try repo.git("rev-parse", side == "A" ? "HEAD~1" : "HEAD")), "\(side)")
       // The final save ended the side's journal, as bench's does.
       #expect(try RunJournal.read(path: "\(out)/\(side)/\(RunJournal.fileName)").hasEnd)
+      // Thread states as bench records them (`auto`: tracefs as root, else sampled), on both
+      // sides, each run carrying the method its settings name.
+      let method = try #require(results.settings.threadStates, "\(side)")
+      #expect(method == (TracefsAvailability.reason == nil ? "tracefs" : "sampled"), "\(side)")
+      for record in results.cells.flatMap(\.records) where record.ok {
+        #expect(record.threadStates?.method == method, "\(side) run \(record.run)")
+      }
     }
     // One camera, interleaved: both revisions' runs share its power state (before, each side
     // had its own, so a warm run followed the same side's last run, two runs back, and under

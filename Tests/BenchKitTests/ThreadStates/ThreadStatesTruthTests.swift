@@ -108,6 +108,7 @@ struct ThreadStatesTruthTests {
           record.threadStates, "run \(record.run) of \(cell.config) has no thread_states")
         #expect(states.method == "tracefs")
         Self.expectSums(states, record: record, cell: cell.config)
+        Self.expectCost(states, record: record, cell: cell.config)
         launches[cell.config] = states
       }
     }
@@ -120,6 +121,21 @@ struct ThreadStatesTruthTests {
     let read = try #require(launches["preview-only"]?.tree["process_launch"])
     #expect(read.ioMs > 0, "the evicted read in the forked child: \(read)")
     #expect(read.majorFaults + read.voluntarySwitches > 0, "\(read)")
+  }
+
+  /// What recording cost the run (issue 27 item 5): bench's own time on tracefs, measured
+  /// (reading and parsing a trace of thousands of events takes more than 0 ms), and the events
+  /// up to the first live frame, a part of the run's events.
+  static func expectCost(
+    _ states: BenchResults.ThreadStatesRecord, record: BenchResults.RunRecord, cell: String
+  ) {
+    guard let cost = states.benchMs, let toFrame = states.eventsToFirstFrame else {
+      Issue.record("\(cell) run \(record.run): no bench_ms or events_to_first_frame: \(states)")
+      return
+    }
+    #expect(cost.begin > 0 && cost.end > 0 && cost.parse > 0, "\(cell) run \(record.run): \(cost)")
+    #expect(
+      toFrame > 0 && toFrame <= states.events, "\(cell) run \(record.run): \(toFrame) of \(states.events)")
   }
 
   /// On an exact, complete run, the main thread's four states sum to each phase within 1 ms.
