@@ -54,7 +54,9 @@ public enum ThreadStatesBreakdown {
         BenchResults.ThreadIdentity(pid: $0.tgid ?? $0.tid, tid: $0.tid, name: $0.name)
       },
       bench: bench.map { traced(timeline.threads(ofProcess: $0.pid), samples: $0.samples, phases: phases) },
-      xServer: xServer.map { traced(timeline.threads(ofProcess: $0.pid), samples: $0.samples, phases: phases) })
+      xServer: xServer.map {
+        traced(timeline.threads(ofProcess: $0.pid), samples: $0.samples, phases: phases)
+      })
   }
 
   /// Per phase, `threads`' times and switches summed, with the faults `samples` gained.

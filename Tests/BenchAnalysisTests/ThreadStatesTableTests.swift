@@ -98,7 +98,8 @@ import TestSupport
     #expect(ThreadStatesTable.noThreadStates.contains("--thread-states on"))
   }
 
-  @Test("bench's threads and the X server get a block each after the app's tree, and none where no run has them")
+  @Test(
+    "bench's threads and the X server get a block each after the app's tree, and none where no run has them")
   func benchAndXServer() throws {
     var results = Self.cell([1, 2, 3])
     #expect(!ThreadStatesTable.text(results).contains("bench's threads"))

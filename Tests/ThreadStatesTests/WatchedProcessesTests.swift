@@ -29,7 +29,8 @@ import Testing
     let timeline = SchedTimeline(
       events: SchedTraceParser.parse(trace).events, root: 500, watched: watched ? [1, 300] : [])
     return ThreadStatesBreakdown.exact(
-      timeline: timeline, phases: phases, samples: [], events: 9, totals: .init(lostEvents: 0, traceBytes: 900),
+      timeline: timeline, phases: phases, samples: [], events: 9,
+      totals: .init(lostEvents: 0, traceBytes: 900),
       firstFrame: nil, bench: watched ? WatchedProcess(pid: 1, samples: []) : nil,
       xServer: watched ? WatchedProcess(pid: 300, samples: []) : nil)
   }

@@ -33,7 +33,9 @@ public enum ThreadStatesTable {
               [p] + ThreadStatesSummary.mainStates.map { cell(g.main[p]?[$0], ms: true) }
             })
       }
-      for (title, figures) in [("process tree", g.tree), ("bench's threads", g.bench), ("X server", g.xServer)] {
+      for (title, figures) in [
+        ("process tree", g.tree), ("bench's threads", g.bench), ("X server", g.xServer),
+      ] {
         let phases = g.phases.filter { figures[$0] != nil }
         guard !phases.isEmpty else { continue }
         if !mainPhases.isEmpty || title != "process tree" { out += "\n" }

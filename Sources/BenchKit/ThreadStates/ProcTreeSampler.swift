@@ -11,7 +11,8 @@ enum ProcTreeSampler {
   /// One sample of `root`'s tree, stamped with the middle of its reads (CLOCK_MONOTONIC ns).
   /// Threads that end while it reads are left out. With `children` false, only `root`'s own
   /// threads (bench itself, whose children are the app's tree; the X server).
-  static func sample(root: Int32, children followChildren: Bool = true, proc: String = "/proc") -> ProcSample {
+  static func sample(root: Int32, children followChildren: Bool = true, proc: String = "/proc") -> ProcSample
+  {
     let before = MonotonicClock.now()
     var threads: [Int: ProcThreadSample] = [:]
     var pending = [Int(root)]
