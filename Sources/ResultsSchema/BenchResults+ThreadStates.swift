@@ -36,18 +36,29 @@ extension BenchResults {
     /// `tracefs` only: bench's own time with the instrument for this run, ms, on its clock
     /// (``InstrumentTime``); absent for `sampled` and in older results.
     public var benchMs: InstrumentTime?
+    /// Bench's own threads (the process whose thread group is bench's pid: the probe's
+    /// compositor, the feeder, the `/proc` sampler, …), phase → totals summed over them, with the
+    /// tree's field names. They compete with the app for the machine's CPUs. Absent in records
+    /// made by a bench before these figures (issue 27).
+    public var bench: [String: TreeStates]?
+    /// The X server's threads (the private Xvfb of `--display x11`, or the server of
+    /// `--display x11:NAME` when its lock file names its pid), phase → totals, with the tree's
+    /// field names. Absent on the shared-memory path and when bench cannot know the server's pid.
+    public var xServer: [String: TreeStates]?
 
     enum CodingKeys: String, CodingKey {
       case method, lostEvents = "lost_events", incomplete, errorBoundMs = "error_bound_ms", events
       case traceBytes = "trace_bytes", main, tree, runningAtFirstFrame = "running_at_first_frame"
       case eventsToFirstFrame = "events_to_first_frame", benchMs = "bench_ms"
+      case bench, xServer = "x_server"
     }
 
     /// Creates a record.
     public init(
       method: String, lostEvents: Int, incomplete: Bool, errorBoundMs: Double? = nil, events: Int,
       traceBytes: Int? = nil, main: [String: MainThreadStates], tree: [String: TreeStates],
-      runningAtFirstFrame: ThreadIdentity? = nil
+      runningAtFirstFrame: ThreadIdentity? = nil, bench: [String: TreeStates]? = nil,
+      xServer: [String: TreeStates]? = nil
     ) {
       self.method = method
       self.lostEvents = lostEvents
@@ -58,6 +69,8 @@ extension BenchResults {
       self.main = main
       self.tree = tree
       self.runningAtFirstFrame = runningAtFirstFrame
+      self.bench = bench
+      self.xServer = xServer
     }
   }
 

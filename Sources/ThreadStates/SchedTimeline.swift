@@ -5,7 +5,9 @@
 /// thread id). A thread is runnable from its fork (`sched_wakeup_new` follows), running from a
 /// `sched_switch` into it, and after a switch out in the state `prev_state` names; a wakeup
 /// makes a waiting thread runnable. The root's time before its fork (bench still in
-/// `posix_spawn`) counts as runnable. Other threads' events only feed ``running(at:)``.
+/// `posix_spawn`) counts as runnable. The threads of watched processes (bench's own, the X
+/// server's) follow the same rules apart from the tree (``threads(ofProcess:)``); every other
+/// thread's events only feed ``running(at:)``.
 ///
 /// A tree that existed before the trace began (a relock run) is seeded instead: its threads as
 /// `/proc` listed them after tracing started, each in the state the first event naming it says
@@ -26,19 +28,30 @@ public struct SchedTimeline: Sendable {
   public private(set) var lastEvent: UInt64 = 0
   /// Per CPU: who took it when (a `sched_switch`'s `next`), in time order.
   private var onCPU: [Int: [(ts: UInt64, tid: Int, name: String)]] = [:]
-  /// Thread group ids from the lines' `(TGID)` column, by tid.
+  /// Thread group ids from the lines' `(TGID)` column, by tid (read before the events apply).
   private var groups: [Int: Int] = [:]
+  /// The processes whose threads are followed apart from the tree (by their pids).
+  public let watched: Set<Int>
+  /// The watched processes' threads by tid; never a thread of the tree.
+  private var others: [Int: ThreadHistory] = [:]
 
-  /// Builds the timeline of `root`'s tree from `events` (any order: they are sorted by time).
+  /// Builds the timeline of `root`'s tree from `events` (any order: they are sorted by time),
+  /// and apart from it the threads of the processes `watched` names (bench itself, the X
+  /// server): every thread whose thread group (the lines' `(TGID)` column) is one of them, never
+  /// a thread of the tree. A watched thread that existed before the trace began is adopted at its
+  /// first event in the state that event implies, from the start of time (as a late root is).
   /// `seed` is the tree read from `/proc` after tracing began, for a tree the trace did not see
   /// made (a relock run); nil when the trace starts before the root's spawn.
-  public init(events: [SchedEvent], root: Int, seed: ProcSample? = nil) {
+  public init(events: [SchedEvent], root: Int, seed: ProcSample? = nil, watched: Set<Int> = []) {
     self.root = root
+    self.watched = watched
+    for event in events { if let group = event.tgid { groups[event.taskTid] = group } }
     let sorted = events.enumerated().sorted { ($0.element.ts, $0.offset) < ($1.element.ts, $1.offset) }.map(
       \.element)
     if let seed { plant(seed, events: sorted) }
     for event in sorted { apply(event) }
     for (tid, group) in groups where threads[tid] != nil { threads[tid]!.tgid = group }
+    for (tid, group) in groups where others[tid] != nil { others[tid]!.tgid = group }
   }
 
   /// Adds `seed`'s threads, each in its state at the trace's start (from 0): what its first
@@ -55,9 +68,20 @@ public struct SchedTimeline: Sendable {
   /// The root's main thread, when the trace saw it.
   public var main: ThreadHistory? { threads[root] }
 
+  /// The threads of the watched process `pid` (its thread group) the trace saw, by tid.
+  public func threads(ofProcess pid: Int) -> [ThreadHistory] {
+    others.values.filter { $0.tgid == pid || $0.tid == pid }
+  }
+
+  /// The watched process `tid` belongs to, unless it is a thread of the tree.
+  private func watchedGroup(_ tid: Int) -> Int? {
+    guard threads[tid] == nil, tid != root, tid != 0 else { return nil }
+    if watched.contains(tid) { return tid }
+    return groups[tid].flatMap { watched.contains($0) ? $0 : nil }
+  }
+
   private mutating func apply(_ event: SchedEvent) {
     lastEvent = max(lastEvent, event.ts)
-    if let group = event.tgid { groups[event.taskTid] = group }
     switch event.kind {
     case .processFork(let parent, let child, let childComm):
       if child == root {
@@ -67,46 +91,70 @@ public struct SchedTimeline: Sendable {
       } else if threads[parent] != nil {
         threads[child] = ThreadHistory(tid: child, name: childComm, state: .runnable, since: event.ts)
         threads[child]!.born = event.ts
+      } else if watchedGroup(child) != nil {
+        others[child] = ThreadHistory(tid: child, name: childComm, state: .runnable, since: event.ts)
+        others[child]!.born = event.ts
       }
     case .wakeup(let tid, _, _):
-      adoptRoot(tid, before: .sleeping)
-      if let thread = threads[tid], thread.current != .running, thread.ended == nil {
-        threads[tid]!.enter(.runnable, at: event.ts)
-      }
+      adopt(tid, before: .sleeping)
+      Self.wake(tid, at: event.ts, in: &threads)
+      Self.wake(tid, at: event.ts, in: &others)
     case .switchOut(let prev, let prevComm, let prevState, let next, let nextComm):
       onCPU[event.cpu, default: []].append((event.ts, next, nextComm))
-      adoptRoot(prev, before: .running)
-      adoptRoot(next, before: .runnable)
-      if threads[prev] != nil { switchOut(prev, name: prevComm, state: prevState, at: event.ts) }
-      if threads[next] != nil, threads[next]!.ended == nil {
-        threads[next]!.name = nextComm
-        threads[next]!.enter(.running, at: event.ts)
-      }
+      adopt(prev, before: .running)
+      adopt(next, before: .runnable)
+      Self.switchOut(prev, name: prevComm, state: prevState, at: event.ts, in: &threads)
+      Self.switchOut(prev, name: prevComm, state: prevState, at: event.ts, in: &others)
+      Self.switchIn(next, name: nextComm, at: event.ts, in: &threads)
+      Self.switchIn(next, name: nextComm, at: event.ts, in: &others)
     case .exec(let tid, _):
-      adoptRoot(tid, before: .running)
+      adopt(tid, before: .running)
     case .exit(let tid, _):
-      adoptRoot(tid, before: .running)
+      adopt(tid, before: .running)
       threads[tid]?.exited = true
+      others[tid]?.exited = true
     }
   }
 
-  /// A switch out of a tree thread: its new state, the switch, and its end after an exit.
-  private mutating func switchOut(_ tid: Int, name: String, state prevState: String, at ts: UInt64) {
+  /// A wakeup of `tid`, when `set` holds it: runnable unless it is on a CPU or has ended.
+  private static func wake(_ tid: Int, at ts: UInt64, in set: inout [Int: ThreadHistory]) {
+    if let thread = set[tid], thread.current != .running, thread.ended == nil {
+      set[tid]!.enter(.runnable, at: ts)
+    }
+  }
+
+  /// A switch into `tid`, when `set` holds it and it has not ended: running.
+  private static func switchIn(_ tid: Int, name: String, at ts: UInt64, in set: inout [Int: ThreadHistory]) {
+    guard set[tid] != nil, set[tid]!.ended == nil else { return }
+    set[tid]!.name = name
+    set[tid]!.enter(.running, at: ts)
+  }
+
+  /// A switch out of `tid`, when `set` holds it: its new state, the switch, and its end after
+  /// an exit.
+  private static func switchOut(
+    _ tid: Int, name: String, state prevState: String, at ts: UInt64, in set: inout [Int: ThreadHistory]
+  ) {
+    guard set[tid] != nil else { return }
     let state = ThreadState(prevState: prevState)
-    threads[tid]!.name = name
-    threads[tid]!.switches.append(.init(ts: ts, voluntary: state != .runnable))
-    if threads[tid]!.exited {
-      threads[tid]!.ended = ts
+    set[tid]!.name = name
+    set[tid]!.switches.append(.init(ts: ts, voluntary: state != .runnable))
+    if set[tid]!.exited {
+      set[tid]!.ended = ts
     } else {
-      threads[tid]!.enter(state, at: ts)
+      set[tid]!.enter(state, at: ts)
     }
   }
 
-  /// The root seen for the first time without its fork (a trace that started late): it was in
-  /// `state` from the start of time.
-  private mutating func adoptRoot(_ tid: Int, before state: ThreadState) {
-    guard tid == root, threads[tid] == nil else { return }
-    threads[tid] = ThreadHistory(tid: tid, name: "", state: state, since: 0)
+  /// The root, or a watched process's thread, seen for the first time without its fork (it
+  /// existed before the trace began, or the trace started late): it was in `state` from the
+  /// start of time.
+  private mutating func adopt(_ tid: Int, before state: ThreadState) {
+    if tid == root, threads[tid] == nil {
+      threads[tid] = ThreadHistory(tid: tid, name: "", state: state, since: 0)
+    } else if others[tid] == nil, watchedGroup(tid) != nil {
+      others[tid] = ThreadHistory(tid: tid, name: "", state: state, since: 0)
+    }
   }
 
   /// The thread on a CPU at `ts`: a tree thread if one was (the main thread first), else any

@@ -31,15 +31,14 @@ public enum ThreadStatesBreakdown {
   /// events were lost or unreadable, the root's fork was not seen and the root was not seeded
   /// from `/proc` either (``SchedTimeline/rootSeeded``), or the main thread is missing. The
   /// faults are each phase's gain between its boundaries, so a tree sampled first when the run
-  /// began (a relock run's seed) counts from there, not from its birth.
+  /// began (a relock run's seed) counts from there, not from its birth. `bench` and `xServer`,
+  /// when given, get the same figures as the tree from their threads in `timeline` (built with
+  /// their pids watched) and their faults from their own samples.
   public static func exact(
     timeline: SchedTimeline, phases: [String: PhaseInterval], samples: [ProcSample], events: Int,
-    totals: TraceTotals, firstFrame: UInt64?
+    totals: TraceTotals, firstFrame: UInt64?, bench: WatchedProcess? = nil, xServer: WatchedProcess? = nil
   ) -> BenchResults.ThreadStatesRecord {
     var main: [String: BenchResults.MainThreadStates] = [:]
-    var tree: [String: BenchResults.TreeStates] = [:]
-    let minor = ProcCounter.minorFaults.series(samples)
-    let major = ProcCounter.majorFaults.series(samples)
     for (phase, interval) in phases {
       if let thread = timeline.main {
         let time = thread.time(in: interval)
@@ -47,10 +46,35 @@ public enum ThreadStatesBreakdown {
           running: ms(time[.running]), runnable: ms(time[.runnable]), io: ms(time[.io]),
           sleeping: ms(time[.sleeping]))
       }
+    }
+    let incomplete =
+      totals.lostEvents > 0 || totals.malformedLines > 0 || !(timeline.rootForkSeen || timeline.rootSeeded)
+      || timeline.main == nil
+    return BenchResults.ThreadStatesRecord(
+      method: exactMethod, lostEvents: totals.lostEvents, incomplete: incomplete, events: events,
+      traceBytes: totals.traceBytes, main: main,
+      tree: traced(Array(timeline.threads.values), samples: samples, phases: phases),
+      runningAtFirstFrame: firstFrame.flatMap { timeline.running(at: $0) }.map {
+        BenchResults.ThreadIdentity(pid: $0.tgid ?? $0.tid, tid: $0.tid, name: $0.name)
+      },
+      bench: bench.map { traced(timeline.threads(ofProcess: $0.pid), samples: $0.samples, phases: phases) },
+      xServer: xServer.map {
+        traced(timeline.threads(ofProcess: $0.pid), samples: $0.samples, phases: phases)
+      })
+  }
+
+  /// Per phase, `threads`' times and switches summed, with the faults `samples` gained.
+  static func traced(
+    _ threads: [ThreadHistory], samples: [ProcSample], phases: [String: PhaseInterval]
+  ) -> [String: BenchResults.TreeStates] {
+    let minor = ProcCounter.minorFaults.series(samples)
+    let major = ProcCounter.majorFaults.series(samples)
+    var tree: [String: BenchResults.TreeStates] = [:]
+    for (phase, interval) in phases {
       var sums: [ThreadState: UInt64] = [:]
       var voluntary = 0
       var involuntary = 0
-      for thread in timeline.threads.values {
+      for thread in threads {
         for (state, ns) in thread.time(in: interval) { sums[state, default: 0] += ns }
         let switches = thread.switchCounts(in: interval)
         voluntary += switches.voluntary
@@ -61,15 +85,7 @@ public enum ThreadStatesBreakdown {
         majorFaults: count(major.delta(interval)), minorFaults: count(minor.delta(interval)),
         voluntarySwitches: voluntary, involuntarySwitches: involuntary)
     }
-    let incomplete =
-      totals.lostEvents > 0 || totals.malformedLines > 0 || !(timeline.rootForkSeen || timeline.rootSeeded)
-      || timeline.main == nil
-    return BenchResults.ThreadStatesRecord(
-      method: exactMethod, lostEvents: totals.lostEvents, incomplete: incomplete, events: events,
-      traceBytes: totals.traceBytes, main: main, tree: tree,
-      runningAtFirstFrame: firstFrame.flatMap { timeline.running(at: $0) }.map {
-        BenchResults.ThreadIdentity(pid: $0.tgid ?? $0.tid, tid: $0.tid, name: $0.name)
-      })
+    return tree
   }
 
   /// The sampled record from `/proc` samples of `root`'s tree: per phase, each counter's gain
@@ -79,8 +95,10 @@ public enum ThreadStatesBreakdown {
   /// widest gap between two samples a boundary fell in; a boundary outside the samples makes
   /// the record incomplete. The thread at `firstFrame` is the tree's main thread when its last
   /// sample before then found it running (`R`), else absent: samples cannot say more.
+  /// `bench` and `xServer`, when given, get the tree's figures from their own samples.
   public static func sampled(
-    samples: [ProcSample], root: Int, phases: [String: PhaseInterval], ticksPerSecond: Int = 100
+    samples: [ProcSample], root: Int, phases: [String: PhaseInterval], ticksPerSecond: Int = 100,
+    bench: WatchedProcess? = nil, xServer: WatchedProcess? = nil
   ) -> BenchResults.ThreadStatesRecord {
     let isMain: (Int) -> Bool = { $0 == root }
     var mainSeries: [ProcCounter: CounterSeries] = [:]
@@ -108,17 +126,34 @@ public enum ThreadStatesBreakdown {
       main[phase] = BenchResults.MainThreadStates(
         running: round(running), runnable: round(runnable), io: round(io),
         sleeping: round(max(0, duration - running - runnable - io)))
-      tree[phase] = BenchResults.TreeStates(
-        cpuMs: round(gain(treeSeries, .runNs) / 1e6), runqueueMs: round(gain(treeSeries, .waitNs) / 1e6),
-        ioMs: round(gain(treeSeries, .blkioTicks) * tickMs),
-        majorFaults: count(gain(treeSeries, .majorFaults)),
-        minorFaults: count(gain(treeSeries, .minorFaults)),
-        voluntarySwitches: count(gain(treeSeries, .voluntarySwitches)),
-        involuntarySwitches: count(gain(treeSeries, .involuntarySwitches)))
+      tree[phase] = sampledTotals(treeSeries, interval, tickMs: tickMs)
     }
     return BenchResults.ThreadStatesRecord(
       method: sampledMethod, lostEvents: 0, incomplete: unbounded || samples.isEmpty,
-      errorBoundMs: round(Double(bound) / 1e6), events: samples.count, main: main, tree: tree)
+      errorBoundMs: round(Double(bound) / 1e6), events: samples.count, main: main, tree: tree,
+      bench: bench.map { sampled($0.samples, phases: phases, tickMs: tickMs) },
+      xServer: xServer.map { sampled($0.samples, phases: phases, tickMs: tickMs) })
+  }
+
+  /// Per phase, the tree's figures for every thread of `samples`.
+  static func sampled(
+    _ samples: [ProcSample], phases: [String: PhaseInterval], tickMs: Double
+  ) -> [String: BenchResults.TreeStates] {
+    var series: [ProcCounter: CounterSeries] = [:]
+    for counter in ProcCounter.allCases { series[counter] = counter.series(samples) }
+    return phases.mapValues { sampledTotals(series, $0, tickMs: tickMs) }
+  }
+
+  /// The tree's figures over `interval`: each counter's interpolated gain.
+  static func sampledTotals(
+    _ series: [ProcCounter: CounterSeries], _ interval: PhaseInterval, tickMs: Double
+  ) -> BenchResults.TreeStates {
+    func gain(_ counter: ProcCounter) -> Double { series[counter]!.delta(interval) }
+    return BenchResults.TreeStates(
+      cpuMs: round(gain(.runNs) / 1e6), runqueueMs: round(gain(.waitNs) / 1e6),
+      ioMs: round(gain(.blkioTicks) * tickMs), majorFaults: count(gain(.majorFaults)),
+      minorFaults: count(gain(.minorFaults)), voluntarySwitches: count(gain(.voluntarySwitches)),
+      involuntarySwitches: count(gain(.involuntarySwitches)))
   }
 
   /// ns → ms, to the µs.

@@ -97,4 +97,29 @@ import TestSupport
     #expect(ThreadStatesTable.text(results) == ThreadStatesTable.noThreadStates + "\n")
     #expect(ThreadStatesTable.noThreadStates.contains("--thread-states on"))
   }
+
+  @Test(
+    "bench's threads and the X server get a block each after the app's tree, and none where no run has them")
+  func benchAndXServer() throws {
+    var results = Self.cell([1, 2, 3])
+    #expect(!ThreadStatesTable.text(results).contains("bench's threads"))
+    #expect(!ThreadStatesTable.text(results).contains("X server"))
+    for i in 0..<3 {
+      let figures = BenchResults.TreeStates(
+        cpuMs: Double(10 * (i + 1)), runqueueMs: 0, ioMs: 0, majorFaults: 0, minorFaults: 0,
+        voluntarySwitches: i + 1, involuntarySwitches: 0)
+      results.cells[0].records[i].threadStates?.bench = [PhaseName.startRunning: figures]
+      results.cells[0].records[i].threadStates?.xServer = [PhaseName.startRunning: figures]
+    }
+    let text = ThreadStatesTable.text(results)
+    let tree = try #require(text.range(of: "process tree"))
+    let bench = try #require(text.range(of: "bench's threads"))
+    let x = try #require(text.range(of: "X server"))
+    #expect(tree.lowerBound < bench.lowerBound && bench.lowerBound < x.lowerBound)
+    // Type-7 percentiles of 10, 20, 30: p50 20, p90 28.
+    let benchLine = try #require(Self.line(text, PhaseName.startRunning, after: "bench's threads"))
+    #expect(benchLine.contains("20.0 (28.0)"), "\(benchLine)")
+    let xLine = try #require(Self.line(text, PhaseName.startRunning, after: "X server"))
+    #expect(xLine.contains("2 (2.8)"), "voluntary switches as counts: \(xLine)")
+  }
 }

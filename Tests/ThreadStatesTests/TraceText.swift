@@ -9,13 +9,15 @@ enum TraceText {
       + "sched_switch: prev_comm=\(prevComm) prev_pid=\(prev) prev_prio=120 prev_state=\(state) ==> next_comm=\(nextComm) next_pid=\(next) next_prio=120"
   }
 
-  /// A `sched_wakeup` (or `_new`) line of `tid`, written by `by`.
+  /// A `sched_wakeup` (or `_new`) line of `tid`, written by `by` (of the thread group `byGroup`,
+  /// `by` itself unless given).
   static func wakeup(
-    _ ms: Double, cpu: Int = 0, tid: Int, _ comm: String = "app", by: Int = 1, new: Bool = false
+    _ ms: Double, cpu: Int = 0, tid: Int, _ comm: String = "app", by: Int = 1, byGroup: Int? = nil,
+    new: Bool = false
   )
     -> String
   {
-    head(ms, cpu: cpu, comm: "waker", tid: by, tgid: by)
+    head(ms, cpu: cpu, comm: "waker", tid: by, tgid: byGroup ?? by)
       + "sched_wakeup\(new ? "_new" : ""): comm=\(comm) pid=\(tid) prio=120 target_cpu=00\(cpu)"
   }
 

@@ -36,6 +36,11 @@ public struct ThreadStatesSummary: Sendable {
     public var main: [String: [String: [Double]]]
     /// Phase → tree figure (`treeFields`) → its values over the runs, sorted.
     public var tree: [String: [String: [Double]]]
+    /// Bench's own threads: phase → figure (`treeFields`) → its values over the runs that have
+    /// them, sorted; empty when no run has `bench`.
+    public var bench: [String: [String: [Double]]] = [:]
+    /// The X server's threads, as `bench`; empty when no run has `x_server` (shared memory).
+    public var xServer: [String: [String: [Double]]] = [:]
     /// Each complete run's `events` (scheduler events, or samples for `sampled`), sorted.
     public var events: [Double]
     /// Each complete run's `trace_bytes` where recorded (`tracefs`), sorted.
@@ -76,24 +81,18 @@ public struct ThreadStatesSummary: Sendable {
     let complete = all.filter { !$0.incomplete }
     let set = all.filter(\.incomplete)
     var main: [String: [String: [Double]]] = [:]
-    var tree: [String: [String: [Double]]] = [:]
     for r in complete {
       for (phase, s) in r.main {
         for (state, v) in zip(mainStates, [s.running, s.runnable, s.io, s.sleeping]) {
           main[phase, default: [:]][state, default: []].append(v)
         }
       }
-      for (phase, t) in r.tree {
-        let values = [
-          t.cpuMs, t.runqueueMs, t.ioMs, Double(t.majorFaults), Double(t.minorFaults),
-          Double(t.voluntarySwitches), Double(t.involuntarySwitches),
-        ]
-        for (field, v) in zip(treeFields, values) { tree[phase, default: [:]][field, default: []].append(v) }
-      }
     }
     main = main.mapValues { $0.mapValues { $0.sorted() } }
-    tree = tree.mapValues { $0.mapValues { $0.sorted() } }
-    let names = Set(main.keys).union(tree.keys)
+    let tree = distributions(complete.map(\.tree))
+    let bench = distributions(complete.compactMap(\.bench))
+    let xServer = distributions(complete.compactMap(\.xServer))
+    let names = Set(main.keys).union(tree.keys).union(bench.keys).union(xServer.keys)
     var threads: [String: Int] = [:]
     for r in complete {
       guard let t = r.runningAtFirstFrame else { continue }
@@ -101,12 +100,30 @@ public struct ThreadStatesSummary: Sendable {
     }
     let said = threads.values.reduce(0, +)
     let top = threads.max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }
-    return Group(
+    var group = Group(
       cell: cell, method: method, runs: complete.count, incomplete: set.count,
       lostEvents: set.map(\.lostEvents).reduce(0, +), errorBoundMs: complete.compactMap(\.errorBoundMs).max(),
       phases: ordered(names), main: main, tree: tree, events: complete.map { Double($0.events) }.sorted(),
       traceBytes: complete.compactMap { $0.traceBytes.map(Double.init) }.sorted(),
       runningAtFirstFrame: top.map { ($0.key, $0.value, said) })
+    group.bench = bench
+    group.xServer = xServer
+    return group
+  }
+
+  /// Phase → figure (`treeFields`) → its values over `records` (each a phase → totals), sorted.
+  static func distributions(_ records: [[String: BenchResults.TreeStates]]) -> [String: [String: [Double]]] {
+    var out: [String: [String: [Double]]] = [:]
+    for record in records {
+      for (phase, t) in record {
+        let values = [
+          t.cpuMs, t.runqueueMs, t.ioMs, Double(t.majorFaults), Double(t.minorFaults),
+          Double(t.voluntarySwitches), Double(t.involuntarySwitches),
+        ]
+        for (field, v) in zip(treeFields, values) { out[phase, default: [:]][field, default: []].append(v) }
+      }
+    }
+    return out.mapValues { $0.mapValues { $0.sorted() } }
   }
 }
 

@@ -33,14 +33,13 @@ public enum ThreadStatesTable {
               [p] + ThreadStatesSummary.mainStates.map { cell(g.main[p]?[$0], ms: true) }
             })
       }
-      let treePhases = g.phases.filter { g.tree[$0] != nil }
-      if !treePhases.isEmpty {
-        if !mainPhases.isEmpty { out += "\n" }
-        out += ResultsTable.columns(
-          [["process tree"] + ThreadStatesSummary.treeFields]
-            + treePhases.map { p in
-              [p] + ThreadStatesSummary.treeFields.map { cell(g.tree[p]?[$0], ms: $0.hasSuffix("_ms")) }
-            })
+      for (title, figures) in [
+        ("process tree", g.tree), ("bench's threads", g.bench), ("X server", g.xServer),
+      ] {
+        let phases = g.phases.filter { figures[$0] != nil }
+        guard !phases.isEmpty else { continue }
+        if !mainPhases.isEmpty || title != "process tree" { out += "\n" }
+        out += block(title, figures, phases: phases)
       }
       if let t = g.runningAtFirstFrame {
         out += "running at first frame: \(t.thread) in \(t.runs) of \(t.of) runs\n"
@@ -48,6 +47,16 @@ public enum ThreadStatesTable {
     }
     out += notes(summary)
     return out
+  }
+
+  /// A block of tree figures (`treeFields`) per phase: the app's tree, bench's threads or the
+  /// X server's.
+  static func block(_ title: String, _ figures: [String: [String: [Double]]], phases: [String]) -> String {
+    ResultsTable.columns(
+      [[title] + ThreadStatesSummary.treeFields]
+        + phases.map { p in
+          [p] + ThreadStatesSummary.treeFields.map { cell(figures[p]?[$0], ms: $0.hasSuffix("_ms")) }
+        })
   }
 
   /// The notes under the blocks: incomplete runs set aside, cells shown as two blocks, and what

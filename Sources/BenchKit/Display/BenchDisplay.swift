@@ -4,6 +4,7 @@ import Foundation
 import LaunchContract
 import ResultsSchema
 import Subprocess
+import SystemCalls
 import X11Display
 
 /// The display a benchmark (or a calibration) runs on, set up once for all of its runs
@@ -106,6 +107,25 @@ package final class BenchDisplay: Sendable {
     env["DISPLAY"] = x11Name
     if let server { env["XAUTHORITY"] = server.authorityFile }
     return env
+  }
+
+  /// The X server's pid, for its thread states: the private Xvfb's, or for `x11:NAME` the pid a
+  /// local display's lock file (`/tmp/.X<N>-lock`) names while that process lives; nil on the
+  /// shared-memory path and for a remote or unlocked display.
+  package var serverPID: Int32? {
+    if let server { return server.pid }
+    guard let x11Name else { return nil }
+    return Self.lockedPID(display: x11Name)
+  }
+
+  /// The pid `/tmp/.X<N>-lock` names for the local display `name` (`:N` or `:N.S`), when that
+  /// process is alive; nil for a remote name (`host:N`) or no lock.
+  static func lockedPID(display name: String, lockFolder: String = "/tmp") -> Int32? {
+    guard name.hasPrefix(":"), let number = Int(name.dropFirst().prefix { $0 != "." }),
+      let text = FileSystem.readText(atPath: "\(lockFolder)/.X\(number)-lock", maxBytes: 64),
+      let pid = Int32(text.filter { !$0.isWhitespace }), pid > 0, ProcessControl.isAlive(pid)
+    else { return nil }
+    return pid
   }
 
   /// Stops the private Xvfb (and removes what it left). Safe to call more than once.

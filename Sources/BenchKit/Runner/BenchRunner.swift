@@ -180,7 +180,7 @@ package final class BenchRunner: RunPerforming {
       record.lowPower = lowPower
       return RunOutcome(record: record, realtime: false)
     }
-    let (firstLive, states) = (FirstLiveFrameBox(), ThreadStatesRecorder(method: settings.threadStatesMethod))
+    let (firstLive, states) = (FirstLiveFrameBox(), statesRecorder())
     let app: LaunchedApp
     do {
       app = try launch(

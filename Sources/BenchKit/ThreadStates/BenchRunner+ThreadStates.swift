@@ -5,6 +5,12 @@ import ResultsSchema
 import ThreadStates
 
 extension BenchRunner {
+  /// One run's thread-states recorder (nil with `--thread-states off`), watching bench's own
+  /// threads and, on the X11 paths, the X server's when bench knows its pid.
+  func statesRecorder() -> ThreadStatesRecorder? {
+    ThreadStatesRecorder(method: settings.threadStatesMethod, xServer: display.serverPID)
+  }
+
   /// The run's `thread_states`: `recorder`'s record for the phases `events` give (the same
   /// events and rules as the run's phase durations), with the probe's first live frame as the
   /// moment whose running thread is named.

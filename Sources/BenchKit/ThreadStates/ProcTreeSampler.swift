@@ -9,8 +9,10 @@ enum ProcTreeSampler {
   static let maxThreads = 512
 
   /// One sample of `root`'s tree, stamped with the middle of its reads (CLOCK_MONOTONIC ns).
-  /// Threads that end while it reads are left out.
-  static func sample(root: Int32, proc: String = "/proc") -> ProcSample {
+  /// Threads that end while it reads are left out. With `children` false, only `root`'s own
+  /// threads (bench itself, whose children are the app's tree; the X server).
+  static func sample(root: Int32, children followChildren: Bool = true, proc: String = "/proc") -> ProcSample
+  {
     let before = MonotonicClock.now()
     var threads: [Int: ProcThreadSample] = [:]
     var pending = [Int(root)]
@@ -27,6 +29,7 @@ enum ProcTreeSampler {
           let thread = ProcThreadSample(schedstat: schedstat, stat: stat, status: status)
         else { continue }
         threads[id] = thread
+        guard followChildren else { continue }
         let children = FileSystem.readText(atPath: folder + "/children", maxBytes: 65536) ?? ""
         pending += children.split(separator: " ").compactMap { Int($0.filter { $0 != "\n" }) }
       }

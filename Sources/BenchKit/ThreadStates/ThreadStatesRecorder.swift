@@ -9,7 +9,9 @@ import ThreadStates
 ///
 /// `/proc` is sampled in both methods, by a thread of bench's own every ``samplePeriodNs``
 /// from the spawn to the end (and once at each end): `sampled` takes every figure from the
-/// samples, `tracefs` only the page faults, which the scheduler's events do not carry.
+/// samples, `tracefs` only the page faults, which the scheduler's events do not carry. The same
+/// thread samples bench's own threads and the X server's (``watched``), from just before the
+/// spawn: they get figures of their own, apart from the app's tree.
 package final class ThreadStatesRecorder: Sendable {
   /// The gap between two `/proc` samples, ns: 10 ms, so a sampled figure's boundary is off by at
   /// most that (plus the sample's own reading time), at a cost of a few file reads per thread.
@@ -25,21 +27,44 @@ package final class ThreadStatesRecorder: Sendable {
   private let seed = PThreadMutex<ProcSample?>(nil)
   /// bench's own time on tracefs in ``begin()`` and ``end()``, ns (the record's `bench_ms`).
   private let costNs = PThreadMutex<(begin: UInt64, end: UInt64)>((0, 0))
+  /// Bench's pid and the X server's (nil without one): the processes reported apart.
+  private let watched: (bench: Int32, xServer: Int32?)
+  /// Their samples: bench's first, the X server's second (empty without one).
+  private let watchedSamples = PThreadMutex<[[ProcSample]]>([[], []])
 
-  /// A recorder for one run; nil for `off`.
-  package init?(method: ThreadStatesMethod) {
+  /// A recorder for one run; nil for `off`. `xServer` is the X server's pid on the X11 paths when
+  /// bench knows it; `bench` is bench's own pid.
+  package init?(
+    method: ThreadStatesMethod, xServer: Int32? = nil, bench: Int32 = ProcessControl.currentProcessID
+  ) {
     if case .off = method { return nil }
     self.method = method
+    self.watched = (bench, xServer)
   }
 
-  /// Called just before the spawn: clears the trace buffer and turns tracing on. A failure
-  /// leaves the run without a trace (its record is incomplete).
+  /// Called just before the spawn: samples bench's and the X server's threads (they exist
+  /// already), clears the trace buffer and turns tracing on. A failure leaves the run without a
+  /// trace (its record is incomplete).
   package func begin() {
+    sampleWatched()
     guard case .tracefs(let session) = method else { return }
+    // An X server bench did not start is not among the tasks event-fork follows.
+    if let x = watched.xServer { try? session.track(x, descendants: false) }
     let started = MonotonicClock.now()
     try? session.begin()
     let took = MonotonicClock.now() - started
     costNs.withLock { $0.begin = took }
+  }
+
+  /// One sample each of bench's own threads and the X server's (not their children: bench's are
+  /// the app's tree).
+  private func sampleWatched() {
+    let bench = ProcTreeSampler.sample(root: watched.bench, children: false)
+    let x = watched.xServer.map { ProcTreeSampler.sample(root: $0, children: false) }
+    watchedSamples.withLock {
+      $0[0].append(bench)
+      if let x { $0[1].append(x) }
+    }
   }
 
   /// Called right after the spawn of `pid` at `spawnedAt` (CLOCK_MONOTONIC ns): samples it,
@@ -82,6 +107,7 @@ package final class ThreadStatesRecorder: Sendable {
           if stopped.withLock({ $0 }) { break }
           let sample = ProcTreeSampler.sample(root: pid)
           samples.withLock { $0.append(sample) }
+          sampleWatched()
         }
         done.withLock { $0 = true }
       }
@@ -102,6 +128,7 @@ package final class ThreadStatesRecorder: Sendable {
       // An app that ended gives an empty sample, which only stamps the end.
       let last = ProcTreeSampler.sample(root: pid)
       samples.withLock { $0.append(last) }
+      sampleWatched()
     }
     if case .tracefs(let session) = method {
       let started = MonotonicClock.now()
@@ -127,17 +154,23 @@ package final class ThreadStatesRecorder: Sendable {
   {
     guard let pid = root.withLock({ $0 }) else { return nil }
     let samples = self.samples.withLock { $0 }
+    let others = watchedSamples.withLock { $0 }
+    let bench = WatchedProcess(pid: Int(watched.bench), samples: others[0])
+    let xServer = watched.xServer.map { WatchedProcess(pid: Int($0), samples: others[1]) }
     guard case .tracefs = method, let capture = capture.withLock({ $0 }) else {
-      return ThreadStatesBreakdown.sampled(samples: samples, root: Int(pid), phases: phases)
+      return ThreadStatesBreakdown.sampled(
+        samples: samples, root: Int(pid), phases: phases, bench: bench, xServer: xServer)
     }
     let started = MonotonicClock.now()
     let parsed = SchedTraceParser.parse(capture.text)
-    let timeline = SchedTimeline(events: parsed.events, root: Int(pid), seed: seed.withLock { $0 })
+    let timeline = SchedTimeline(
+      events: parsed.events, root: Int(pid), seed: seed.withLock { $0 },
+      watched: Set([bench.pid] + (xServer.map { [$0.pid] } ?? [])))
     var record = ThreadStatesBreakdown.exact(
       timeline: timeline, phases: phases, samples: samples, events: parsed.events.count,
       totals: .init(
         lostEvents: capture.lostEvents, traceBytes: capture.bytes, malformedLines: parsed.malformedLines),
-      firstFrame: firstFrame)
+      firstFrame: firstFrame, bench: bench, xServer: xServer)
     record.eventsToFirstFrame = firstFrame.map { frame in parsed.events.count { $0.ts <= frame } }
     let parseNs = MonotonicClock.now() - started
     let cost = costNs.withLock { $0 }
