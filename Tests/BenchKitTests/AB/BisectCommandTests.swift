@@ -133,7 +133,7 @@ struct BisectCommandTests {
     #expect(record?["outcome"] as? String == "culprit")
     // Every measured probe's two sides are in the history, each under its own commit.
     let store = try SQLiteHistoryStore(path: dir + "/history.sqlite", readOnly: true)
-    let recorded = try store.benchmarks(HistoryQuery())
+    let recorded = try store.benchmarks(HistoryQuery(branch: HistoryQuery.bisectBranch))
     let measured = ((record?["probes"] as? [[String: Any]]) ?? []).filter {
       $0["verdict"] as? String != "untestable"
     }
@@ -209,7 +209,7 @@ struct BisectCommandTests {
     let kept = (record?["probes"] as? [[String: Any]]) ?? []
     #expect(!kept.isEmpty)
     let store = try SQLiteHistoryStore(path: dir + "/h.sqlite", readOnly: true)
-    #expect(try store.benchmarks(HistoryQuery()).count >= 2 * kept.count)
+    #expect(try store.benchmarks(HistoryQuery(branch: HistoryQuery.bisectBranch)).count >= 2 * kept.count)
     // Every camera-app bench started has ended.
     let started = (try String(contentsOfFile: pids, encoding: .utf8)).split(separator: "\n").compactMap {
       Int32($0)

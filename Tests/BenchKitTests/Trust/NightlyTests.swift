@@ -26,6 +26,7 @@ import Testing
     env["CALIBRATE_TRIALS"] = "0"
     env["FUZZ_SECONDS"] = "0"
     env["SANITIZE"] = "none"
+    env["STATES_COST_PAIRS"] = "0"
     let nightly = try TestProcess.run(
       "/bin/bash",
       [
