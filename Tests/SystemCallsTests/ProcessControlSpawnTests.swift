@@ -55,19 +55,41 @@ import Testing
     #expect(printed == "\(pid)\n")
   }
 
+  /// Where the test's pipes sit among this process's descriptors.
+  enum Placement: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    /// Wherever `pipe` puts them.
+    case lowest
+    /// The second pipe's write end moved to 99 or the lowest free number above it.
+    case secondAtOrAbove99
+    /// The first pipe at 98 and 99, as in a full run holding ~100 descriptors (CI, 2026-12-03:
+    /// moving the second pipe onto 99 with `dup2` closed the first pipe's write end there).
+    case firstAt98
+    var testDescription: String { rawValue }
+  }
+
   @Test(
     "inherited descriptors land on the numbers asked for, even when one's source is another's target",
-    arguments: [false, true])
-  func inheritedDescriptors(secondPipeAt99: Bool) throws {
+    arguments: Placement.allCases)
+  func inheritedDescriptors(placement: Placement) throws {
+    // Other tests run in this process at the same time: the test takes only free numbers, never
+    // one `dup2` would have to close.
+    var fillers: [Int32] = []
+    defer { fillers.forEach(FileDescriptorIO.close) }
+    while placement == .firstAt98 {
+      let fd = open("/dev/null", O_RDONLY | O_CLOEXEC)
+      guard fd >= 0, fd < 98 else {
+        if fd >= 0 { FileDescriptorIO.close(fd) }
+        break
+      }
+      fillers.append(fd)
+    }
     let first = try ProcessControl.pipe()
     var second = try ProcessControl.pipe()
-    if secondPipeAt99 {
-      // In a full run the test process holds many descriptors, and the second pipe's write end
-      // was once 99 itself: the target below must be another number (CI, 2026-12-03, crashed on
-      // a dictionary literal with the key 99 twice).
-      #expect(dup2(second.write, 99) == 99)
+    if placement == .secondAtOrAbove99 {
+      let moved = fcntl(second.write, F_DUPFD_CLOEXEC, Int32(99))
+      try #require(moved >= 99)
       FileDescriptorIO.close(second.write)
-      second = (read: second.read, write: 99)
+      second = (read: second.read, write: moved)
     }
     defer { [first.read, second.read].forEach(FileDescriptorIO.close) }
     // The child's descriptor `second.write` gets the first pipe, and `target` the second: a naive
