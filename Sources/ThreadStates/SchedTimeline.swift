@@ -137,6 +137,10 @@ public struct SchedTimeline: Sendable {
   ) {
     guard set[tid] != nil else { return }
     let state = ThreadState(prevState: prevState)
+    if set[tid]!.current != .running, set[tid]!.ended == nil {
+      let since = set[tid]!.segments[set[tid]!.segments.count - 1].start
+      set[tid]!.unseenSwitchIns.append(PhaseInterval(start: since, end: ts))
+    }
     set[tid]!.name = name
     set[tid]!.switches.append(.init(ts: ts, voluntary: state != .runnable))
     if set[tid]!.exited {

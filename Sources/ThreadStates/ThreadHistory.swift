@@ -33,6 +33,11 @@ public struct ThreadHistory: Sendable {
   public var segments: [Segment]
   /// Its switches out, in time order.
   public var switches: [Switch] = []
+  /// The spans that ended in a switch out of the thread while the trace had it in another state
+  /// than running: the switch into it is missing (with `set_event_pid` the kernel drops some
+  /// switches from an untraced task into a traced one). Part of each span was running, counted
+  /// in the state before it.
+  public var unseenSwitchIns: [PhaseInterval] = []
 
   /// Creates a thread in `state` from `since` on.
   init(tid: Int, name: String, state: ThreadState, since: UInt64) {

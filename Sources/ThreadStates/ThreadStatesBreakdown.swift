@@ -50,7 +50,7 @@ public enum ThreadStatesBreakdown {
     let incomplete =
       totals.lostEvents > 0 || totals.malformedLines > 0 || !(timeline.rootForkSeen || timeline.rootSeeded)
       || timeline.main == nil
-    return BenchResults.ThreadStatesRecord(
+    var record = BenchResults.ThreadStatesRecord(
       method: exactMethod, lostEvents: totals.lostEvents, incomplete: incomplete, events: events,
       traceBytes: totals.traceBytes, main: main,
       tree: traced(Array(timeline.threads.values), samples: samples, phases: phases),
@@ -61,6 +61,29 @@ public enum ThreadStatesBreakdown {
       xServer: xServer.map {
         traced(timeline.threads(ofProcess: $0.pid), samples: $0.samples, phases: phases)
       })
+    let unseen = unseenSwitchIns(Array(timeline.threads.values), phases: phases)
+    record.unseenSwitchIns = unseen.count
+    record.unseenMs = ms(unseen.ns)
+    return record
+  }
+
+  /// The tree's switches out whose switch in the trace lacks, ending within the phases, and the
+  /// time before them (within the phases) another state took.
+  static func unseenSwitchIns(
+    _ threads: [ThreadHistory], phases: [String: PhaseInterval]
+  ) -> (count: Int, ns: UInt64) {
+    guard let start = phases.values.map(\.start).min(), let end = phases.values.map(\.end).max() else {
+      return (0, 0)
+    }
+    var count = 0
+    var ns: UInt64 = 0
+    for thread in threads {
+      for span in thread.unseenSwitchIns where span.end > start && span.end <= end {
+        count += 1
+        ns += span.end - max(span.start, start)
+      }
+    }
+    return (count, ns)
   }
 
   /// Per phase, `threads`' times and switches summed, with the faults `samples` gained.

@@ -122,4 +122,15 @@ import TestSupport
     let xLine = try #require(Self.line(text, PhaseName.startRunning, after: "X server"))
     #expect(xLine.contains("2 (2.8)"), "voluntary switches as counts: \(xLine)")
   }
+
+  @Test("time before switches the trace lacks (unseen_ms) is named in a note when a run has 1 ms or more")
+  func unseenSwitchIns() {
+    var results = Self.cell([1, 2, 3])
+    for i in 0..<3 { results.cells[0].records[i].threadStates?.unseenMs = [0.2, 0.4, 0.6][i] }
+    #expect(!ThreadStatesTable.text(results).contains("unseen_ms"))
+    for i in 0..<3 { results.cells[0].records[i].threadStates?.unseenMs = [2, 30, 400][i] }
+    let text = ThreadStatesTable.text(results)
+    #expect(text.contains("unseen_ms: deferred/cold 30.0 ms p50, 400.0 ms max"), "\(text)")
+    #expect(text.contains("--thread-states sampled"))
+  }
 }

@@ -126,4 +126,36 @@ import Testing
     #expect(time[.sleeping] == nil)
     #expect(timeline.threads[502]!.ended == TraceText.ns(5))
   }
+
+  @Test(
+    "a switch out of a thread the trace never saw switched in is counted, with the time before it that another state took (the kernel's pid filter drops such switches)"
+  )
+  func unseenSwitchIns() throws {
+    // The app is preempted by an untraced task at 20 ms; the switch back into it (7 → 500) is
+    // missing, as `set_event_pid` drops it on this kernel; it switches out again at 30 ms.
+    let trace = [
+      TraceText.fork(0, parent: 1, child: 500),
+      TraceText.switchOut(1, prev: 1, state: "S", next: 500),
+      TraceText.switchOut(20, prev: 500, state: "R", next: 7, "kworker"),
+      TraceText.switchOut(30, prev: 500, state: "S", next: 0, "swapper/0"),
+      TraceText.wakeup(40, tid: 500),
+      TraceText.switchOut(41, prev: 0, "swapper/0", state: "R", next: 500),
+      TraceText.switchOut(45, prev: 500, state: "S", next: 0, "swapper/0"),
+    ].joined(separator: "\n")
+    let timeline = SchedTimeline(events: SchedTraceParser.parse(trace).events, root: 500)
+    let main = try #require(timeline.main)
+    #expect(main.unseenSwitchIns == [PhaseInterval(start: TraceText.ns(20), end: TraceText.ns(30))])
+    let phases = ["process_launch": PhaseInterval(start: 0, end: TraceText.ns(50))]
+    let record = ThreadStatesBreakdown.exact(
+      timeline: timeline, phases: phases, samples: [], events: 7,
+      totals: .init(lostEvents: 0, traceBytes: 1), firstFrame: nil)
+    #expect(record.unseenSwitchIns == 1)
+    #expect(record.unseenMs == 10)
+    // The hand-written launch above misses no switch in.
+    let full = ThreadStatesBreakdown.exact(
+      timeline: Self.timeline(), phases: Self.phases, samples: [], events: 14,
+      totals: .init(lostEvents: 0, traceBytes: 1000), firstFrame: nil)
+    #expect(full.unseenSwitchIns == 0)
+    #expect(full.unseenMs == 0)
+  }
 }

@@ -45,6 +45,9 @@ public struct ThreadStatesSummary: Sendable {
     public var events: [Double]
     /// Each complete run's `trace_bytes` where recorded (`tracefs`), sorted.
     public var traceBytes: [Double]
+    /// Each complete run's `unseen_ms` where recorded (`tracefs`), sorted: time counted in
+    /// another state before a switch out whose switch in the trace lacks.
+    public var unseenMs: [Double] = []
     /// The thread most often running at the first frame (its `comm`, `(main thread)` appended
     /// when it was the process's first thread) and in how many runs; nil when no run says.
     public var runningAtFirstFrame: (thread: String, runs: Int, of: Int)?
@@ -108,6 +111,7 @@ public struct ThreadStatesSummary: Sendable {
       runningAtFirstFrame: top.map { ($0.key, $0.value, said) })
     group.bench = bench
     group.xServer = xServer
+    group.unseenMs = complete.compactMap(\.unseenMs).sorted()
     return group
   }
 

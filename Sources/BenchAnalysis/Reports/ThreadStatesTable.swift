@@ -72,6 +72,18 @@ public enum ThreadStatesTable {
     for cell in summary.mixedCells {
       out += "- \(cell) has tracefs and sampled runs: shown as two blocks, never pooled\n"
     }
+    let unseen = summary.groups.filter { !$0.unseenMs.isEmpty && ($0.unseenMs.last ?? 0) >= 1 }
+    if !unseen.isEmpty {
+      let figures = unseen.map { g in
+        "\(g.cell) \(Fmt.ms(Statistics.percentile(sorted: g.unseenMs, 0.5))) ms p50,"
+          + " \(Fmt.ms(g.unseenMs.last ?? 0)) ms max"
+      }
+      out +=
+        "- tracefs: switches into the app's threads the kernel left out of the trace (its pid filter);"
+        + " the time before them counts as runnable or sleeping though part of it ran (unseen_ms:"
+        + " \(figures.joined(separator: "; "))); read running/runnable there with"
+        + " --thread-states sampled (docs/thread-states.md, Limits)\n"
+    }
     let sampled = summary.groups.filter { $0.method == "sampled" && $0.runs > 0 }
     if !sampled.isEmpty {
       let bounds = sampled.map { g in "\(g.cell) \(g.errorBoundMs.map { Fmt.ms($0) + " ms" } ?? "unknown")" }
