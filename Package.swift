@@ -54,7 +54,8 @@
 //       ThreadStates, V4L2Camera, X11Display
 //   8 camera-app (executable) → CameraApp
 //   8 FuzzTargets → BenchAnalysis, CameraApp, CaptureKit, Display, LaunchContract, LightBoard, PhaseTrace,
-//       Probe, ResultsSchema, SyntheticCamera, SystemCalls, TestSupport, V4L2Camera, V4L2TestSupport
+//       Probe, ResultsSchema, SyntheticCamera, SystemCalls, TestSupport, ThreadStates, V4L2Camera,
+//       V4L2TestSupport
 //   8 ProbeCalibration → CaptureKit, Display, LightBoard, Probe, Sampling, SystemCalls, X11Display
 //   9 BenchCommands → AppBuilds, BenchAnalysis, BenchHistory, BenchKit, CommandLineKit, Display,
 //       HostConditions, LaunchContract, Probe, ProbeCalibration, ResultsSchema, Subprocess,
@@ -293,6 +294,7 @@ let package = Package(
         "PhaseTrace", "BenchAnalysis", "ResultsSchema", "Display", "CaptureKit", "LaunchContract",
         "SystemCalls",
         "SyntheticCamera", "CameraApp", "LightBoard", "Probe", "V4L2Camera", "V4L2TestSupport", "TestSupport",
+        "ThreadStates",
       ],
       swiftSettings: strict),
 

@@ -177,3 +177,44 @@ write("v4l2", "rewritten", formats(yuyv) + bytes([0x3F])
       + rewrite("VIDIOC_DQBUF", 0, num(2, 0, 9))             # EAGAIN once
       + rewrite("VIDIOC_S_FMT", 1, num(6, 0, 208 // 4 - 1) + u(400, 4))   # bytesperline
       + rewrite("VIDIOC_QUERYBUF", 1, num(18, 0, 88 // 4 - 1) + u(4096, 4)))  # length
+
+# sched: a tracefs `trace` text (record-tgid) as bench reads it. The kernel writes it; the app
+# names its threads (comm, ≤ 15 bytes: spaces, keys, the marker, a newline).
+def sched_line(ms, cpu, comm, tid, tgid, event, body, flags="d..2."):
+    group = "-------" if tgid is None else "%7d" % tgid
+    return "%16s-%-7d (%s) [%03d] %s %d.%06d: %s: %s" % (
+        comm, tid, group, cpu, flags, 100 + ms // 1000, (ms % 1000) * 1000, event, body)
+
+
+def switch(ms, cpu, prev, prev_tid, state, nxt, next_tid, tgid):
+    return sched_line(ms, cpu, prev, prev_tid, tgid, "sched_switch",
+                      "prev_comm=%s prev_pid=%d prev_prio=120 prev_state=%s ==> next_comm=%s next_pid=%d next_prio=120"
+                      % (prev, prev_tid, state, nxt, next_tid))
+
+
+launch = [
+    "# tracer: nop",
+    "#",
+    sched_line(0, 0, "bench", 100, 100, "sched_process_fork", "comm=bench pid=100 child_comm=bench child_pid=500", "....."),
+    sched_line(0, 0, "bench", 100, 100, "sched_wakeup_new", "comm=bench pid=500 prio=120 target_cpu=001"),
+    switch(1, 0, "bench", 100, "S", "bench", 500, 100),
+    sched_line(2, 0, "camera-app", 500, 500, "sched_process_exec", "filename=/x/camera-app pid=500 old_pid=500", "....."),
+    sched_line(3, 0, "camera-app", 500, 500, "sched_process_fork", "comm=camera-app pid=500 child_comm=camera-app child_pid=501", "....."),
+    sched_line(4, 0, "camera-app", 500, 500, "sched_stat_runtime", "comm=camera-app pid=500 runtime=3000000 [ns]"),
+    switch(4, 0, "camera-app", 500, "D", "swapper/0", 0, 500),
+    sched_line(6, 1, "<idle>", 0, None, "sched_wakeup", "comm=camera-app pid=500 prio=120 target_cpu=001", "dNh4."),
+    sched_line(9, 1, "camera-app", 500, 500, "sched_stat_runtime", "comm=camera-app pid=500 runtime=2500000 [ns]", "d.h1."),
+    switch(10, 1, "camera-app", 500, "R+", "kworker/1:0", 7, 500),
+    sched_line(12, 1, "camera-app", 500, 500, "sched_stat_runtime", "comm=camera-app pid=500 runtime=1000000 [ns]"),
+    switch(12, 1, "camera-app", 500, "S", "swapper/1", 0, 500),
+    sched_line(13, 0, "camera-app", 501, 500, "sched_process_exit", "comm=camera-app pid=501 prio=120 group_dead=false", "....."),
+]
+write("sched", "launch.txt", "\n".join(launch) + "\n")
+write("sched", "hostile-comms.txt", "\n".join([
+    sched_line(1, 0, "x: sched_", 77, 77, "sched_stat_runtime", "comm=x: sched_ pid=77 runtime=486414 [ns]"),
+    sched_line(1, 0, "a", 77, 77, "sched_wakeup", "comm=a pid=9 prio=1 pid=10 prio=120 target_cpu=000"),
+    sched_line(1, 1, "a", 77, 77, "sched_process_exec", "filename=/x pid=1 old_pid=1 pid=77 old_pid=77", "....."),
+    switch(2, 0, "a\nb sched_x: c", 77, "S", "swapper/0", 0, 77),
+    sched_line(3, 1, "a", 77, 77, "sched_stat_runtime", "comm=a pid=77 runtime=999999999999 [ns]"),
+    switch(3, 1, "a", 77, "X", "swapper/1", 0, 77),
+]) + "\n")

@@ -25,11 +25,13 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
   case lightboard
   /// V4L2 ioctl answers, through the fake kernel.
   case v4l2
+  /// Scheduler trace text (`--thread-states`), whose thread names the app chooses.
+  case sched
 
   /// The largest input worth trying, in bytes (what `scripts/fuzz` passes as `-max_len`).
   public var maxInputBytes: Int {
     switch self {
-    case .trace, .control: 16_384
+    case .trace, .control, .sched: 16_384
     case .results: 65_536
     case .surface, .profile, .gates, .photo, .v4l2: 4096
     case .lightboard: 8192
@@ -48,6 +50,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case .photo: PhotoFuzzer.run(input)
     case .lightboard: LightBoardFuzzer.run(input)
     case .v4l2: V4L2Fuzzer.run(input)
+    case .sched: SchedFuzzer.run(input)
     }
   }
 

@@ -46,20 +46,25 @@ extension BenchResults {
     /// field names. Absent on the shared-memory path and when bench cannot know the server's pid.
     public var xServer: [String: TreeStates]?
     /// `tracefs` only: switches out of a tree thread, within the phases, whose switch in the
-    /// trace lacks — with `set_event_pid` this kernel drops some switches from an untraced task
-    /// (the idle task, another program) into a traced one. Absent for `sampled` and in older
-    /// results.
+    /// trace lacks and no `sched_stat_runtime` placed — this kernel leaves switches out of the
+    /// idle task out of the trace on some CPUs (``recoveredSwitchIns`` are the placed ones).
+    /// Absent for `sampled` and in older results.
     public var unseenSwitchIns: Int?
     /// `tracefs` only: the time, ms within the phases, before those switches that the breakdown
     /// counted in another state (runnable after a wakeup or a preemption, mostly) though part of
     /// it was running: an upper bound on the running time `tree` and `main` count elsewhere.
     public var unseenMs: Double?
+    /// `tracefs` only: switches into a tree thread, within the phases, that the trace lacked
+    /// and the breakdown placed from the thread's next `sched_stat_runtime` (its time less the
+    /// CPU time it counts since the switch in). Absent for `sampled` and in older results.
+    public var recoveredSwitchIns: Int?
 
     enum CodingKeys: String, CodingKey {
       case method, lostEvents = "lost_events", incomplete, errorBoundMs = "error_bound_ms", events
       case traceBytes = "trace_bytes", main, tree, runningAtFirstFrame = "running_at_first_frame"
       case eventsToFirstFrame = "events_to_first_frame", benchMs = "bench_ms"
       case bench, xServer = "x_server", unseenSwitchIns = "unseen_switch_ins", unseenMs = "unseen_ms"
+      case recoveredSwitchIns = "recovered_switch_ins"
     }
 
     /// Creates a record.

@@ -26,6 +26,10 @@ public struct SchedEvent: Sendable, Hashable {
     case exec(tid: Int, filename: String)
     /// `sched_process_exit`: `tid` ended.
     case exit(tid: Int, comm: String)
+    /// `sched_stat_runtime`: the scheduler counted `ns` of CPU time to `tid` (a running
+    /// thread), the time since it last counted — since the thread's switch in, the first time
+    /// after one. Written at ticks and switches, on the thread's CPU by the thread itself.
+    case runtime(tid: Int, ns: UInt64)
   }
 
   /// Creates an event.

@@ -49,7 +49,7 @@ extension SchedTimeline {
       case .wakeup(let tid, _, _):
         see(event.taskTid, .recorded)
         see(tid, .wokenUp)
-      case .processFork, .exec, .exit:
+      case .processFork, .exec, .exit, .runtime:
         see(event.taskTid, .recorded)
       }
       if out.count == tids.count { break }

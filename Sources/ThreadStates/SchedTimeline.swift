@@ -113,7 +113,40 @@ public struct SchedTimeline: Sendable {
       adopt(tid, before: .running)
       threads[tid]?.exited = true
       others[tid]?.exited = true
+    case .runtime(let tid, let ns):
+      adopt(tid, before: .running)
+      recoverSwitchIn(tid, ranFor: ns, at: event.ts, cpu: event.taskTid == tid ? event.cpu : nil)
     }
+  }
+
+  /// A `sched_stat_runtime` of `tid` at `ts` counting `ns` since the scheduler last counted:
+  /// when the timeline does not have the thread running, the switch into it is missing from the
+  /// trace (this kernel drops switches out of the idle task on some CPUs), and it ran from
+  /// `ts - ns` — the first count after a switch in runs from it — but not before the state it was
+  /// in began. `cpu`, when the thread wrote the event itself, is the CPU it took then.
+  private mutating func recoverSwitchIn(_ tid: Int, ranFor ns: UInt64, at ts: UInt64, cpu: Int?) {
+    let from = ts > ns ? ts - ns : 0
+    guard
+      let at = Self.recover(tid, from: from, at: ts, in: &threads)
+        ?? Self.recover(tid, from: from, at: ts, in: &others)
+    else { return }
+    guard let cpu else { return }
+    let name = threads[tid]?.name ?? others[tid]?.name ?? ""
+    var taken = onCPU[cpu, default: []]
+    taken.insert((at, tid, name), at: taken.lastIndex { $0.ts <= at }.map { $0 + 1 } ?? 0)
+    onCPU[cpu] = taken
+  }
+
+  /// Puts `tid`, when `set` holds it and the timeline has it in another state than running, on a
+  /// CPU from `from` (no earlier than its current state began, no later than `ts`); the time.
+  private static func recover(_ tid: Int, from: UInt64, at ts: UInt64, in set: inout [Int: ThreadHistory])
+    -> UInt64?
+  {
+    guard let thread = set[tid], thread.current != .running, thread.ended == nil else { return nil }
+    let at = min(max(from, thread.currentSince), ts)
+    set[tid]!.enter(.running, at: at)
+    set[tid]!.recoveredSwitchIns.append(at)
+    return at
   }
 
   /// A wakeup of `tid`, when `set` holds it: runnable unless it is on a CPU or has ended.
@@ -127,6 +160,14 @@ public struct SchedTimeline: Sendable {
   private static func switchIn(_ tid: Int, name: String, at ts: UInt64, in set: inout [Int: ThreadHistory]) {
     guard set[tid] != nil, set[tid]!.ended == nil else { return }
     set[tid]!.name = name
+    // A `sched_stat_runtime` in the same microsecond (the text's resolution) came first and
+    // placed this very switch: it was not missing after all.
+    if let placed = set[tid]!.recoveredSwitchIns.last, set[tid]!.current == .running,
+      set[tid]!.currentSince == placed, ts >= placed, ts - placed <= 1_000
+    {
+      set[tid]!.recoveredSwitchIns.removeLast()
+      set[tid]!.segments[set[tid]!.segments.count - 1].start = ts
+    }
     set[tid]!.enter(.running, at: ts)
   }
 
@@ -138,8 +179,7 @@ public struct SchedTimeline: Sendable {
     guard set[tid] != nil else { return }
     let state = ThreadState(prevState: prevState)
     if set[tid]!.current != .running, set[tid]!.ended == nil {
-      let since = set[tid]!.segments[set[tid]!.segments.count - 1].start
-      set[tid]!.unseenSwitchIns.append(PhaseInterval(start: since, end: ts))
+      set[tid]!.unseenSwitchIns.append(PhaseInterval(start: set[tid]!.currentSince, end: ts))
     }
     set[tid]!.name = name
     set[tid]!.switches.append(.init(ts: ts, voluntary: state != .runnable))

@@ -34,10 +34,14 @@ public struct ThreadHistory: Sendable {
   /// Its switches out, in time order.
   public var switches: [Switch] = []
   /// The spans that ended in a switch out of the thread while the trace had it in another state
-  /// than running: the switch into it is missing (with `set_event_pid` the kernel drops some
-  /// switches from an untraced task into a traced one). Part of each span was running, counted
-  /// in the state before it.
+  /// than running: the switch into it is missing (this kernel leaves switches out of the idle
+  /// task out of the trace on some CPUs) and no `sched_stat_runtime` placed it. Part of each
+  /// span was running, counted in the state before it.
   public var unseenSwitchIns: [PhaseInterval] = []
+  /// When the switches into the thread that the trace lacked were, ns, as ``SchedTimeline``
+  /// placed them from the thread's next `sched_stat_runtime` (its time less the runtime it
+  /// reports), in time order.
+  public var recoveredSwitchIns: [UInt64] = []
 
   /// Creates a thread in `state` from `since` on.
   init(tid: Int, name: String, state: ThreadState, since: UInt64) {
@@ -48,6 +52,9 @@ public struct ThreadHistory: Sendable {
 
   /// The state it is in now (its latest segment's).
   var current: ThreadState { segments[segments.count - 1].state }
+
+  /// When it entered the state it is in now, ns.
+  var currentSince: UInt64 { segments[segments.count - 1].start }
 
   /// Records a change of state at `ts` (none when the state does not change).
   mutating func enter(_ state: ThreadState, at ts: UInt64) {

@@ -64,6 +64,7 @@ public enum ThreadStatesBreakdown {
     let unseen = unseenSwitchIns(Array(timeline.threads.values), phases: phases)
     record.unseenSwitchIns = unseen.count
     record.unseenMs = ms(unseen.ns)
+    record.recoveredSwitchIns = recoveredSwitchIns(Array(timeline.threads.values), phases: phases)
     return record
   }
 
@@ -84,6 +85,16 @@ public enum ThreadStatesBreakdown {
       }
     }
     return (count, ns)
+  }
+
+  /// The tree's switches in that the trace lacked and the timeline placed, within the phases.
+  static func recoveredSwitchIns(_ threads: [ThreadHistory], phases: [String: PhaseInterval]) -> Int {
+    guard let start = phases.values.map(\.start).min(), let end = phases.values.map(\.end).max() else {
+      return 0
+    }
+    return threads.reduce(0) { sum, thread in
+      sum + thread.recoveredSwitchIns.count { $0 >= start && $0 < end }
+    }
   }
 
   /// Per phase, `threads`' times and switches summed, with the faults `samples` gained.

@@ -128,11 +128,12 @@ import Testing
   }
 
   @Test(
-    "a switch out of a thread the trace never saw switched in is counted, with the time before it that another state took (the kernel's pid filter drops such switches)"
+    "a switch out of a thread the trace never saw switched in, and no sched_stat_runtime placed, is counted, with the time before it that another state took"
   )
   func unseenSwitchIns() throws {
     // The app is preempted by an untraced task at 20 ms; the switch back into it (7 → 500) is
-    // missing, as `set_event_pid` drops it on this kernel; it switches out again at 30 ms.
+    // missing, as this kernel drops some, and no sched_stat_runtime says when; it switches out
+    // again at 30 ms.
     let trace = [
       TraceText.fork(0, parent: 1, child: 500),
       TraceText.switchOut(1, prev: 1, state: "S", next: 500),
@@ -157,5 +158,85 @@ import Testing
       totals: .init(lostEvents: 0, traceBytes: 1000), firstFrame: nil)
     #expect(full.unseenSwitchIns == 0)
     #expect(full.unseenMs == 0)
+  }
+
+  @Test(
+    "a switch in the trace lacks is placed from the thread's first sched_stat_runtime after it: that event's time less the runtime it reports"
+  )
+  func recoveredSwitchIns() throws {
+    // Preempted at 20 ms; the switch back in (on CPU 1 at 23 ms, from the idle task) is
+    // missing, as this kernel drops it; the tick at 27 ms counts 4 ms since it, the switch out
+    // at 30 ms 3 ms more. A second gap: woken at 40 ms, a runtime that reaches back before the
+    // wakeup (the scheduler's clock reads a little earlier than the trace's) starts at the wakeup.
+    let trace = [
+      TraceText.fork(0, parent: 1, child: 500),
+      TraceText.switchOut(1, prev: 1, state: "S", next: 500),
+      TraceText.switchOut(20, prev: 500, state: "R", next: 7, "kworker"),
+      TraceText.runtime(27, cpu: 1, tid: 500, ranMs: 4),
+      TraceText.runtime(30, cpu: 1, tid: 500, ranMs: 3),
+      TraceText.switchOut(30, cpu: 1, prev: 500, state: "S", next: 0, "swapper/1"),
+      TraceText.wakeup(40, cpu: 1, tid: 500, by: 0),
+      TraceText.runtime(42, cpu: 1, tid: 500, ranMs: 2.5),
+      TraceText.switchOut(42, cpu: 1, prev: 500, state: "S", next: 0, "swapper/1"),
+    ].joined(separator: "\n")
+    let timeline = SchedTimeline(events: SchedTraceParser.parse(trace).events, root: 500)
+    let main = try #require(timeline.main)
+    #expect(main.unseenSwitchIns.isEmpty)
+    #expect(main.recoveredSwitchIns == [TraceText.ns(23), TraceText.ns(40)])
+    let gap = main.time(in: PhaseInterval(start: TraceText.ns(20), end: TraceText.ns(30)))
+    #expect(gap[.runnable] == TraceText.ns(3))
+    #expect(gap[.running] == TraceText.ns(7))
+    let woken = main.time(in: PhaseInterval(start: TraceText.ns(35), end: TraceText.ns(42)))
+    #expect(woken[.sleeping] == TraceText.ns(5))
+    #expect(woken[.running] == TraceText.ns(2))
+    #expect(woken[.runnable] == nil)
+    #expect(timeline.running(at: TraceText.ns(25))?.tid == 500)
+    #expect(timeline.running(at: TraceText.ns(22))?.tid == 7)
+    let phases = ["process_launch": PhaseInterval(start: 0, end: TraceText.ns(50))]
+    let record = ThreadStatesBreakdown.exact(
+      timeline: timeline, phases: phases, samples: [], events: 9,
+      totals: .init(lostEvents: 0, traceBytes: 1), firstFrame: nil)
+    #expect(record.unseenSwitchIns == 0)
+    #expect(record.unseenMs == 0)
+    #expect(record.recoveredSwitchIns == 2)
+  }
+
+  @Test(
+    "a sched_stat_runtime in the same microsecond as the switch in it follows does not count as a placed switch"
+  )
+  func runtimeBesideItsSwitch() throws {
+    // The companion trace's events come first at equal times (the recorder puts them first).
+    let lines = [
+      TraceText.runtime(1, tid: 500, ranMs: 0.0005),
+      TraceText.fork(0, parent: 1, child: 500),
+      TraceText.switchOut(1, prev: 1, state: "S", next: 500),
+      TraceText.switchOut(5, prev: 500, state: "S", next: 0, "swapper/0"),
+    ]
+    let timeline = SchedTimeline(
+      events: SchedTraceParser.parse(lines.joined(separator: "\n")).events, root: 500)
+    let main = try #require(timeline.main)
+    #expect(main.recoveredSwitchIns.isEmpty)
+    #expect(main.time(in: PhaseInterval(start: 0, end: TraceText.ns(5)))[.running] == TraceText.ns(4))
+  }
+
+  @Test(
+    "a sched_stat_runtime another thread wrote places the switch in but not the CPU; one of a running thread changes nothing"
+  )
+  func runtimeElsewhere() throws {
+    let trace = [
+      TraceText.fork(0, parent: 1, child: 500),
+      TraceText.switchOut(1, prev: 1, state: "S", next: 500),
+      TraceText.runtime(5, tid: 500, ranMs: 4),
+      TraceText.switchOut(10, prev: 500, state: "R", next: 7, "kworker"),
+      TraceText.runtime(16, cpu: 1, tid: 500, ranMs: 2, by: 9),
+      TraceText.switchOut(18, cpu: 1, prev: 500, state: "S", next: 0, "swapper/1"),
+    ].joined(separator: "\n")
+    let timeline = SchedTimeline(events: SchedTraceParser.parse(trace).events, root: 500)
+    let main = try #require(timeline.main)
+    #expect(main.recoveredSwitchIns == [TraceText.ns(14)])
+    let time = main.time(in: PhaseInterval(start: TraceText.ns(1), end: TraceText.ns(18)))
+    #expect(time[.running] == TraceText.ns(9 + 4))
+    #expect(time[.runnable] == TraceText.ns(4))
+    #expect(timeline.running(at: TraceText.ns(15))?.tid == 7)
   }
 }

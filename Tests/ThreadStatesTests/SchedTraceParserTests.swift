@@ -31,7 +31,9 @@ import Testing
         == .switchOut(prev: 4242, prevComm: "Web Content", prevState: "D", next: 0, nextComm: "swapper/0"))
   }
 
-  @Test("wakeup, wakeup_new, fork, exec and exit lines are read; comments and other events are skipped")
+  @Test(
+    "wakeup, wakeup_new, fork, exec, exit and stat_runtime lines are read (runtime with or without an older kernel's vruntime); comments and other events are skipped"
+  )
   func otherEvents() {
     let text = """
       # tracer: nop
@@ -41,6 +43,8 @@ import Testing
                     sh-101   (    101) [001] ..... 1.000500: sched_process_exec: filename=/usr/bin/sh pid=101 old_pid=101
                     sh-101   (    101) [001] dNs5. 1.000600: sched_wakeup: comm=rcu_preempt pid=15 prio=120 target_cpu=000
                     sh-101   (    101) [001] ..... 1.000700: sched_migrate_task: comm=sh pid=101 prio=120 orig_cpu=1 dest_cpu=0
+                    sh-101   (    101) [001] d..2. 1.000800: sched_stat_runtime: comm=sh pid=101 runtime=486414 [ns]
+                    sh-101   (    101) [001] d.h1. 1.000850: sched_stat_runtime: comm=sh pid=101 runtime=50000 [ns] vruntime=9000 [ns]
                     sh-101   (    101) [001] ..... 1.000900: sched_process_exit: comm=sh pid=101 prio=120
       """
     let result = SchedTraceParser.parse(text)
@@ -49,7 +53,7 @@ import Testing
       result.events.map(\.kind) == [
         .processFork(parent: 100, child: 101, childComm: "bash"), .wakeup(tid: 101, comm: "bash", new: true),
         .exec(tid: 101, filename: "/usr/bin/sh"), .wakeup(tid: 15, comm: "rcu_preempt", new: false),
-        .exit(tid: 101, comm: "sh"),
+        .runtime(tid: 101, ns: 486_414), .runtime(tid: 101, ns: 50_000), .exit(tid: 101, comm: "sh"),
       ])
   }
 
@@ -82,5 +86,53 @@ import Testing
     #expect(SchedTraceParser.nanoseconds("3.000000007") == 3_000_000_007)
     #expect(SchedTraceParser.nanoseconds("3.5") == 3_500_000_000)
     #expect(SchedTraceParser.nanoseconds("3") == nil)
+  }
+
+  @Test(
+    "every prefix of a line is read, skipped or malformed, never a trap; a comm or filename that spells a key or the marker does not move the numbers"
+  )
+  func prefixesAndHostileComms() throws {
+    let lines = [
+      "              sh-26912   (  26912) [001] d..2. 32152.516261: sched_switch: prev_comm=bash prev_pid=26912 prev_prio=120 prev_state=R+ ==> next_comm=migration/0 next_pid=18 next_prio=0",
+      "     x: sched_-77   (  77) [000] d..2. 1.000800: sched_stat_runtime: comm=x: sched_ pid=77 runtime=486414 [ns]",
+      "          <idle>-0       (-------) [000] dNh4. 35440.019910: sched_wakeup: comm=a pid=9 b pid=9 prio=120 target_cpu=000",
+    ]
+    for line in lines {
+      let bytes = Array(line.utf8)
+      for cut in 0..<bytes.count {
+        let prefix = String(decoding: bytes[..<cut], as: UTF8.self)
+        let result = SchedTraceParser.parse(prefix)
+        #expect(result.events.count + result.malformedLines <= 1, "\(prefix)")
+      }
+      #expect(SchedTraceParser.parse(line).events.count == 1, "\(line)")
+    }
+    // The task's comm `x: sched_` does not move the event's name; comms that spell the keys
+    // after them (at most 15 bytes) do not move the numbers.
+    let runtime = try #require(SchedTraceParser.parse(line: Substring(lines[1])))
+    #expect(runtime.kind == .runtime(tid: 77, ns: 486_414))
+    #expect(runtime.taskTid == 77 && runtime.tgid == 77)
+    let wakeup = try #require(SchedTraceParser.parse(line: Substring(lines[2])))
+    #expect(wakeup.kind == .wakeup(tid: 9, comm: "a pid=9 b", new: false))
+    let spoof = try #require(
+      SchedTraceParser.parse(
+        line:
+          "  a-5 (5) [000] d..2. 1.000000: sched_wakeup: comm=a pid=9 prio=1 pid=10 prio=120 target_cpu=000"))
+    #expect(spoof.kind == .wakeup(tid: 10, comm: "a pid=9 prio=1", new: false))
+    let exec = try #require(
+      SchedTraceParser.parse(
+        line:
+          "  a-5 (5) [000] ..... 1.000000: sched_process_exec: filename=/x pid=1 old_pid=1 pid=5 old_pid=5"))
+    #expect(exec.kind == .exec(tid: 5, filename: "/x pid=1 old_pid=1"))
+    let deadline = try #require(
+      SchedTraceParser.parse(
+        line:
+          "  a-5 (5) [000] d..2. 1.000000: sched_switch: prev_comm=dl prev_pid=5 prev_prio=-1 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120"
+      ))
+    #expect(
+      deadline.kind == .switchOut(prev: 5, prevComm: "dl", prevState: "S", next: 0, nextComm: "swapper/0"))
+    let exit = try #require(
+      SchedTraceParser.parse(
+        line: "  a-5 (5) [000] ..... 1.000000: sched_process_exit: comm=a pid=5 prio=120 group_dead=true"))
+    #expect(exit.kind == .exit(tid: 5, comm: "a"))
   }
 }

@@ -21,6 +21,18 @@ enum TraceText {
       + "sched_wakeup\(new ? "_new" : ""): comm=\(comm) pid=\(tid) prio=120 target_cpu=00\(cpu)"
   }
 
+  /// A `sched_stat_runtime` line: `tid` ran `ranMs` since the scheduler last counted its time,
+  /// written by `by` (`tid` itself unless given: the kernel counts a running thread's time on
+  /// its own CPU at a tick or a switch, and another CPU's only when asked for it).
+  static func runtime(
+    _ ms: Double, cpu: Int = 0, tid: Int, _ comm: String = "app", ranMs: Double, by: Int? = nil
+  )
+    -> String
+  {
+    head(ms, cpu: cpu, comm: comm, tid: by ?? tid, tgid: by ?? tid)
+      + "sched_stat_runtime: comm=\(comm) pid=\(tid) runtime=\(ns(ranMs)) [ns]"
+  }
+
   /// A `sched_process_fork` line.
   static func fork(_ ms: Double, cpu: Int = 0, parent: Int, child: Int, _ comm: String = "app") -> String {
     head(ms, cpu: cpu, comm: comm, tid: parent, tgid: parent)

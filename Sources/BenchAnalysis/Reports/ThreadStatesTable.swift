@@ -79,7 +79,8 @@ public enum ThreadStatesTable {
           + " \(Fmt.ms(g.unseenMs.last ?? 0)) ms max"
       }
       out +=
-        "- tracefs: switches into the app's threads the kernel left out of the trace (its pid filter);"
+        "- tracefs: switches into the app's threads the kernel left out of the trace, not placed from"
+        + " sched_stat_runtime (its buffer full, or a kernel without it);"
         + " the time before them counts as runnable or sleeping though part of it ran (unseen_ms:"
         + " \(figures.joined(separator: "; "))); read running/runnable there with"
         + " --thread-states sampled (docs/thread-states.md, Limits)\n"

@@ -143,6 +143,10 @@ package final class ThreadStatesRecorder: Sendable {
       {
         let name = seed.withLock { $0 }.map { "sched-\(pid)-\($0.ts).txt" } ?? "sched-\(pid).txt"
         try? FileSystem.writeAtomically(Array(captured.text.utf8), toPath: "\(folder)/\(name)")
+        if !captured.runtimeText.isEmpty {
+          try? FileSystem.writeAtomically(
+            Array(captured.runtimeText.utf8), toPath: "\(folder)/runtime-\(name)")
+        }
       }
     }
   }
@@ -162,7 +166,12 @@ package final class ThreadStatesRecorder: Sendable {
         samples: samples, root: Int(pid), phases: phases, bench: bench, xServer: xServer)
     }
     let started = MonotonicClock.now()
-    let parsed = SchedTraceParser.parse(capture.text)
+    var parsed = SchedTraceParser.parse(capture.text)
+    // The companion's `sched_stat_runtime`s first: one that shares a timestamp with a switch
+    // out was written before it (the scheduler counts the time, then switches).
+    let runtime = SchedTraceParser.parse(capture.runtimeText)
+    parsed.events = runtime.events + parsed.events
+    parsed.malformedLines += runtime.malformedLines
     let timeline = SchedTimeline(
       events: parsed.events, root: Int(pid), seed: seed.withLock { $0 },
       watched: Set([bench.pid] + (xServer.map { [$0.pid] } ?? [])))

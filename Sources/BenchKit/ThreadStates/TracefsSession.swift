@@ -6,7 +6,8 @@ import SystemCalls
 /// phase events), into a ring buffer sized up front that drops new events when full rather
 /// than overwriting the run's start (`overwrite` off; the drops are counted). Tracing is on only
 /// between ``begin()`` and ``end()``: from just before the app is spawned to the end of the run;
-/// the buffer is cleared at each begin. Another tracer on the machine keeps its own buffer.
+/// the buffer is cleared after each run is read (and at a begin that no end followed), so each
+/// run starts with it empty. Another tracer on the machine keeps its own buffer.
 ///
 /// Only bench's own tasks and what they start are traced (`set_event_pid` with bench's threads,
 /// `options/event-fork` adding every task they fork, the app's tree and an X server bench starts
@@ -15,7 +16,13 @@ import SystemCalls
 /// not recorded: on a loaded machine they were 10–50 thousand a run, and parsing them between
 /// runs took seconds, long enough for a warm device to go cold.
 ///
-/// The instance is removed by ``close()`` (the runs' end, Ctrl-C and SIGTERM end the pipeline
+/// A companion instance (`firstframe-<bench pid>-runtime`, same tasks and clock) records only
+/// `sched_stat_runtime`, which places the switches into a thread that this kernel leaves out of
+/// the trace (docs/thread-states.md, Limits). It has a buffer of its own because an app can
+/// fill it: every read of a running thread's CPU-time clock writes one. When it is full, the
+/// main trace is still complete; only the placing stops (the run's `unseen_*` say so).
+///
+/// The instances are removed by ``close()`` (the runs' end, Ctrl-C and SIGTERM end the pipeline
 /// normally), by the process guard when bench dies any other way (SIGKILL:
 /// ``ProcessGuard/removeDirectoryOnExit(_:)``), and as a last resort by the next bench
 /// (``removeStale(root:)``: `firstframe-<pid>` instances whose pid is gone).
@@ -29,6 +36,13 @@ package final class TracefsSession: Sendable {
     "sched_switch", "sched_wakeup", "sched_wakeup_new", "sched_process_fork", "sched_process_exec",
     "sched_process_exit",
   ]
+  /// The companion instance's event, recorded when the kernel has it: `sched_stat_runtime`
+  /// (a fair-class thread's CPU time, counted at ticks, switches and reads of its CPU clock).
+  package static let runtimeEvent = "sched_stat_runtime"
+  /// The companion's name after the main instance's.
+  package static let runtimeSuffix = "-runtime"
+  /// The companion's ring buffer per CPU, KiB: about 40,000 events per CPU.
+  package static let runtimeBufferKBPerCPU = 2048
   /// The ring buffer per CPU, KiB: about 90,000 switch events per CPU, ten times a loaded
   /// launch's (docs/measurements/2026-12-03-thread-states-cost.md); bounded, never grown.
   package static let bufferKBPerCPU = 4096
@@ -39,10 +53,19 @@ package final class TracefsSession: Sendable {
   package let root: String
   /// The instance's folder.
   package let path: String
+  /// The companion instance's folder (``runtimeEvent`` only); nil when the kernel lacks the
+  /// event or the companion could not be made.
+  package let runtimePath: String?
 
-  private init(root: String, path: String) {
+  /// Whether the buffers are empty: cleared after each run's trace is read (``end()``), so that
+  /// the kernel's work of clearing them (a wait for RCU, ~60 ms an instance) falls between runs
+  /// and not just before a spawn. ``begin()`` clears them only when a run did not end.
+  private let cleared = PThreadMutex(true)
+
+  private init(root: String, path: String, runtimePath: String? = nil) {
     self.root = root
     self.path = path
+    self.runtimePath = runtimePath
   }
 
   /// What one traced run produced.
@@ -51,8 +74,12 @@ package final class TracefsSession: Sendable {
     package var text: String
     /// Events the kernel dropped (the buffer was full) or overwrote during the run, all CPUs.
     package var lostEvents: Int
-    /// The bytes the run's events took in the buffer, all CPUs.
+    /// The bytes the run's events took in the buffer, all CPUs (the companion's included).
     package var bytes: Int
+    /// The companion instance's `trace` text (empty without one).
+    package var runtimeText = ""
+    /// Events the companion dropped: the switches in after them cannot be placed.
+    package var runtimeLostEvents = 0
   }
 
   /// Opens bench's instance: mounts tracefs at `root` when it is not mounted, removes stale
@@ -77,12 +104,26 @@ package final class TracefsSession: Sendable {
         throw TracefsError("cannot make the tracefs instance \(path): \(error.message)")
       }
     }
-    let session = TracefsSession(root: root, path: path)
+    let main = TracefsSession(root: root, path: path)
     do {
-      try session.configure(bufferKB: bufferKB)
+      try main.configure(bufferKB: bufferKB, events: Self.events)
     } catch {
-      session.close()
+      main.close()
       throw error
+    }
+    // The companion: without it the breakdown still stands, with the kernel's gaps counted.
+    guard FileSystem.isDirectory(root + "/events/sched/" + runtimeEvent) else { return main }
+    let runtimePath = path + runtimeSuffix
+    ProcessGuard.running?.removeDirectoryOnExit(runtimePath)
+    let session = TracefsSession(root: root, path: path, runtimePath: runtimePath)
+    do {
+      try FileSystem.createDirectory(atPath: runtimePath, mode: 0o700)
+      try TracefsSession(root: root, path: runtimePath).configure(
+        bufferKB: runtimeBufferKBPerCPU, events: [runtimeEvent])
+    } catch {
+      try? FileSystem.removeDirectory(atPath: runtimePath)
+      ProcessGuard.running?.keep(runtimePath)
+      return main
     }
     return session
   }
@@ -100,7 +141,7 @@ package final class TracefsSession: Sendable {
     }
   }
 
-  private func configure(bufferKB: Int) throws(TracefsError) {
+  private func configure(bufferKB: Int, events: [String]) throws(TracefsError) {
     try write("0", "tracing_on")
     try write("mono", "trace_clock")
     try write(String(bufferKB), "buffer_size_kb")
@@ -108,8 +149,11 @@ package final class TracefsSession: Sendable {
     try write("1", "options/record-tgid")
     try write("1", "options/event-fork")
     try trackOwnThreads()
-    for event in Self.events { try write("1", "events/sched/\(event)/enable") }
+    for event in events { try write("1", "events/sched/\(event)/enable") }
   }
+
+  /// The instances' folders: the main one, then the companion's when there is one.
+  private var paths: [String] { [path] + (runtimePath.map { [$0] } ?? []) }
 
   /// Adds every thread of bench (`/proc/self/task`) to the traced tasks; those it makes later
   /// are added by `event-fork` as they are made.
@@ -138,22 +182,25 @@ package final class TracefsSession: Sendable {
       }
     }
     guard !tids.isEmpty else { return }
-    do {
-      try FileSystem.appendControlFile(
-        tids.map(String.init).joined(separator: " ") + "\n", atPath: path + "/set_event_pid")
-    } catch {
-      throw TracefsError("cannot add \(pid)'s threads to \(path)/set_event_pid: \(error.message)")
+    for folder in paths {
+      do {
+        try FileSystem.appendControlFile(
+          tids.map(String.init).joined(separator: " ") + "\n", atPath: folder + "/set_event_pid")
+      } catch {
+        throw TracefsError("cannot add \(pid)'s threads to \(folder)/set_event_pid: \(error.message)")
+      }
     }
   }
 
   /// The most threads ``track(_:)`` adds at once: a tree of thousands cannot stall bench.
   package static let maxTrackedAtOnce = 4096
 
-  private func write(_ value: String, _ file: String) throws(TracefsError) {
+  private func write(_ value: String, _ file: String, in folder: String? = nil) throws(TracefsError) {
+    let folder = folder ?? path
     do {
-      try FileSystem.writeControlFile(value, atPath: path + "/" + file)
+      try FileSystem.writeControlFile(value, atPath: folder + "/" + file)
     } catch {
-      throw TracefsError("cannot set \(file) of \(path) to \(value): \(error.message)")
+      throw TracefsError("cannot set \(file) of \(folder) to \(value): \(error.message)")
     }
   }
 
@@ -162,41 +209,69 @@ package final class TracefsSession: Sendable {
     // Bench's threads again: any made while the instance was idle (event-fork adds them too;
     // this is the belt to its braces).
     try trackOwnThreads()
-    try write("", "trace")
-    try write("1", "tracing_on")
+    let clear = !cleared.withLock { was in
+      defer { was = false }
+      return was
+    }
+    for folder in paths {
+      if clear { try write("", "trace", in: folder) }
+      try write("1", "tracing_on", in: folder)
+    }
   }
 
   /// Turns tracing off and reads what the run recorded.
   package func end() -> Capture {
-    try? write("0", "tracing_on")
+    for folder in paths { try? write("0", "tracing_on", in: folder) }
+    let main = Self.stats(path)
+    var capture = Capture(
+      text: FileSystem.readText(atPath: path + "/trace", maxBytes: Self.maxTraceText) ?? "",
+      lostEvents: main.lost, bytes: main.bytes)
+    if let runtimePath {
+      let companion = Self.stats(runtimePath)
+      capture.runtimeText =
+        FileSystem.readText(atPath: runtimePath + "/trace", maxBytes: Self.maxTraceText) ?? ""
+      capture.runtimeLostEvents = companion.lost
+      capture.bytes += companion.bytes
+    }
+    // Empty for the next run (tracing is off until then).
+    let emptied = paths.allSatisfy { (try? write("", "trace", in: $0)) != nil }
+    cleared.withLock { $0 = emptied }
+    return capture
+  }
+
+  /// An instance's events dropped or overwritten, and bytes, all CPUs.
+  private static func stats(_ folder: String) -> (lost: Int, bytes: Int) {
     var lost = 0
     var bytes = 0
-    for cpu in (try? FileSystem.contentsOfDirectory(atPath: path + "/per_cpu")) ?? [] {
-      let stats = TracefsStats(FileSystem.readText(atPath: path + "/per_cpu/\(cpu)/stats") ?? "")
+    for cpu in (try? FileSystem.contentsOfDirectory(atPath: folder + "/per_cpu")) ?? [] {
+      let stats = TracefsStats(FileSystem.readText(atPath: folder + "/per_cpu/\(cpu)/stats") ?? "")
       lost += stats.overrun + stats.droppedEvents
       bytes += stats.bytes
     }
-    let text = FileSystem.readText(atPath: path + "/trace", maxBytes: Self.maxTraceText) ?? ""
-    return Capture(text: text, lostEvents: lost, bytes: bytes)
+    return (lost, bytes)
   }
 
-  /// Turns tracing off and removes the instance (the kernel frees its buffer).
+  /// Turns tracing off and removes the instances (the kernel frees their buffers).
   package func close() {
-    try? write("0", "tracing_on")
-    try? FileSystem.removeDirectory(atPath: path)
-    ProcessGuard.running?.keep(path)
+    for folder in paths.reversed() {
+      try? write("0", "tracing_on", in: folder)
+      try? FileSystem.removeDirectory(atPath: folder)
+      ProcessGuard.running?.keep(folder)
+    }
   }
 
-  /// Removes the instances of benches that are gone (`firstframe-<pid>` whose pid does not
-  /// exist): what a bench killed with SIGKILL left when its guard could not remove it either.
-  /// Returns the folders removed.
+  /// Removes the instances of benches that are gone (`firstframe-<pid>` and its companion
+  /// `firstframe-<pid>-runtime`, whose pid does not exist): what a bench killed with SIGKILL left
+  /// when its guard could not remove it either. Returns the folders removed.
   @discardableResult
   package static func removeStale(root: String = defaultRoot) -> [String] {
     let instances = root + "/instances"
     var removed: [String] = []
     for name in (try? FileSystem.contentsOfDirectory(atPath: instances)) ?? []
     where name.hasPrefix(instancePrefix) {
-      guard let pid = Int32(name.dropFirst(instancePrefix.count)), !ProcessControl.isAlive(pid) else {
+      var digits = name.dropFirst(instancePrefix.count)
+      if digits.hasSuffix(runtimeSuffix) { digits = digits.dropLast(runtimeSuffix.count) }
+      guard let pid = Int32(digits), !ProcessControl.isAlive(pid) else {
         continue
       }
       if (try? FileSystem.removeDirectory(atPath: instances + "/" + name)) != nil {

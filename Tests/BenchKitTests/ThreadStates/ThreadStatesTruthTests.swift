@@ -19,10 +19,15 @@ import Testing
 struct ThreadStatesTruthTests {
   /// The probe, in C (no interpreter's start-up in the phase): its configuration (`{config}`)
   /// names what it does before it execs the rest of its arguments — deferred spins for 100 ms of
-  /// its own CPU time (so a loaded machine's preemptions cannot shorten the spin), eager
-  /// sleeps 100 ms, preview-only forks a child that evicts and reads FILE (the parent waits).
+  /// its own CPU time (so a loaded machine's preemptions cannot shorten the spin) in 2 ms bursts
+  /// with a 1 ms sleep after each, on the last CPU only (each burst starts with a switch out of
+  /// that CPU's idle task, which this kernel leaves out of the trace on its second CPU), eager
+  /// reads its CPU clock 100,000 times (each read a `sched_stat_runtime`: a flood the main trace
+  /// must not lose events to) and sleeps 100 ms, preview-only forks a child that evicts and reads FILE (the parent waits).
   static let probe = """
+    #define _GNU_SOURCE
     #include <fcntl.h>
+    #include <sched.h>
     #include <string.h>
     #include <sys/wait.h>
     #include <time.h>
@@ -35,10 +40,25 @@ struct ThreadStatesTruthTests {
     int main(int argc, char **argv) {
       if (argc < 4) return 2;
       if (!strcmp(argv[1], "deferred")) {
+        cpu_set_t all, last;
+        sched_getaffinity(0, sizeof all, &all);
+        CPU_ZERO(&last);
+        for (int c = 0; c < CPU_SETSIZE; c++) if (CPU_ISSET(c, &all)) { CPU_ZERO(&last); CPU_SET(c, &last); }
+        sched_setaffinity(0, sizeof last, &last);
         double end = cpu() + 0.1;
         volatile unsigned long spins = 0;
-        while (cpu() < end) spins++;
+        while (cpu() < end) {
+          // A CPU-clock read is a scheduler event (sched_stat_runtime): not every spin.
+          double burst = cpu() + 0.002;
+          do { for (int i = 0; i < 100000; i++) spins++; } while (cpu() < burst);
+          struct timespec gap = {0, 1000000};
+          nanosleep(&gap, 0);  // not a timing assertion: a switch out, and back in from idle
+        }
+        sched_setaffinity(0, sizeof all, &all);
       } else if (!strcmp(argv[1], "eager")) {
+        // First 100,000 reads of its CPU clock: as many sched_stat_runtime events, more than
+        // the companion buffer holds; the main trace must stay complete.
+        for (int i = 0; i < 100000; i++) cpu();
         struct timespec pause = {0, 100000000};
         nanosleep(&pause, 0);  // not a timing assertion: the work the instrument must see as sleeping
       } else {
@@ -70,7 +90,7 @@ struct ThreadStatesTruthTests {
   }
 
   @Test(
-    "spin shows running, sleep shows sleeping, an evicted read in a forked child shows io; states sum to each phase"
+    "spin shows running (in bursts, each a switch in from idle), sleep shows sleeping, an evicted read in a forked child shows io; states sum to each phase"
   )
   func probeWork() throws {
     let dir = temporaryFolder("thread-states-truth")
@@ -112,6 +132,9 @@ struct ThreadStatesTruthTests {
         launches[cell.config] = states
       }
     }
+    let flood = try #require(launches["eager"])
+    #expect(
+      flood.lostEvents == 0 && !flood.incomplete, "the CPU-clock reads lost the main trace events: \(flood)")
     let spin = try #require(launches["deferred"]?.main["process_launch"])
     #expect(spin.running >= 80, "the 100 ms spin: \(spin)")
     #expect(spin.running > spin.sleeping, "the 100 ms spin: \(spin)")

@@ -40,9 +40,58 @@ struct TracefsSessionTests {
     #expect(try #require(main.born) >= before, "the trace's clock is not CLOCK_MONOTONIC")
     #expect(main.switches.count >= 1)
     #expect(capture.bytes > 0)
+    // The companion, on a kernel with sched_stat_runtime: the child's CPU time, the same tasks.
+    if FileManager.default.fileExists(atPath: TracefsSession.defaultRoot + "/events/sched/sched_stat_runtime")
+    {
+      let companion = try #require(session.runtimePath)
+      #expect(FileManager.default.fileExists(atPath: companion))
+      let runtimes = SchedTraceParser.parse(capture.runtimeText).events.filter {
+        if case .runtime(let tid, _) = $0.kind { return tid == Int(child.pid) }
+        return false
+      }
+      #expect(!runtimes.isEmpty, "no sched_stat_runtime of \(child.pid): \(capture.runtimeText.prefix(2000))")
+      #expect(capture.runtimeLostEvents == 0)
+    }
     session.close()
     closed = true
     #expect(!FileManager.default.fileExists(atPath: session.path))
+    #expect(session.runtimePath.map { FileManager.default.fileExists(atPath: $0) } != true)
+  }
+
+  @Test(
+    "each run's trace holds only that run: the buffers are emptied after a run is read, and at a begin no end followed"
+  )
+  func eachRunAlone() throws {
+    let session = try TracefsSession.open(pid: 2_000_000_003)
+    defer { session.close() }
+    func spawnTrue() throws -> Int {
+      let child = try ChildProcess.spawn(argv: ["/bin/true"], environment: [:])
+      _ = child.wait(timeout: 30)
+      return Int(child.pid)
+    }
+    func forked(_ capture: TracefsSession.Capture) -> Set<Int> {
+      Set(
+        SchedTraceParser.parse(capture.text).events.compactMap { event -> Int? in
+          if case .processFork(_, let child, _) = event.kind { return child }
+          return nil
+        })
+    }
+    try session.begin()
+    let first = try spawnTrue()
+    #expect(forked(session.end()).contains(first))
+    try session.begin()
+    let second = try spawnTrue()
+    let capture = session.end()
+    #expect(forked(capture).contains(second))
+    #expect(!forked(capture).contains(first), "the first run's fork is in the second run's trace")
+    // A run that never ended (its begin, then another begin).
+    try session.begin()
+    let abandoned = try spawnTrue()
+    try session.begin()
+    let third = try spawnTrue()
+    let after = forked(session.end())
+    #expect(after.contains(third))
+    #expect(!after.contains(abandoned), "a run that did not end leaked into the next run's trace")
   }
 
   @Test("the trace keeps bench's threads and what they start, not the rest of the machine's events")
@@ -75,16 +124,16 @@ struct TracefsSessionTests {
     _ = dead.wait(timeout: 30)
     let stale = Self.instances + TracefsSession.instancePrefix + String(dead.pid)
     let live = Self.instances + TracefsSession.instancePrefix + String(getpid())
-    try FileSystem.createDirectory(atPath: stale)
-    try FileSystem.createDirectory(atPath: live)
-    defer {
-      try? FileSystem.removeDirectory(atPath: stale)
-      try? FileSystem.removeDirectory(atPath: live)
-    }
+    let folders = [stale, stale + TracefsSession.runtimeSuffix, live, live + TracefsSession.runtimeSuffix]
+    for folder in folders { try FileSystem.createDirectory(atPath: folder) }
+    defer { for folder in folders { try? FileSystem.removeDirectory(atPath: folder) } }
     let removed = TracefsSession.removeStale()
     #expect(removed.contains(stale))
+    #expect(removed.contains(stale + TracefsSession.runtimeSuffix))
     #expect(!FileManager.default.fileExists(atPath: stale))
+    #expect(!FileManager.default.fileExists(atPath: stale + TracefsSession.runtimeSuffix))
     #expect(FileManager.default.fileExists(atPath: live))
+    #expect(FileManager.default.fileExists(atPath: live + TracefsSession.runtimeSuffix))
   }
 
   @Test("bench killed with SIGKILL mid-run leaves no instance: its guard removes it")
@@ -111,7 +160,10 @@ struct TracefsSessionTests {
       bench never made \(instance) (\(ended ? "bench ended first, status \(bench.terminationStatus)" : "bench still running after the wait")): \
       \(bench.standardErrorText)
       """)
-    let gone = await waitUntil(timeout: .seconds(60)) { !FileManager.default.fileExists(atPath: instance) }
+    let gone = await waitUntil(timeout: .seconds(60)) {
+      !FileManager.default.fileExists(atPath: instance)
+        && !FileManager.default.fileExists(atPath: instance + TracefsSession.runtimeSuffix)
+    }
     let guards = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
     let guardAlive = guards.contains { pid in
       ((try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? "").contains(
