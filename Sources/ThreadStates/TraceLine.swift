@@ -153,11 +153,20 @@ struct TraceLine {
   private func fields(from body: Int, _ layout: Layout) -> [(Int, Int)]? {
     guard equals(body, min(end, body + layout.first.count), layout.first) else { return nil }
     var values: [(Int, Int)] = []
-    return split(layout, 0, from: body + layout.first.count, &values) ? values : nil
+    var tries = Self.maxTries
+    return split(layout, 0, from: body + layout.first.count, &values, &tries) ? values : nil
   }
 
-  /// Value `index` starts at `cursor`: tries each place it can end, then the values after it.
-  private func split(_ layout: Layout, _ index: Int, from cursor: Int, _ values: inout [(Int, Int)]) -> Bool {
+  /// The most places a line's values are tried at before it is given up as malformed. A kernel's
+  /// line needs one per value (seven at most), a little more where a thread's name spells a key;
+  /// an exec path spelling the keys thousands of times would otherwise cost the square of that.
+  static let maxTries = 64
+
+  /// Value `index` starts at `cursor`: tries each place it can end, then the values after it,
+  /// while `tries` last.
+  private func split(
+    _ layout: Layout, _ index: Int, from cursor: Int, _ values: inout [(Int, Int)], _ tries: inout Int
+  ) -> Bool {
     func fits(_ value: (Int, Int)) -> Bool { !layout.numbers.contains(index) || isNumber(value) }
     guard index < layout.rest.count else {
       var last = cursor
@@ -171,11 +180,12 @@ struct TraceLine {
     }
     let key = layout.rest[index]
     var from = cursor
-    while let next = find(key, from: from) {
+    while tries > 0, let next = find(key, from: from) {
+      tries -= 1
       from = next + 1
       guard fits((cursor, next)) else { continue }
       values.append((cursor, next))
-      if split(layout, index + 1, from: next + key.count, &values) { return true }
+      if split(layout, index + 1, from: next + key.count, &values, &tries) { return true }
       values.removeLast()
     }
     return false

@@ -135,4 +135,15 @@ import Testing
         line: "  a-5 (5) [000] ..... 1.000000: sched_process_exit: comm=a pid=5 prio=120 group_dead=true"))
     #expect(exit.kind == .exit(tid: 5, comm: "a"))
   }
+
+  @Test(
+    "a line whose fields can split many ways (an exec path spelling the keys a thousand times) is given up as malformed after a bounded number of tries"
+  )
+  func boundedSplits() {
+    let noise = String(repeating: " pid=1 old_pid=x", count: 1000)
+    let line = "  a-5 (5) [000] ..... 1.000000: sched_process_exec: filename=/x\(noise) pid=5 old_pid=5"
+    let result = SchedTraceParser.parse(line)
+    // The one split that works (the path, then pid 5, old_pid 5) lies past thousands of tries.
+    #expect(result.events.isEmpty && result.malformedLines == 1)
+  }
 }
