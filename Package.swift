@@ -173,7 +173,9 @@ let package = Package(
     // recording results idempotently.
     .target(
       name: "BenchHistory",
-      dependencies: ["BenchAnalysis", "CPQShims", "CSQLiteShims", "PhaseTrace", "ResultsSchema", "SystemCalls"],
+      dependencies: [
+        "BenchAnalysis", "CPQShims", "CSQLiteShims", "PhaseTrace", "ResultsSchema", "SystemCalls",
+      ],
       swiftSettings: strict),
     // The X11 display path's client: an app's preview window (presenting) and the probe's
     // window capture (DAMAGE + MIT-SHM). No Foundation: camera-app links it.
@@ -358,7 +360,9 @@ let package = Package(
         "ResultsSchema",
       ],
       resources: [.copy("Fixtures")], swiftSettings: strict),
-    .testTarget(name: "ThreadStatesTests", dependencies: ["ThreadStates", "ResultsSchema"], swiftSettings: strict),
+    .testTarget(
+      name: "ThreadStatesTests", dependencies: ["ThreadStates", "ResultsSchema", "TestSupport"],
+      swiftSettings: strict),
     // The results contract: fixtures from earlier issues decode and encode back unchanged.
     .testTarget(
       name: "ResultsSchemaTests", dependencies: ["ResultsSchema"], exclude: ["Fixtures"],

@@ -160,14 +160,8 @@ public struct SchedTimeline: Sendable {
   private static func switchIn(_ tid: Int, name: String, at ts: UInt64, in set: inout [Int: ThreadHistory]) {
     guard set[tid] != nil, set[tid]!.ended == nil else { return }
     set[tid]!.name = name
-    // A `sched_stat_runtime` in the same microsecond (the text's resolution) came first and
-    // placed this very switch: it was not missing after all.
-    if let placed = set[tid]!.recoveredSwitchIns.last, set[tid]!.current == .running,
-      set[tid]!.currentSince == placed, ts >= placed, ts - placed <= 1_000
-    {
-      set[tid]!.recoveredSwitchIns.removeLast()
-      set[tid]!.segments[set[tid]!.segments.count - 1].start = ts
-    }
+    // A `sched_stat_runtime` in the same microsecond came first and placed this very switch.
+    set[tid]!.confirmPlacedSwitchIn(at: ts)
     set[tid]!.enter(.running, at: ts)
   }
 

@@ -56,6 +56,17 @@ public struct ThreadHistory: Sendable {
   /// When it entered the state it is in now, ns.
   var currentSince: UInt64 { segments[segments.count - 1].start }
 
+  /// A traced switch in at `ts` within a microsecond (the text's resolution) of the switch in
+  /// last placed from `sched_stat_runtime`, while the thread still runs from it: that switch was
+  /// not missing after all, so it is no longer counted as placed, and running starts at `ts`.
+  mutating func confirmPlacedSwitchIn(at ts: UInt64) {
+    guard let placed = recoveredSwitchIns.last, current == .running, currentSince == placed, ts >= placed,
+      ts - placed <= 1_000
+    else { return }
+    recoveredSwitchIns.removeLast()
+    segments[segments.count - 1].start = ts
+  }
+
   /// Records a change of state at `ts` (none when the state does not change).
   mutating func enter(_ state: ThreadState, at ts: UInt64) {
     guard state != current else { return }

@@ -61,40 +61,31 @@ public enum ThreadStatesBreakdown {
       xServer: xServer.map {
         traced(timeline.threads(ofProcess: $0.pid), samples: $0.samples, phases: phases)
       })
-    let unseen = unseenSwitchIns(Array(timeline.threads.values), phases: phases)
-    record.unseenSwitchIns = unseen.count
-    record.unseenMs = ms(unseen.ns)
-    record.recoveredSwitchIns = recoveredSwitchIns(Array(timeline.threads.values), phases: phases)
+    let gaps = switchInGaps(Array(timeline.threads.values), phases: phases)
+    record.unseenSwitchIns = gaps.unseen
+    record.unseenMs = ms(gaps.unseenNs)
+    record.recoveredSwitchIns = gaps.recovered
     return record
   }
 
-  /// The tree's switches out whose switch in the trace lacks, ending within the phases, and the
-  /// time before them (within the phases) another state took.
-  static func unseenSwitchIns(
+  /// Within the phases (from the first's start to the last's end), the tree's switches in that
+  /// the trace lacked: those placed from `sched_stat_runtime`, and those not — the switches out
+  /// they end in, and the time before them (within the phases) another state took.
+  static func switchInGaps(
     _ threads: [ThreadHistory], phases: [String: PhaseInterval]
-  ) -> (count: Int, ns: UInt64) {
+  ) -> (unseen: Int, unseenNs: UInt64, recovered: Int) {
     guard let start = phases.values.map(\.start).min(), let end = phases.values.map(\.end).max() else {
-      return (0, 0)
+      return (0, 0, 0)
     }
-    var count = 0
-    var ns: UInt64 = 0
+    var gaps = (unseen: 0, unseenNs: UInt64(0), recovered: 0)
     for thread in threads {
       for span in thread.unseenSwitchIns where span.end > start && span.end <= end {
-        count += 1
-        ns += span.end - max(span.start, start)
+        gaps.unseen += 1
+        gaps.unseenNs += span.end - max(span.start, start)
       }
+      gaps.recovered += thread.recoveredSwitchIns.count { $0 >= start && $0 < end }
     }
-    return (count, ns)
-  }
-
-  /// The tree's switches in that the trace lacked and the timeline placed, within the phases.
-  static func recoveredSwitchIns(_ threads: [ThreadHistory], phases: [String: PhaseInterval]) -> Int {
-    guard let start = phases.values.map(\.start).min(), let end = phases.values.map(\.end).max() else {
-      return 0
-    }
-    return threads.reduce(0) { sum, thread in
-      sum + thread.recoveredSwitchIns.count { $0 >= start && $0 < end }
-    }
+    return gaps
   }
 
   /// Per phase, `threads`' times and switches summed, with the faults `samples` gained.

@@ -1,4 +1,5 @@
 import ResultsSchema
+import TestSupport
 import Testing
 
 @testable import ThreadStates
@@ -6,7 +7,7 @@ import Testing
 /// A launch written by hand: bench (tid 1) spawns the app (500) at 10 ms; the app spins, is
 /// preempted, spins, makes a thread (501), blocks on I/O, is woken, runs, and sleeps; another
 /// process (900) runs on CPU 1 throughout and belongs to no phase.
-@Suite struct SchedTimelineTests {
+@Suite(.timeLimit(.minutes(TestTime.minutes(10)))) struct SchedTimelineTests {
   static let trace = [
     TraceText.switchOut(5, cpu: 1, prev: 0, "swapper/1", state: "R", next: 900, "unrelated"),
     TraceText.fork(10, parent: 1, child: 500, "bench"),
