@@ -386,6 +386,19 @@ let package = Package(
         "Sampling", "SystemCalls", "TestThreads",
       ],
       resources: [.copy("Fixtures")], swiftSettings: strict),
+    // The launch contract's parsers and tables: endpoints, the environment, owners, commands.
+    .testTarget(name: "LaunchContractTests", dependencies: ["LaunchContract"], swiftSettings: strict),
+    // The seeded generator and the type-7 percentile against published values.
+    .testTarget(name: "SamplingTests", dependencies: ["Sampling"], swiftSettings: strict),
+    // The probe's calibration report and its bound.
+    .testTarget(
+      name: "ProbeCalibrationTests",
+      dependencies: ["ProbeCalibration", "Probe", "Sampling", "SystemCalls", "TestSupport"],
+      swiftSettings: strict),
+    // camera-app's builds: the static C++ runtime link the locator makes.
+    .testTarget(
+      name: "AppBuildsTests", dependencies: ["AppBuilds", "SystemCalls", "TestSupport", "TestThreads"],
+      swiftSettings: strict),
     .testTarget(
       name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "TestSupport"], swiftSettings: strict),
     // The X11 display path against a real Xvfb (skipped, and saying so, where Xvfb is missing).

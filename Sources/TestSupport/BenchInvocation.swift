@@ -29,7 +29,7 @@ public enum BenchInvocation {
     String]
   {
     var environment = inheriting ? ProcessInfo.processInfo.environment : [:]
-    if inheriting { environment["FIRSTFRAME_CAMERA_APP"] = BuiltProducts.path("camera-app") }
+    if inheriting { environment[LaunchEnvironment.Key.cameraApp.rawValue] = BuiltProducts.path("camera-app") }
     for (key, value) in changes { environment[key] = value }
     return environment
   }

@@ -1,3 +1,4 @@
+import LaunchContract
 import Foundation
 import Synchronization
 import SystemCalls
@@ -21,7 +22,7 @@ public final class PostgreSQLServer: @unchecked Sendable {
 
   /// The binaries' folder (`FIRSTFRAME_POSTGRESQL_BIN` names another).
   public static let binaries =
-    ProcessInfo.processInfo.environment["FIRSTFRAME_POSTGRESQL_BIN"] ?? "/usr/lib/postgresql/15/bin"
+    HarnessVariable.postgresqlBin.value ?? "/usr/lib/postgresql/15/bin"
   /// The user the tests connect as (the cluster's superuser).
   public static let user = "firstframe"
   /// Whether `initdb`, `postgres` and `createdb` are there (and, as root, `setpriv`).

@@ -1,3 +1,4 @@
+import LaunchContract
 import BenchAnalysis
 import Foundation
 import Sampling
@@ -12,7 +13,7 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
 
   /// Creates the generator for `test` (its name, printed with the seed).
   public init(_ test: String) {
-    let given = ProcessInfo.processInfo.environment["FIRSTFRAME_TEST_SEED"].flatMap { UInt64($0) }
+    let given = HarnessVariable.testSeed.value.flatMap { UInt64($0) }
     seed = given ?? UInt64.random(in: 0...UInt64.max)
     generator = SplitMix64(seed: seed)
     print("\(test): random seed \(seed) (replay with FIRSTFRAME_TEST_SEED=\(seed))")

@@ -1,3 +1,4 @@
+import LaunchContract
 import Foundation
 
 /// How much longer than usual the tests' safety nets are: `$FIRSTFRAME_TEST_TIME_SCALE`, a whole
@@ -13,7 +14,7 @@ import Foundation
 public enum TestTime {
   /// The factor, 1…100.
   public static let scale: Int = {
-    guard let text = ProcessInfo.processInfo.environment["FIRSTFRAME_TEST_TIME_SCALE"],
+    guard let text = HarnessVariable.testTimeScale.value,
       let value = Int(text), (1...100).contains(value)
     else { return 1 }
     return value

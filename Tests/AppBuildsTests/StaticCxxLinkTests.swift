@@ -2,7 +2,6 @@
   import Glibc
 #endif
 import AppBuilds
-import BenchKit
 import Foundation
 import SystemCalls
 import TestSupport
