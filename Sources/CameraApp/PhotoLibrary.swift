@@ -30,7 +30,7 @@ package struct PhotoLibrary: Sendable {
     try PrivateDirectory.prepare(folder)
     var data = Array("P5\n\(photo.width) \(photo.height)\n255\n".utf8)
     data.append(contentsOf: photo.pixels.prefix(photo.width * photo.height))
-    try FileSystem.writeAtomically(data, toPath: lastPhotoPath)
+    try FileSystem.replaceAtomically(data, atPath: lastPhotoPath)
   }
 
   /// Loads the last photo and shrinks it to a `side`×`side` thumbnail (area average), or nil

@@ -158,14 +158,6 @@ public enum FileSystem {
     try replaceAtomically(Array(text.utf8), atPath: path, mode: mode)
   }
 
-  /// Replaces the file at `path` with `bytes` atomically; the same as
-  /// ``replaceAtomically(_:atPath:mode:)-([UInt8],_,_)``, kept under its older name for callers.
-  public static func writeAtomically(_ bytes: [UInt8], toPath path: String, mode: mode_t = 0o644)
-    throws(Errno)
-  {
-    try replaceAtomically(bytes, atPath: path, mode: mode)
-  }
-
   /// Points the symbolic link at `link` to `target`, replacing whatever `link` was, atomically:
   /// a new link beside it, renamed over it. The corresponding calls are `symlink(2)` and
   /// `rename(2)`.

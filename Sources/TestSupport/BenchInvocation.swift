@@ -71,7 +71,7 @@ public enum BenchInvocation {
     let path = dir + "/" + name
     // Written close-on-exec: a process another thread starts meanwhile must not keep it open
     // for writing, or executing it fails with ETXTBSY ("Text file busy").
-    try FileSystem.writeAtomically(Array(script.utf8), toPath: path, mode: 0o755)
+    try FileSystem.replaceAtomically(Array(script.utf8), atPath: path, mode: 0o755)
     return path
   }
 

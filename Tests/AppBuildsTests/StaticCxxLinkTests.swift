@@ -30,11 +30,11 @@ import Testing
       try FileManager.default.createDirectory(atPath: folder + "/bin", withIntermediateDirectories: true)
       // Written close-on-exec (FileSystem), so that no process another test starts meanwhile
       // keeps a descriptor for writing open, which would make exec refuse the script (ETXTBSY).
-      try FileSystem.writeAtomically(Array("!<arch>\n".utf8), toPath: folder + "/libstdc++.a")
-      try FileSystem.writeAtomically(
-        Array("#!/bin/sh\nexit 0\n".utf8), toPath: folder + "/bin/swift", mode: 0o755)
+      try FileSystem.replaceAtomically(Array("!<arch>\n".utf8), atPath: folder + "/libstdc++.a")
+      try FileSystem.replaceAtomically(
+        Array("#!/bin/sh\nexit 0\n".utf8), atPath: folder + "/bin/swift", mode: 0o755)
       let clang = "#!/bin/sh\nsleep \(delay)\necho asked >> '\(folder)/asked'\necho '\(folder)/libstdc++.a'\n"
-      try FileSystem.writeAtomically(Array(clang.utf8), toPath: folder + "/bin/clang", mode: 0o755)
+      try FileSystem.replaceAtomically(Array(clang.utf8), atPath: folder + "/bin/clang", mode: 0o755)
     }
 
     var timesAsked: Int {

@@ -38,7 +38,7 @@ import Testing
     try FileSystem.createDirectory(atPath: root + "/a/b/c", mode: 0o700)
     #expect(FileSystem.isDirectory(root + "/a/b/c"))
     try FileSystem.createDirectory(atPath: root + "/a/b")
-    try FileSystem.writeAtomically(Array("x".utf8), toPath: root + "/file")
+    try FileSystem.replaceAtomically(Array("x".utf8), atPath: root + "/file")
     #expect(throws: Errno.fileExists) { try FileSystem.createDirectory(atPath: root + "/file/d") }
     #expect(Set(try FileSystem.contentsOfDirectory(atPath: root)) == ["a", "file"])
     #expect(throws: Errno.noSuchFile) { try FileSystem.contentsOfDirectory(atPath: root + "/none") }
@@ -49,11 +49,11 @@ import Testing
     let root = temporaryFolder("firstframe-fs")
     defer { Self.cleanUp(root) }
     let path = root + "/state"
-    try FileSystem.writeAtomically(Array("first\n".utf8), toPath: path)
-    try FileSystem.writeAtomically(Array("second\n".utf8), toPath: path, mode: 0o600)
+    try FileSystem.replaceAtomically(Array("first\n".utf8), atPath: path)
+    try FileSystem.replaceAtomically(Array("second\n".utf8), atPath: path, mode: 0o600)
     #expect(FileSystem.readText(atPath: path) == "second\n")
     #expect(try FileSystem.contentsOfDirectory(atPath: root) == ["state"])
-    #expect(throws: Errno.noSuchFile) { try FileSystem.writeAtomically([1], toPath: root + "/none/state") }
+    #expect(throws: Errno.noSuchFile) { try FileSystem.replaceAtomically([1], atPath: root + "/none/state") }
     #expect(try FileSystem.contentsOfDirectory(atPath: root) == ["state"])
   }
 

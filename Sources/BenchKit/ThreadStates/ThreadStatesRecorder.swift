@@ -142,10 +142,10 @@ package final class ThreadStatesRecorder: Sendable {
         let pid = root.withLock({ $0 })
       {
         let name = seed.withLock { $0 }.map { "sched-\(pid)-\($0.ts).txt" } ?? "sched-\(pid).txt"
-        try? FileSystem.writeAtomically(Array(captured.text.utf8), toPath: "\(folder)/\(name)")
+        try? FileSystem.replaceAtomically(Array(captured.text.utf8), atPath: "\(folder)/\(name)")
         if !captured.runtimeText.isEmpty {
-          try? FileSystem.writeAtomically(
-            Array(captured.runtimeText.utf8), toPath: "\(folder)/runtime-\(name)")
+          try? FileSystem.replaceAtomically(
+            Array(captured.runtimeText.utf8), atPath: "\(folder)/runtime-\(name)")
         }
       }
     }

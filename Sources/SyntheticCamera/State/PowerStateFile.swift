@@ -128,7 +128,7 @@ struct PowerStateFile: Sendable {
     if let close = record.lastCloseNs { text += "last_close_ns \(close)\n" }
     if let held = record.heldSinceNs { text += "held_since_ns \(held)\n" }
     do {
-      try FileSystem.writeAtomically(Array(text.utf8), toPath: path)
+      try FileSystem.replaceAtomically(Array(text.utf8), atPath: path)
     } catch {
       throw SyntheticCameraError(.stateFile, "cannot write \(path)", errno: error)
     }

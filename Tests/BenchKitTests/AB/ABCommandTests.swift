@@ -102,7 +102,7 @@ func makeScript(_ path: String, _ text: String) {
   // Written close-on-exec: a process another thread starts meanwhile must not keep it open for
   // writing, or executing it fails with ETXTBSY ("Text file busy").
   do {
-    try FileSystem.writeAtomically(Array(text.utf8), toPath: path, mode: 0o755)
+    try FileSystem.replaceAtomically(Array(text.utf8), atPath: path, mode: 0o755)
   } catch {
     preconditionFailure("cannot write \(path): \(error)")
   }

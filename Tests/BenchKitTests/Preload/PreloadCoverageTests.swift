@@ -27,7 +27,7 @@ import TestSupport
     let path = folder + "/" + name
     // Written close-on-exec: a process another thread starts meanwhile must not keep it open
     // for writing, or executing it fails with ETXTBSY ("Text file busy").
-    try? FileSystem.writeAtomically(Array(data), toPath: path, mode: mode)
+    try? FileSystem.replaceAtomically(Array(data), atPath: path, mode: mode)
     chmod(path, mode)  // whatever the umask took away (set-user-ID included)
     return path
   }

@@ -80,7 +80,7 @@ struct ThreadStatesTruthTests {
 
   /// Compiles ``probe`` into `dir/probe` with the system's C compiler (or the toolchain's clang).
   static func compileProbe(in dir: String) throws -> String {
-    try FileSystem.writeAtomically(Array(probe.utf8), toPath: dir + "/probe.c")
+    try FileSystem.replaceAtomically(Array(probe.utf8), atPath: dir + "/probe.c")
     let command = "cc -O1 -o \"$0/probe\" \"$0/probe.c\" || clang -O1 -o \"$0/probe\" \"$0/probe.c\""
     let compile = try ChildProcess.spawn(
       argv: ["/bin/sh", "-c", command, dir], environment: ProcessInfo.processInfo.environment)
