@@ -62,7 +62,7 @@
 //       SyntheticCamera, SystemCalls, V4L2Camera, X11Display
 //   9 results-benchmark (executable) → BenchAnalysis, BenchKit, CommandLineKit, LaunchContract,
 //       ResultsSchema, Sampling, Subprocess, SystemCalls, TestSupport
-//   10 bench (executable) → AppBuilds, BenchCommands, BenchKit, HostConditions, Subprocess
+//   10 bench (executable) → AppBuilds, BenchCommands, BenchKit, HostConditions, Subprocess, SystemCalls
 // graph:end
 import PackageDescription
 
@@ -253,7 +253,9 @@ let package = Package(
     .plugin(name: "CompilePreload", capability: .buildTool()),
     .executableTarget(
       name: "bench",
-      dependencies: ["BenchCommands", "BenchKit", "HostConditions", "Subprocess", "AppBuilds"],
+      dependencies: [
+        "BenchCommands", "BenchKit", "HostConditions", "Subprocess", "SystemCalls", "AppBuilds",
+      ],
       swiftSettings: strict,
       plugins: ["CompilePreload"]),
     // What bench's bookkeeping costs per run (a session over a runner that answers at once), and

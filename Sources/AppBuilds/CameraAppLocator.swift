@@ -52,7 +52,8 @@ package enum CameraAppLocator {
   /// would take the shared runtime instead, and SwiftPM would keep that binary.
   @discardableResult package static func prepareStaticCxx(scratch: String, swift: String) -> String? {
     let folder = scratch + "/" + staticCxxFolder
-    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    // A folder that cannot be made leaves no link: the archive is then not found (nil), as intended.
+    try? FileSystem.createDirectory(atPath: folder, mode: 0o777)
     let link = folder + "/libstdc++.a"
     if let archive = FileSystem.realPath(link), archive != link, access(archive, R_OK) == 0 { return archive }
     let clang = (swift as NSString).deletingLastPathComponent + "/clang"
@@ -76,15 +77,16 @@ package enum CameraAppLocator {
   /// The package root this bench belongs to: walk up from the executable, then the working directory.
   package static func packageRoot() -> String? {
     var candidates: [String] = []
-    if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+    // A start that cannot be known (no /proc, a removed working directory) is skipped.
+    if let exe = try? FileSystem.symbolicLinkDestination(atPath: "/proc/self/exe") {
       candidates.append((exe as NSString).deletingLastPathComponent)
     }
-    candidates.append(FileManager.default.currentDirectoryPath)
+    if let current = try? FileSystem.currentDirectory() { candidates.append(current) }
     for start in candidates {
       var dir = start
       while dir != "/" && !dir.isEmpty {
         let manifest = dir + "/Package.swift"
-        if let text = try? String(contentsOfFile: manifest, encoding: .utf8),
+        if let text = FileSystem.readText(atPath: manifest),
           text.contains("name: \"FirstFrame\"")
         {
           return dir
@@ -109,7 +111,8 @@ package enum CameraAppLocator {
       return given
     }
     guard let root = packageRoot() else {
-      if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+      // Without /proc/self/exe there is no sibling to look for: the error below says what to do.
+      if let exe = try? FileSystem.symbolicLinkDestination(atPath: "/proc/self/exe") {
         let sibling = (exe as NSString).deletingLastPathComponent + "/camera-app"
         if access(sibling, X_OK) == 0 { return sibling }
       }
@@ -137,8 +140,8 @@ package enum CameraAppLocator {
     package: String, scratch: String, logPath: String, swift: String? = nil, interrupted: () -> Bool
   ) throws(RunnerError) -> String {
     let binary = scratch + "/release/camera-app"
-    try? FileManager.default.createDirectory(
-      atPath: (logPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    // A log folder that cannot be made shows as the build's failure to start, which is reported.
+    try? FileSystem.createDirectory(atPath: (logPath as NSString).deletingLastPathComponent, mode: 0o777)
     unlink(logPath)
     let swift = swift ?? findSwift()
     prepareStaticCxx(scratch: scratch, swift: swift)
@@ -157,7 +160,7 @@ package enum CameraAppLocator {
     }
     guard status == .exited(0), access(binary, X_OK) == 0 else {
       let tail =
-        (try? String(contentsOfFile: logPath, encoding: .utf8))?.split(separator: "\n").suffix(1).joined()
+        FileSystem.readText(atPath: logPath)?.split(separator: "\n").suffix(1).joined()
         ?? ""
       throw RunnerError(.buildFailed, "building camera-app failed (\(status!)); see \(logPath): \(tail)")
     }
@@ -180,8 +183,8 @@ package enum CameraAppLocator {
   static func isUpToDate(binary: String, root: String) -> Bool {
     guard let built = modificationTime(binary) else { return false }
     if let m = modificationTime(root + "/Package.swift"), m > built { return false }
-    guard let walker = FileManager.default.enumerator(atPath: root + "/Sources") else { return false }
-    while let rel = walker.nextObject() as? String {
+    guard let entries = try? FileSystem.walk(atPath: root + "/Sources") else { return false }
+    for rel in entries {
       if let m = modificationTime(root + "/Sources/" + rel), m > built { return false }
     }
     return true

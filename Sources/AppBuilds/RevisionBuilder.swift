@@ -167,11 +167,10 @@ package final class RevisionBuilder: Sendable {
   }
 
   func prepareFolder() throws(RunnerError) {
-    do {
-      try FileManager.default.createDirectory(
-        atPath: folder + "/bin", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    do throws(Errno) {
+      try FileSystem.createDirectory(atPath: folder + "/bin", mode: 0o700)
     } catch {
-      throw RunnerError(.buildFailed, "cannot create \(folder)/bin: \(error.localizedDescription)")
+      throw RunnerError(.buildFailed, "cannot create \(folder)/bin: \(error.message)", errno: error)
     }
     chmod(folder, 0o700)
   }
@@ -184,7 +183,8 @@ package final class RevisionBuilder: Sendable {
       ok = Git.run(["checkout", "--quiet", "--force", "--detach", revision.commit], in: src).status == 0
     }
     if !ok {
-      try? FileManager.default.removeItem(atPath: src)
+      // Whatever cannot be removed, `git worktree add --force` below replaces or reports.
+      try? FileSystem.remove(atPath: src, absentIsFine: true)
       _ = Git.run(["worktree", "prune"], in: repository)
       let added = Git.run(
         ["worktree", "add", "--quiet", "--force", "--detach", src, revision.commit], in: repository)
@@ -201,10 +201,10 @@ package final class RevisionBuilder: Sendable {
   /// (``FileSystem/replaceAtomically(_:atPath:mode:)-([UInt8],_,_)``).
   func store(_ built: String, as destination: String) throws(RunnerError) {
     let dir = (destination as NSString).deletingLastPathComponent
-    do {
-      try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    do throws(Errno) {
+      try FileSystem.createDirectory(atPath: dir, mode: 0o777)
     } catch {
-      throw RunnerError(.buildFailed, "cannot keep camera-app in \(dir): \(error.localizedDescription)")
+      throw RunnerError(.buildFailed, "cannot keep camera-app in \(dir): \(error.message)", errno: error)
     }
     do throws(Errno) {
       let bytes = try FileSystem.contents(atPath: built, maxBytes: 1 << 31)
@@ -266,7 +266,8 @@ enum Git {
     guard let dir = try? PrivateDirectory.makeTemporary(prefix: "firstframe-git-") else {
       return Result(status: nil, output: "no temporary folder")
     }
-    defer { try? FileManager.default.removeItem(atPath: dir) }
+    // A scratch folder left behind in the temporary folder harms nothing: its removal is not checked.
+    defer { try? FileSystem.remove(atPath: dir, absentIsFine: true) }
     let log = dir + "/out"
     var environment = ProcessInfo.processInfo.environment
     environment["GIT_TERMINAL_PROMPT"] = "0"
@@ -279,7 +280,7 @@ enum Git {
     }
     var end: ChildProcess.Termination?
     while end == nil { end = child.wait(timeout: 60) }
-    let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+    let output = FileSystem.readText(atPath: log) ?? ""
     if case .exited(let code) = end { return Result(status: code, output: output) }
     return Result(status: -1, output: output)
   }

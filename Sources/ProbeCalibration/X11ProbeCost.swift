@@ -138,11 +138,12 @@ package enum X11ProbeCost {
   /// `/proc/PID/task/TID/schedstat` (ns), or, where that is missing, `utime + stime` from
   /// `/proc/PID/stat` (clock ticks, 10 ms apart).
   static func processCPUNanoseconds(_ pid: Int32) -> UInt64? {
-    if let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") {
+    // A process or thread that is gone (or a kernel without schedstat) falls back, or gives nil.
+    if let tasks = try? FileSystem.contentsOfDirectory(atPath: "/proc/\(pid)/task") {
       var total: UInt64 = 0
       var read = 0
       for task in tasks {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/schedstat", encoding: .utf8),
+        guard let text = FileSystem.readText(atPath: "/proc/\(pid)/task/\(task)/schedstat"),
           let first = text.split(separator: " ").first, let ns = UInt64(first)
         else { continue }
         total += ns
@@ -150,7 +151,7 @@ package enum X11ProbeCost {
       }
       if read > 0 { return total }
     }
-    guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+    guard let text = FileSystem.readText(atPath: "/proc/\(pid)/stat"),
       let close = text.lastIndex(of: ")")
     else { return nil }
     let fields = text[text.index(after: close)...].split(separator: " ")

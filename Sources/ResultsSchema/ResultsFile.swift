@@ -38,10 +38,10 @@ public enum ResultsFile {
   /// The bytes of the file at `path`.
   /// - Throws: ``ResultsFileError`` naming the file when it does not exist or cannot be read.
   public static func read(path: String) throws(ResultsFileError) -> Data {
-    do {
-      return try Data(contentsOf: URL(fileURLWithPath: path))
+    do throws(Errno) {
+      return Data(try FileSystem.contents(atPath: path, maxBytes: .max))
     } catch {
-      let exists = FileManager.default.fileExists(atPath: path)
+      let exists = error != .noSuchFile && error != Errno(rawValue: ENOTDIR)
       throw ResultsFileError(
         reading: exists ? .unreadable : .missing, path: path,
         "\(path) \(exists ? "cannot be read" : "does not exist")", cause: error)
@@ -217,7 +217,7 @@ public enum ResultsFile {
       throw ResultsFileError(
         code: .encodingFailed, path: path, message: "cannot encode the results", cause: error)
     }
-    try writeAtomically(data + Data("\n".utf8), to: path)
+    try replaceAtomically(data + Data("\n".utf8), to: path)
   }
 
   /// Writes any bytes to `path` atomically: a temporary file in the same folder, written whole
@@ -225,10 +225,10 @@ public enum ResultsFile {
   /// folders.
   /// (``FileSystem/replaceAtomically(_:atPath:mode:)-(UnsafeRawBufferPointer,_,_)``).
   /// - Throws: `ResultsFileError` naming the path and the `errno` of the call that failed.
-  public static func writeAtomically(_ data: Data, to path: String) throws(ResultsFileError) {
+  public static func replaceAtomically(_ data: Data, to path: String) throws(ResultsFileError) {
     let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-    do {
-      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    do throws(Errno) {
+      try FileSystem.createDirectory(atPath: folder, mode: 0o777)
     } catch {
       throw ResultsFileError(
         code: .writeFailed, path: path, message: "cannot create the folder \(folder)", cause: error)

@@ -22,8 +22,11 @@ extension RunJournal {
   /// - Throws: ``ResultsFileError`` naming the file when it cannot be read or does not begin with
   ///   a journal header.
   public static func readRecords(path: String) throws(ResultsFileError) -> Contents {
-    guard let data = FileManager.default.contents(atPath: path) else {
-      throw ResultsFileError(reading: .unreadable, path: path, "\(path) cannot be read")
+    let data: Data
+    do throws(Errno) {
+      data = Data(try FileSystem.contents(atPath: path, maxBytes: .max))
+    } catch {
+      throw ResultsFileError(reading: .unreadable, path: path, "\(path) cannot be read", cause: error)
     }
     let decoder = JSONDecoder()
     var base: BenchResults?

@@ -15,7 +15,8 @@ package enum ProcessTree {
   /// `/proc/<pid>/stat` (its fourth and third fields).
   static func processes() -> [pid_t: (parent: pid_t, state: Character)] {
     var table: [pid_t: (parent: pid_t, state: Character)] = [:]
-    for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+    // Without a readable /proc there is no process to list: the table is empty, as before.
+    for entry in (try? FileSystem.contentsOfDirectory(atPath: "/proc")) ?? [] {
       guard let pid = pid_t(entry), let process = ProcessControl.parentAndState(of: pid) else { continue }
       table[pid] = process
     }

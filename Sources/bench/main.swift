@@ -4,6 +4,7 @@ import BenchKit
 import Foundation
 import HostConditions
 import Subprocess
+import SystemCalls
 
 // `bench` dispatches to a command (BenchCommandLine); every command returns its exit status
 // (0 ok, 1 failed/regression, 2 bad usage or input).
@@ -23,7 +24,8 @@ case BuildGuard.argument:
 default:
   // This executable runs the hidden helpers above, so the run command may start a guard.
   ProcessGuard.enable(
-    executable: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+    // Without /proc/self/exe, argv[0] is the best guess at this executable.
+    executable: (try? FileSystem.symbolicLinkDestination(atPath: "/proc/self/exe"))
       ?? CommandLine.arguments[0])
   exit(BenchCommandLine.main(arguments))
 }

@@ -24,6 +24,6 @@ public enum ReportWriter {
 
   /// Writes `text` to `path` atomically.
   public static func write(_ text: String, to path: String) throws {
-    try ResultsFile.writeAtomically(Data(text.utf8), to: path)
+    try ResultsFile.replaceAtomically(Data(text.utf8), to: path)
   }
 }

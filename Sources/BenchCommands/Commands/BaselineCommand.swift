@@ -83,7 +83,7 @@ package enum BaselineCommand: Command {
       camera: results.settings.camera, profileName: results.settings.profileName)
     do {
       if copyBytes, let info = results.baseline, let spliced = ResultsFile.adding(baseline: info, to: data) {
-        try ResultsFile.writeAtomically(spliced, to: destination)
+        try ResultsFile.replaceAtomically(spliced, to: destination)
       } else {
         var full = try ResultsFile.decode(data, name: source)
         full.baseline = results.baseline
