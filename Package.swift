@@ -132,6 +132,8 @@ let package = Package(
     // libv4l-0 at run time; nothing at build time: the shim declares the functions it calls).
     // `dl` for a C library older than glibc 2.34, where dlopen lives in libdl.
     .target(name: "CV4L2Shims", linkerSettings: [.linkedLibrary("dl")]),
+    // A V4L2 camera as a CaptureKit device: open, formats, buffers, stream on, frames with their
+    // kernel timestamps, the device phases traced; errors as typed values (missing, busy, no format).
     .target(
       name: "V4L2Camera",
       dependencies: ["CaptureKit", "PhaseTrace", "CV4L2Shims", "LaunchContract", "SystemCalls"],
@@ -208,6 +210,7 @@ let package = Package(
         "SystemCalls", "X11Display",
       ],
       swiftSettings: strict),
+    // The reference camera app's executable: parses its command line and runs CameraApp.
     .executableTarget(name: "camera-app", dependencies: ["CameraApp"], swiftSettings: strict),
     // Child processes on the POSIX seam: the spawn with its process group and guard (ProcessGuard),
     // reaping, the app's output drain and last line, a process tree, command splitting, finding a
@@ -251,6 +254,7 @@ let package = Package(
     // The preload library (Preload/firstframe-preload.c) and its C companions, compiled by the
     // CompilePreload plugin into bench's resource folder next to its binary (Preload/README.md).
     .plugin(name: "CompilePreload", capability: .buildTool()),
+    // `bench`, the executable: the signal handlers, the guard, and BenchCommands' dispatch.
     .executableTarget(
       name: "bench",
       dependencies: [
@@ -388,6 +392,19 @@ let package = Package(
         "Sampling", "SystemCalls", "TestThreads",
       ],
       resources: [.copy("Fixtures")], swiftSettings: strict),
+    // The host's conditions against fake sysfs trees: the CPU frequency cap, the thermal, frequency
+    // and pressure sensors.
+    .testTarget(
+      name: "HostConditionsTests", dependencies: ["HostConditions", "TestSupport"], swiftSettings: strict),
+    // bench's command line: parsing each command's options, compare, gate (baseline, relative,
+    // failure rate), power and report, and the harness variables bench checks before a run.
+    .testTarget(
+      name: "BenchCommandsTests",
+      dependencies: [
+        "BenchCommands", "BenchKit", "BenchAnalysis", "CommandLineKit", "LaunchContract", "ResultsSchema",
+        "TestSupport", "TestThreads",
+      ],
+      swiftSettings: strict),
     // The launch contract's parsers and tables: endpoints, the environment, owners, commands.
     .testTarget(name: "LaunchContractTests", dependencies: ["LaunchContract"], swiftSettings: strict),
     // The seeded generator and the type-7 percentile against published values.

@@ -10,6 +10,10 @@ package enum HarnessVariable: String, Sendable, CaseIterable {
   case testTimeScale = "FIRSTFRAME_TEST_TIME_SCALE"
   /// `FIRSTFRAME_POSTGRESQL_BIN`: the folder of the PostgreSQL server the history tests start.
   case postgresqlBin = "FIRSTFRAME_POSTGRESQL_BIN"
+  /// `FIRSTFRAME_KEEP_SCHED_TRACE`: a folder where bench keeps each traced run's raw sched trace
+  /// (for a person looking into a thread-states breakdown); a folder that is not there is a
+  /// usage error.
+  case keepSchedTrace = "FIRSTFRAME_KEEP_SCHED_TRACE"
 
   /// The variable's value in this process's environment, or nil when unset or empty.
   package var value: String? { ProcessControl.environmentValue(rawValue) }

@@ -1,20 +1,21 @@
 import Foundation
-import TestSupport
 
 /// A fake `/sys/devices/system/cpu` (and thermal, PSI) tree in a temporary folder, for the paths
 /// this machine does not have: regular files that take writes as sysfs attributes do.
-struct FakeSysfs {
+public struct FakeSysfs {
+  /// A new, empty tree.
+  public init() {}
   /// The tree's folder.
-  let root = temporaryFolder("fake-sysfs")
+  public let root = temporaryFolder("fake-sysfs")
   /// The CPUs' folder (`cpuN/cpufreq/…`).
-  var cpuRoot: String { root + "/cpu" }
+  public var cpuRoot: String { root + "/cpu" }
   /// The thermal zones' folder.
-  var thermalRoot: String { root + "/thermal" }
+  public var thermalRoot: String { root + "/thermal" }
   /// The PSI folder.
-  var pressureRoot: String { root + "/pressure" }
+  public var pressureRoot: String { root + "/pressure" }
 
   /// Writes `text` at `path` under the tree, making its folders.
-  func write(_ path: String, _ text: String) throws {
+  public func write(_ path: String, _ text: String) throws {
     let full = root + "/" + path
     try FileManager.default.createDirectory(
       atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -22,14 +23,14 @@ struct FakeSysfs {
   }
 
   /// A file's contents, trimmed.
-  func read(_ path: String) -> String? {
+  public func read(_ path: String) -> String? {
     (try? String(contentsOfFile: root + "/" + path, encoding: .utf8))?.trimmingCharacters(
       in: .whitespacesAndNewlines)
   }
 
   /// `count` CPUs with cpufreq (a `performance` governor, `balance_performance`, 400–3000 MHz),
   /// `cpuN/cpufreq/scaling_cur_freq` at 2.8 GHz.
-  func addCPUs(_ count: Int, energyPreference: Bool = true) throws {
+  public func addCPUs(_ count: Int, energyPreference: Bool = true) throws {
     for n in 0..<count {
       let dir = "cpu/cpu\(n)/cpufreq/"
       try write(dir + "scaling_governor", "performance\n")
@@ -48,5 +49,5 @@ struct FakeSysfs {
   }
 
   /// Removes the tree.
-  func remove() { try? FileManager.default.removeItem(atPath: root) }
+  public func remove() { try? FileManager.default.removeItem(atPath: root) }
 }
