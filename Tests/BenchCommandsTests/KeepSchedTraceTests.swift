@@ -1,12 +1,13 @@
 import Foundation
 import LaunchContract
 import TestSupport
+import TestThreads
 import Testing
 
 /// `FIRSTFRAME_KEEP_SCHED_TRACE=DIR` asks bench to keep each traced run's raw trace in DIR: a
 /// folder that is not there is bad input, said at once (one line, exit status 2), not a
 /// benchmark whose traces silently go nowhere.
-@Suite(.timeLimit(.minutes(TestTime.minutes(3)))) struct KeepSchedTraceTests {
+@Suite(.blocking, .timeLimit(.minutes(TestTime.minutes(10)))) struct KeepSchedTraceTests {
   @Test("a missing FIRSTFRAME_KEEP_SCHED_TRACE folder is a usage error before any run")
   func missingFolder() throws {
     let folder = temporaryFolder("keep-sched-trace")

@@ -40,6 +40,7 @@ extension RunCommand.Options {
       try checkReachable(syntheticProfile, settings: s)
     }
     s.outDir = try RunCommand.prepareOutDir(out)
+    try RunCommand.checkKeepSchedTrace()
     try resolveThreadStates(into: &s)
     return RunCommand.Run(settings: s, format: format, quiet: quiet, overwrite: overwrite)
   }
@@ -219,6 +220,25 @@ extension RunCommand.Options {
           "profile \(profile.name): \(config) needs at least \(Int(ms.rounded(.up))) ms to its first frame (power-up, format, \(beforeStream.map(\.rawValue).joined(separator: ", ")), first-frame latency), not within --run-timeout \(seconds) s: every run would time out; raise --run-timeout or lower the profile's costs"
         )
       }
+    }
+  }
+}
+
+extension RunCommand {
+  /// `FIRSTFRAME_KEEP_SCHED_TRACE=DIR`, when set, names a folder that is there: otherwise every
+  /// traced run's raw trace would be dropped without a word.
+  static func checkKeepSchedTrace() throws(UsageError) {
+    guard let folder = HarnessVariable.keepSchedTrace.value else { return }
+    let kind: FileSystem.EntryKind?
+    do {
+      kind = try FileSystem.kind(atPath: folder)
+    } catch {
+      throw UsageError("\(HarnessVariable.keepSchedTrace.rawValue)=\(folder): \(error)")
+    }
+    guard kind == .directory || kind == .symbolicLink else {
+      throw UsageError(
+        "\(HarnessVariable.keepSchedTrace.rawValue)=\(folder): "
+          + (kind == nil ? "no such folder" : "not a folder"))
     }
   }
 }

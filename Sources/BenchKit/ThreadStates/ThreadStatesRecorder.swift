@@ -1,3 +1,4 @@
+import LaunchContract
 import ResultsSchema
 import SystemCalls
 import ThreadStates
@@ -138,7 +139,7 @@ package final class ThreadStatesRecorder: Sendable {
       capture.withLock { $0 = captured }
       // For a person looking into a breakdown: the raw trace of the run, kept when asked for (a
       // relock cell's runs share one app, so theirs carry the seed's time, ns, too).
-      if let folder = ProcessControl.environmentValue("FIRSTFRAME_KEEP_SCHED_TRACE"),
+      if let folder = HarnessVariable.keepSchedTrace.value,
         let pid = root.withLock({ $0 })
       {
         let name = seed.withLock { $0 }.map { "sched-\(pid)-\($0.ts).txt" } ?? "sched-\(pid).txt"
