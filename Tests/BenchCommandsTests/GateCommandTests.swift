@@ -28,9 +28,9 @@ import TestSupport
   }
 
   var gatesFile: String {
+    // Tests/BenchCommandsTests/<this file> → the package's folder.
     URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Benchmarks/gates.json")
-      .path
+      .deletingLastPathComponent().appendingPathComponent("Benchmarks/gates.json").path
   }
 
   @Test(
