@@ -95,4 +95,33 @@ import Testing
     #expect(result == .waiting)
     #expect(detector.firstLiveFrame == nil)
   }
+
+  /// Boards at the camera's cadence from `first` on: board n captured `n` frames after the
+  /// first's capture and scanned out `n` frames after it, skipping the frames in `skipped`.
+  static func steadyBoards(
+    count: Int, skipped: Set<Int> = [], _ detector: inout LiveFrameDetector
+  ) -> [ScanoutClass] {
+    let first = arm + 50_000_000
+    let capture = first - 10_000_000
+    return (0..<count).filter { !skipped.contains($0) }.map { n in
+      let step = UInt64(n) * cadence
+      return Boards.observe(
+        Boards.board(capturedAt: capture + step, sequence: UInt64(n + 1)), at: first + step, &detector)
+    }
+  }
+
+  @Test("the confirming board is a new image: boards at the camera's cadence drop no frame")
+  func confirmingBoardIsANewImage() {
+    var detector = Self.detector()
+    let results = Self.steadyBoards(count: 12, &detector)
+    #expect(results[1] == .firstLive)
+    #expect(detector.droppedFrames == 0)
+  }
+
+  @Test("a board missing after the confirmation is one dropped frame, no more")
+  func oneMissingBoardIsOneDrop() {
+    var detector = Self.detector()
+    _ = Self.steadyBoards(count: 12, skipped: [5], &detector)
+    #expect(detector.droppedFrames == 1)
+  }
 }

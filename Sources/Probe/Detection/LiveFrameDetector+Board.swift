@@ -74,6 +74,9 @@ extension LiveFrameDetector {
     confirmed.confirmedAt = time
     unconfirmedBoard = nil
     found(confirmed)
+    // The confirming board is a new image too: without it the next board's gap is measured from
+    // the first board, two frames, and counted one dropped frame that never was.
+    noteNewImage(at: time)
     return .firstLive
   }
 

@@ -323,7 +323,7 @@ public struct LiveFrameDetector: Sendable {
     configuration.cameraFrameIntervalNanoseconds ?? Self.median(gaps, minimumCount: 7)
   }
 
-  private mutating func noteNewImage(at time: UInt64) {
+  mutating func noteNewImage(at time: UInt64) {
     guard let last = lastNewImageTime, time > last else {
       lastNewImageTime = time
       return
