@@ -412,9 +412,13 @@ let package = Package(
       ],
       resources: [.copy("Fixtures")], swiftSettings: strict),
     // The host's conditions against fake sysfs trees: the CPU frequency cap, the thermal, frequency
-    // and pressure sensors.
+    // and pressure sensors; each launch condition's control (prepare, per-run verify, restore).
     .testTarget(
-      name: "HostConditionsTests", dependencies: ["HostConditions", "TestSupport"], swiftSettings: strict),
+      name: "HostConditionsTests",
+      dependencies: [
+        "HostConditions", "LaunchContract", "PhaseTrace", "ResultsSchema", "SystemCalls", "TestSupport",
+      ],
+      swiftSettings: strict),
     // bench's command line: parsing each command's options, compare, gate (baseline, relative,
     // failure rate), power and report, and the harness variables bench checks before a run.
     .testTarget(

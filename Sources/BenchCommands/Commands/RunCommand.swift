@@ -1,7 +1,6 @@
 import BenchKit
 import HostConditions
 import LaunchContract
-import ThreadTracing
 import X11Display
 
 /// `bench` (the main job): launches the camera app under each condition and configuration and
