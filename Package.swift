@@ -241,7 +241,8 @@ let package = Package(
         "BenchAnalysis", "LaunchContract", "PhaseTrace", "ResultsSchema", "Subprocess", "SystemCalls",
       ],
       swiftSettings: strict),
-    // The runner: runs, sessions (one per results folder; `bench ab`'s interleaved pair), the
+    // The runner: runs, sessions (one per results folder; `bench ab`'s interleaved pair) and the
+    // one condition loop they share, the settings and the resources a benchmark holds open, the
     // light-board feeder, the display (shared memory or Xvfb), the launch floor, the preload
     // library, the results folder and journal.
     .target(

@@ -92,8 +92,8 @@ package final class BenchSession: Sendable {
       switch runner.startRelockSession(
         config: config, tracePath: "\(tracesDir)/relock-\(config.name).jsonl", interrupted: interruptFlag)
       {
-      case .success(let s): sessions[config] = s
-      case .failure(let e): progress.note("bench: \(labelPrefix)relock/\(config): \(e.message)")
+      case .success(let session): sessions[config] = session
+      case .failure(let error): progress.note("bench: \(labelPrefix)relock/\(config): \(error.message)")
       }
     }
     return sessions
@@ -111,8 +111,8 @@ package final class BenchSession: Sendable {
     let number = round - settings.warmup + 1
     let outcome: RunOutcome?
     if condition == .relock {
-      if let s = relock[config] {
-        outcome = s.run(number: number, interrupted: interruptFlag)
+      if let app = relock[config] {
+        outcome = app.run(number: number, interrupted: interruptFlag)
       } else {
         outcome = .init(
           record: .init(
