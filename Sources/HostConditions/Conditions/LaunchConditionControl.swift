@@ -10,11 +10,14 @@ import LaunchContract
 /// 3. ``restore()`` once the condition's runs are over, whichever way they ended (Ctrl-C and
 ///    SIGTERM end the loop normally).
 ///
-/// A bench killed before it can restore (SIGKILL) leaves nothing for long: what a condition
-/// changes that outlives a process is written down before it is changed (cpufreq's originals in
-/// their state file, a run's cgroup named after bench's pid), and the next bench restores it
-/// before it runs anything (``LowPowerCleanup/restoreLeftovers(cpufreq:cgroups:)``); the burners
-/// die with bench (`PR_SET_PDEATHSIG`, ``CPUBurners``).
+/// A bench killed before it can restore (SIGKILL) leaves the rest to its process guard
+/// (``ProcessGuard``, a helper that outlives bench): it kills every process group bench started
+/// — the loaded and hot conditions' burners among them, which also die with bench on their own
+/// (`PR_SET_PDEATHSIG`, ``CPUBurners``) — and then removes a `low-power` run's cgroup
+/// (``RunCgroup``). What the guard cannot undo is written down before it is changed: cpufreq's
+/// originals go into their state file before the cap (``CPUFrequencyCap``), and the next bench
+/// writes them back before it runs anything, with any run cgroup of a dead bench still there
+/// (``LowPowerCleanup/restoreLeftovers(cpufreq:cgroups:)``).
 ///
 /// One control per condition serves every runner of a benchmark (`bench ab`'s two sides cap the
 /// machine once and share one set of burners): ``prepare()`` and ``restore()`` may be called
