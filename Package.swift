@@ -40,9 +40,10 @@
 //   5 ThreadStates → ResultsSchema
 //   5 V4L2Camera → CV4L2Shims, CaptureKit, LaunchContract, PhaseTrace, SystemCalls
 //   6 BenchHistory → BenchAnalysis, CPQShims, CSQLiteShims, PhaseTrace, ResultsSchema, SystemCalls
-//   6 HostConditions → BenchAnalysis, ResultsSchema, Subprocess, SystemCalls
+//   6 HostConditions → BenchAnalysis, LaunchContract, PhaseTrace, ResultsSchema, Subprocess, SystemCalls
 //   6 TestSupport → BenchAnalysis, CaptureKit, LaunchContract, PhaseTrace, ResultsSchema, Sampling,
 //       SystemCalls
+//   6 ThreadTracing → LaunchContract, ResultsSchema, Subprocess, SystemCalls, ThreadStates
 //   6 V4L2TestSupport → CV4L2Shims, SystemCalls, V4L2Camera
 //   6 X11Display → CXCBShims, CaptureKit, Display, SystemCalls
 //   7 CameraApp → CaptureKit, CommandLineKit, Display, LaunchContract, PhaseTrace, SyntheticCamera,
@@ -51,7 +52,7 @@
 //   7 Probe → CaptureKit, Display, LaunchContract, LightBoard, PhaseTrace, SystemCalls, X11Display
 //   8 BenchKit → AppBuilds, BenchAnalysis, CommandLineKit, Display, HostConditions, LaunchContract,
 //       LightBoard, PhaseTrace, Probe, ResultsSchema, Subprocess, SyntheticCamera, SystemCalls,
-//       ThreadStates, V4L2Camera, X11Display
+//       ThreadStates, ThreadTracing, V4L2Camera, X11Display
 //   8 camera-app (executable) → CameraApp
 //   8 FuzzTargets → BenchAnalysis, CameraApp, CaptureKit, Display, LaunchContract, LightBoard, PhaseTrace,
 //       Probe, ResultsSchema, SyntheticCamera, SystemCalls, TestSupport, ThreadStates, V4L2Camera,
@@ -59,7 +60,7 @@
 //   8 ProbeCalibration → CaptureKit, Display, LightBoard, Probe, Sampling, SystemCalls, X11Display
 //   9 BenchCommands → AppBuilds, BenchAnalysis, BenchHistory, BenchKit, CommandLineKit, Display,
 //       HostConditions, LaunchContract, Probe, ProbeCalibration, ResultsSchema, Subprocess,
-//       SyntheticCamera, SystemCalls, V4L2Camera, X11Display
+//       SyntheticCamera, SystemCalls, ThreadTracing, V4L2Camera, X11Display
 //   9 results-benchmark (executable) → BenchAnalysis, BenchKit, CommandLineKit, LaunchContract,
 //       ResultsSchema, Sampling, Subprocess, SystemCalls, TestSupport
 //   10 bench (executable) → AppBuilds, BenchCommands, BenchKit, HostConditions, Subprocess, SystemCalls
@@ -150,6 +151,13 @@ let package = Package(
     // Thread states: tracefs scheduler events and /proc samples turned into each phase's running,
     // runnable, I/O and sleeping time (issue 27). Pure parsing and accounting: no I/O, no C imports.
     .target(name: "ThreadStates", dependencies: ["ResultsSchema"], swiftSettings: strict),
+    // Thread states' instruments: bench's tracefs instance (the scheduler's events of bench's
+    // tree, removed by the guard when bench is killed), the /proc tree sampler, and one run's
+    // recorder that turns both into its ThreadStates record; `--thread-states` and its method.
+    .target(
+      name: "ThreadTracing",
+      dependencies: ["LaunchContract", "ResultsSchema", "Subprocess", "SystemCalls", "ThreadStates"],
+      swiftSettings: strict),
     // The analysis of results: statistics, comparisons, gates, reports. Pure: no processes, no
     // I/O beyond reading and writing results, no C module imports, no command line.
     .target(
@@ -223,14 +231,19 @@ let package = Package(
     .target(
       name: "AppBuilds", dependencies: ["CommandLineKit", "LaunchContract", "Subprocess", "SystemCalls"],
       swiftSettings: strict),
-    // The host conditions a benchmark controls or records: the page-cache evictor of the cold
-    // condition and the files an app's cold launch reads (AppFootprint), the loaded condition's
-    // burners and their plan (affinity, cgroup quota, last-level cache), and the host record
-    // results.json carries.
+    // The host conditions a benchmark controls or records: one type per launch condition behind
+    // one protocol (LaunchConditionControl: prepare the machine, verify each run, restore; warm
+    // and relock unprepared, cold's page-cache eviction, loaded's burners and their plan,
+    // low-power's cpufreq cap or cgroup quota, hot's soak and sensors), the files an app's cold
+    // launch reads (AppFootprint), and the host record results.json carries.
     .target(
-      name: "HostConditions", dependencies: ["BenchAnalysis", "ResultsSchema", "Subprocess", "SystemCalls"],
+      name: "HostConditions",
+      dependencies: [
+        "BenchAnalysis", "LaunchContract", "PhaseTrace", "ResultsSchema", "Subprocess", "SystemCalls",
+      ],
       swiftSettings: strict),
-    // The runner: runs, sessions (one per results folder; `bench ab`'s interleaved pair), the
+    // The runner: runs, sessions (one per results folder; `bench ab`'s interleaved pair) and the
+    // one condition loop they share, the settings and the resources a benchmark holds open, the
     // light-board feeder, the display (shared memory or Xvfb), the launch floor, the preload
     // library, the results folder and journal.
     .target(
@@ -238,7 +251,7 @@ let package = Package(
       dependencies: [
         "BenchAnalysis", "HostConditions", "PhaseTrace", "Display", "Probe", "V4L2Camera", "SyntheticCamera",
         "CommandLineKit", "LaunchContract", "SystemCalls", "Subprocess", "AppBuilds", "X11Display",
-        "LightBoard", "ResultsSchema", "ThreadStates",
+        "LightBoard", "ResultsSchema", "ThreadStates", "ThreadTracing",
       ],
       swiftSettings: strict),
     // The thin commands layer: `bench`'s command line (one option table per command), each
@@ -248,7 +261,7 @@ let package = Package(
       dependencies: [
         "BenchKit", "HostConditions", "BenchAnalysis", "CommandLineKit", "Display", "LaunchContract", "Probe",
         "SyntheticCamera", "SystemCalls", "V4L2Camera", "X11Display", "Subprocess", "AppBuilds",
-        "ResultsSchema", "ProbeCalibration", "BenchHistory",
+        "ResultsSchema", "ProbeCalibration", "BenchHistory", "ThreadTracing",
       ],
       swiftSettings: strict),
     // The preload library (Preload/firstframe-preload.c) and its C companions, compiled by the
@@ -369,6 +382,14 @@ let package = Package(
     .testTarget(
       name: "ThreadStatesTests", dependencies: ["ThreadStates", "ResultsSchema", "TestSupport"],
       swiftSettings: strict),
+    // bench's tracefs instance against the machine's tracefs (root only; skipped, saying why,
+    // elsewhere): what it records, each run alone, only bench's tree, stale instances removed.
+    .testTarget(
+      name: "ThreadTracingTests",
+      dependencies: [
+        "ThreadTracing", "ThreadStates", "Subprocess", "SystemCalls", "TestSupport", "TestThreads",
+      ],
+      swiftSettings: strict),
     // The results contract: fixtures from earlier issues decode and encode back unchanged.
     .testTarget(
       name: "ResultsSchemaTests", dependencies: ["ResultsSchema"], exclude: ["Fixtures"],
@@ -379,7 +400,7 @@ let package = Package(
         "BenchKit", "BenchCommands", "HostConditions", "BenchAnalysis", "CommandLineKit", "PhaseTrace",
         "LaunchContract", "SystemCalls", "Subprocess", "AppBuilds", "ResultsSchema",
         "TestSupport", "TestThreads", "V4L2Camera", "V4L2TestSupport", "CV4L2Shims", "LightBoard",
-        "CaptureKit", "BenchHistory", "ThreadStates",
+        "CaptureKit", "BenchHistory", "ThreadStates", "ThreadTracing",
       ],
       exclude: ["Fixtures"], swiftSettings: strict),
     // The history database against a real SQLite file and a real PostgreSQL server (TestSupport's
@@ -393,9 +414,13 @@ let package = Package(
       ],
       resources: [.copy("Fixtures")], swiftSettings: strict),
     // The host's conditions against fake sysfs trees: the CPU frequency cap, the thermal, frequency
-    // and pressure sensors.
+    // and pressure sensors; each launch condition's control (prepare, per-run verify, restore).
     .testTarget(
-      name: "HostConditionsTests", dependencies: ["HostConditions", "TestSupport"], swiftSettings: strict),
+      name: "HostConditionsTests",
+      dependencies: [
+        "HostConditions", "LaunchContract", "PhaseTrace", "ResultsSchema", "SystemCalls", "TestSupport",
+      ],
+      swiftSettings: strict),
     // bench's command line: parsing each command's options, compare, gate (baseline, relative,
     // failure rate), power and report, and the harness variables bench checks before a run.
     .testTarget(

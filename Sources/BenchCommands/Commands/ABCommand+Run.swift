@@ -32,7 +32,8 @@ extension ABCommand.Options {
     var settings = prepared.settings
     let pinnedProfile = try pin(&settings, a: a, b: b, builder: builder)
     return ABCommand.Run(
-      a: a, b: b, repository: repository, settings: settings, quiet: prepared.quiet,
+      a: a, b: b, repository: repository, settings: settings, resources: prepared.resources,
+      quiet: prepared.quiet,
       overwrite: prepared.overwrite, pinnedProfile: pinnedProfile)
   }
 }
@@ -58,6 +59,8 @@ extension ABCommand {
     package var repository: String
     /// What to run (`outDir` is the folder that gets `A/` and `B/`).
     package var settings: RunSettings
+    /// What the benchmark holds open, shared by both sides.
+    package var resources: RunResources
     /// No progress output.
     package var quiet: Bool
     /// Write into `A/` and `B/` folders that are not empty, replacing bench's earlier files there.

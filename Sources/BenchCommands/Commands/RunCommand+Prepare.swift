@@ -4,6 +4,7 @@ import Foundation
 import HostConditions
 import LaunchContract
 import SyntheticCamera
+import ThreadTracing
 import V4L2Camera
 import Subprocess
 import SystemCalls
@@ -41,19 +42,21 @@ extension RunCommand.Options {
     }
     s.outDir = try RunCommand.prepareOutDir(out)
     try RunCommand.checkKeepSchedTrace()
-    try resolveThreadStates(into: &s)
-    return RunCommand.Run(settings: s, format: format, quiet: quiet, overwrite: overwrite)
+    let resources = try openResources(s)
+    return RunCommand.Run(
+      settings: s, resources: resources, format: format, quiet: quiet, overwrite: overwrite)
   }
 
-  /// `--thread-states`: tracefs opened (bench's instance) or the fallback chosen. `on` where
-  /// tracefs cannot be used is a usage error; `auto` falls back to `sampled` and says why.
-  func resolveThreadStates(into s: inout RunSettings) throws(UsageError) {
+  /// The benchmark's resources (``RunResources/open(_:)``), `--thread-states` among them:
+  /// tracefs opened (bench's instance) or the fallback chosen. `on` where tracefs cannot be used
+  /// is a usage error; `auto` falls back to `sampled` and says why.
+  func openResources(_ s: RunSettings) throws(UsageError) -> RunResources {
     do {
-      let (method, fallback) = try ThreadStatesMethod.resolve(s.threadStates)
-      s.threadStatesMethod = method
+      let (resources, fallback) = try RunResources.open(s)
       if let fallback, !quiet {
         try? FileDescriptorIO.writeAll(2, "bench: thread states sampled from /proc: \(fallback)\n")
       }
+      return resources
     } catch {
       throw UsageError("--thread-states on: \(error.message)")
     }

@@ -9,6 +9,8 @@ extension RunCommand {
   package struct Run: BenchJob, Sendable {
     /// What to run; `settings.outDir` is the results folder, made by ``Options/prepare()``.
     package var settings: RunSettings
+    /// What the benchmark holds open, opened by ``Options/prepare()``.
+    package var resources: RunResources
     /// What goes to stdout at the end.
     package var format: Format
     /// No progress output.

@@ -8,6 +8,9 @@ import ResultsSchema
 package protocol BenchJob {
   /// What to run; `settings.outDir` is the results folder (`bench ab`: the folder of A/ and B/).
   var settings: RunSettings { get }
+  /// What the benchmark holds open (``RunResources``), shared by its sides; the pipeline closes
+  /// it at the end.
+  var resources: RunResources { get }
   /// No progress output.
   var quiet: Bool { get }
   /// Write into results folders that are not empty, replacing bench's earlier files there.

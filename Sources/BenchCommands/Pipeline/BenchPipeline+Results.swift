@@ -3,13 +3,16 @@ import BenchKit
 import Foundation
 import HostConditions
 import ResultsSchema
+import ThreadTracing
 
 /// The pipeline's records: what results.json holds before the first run, and the results
 /// written when the runs end.
 extension BenchPipeline {
   /// What results.json records before the first run: the tool, the host, the settings and
-  /// the display the runs are shown on.
-  static func baseResults(_ settings: RunSettings, display: BenchDisplay) -> BenchResults {
+  /// the display the runs are shown on, and how their thread states are recorded.
+  static func baseResults(
+    _ settings: RunSettings, threadStates: ThreadStatesMethod, display: BenchDisplay
+  ) -> BenchResults {
     var base = BenchResults(
       tool: .init(version: FirstFrameVersion.current), host: HostProbe.current(),
       settings: .init(
@@ -37,7 +40,7 @@ extension BenchPipeline {
     }
     if settings.conditions.contains(.hot) { base.settings.soakSeconds = settings.soakSeconds }
     base.settings.primedCells = settings.primedCells.isEmpty ? nil : settings.primedCells
-    base.settings.threadStates = settings.threadStatesMethod.name
+    base.settings.threadStates = threadStates.name
     record(apps: settings, in: &base.settings)
     return base
   }

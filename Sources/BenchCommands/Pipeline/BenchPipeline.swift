@@ -9,6 +9,7 @@ import Foundation
 import SystemCalls
 import Subprocess
 import ResultsSchema
+import ThreadTracing
 
 /// The one pipeline of `bench` and `bench ab` (and what comes next): the command's options are
 /// prepared (``RunCommand/Options/prepare()``), then
@@ -39,11 +40,14 @@ package enum BenchPipeline {
     case .apps(let found): apps = found
     case .exit(let status): return status
     }
-    // The tracefs instance (opened when the command was prepared) goes with the pipeline, or with
-    // the guard when bench is killed.
-    let states = job.settings.threadStatesMethod
-    defer { states.close() }
-    if case .tracefs(let session) = states { guardProcess?.removeDirectoryOnExit(session.path) }
+    // The benchmark's resources (opened when the command was prepared: the tracefs instance) go
+    // with the pipeline — every condition restored, the instance removed — or, when bench is
+    // killed, with the guard.
+    let resources = job.resources
+    defer { resources.close() }
+    if case .tracefs(let session) = resources.threadStates {
+      guardProcess?.removeDirectoryOnExit(session.path)
+    }
     guard let display = openDisplay(job.settings, quiet: job.quiet, errors: &errors) else { return 1 }
     defer { display.stop() }
     // A display that is gone (Xvfb exited) stops the benchmark as Ctrl-C does; the run in
@@ -102,7 +106,7 @@ package enum BenchPipeline {
     for (index, side) in job.sides.enumerated() {
       var settings = job.settings
       settings.outDir = folders[index].path
-      var base = baseResults(settings, display: context.display)
+      var base = baseResults(settings, threadStates: job.resources.threadStates, display: context.display)
       if index < checkouts.count, let checkout = checkouts[index] {
         base.tool.commit = checkout.commit
         base.tool.branch = checkout.branch
@@ -118,7 +122,8 @@ package enum BenchPipeline {
       }
       do {
         runner = try BenchRunner(
-          settings: settings, appBinary: context.apps[index], display: context.display,
+          settings: settings, resources: job.resources, appBinary: context.apps[index],
+          display: context.display,
           deviceStateDirectory: context.device)
       } catch {
         errors.write("bench: \(error.message)\n")

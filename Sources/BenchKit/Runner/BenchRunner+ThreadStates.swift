@@ -3,12 +3,13 @@ import LaunchContract
 import PhaseTrace
 import ResultsSchema
 import ThreadStates
+import ThreadTracing
 
 extension BenchRunner {
   /// One run's thread-states recorder (nil with `--thread-states off`), watching bench's own
   /// threads and, on the X11 paths, the X server's when bench knows its pid.
   func statesRecorder() -> ThreadStatesRecorder? {
-    ThreadStatesRecorder(method: settings.threadStatesMethod, xServer: display.serverPID)
+    ThreadStatesRecorder(method: resources.threadStates, xServer: display.serverPID)
   }
 
   /// The run's `thread_states`: `recorder`'s record for the phases `events` give (the same
