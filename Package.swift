@@ -168,9 +168,9 @@ let package = Package(
     // The libpq calls of the history database's PostgreSQL store, declared here and loaded with
     // dlopen at run time (libpq5), so the default build needs no PostgreSQL package.
     .target(name: "CPQShims", dependencies: ["CLibraryLoader"]),
-    // The history database (`bench history`): the store protocol, the SQLite store over
-    // CSQLiteShims and the PostgreSQL store over CPQShims, schema versions and migrations,
-    // recording results idempotently.
+    // The history database (`bench history`): the store protocol and one SQL store (schema,
+    // migrations, filters and queries written once, recording idempotently) over a connection
+    // and a dialect: SQLite over CSQLiteShims, PostgreSQL over CPQShims.
     .target(
       name: "BenchHistory",
       dependencies: [
