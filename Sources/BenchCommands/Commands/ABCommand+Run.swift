@@ -86,11 +86,8 @@ extension ABCommand {
     /// camera-app at both revisions, A's then B's; first the pinned profile, written into the
     /// results folder (claimed by now).
     package func apps(interrupted: InterruptFlag, log: (String) -> Void) -> BenchJobApps {
-      guard writePinnedProfile(log: log) else { return .exit(1) }
-      guard let binaries = build(interrupted: interrupted, log: log) else {
-        return .exit(interrupted.isSet ? 130 : 1)
-      }
-      return .apps(ABSide.allCases.map { binaries[$0] })
+      guard writePinnedProfile(log: log) else { return .failed }
+      return build(interrupted: interrupted, log: log)
     }
 
     /// Each side measured its revision: A's commit, then B's (no branch: a revision was built,
@@ -127,28 +124,29 @@ extension ABCommand {
       return status
     }
 
-    /// camera-app at both revisions (``RevisionBuilder``), or nil when a build failed or was
-    /// interrupted (said on `errors`).
-    func build(interrupted: InterruptFlag, log: (String) -> Void) -> [ABSide: String]? {
+    /// camera-app at both revisions (``RevisionBuilder``), A's then B's; or the side whose build
+    /// failed, or `stopped` when interrupted (said on `log`).
+    func build(interrupted: InterruptFlag, log: (String) -> Void) -> BenchJobApps {
       let builder =
         self.builder
         ?? RevisionBuilder(repository: repository, reuseCheckout: ABCommand.reusesCheckout(repository))
-      var binaries: [ABSide: String] = [:]
-      for (side, revision) in [(ABSide.a, a), (.b, b)] {
+      var binaries: [String?] = []
+      for (index, (side, revision)) in [(ABSide.a, a), (.b, b)].enumerated() {
         do {
-          binaries[side] = try builder.binary(for: revision, interrupted: { interrupted.isSet }) { line in
-            if !quiet { log("bench: \(side.rawValue): \(line)") }
-          }
+          binaries.append(
+            try builder.binary(for: revision, interrupted: { interrupted.isSet }) { line in
+              if !quiet { log("bench: \(side.rawValue): \(line)") }
+            })
         } catch {
           if error.code == .interrupted || interrupted.isSet {
             log("bench: interrupted while building; nothing was measured")
-            return nil
+            return .stopped
           }
           log("bench: \(side.rawValue) = \(revision.name): \(error.message)")
-          return nil
+          return .notBuilt(side: index, reason: error.message)
         }
       }
-      return binaries
+      return .apps(binaries)
     }
 
     /// The comparison B vs A (``ABCommand/comparison(a:b:resultsA:resultsB:folder:)``).

@@ -88,8 +88,8 @@ package enum ABCommand: Command {
   /// - Throws: `UsageError` for a revision that cannot be used, what `bench`'s options name, or
   ///   when `A/` or `B/` is held by another bench or holds results.
   package static func execute(
-    _ o: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
+    _ options: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
   ) throws(UsageError) -> Int32 {
-    try BenchPipeline.run(o.prepare(), output: &output, errors: &errors)
+    try BenchPipeline.run(options.prepare(), output: &output, errors: &errors).exitStatus
   }
 }

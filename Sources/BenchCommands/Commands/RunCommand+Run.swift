@@ -38,12 +38,12 @@ extension RunCommand {
             if !quiet { log("bench: \(line)") }
           }
         } catch {
-          if error.code == .interrupted { return .exit(130) }
+          if error.code == .interrupted { return .stopped }
           log("bench: \(error.message)")
-          return .exit(1)
+          return .notBuilt(side: 0, reason: error.message)
         }
       }
-      return interrupted.isSet ? .exit(130) : .apps([appBinary])
+      return interrupted.isSet ? .stopped : .apps([appBinary])
     }
 
     /// The session, with the light-board feeder beside it when `--feed-light-board` asks for it;

@@ -252,6 +252,6 @@ package enum RunCommand: Command {
   package static func execute(
     _ options: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
   ) throws(UsageError) -> Int32 {
-    try BenchPipeline.run(options.prepare(), output: &output, errors: &errors)
+    try BenchPipeline.run(options.prepare(), output: &output, errors: &errors).exitStatus
   }
 }

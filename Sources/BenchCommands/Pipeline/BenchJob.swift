@@ -24,7 +24,7 @@ package protocol BenchJob {
   var sideOutput: (format: RunCommand.Format, quiet: Bool)? { get }
 
   /// The app each side runs, in ``sides`` order: camera-app, located or built (nil with `--app` or
-  /// third-party apps only); or the exit status when there is none, the reason said on `log`.
+  /// third-party apps only); or why there is none, the reason said on `log`.
   func apps(interrupted: InterruptFlag, log: (String) -> Void) -> BenchJobApps
   /// The source each side measured, in ``sides`` order (results.json's `tool.commit`,
   /// `tool.branch`, `tool.dirty`); nil where it is not known. Called once, before the runs.
@@ -55,8 +55,12 @@ package struct BenchSide: Sendable {
 package enum BenchJobApps {
   /// Per side: camera-app's path, or nil when the side runs `--app` or third-party apps only.
   case apps([String?])
-  /// No benchmark: the exit status (1 a build or locate failed, 130 interrupted).
-  case exit(Int32)
+  /// Side `side`'s camera-app was not built or could not be located, for `reason`.
+  case notBuilt(side: Int, reason: String)
+  /// A signal stopped the job while building.
+  case stopped
+  /// Something else the job needs before the runs failed.
+  case failed
 }
 
 extension BenchJob {

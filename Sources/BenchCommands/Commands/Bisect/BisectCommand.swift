@@ -34,8 +34,10 @@ package enum BisectCommand: Command {
     package var out: String?
     /// `--quiet`.
     package var quiet = false
-    /// `bench ab`'s options passed through to every probe (`--warmup 1`, `--profile FILE`, …).
-    package var passedThrough: [String] = []
+    /// `bench ab`'s options every probe runs with, read once as `bench ab` reads them
+    /// (`--warmup 1`, `--profile FILE`, …), with the bisected cell as its only one; each probe
+    /// sets its runs and its folder.
+    package var probe: RunCommand.Options
   }
 
   static let cell = Option(
@@ -99,19 +101,24 @@ package enum BisectCommand: Command {
     let database = try parsed.value(db)
     let cellName = try parsed.value(cell)
     let parts = cellName.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-    guard parts.count == 2, LaunchCondition(rawValue: parts[0]) != nil,
-      LaunchConfiguration(rawValue: parts[1]) != nil
+    guard parts.count == 2, let condition = LaunchCondition(rawValue: parts[0]),
+      let config = LaunchConfiguration(rawValue: parts[1])
     else {
       throw UsageError("--cell wants CONDITION/CONFIG of bench's (warm/deferred), not \(cellName)")
     }
     let first = try parsed.value(runs)
     let most = try parsed.value(maxRuns)
     guard most >= first else { throw UsageError("--max-runs \(most) is below --runs \(first)") }
+    // `bench`'s own reading of the options passed through, as `bench ab` reads its own.
     var given: [String] = []
     for option in passedThrough {
-      if let value = parsed.values[option.name] { given += [option.name, value] }
+      if let value = parsed.values[option.name] { given.append("\(option.name)=\(value)") }
       if parsed.flags.contains(option.name) { given.append(option.name) }
     }
+    var probe = try RunCommand.options(from: try RunCommand.spec.parse(given))
+    probe.settings.conditions = [condition]
+    probe.settings.configs = [config]
+    probe.configsGiven = true
     return Options(
       revisions: (parsed.positional[0], parsed.positional[1]), repo: try parsed.value(ABCommand.repo),
       condition: parts[0],
@@ -119,7 +126,7 @@ package enum BisectCommand: Command {
       threshold: try parsed.value(threshold),
       database: database,
       out: try parsed.value(out),
-      quiet: parsed.flags.contains("--quiet"), passedThrough: given)
+      quiet: parsed.flags.contains("--quiet"), probe: probe)
   }
 
   /// Bisects (``Bisection``) and prints the culprit and the evidence.

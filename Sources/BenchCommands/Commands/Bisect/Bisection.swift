@@ -61,15 +61,19 @@ package final class Bisection {
   /// history and makes the results folder. `build` replaces `swift build` (tests); either way
   /// each build is counted.
   /// - Throws: `UsageError` (exit 2) naming what cannot be bisected.
-  package static func prepare(_ o: BisectCommand.Options, build: RevisionBuilder.BuildStep?)
+  package static func prepare(_ options: BisectCommand.Options, build: RevisionBuilder.BuildStep?)
     throws(UsageError)
     -> Bisection
   {
-    guard var repository = o.repo ?? CameraAppLocator.packageRoot() else {
+    guard var repository = options.repo ?? CameraAppLocator.packageRoot() else {
       throw UsageError("cannot find the FirstFrame package: run bench bisect inside it, or give --repo DIR")
     }
-    if !(repository as NSString).isAbsolutePath {
-      repository = FileManager.default.currentDirectoryPath + "/" + repository
+    if !repository.hasPrefix("/") {
+      do throws(Errno) {
+        repository = try FileSystem.currentDirectory() + "/" + repository
+      } catch {
+        throw UsageError("--repo \(repository): cannot read the working directory (\(error.message))")
+      }
     }
     let counter = PThreadMutex(0)
     let step = build
@@ -80,24 +84,21 @@ package final class Bisection {
         if let step { return try step(source, scratch, interrupted) }
         return try RevisionBuilder.swiftBuild(source, scratch, interrupted)
       }, reuseCheckout: build == nil && ABCommand.reusesCheckout(repository))
-    let good = try builder.resolve(o.revisions.good)
-    let bad = try builder.resolve(o.revisions.bad)
+    let good = try builder.resolve(options.revisions.good)
+    let bad = try builder.resolve(options.revisions.bad)
     guard good.commit != bad.commit else {
       throw UsageError("GOOD and BAD are the same commit (\(good.shortCommit)): nothing to bisect")
     }
     let range = try builder.firstParentRange(from: good, to: bad)
-    let out = try RunCommand.prepareOutDir(o.out ?? defaultFolder(repository))
-    // bench ab's options, checked once on BAD: a probe refuses nothing the command line did not.
-    _ = try ABCommand.parse(
-      abArguments(o, repository: repository, good: good, commit: bad.commit, runs: o.runs, folder: out))
+    let out = try RunCommand.prepareOutDir(options.out ?? defaultFolder(repository))
     let store: any HistoryStore
     do throws(HistoryError) {
-      store = try o.database.open()
+      store = try options.database.open()
     } catch {
       throw UsageError(error.description)
     }
     return Bisection(
-      options: o, repository: repository, builder: builder, good: good, bad: bad,
+      options: options, repository: repository, builder: builder, good: good, bad: bad,
       goodSubject: builder.subject(of: good) ?? "", range: range, store: store, out: out, compiled: counter)
   }
 
@@ -110,14 +111,14 @@ package final class Bisection {
     return (CameraAppLocator.packageRoot() ?? repository) + "/Results/bisect-" + f.string(from: Date())
   }
 
-  /// `bench ab`'s command line for one session: GOOD against `commit`, the bisected cell only.
-  static func abArguments(
-    _ o: BisectCommand.Options, repository: String, good: Revision, commit: String, runs: Int, folder: String
-  ) -> [String] {
-    [
-      "--repo", repository, good.commit, commit, "--runs", "\(runs)", "--conditions", o.condition,
-      "--configs", o.config, "--out", folder,
-    ] + o.passedThrough
+  /// `bench ab`'s options for one session: GOOD against `probed` (both resolved already), the
+  /// bisected cell only (``BisectCommand/Options/probe``), `runs` runs per side, into `folder`.
+  func abOptions(probed: Revision, runs: Int, folder: String) -> ABCommand.Options {
+    var run = options.probe
+    run.settings.runs = runs
+    run.out = folder
+    return ABCommand.Options(
+      revisions: (good.commit, probed.commit), repo: repository, run: run, resolved: (good, probed))
   }
 
   /// Runs the search to its end and reports it. Exit status: 0 culprit, 1 no culprit named
