@@ -9,36 +9,8 @@ import LaunchContract
 /// sessions of each probed commit against GOOD, each decided by the baseline gate. Every probe's
 /// results are recorded in the history. docs/history.md "Bisect".
 package enum BisectCommand: Command {
-  /// The command line, checked.
-  package struct Options: Sendable {
-    /// GOOD and BAD, as given.
-    package var revisions: (good: String, bad: String)
-    /// `--repo`, as given.
-    package var repo: String?
-    /// `--cell`: the condition and configuration bisected.
-    package var condition = "warm"
-    /// `--cell`'s configuration.
-    package var config = "deferred"
-    /// `--phase`.
-    package var phase = PhaseName.firstFrameObserved
-    /// `--runs`: counted runs per side in a probe's first session.
-    package var runs = 10
-    /// `--max-runs`: the most runs per side an inconclusive probe is given.
-    package var maxRuns = 40
-    /// `--threshold`: how much slower than GOOD (a fraction: 0.05 = 5 %) a probe must be to be
-    /// slower; within it, not slower.
-    package var threshold = 0.05
-    /// `--db`.
-    package var database: HistoryDatabaseURL
-    /// `--out`, as given: the folder each probe's session goes in, and `bisect.json`.
-    package var out: String?
-    /// `--quiet`.
-    package var quiet = false
-    /// `bench ab`'s options every probe runs with, read once as `bench ab` reads them
-    /// (`--warmup 1`, `--profile FILE`, …), with the bisected cell as its only one; each probe
-    /// sets its runs and its folder.
-    package var probe: RunCommand.Options
-  }
+  /// The command line, checked (``BisectOptions``).
+  package typealias Options = BisectOptions
 
   static let cell = Option(
     "--cell", "CONDITION/CONFIG", "the cell bisected", default: "warm/deferred", parser: .fileName)

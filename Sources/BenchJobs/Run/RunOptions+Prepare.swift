@@ -7,13 +7,14 @@ import SyntheticCamera
 import V4L2Camera
 import Subprocess
 import SystemCalls
+import CommandLineKit
 
-extension RunCommand.Options {
+extension RunOptions {
   /// Checks and opens what the options name, in the pipeline's first step: the display, the
   /// loaded condition's burners (planned once, from bench's own affinity and cgroup quota), the
   /// camera node, the light-board output node, the profile, the apps and the results folder
   /// (created here, so that an unwritable one is a usage error).
-  package func prepare() throws(UsageError) -> RunCommand.Run {
+  package func prepare() throws(UsageError) -> RunJob {
     var s = settings
     try BenchDisplay.validate(s.display)
     // Planned once, from bench's own affinity and cgroup quota: recorded as run.
@@ -39,9 +40,9 @@ extension RunCommand.Options {
       s.profileHash = ProfileFingerprint.hash(syntheticProfile)
       try checkReachable(syntheticProfile, settings: s)
     }
-    s.outDir = try RunCommand.prepareOutDir(out)
+    s.outDir = try RunJob.prepareOutDir(out)
     try resolveThreadStates(into: &s)
-    return RunCommand.Run(settings: s, format: format, quiet: quiet, overwrite: overwrite)
+    return RunJob(settings: s, format: format, quiet: quiet, overwrite: overwrite)
   }
 
   /// `--thread-states`: tracefs opened (bench's instance) or the fallback chosen. `on` where

@@ -9,9 +9,10 @@ import Foundation
 import SystemCalls
 import Subprocess
 import ResultsSchema
+import CommandLineKit
 
 /// The one pipeline of `bench` and `bench ab` (and what comes next): the command's options are
-/// prepared (``RunCommand/Options/prepare()``), then
+/// prepared (``RunOptions/prepare()``), then
 /// 1. the results folders are claimed, the process guard started, the apps located or built;
 /// 2. the display is opened, and one journal, runner and session is set up per side;
 /// 3. the job runs the sessions (``BenchJob/run(_:runners:progress:interrupted:log:)``);
@@ -175,7 +176,7 @@ package enum BenchPipeline {
           try FileSystem.createDirectory(atPath: side.folder)
         } catch {
           throw UsageError(
-            "--out \(job.settings.outDir): cannot create \(label)/ (\(RunCommand.reason(error)))")
+            "--out \(job.settings.outDir): cannot create \(label)/ (\(RunJob.reason(error)))")
         }
       }
       folders.append(

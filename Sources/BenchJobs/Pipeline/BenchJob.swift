@@ -19,9 +19,9 @@ package protocol BenchJob {
   /// Whether the sides share one camera's power state (in a private folder the pipeline makes):
   /// sides interleaved on one device, where a warm run follows the last run of either side.
   var sharesDevice: Bool { get }
-  /// What goes to stdout as each side's results are written (``RunCommand/Format``, and whether
+  /// What goes to stdout as each side's results are written (``RunFormat``, and whether
   /// the closing lines are quiet); nil when the job reports its sides together (``report``).
-  var sideOutput: (format: RunCommand.Format, quiet: Bool)? { get }
+  var sideOutput: (format: RunFormat, quiet: Bool)? { get }
 
   /// The app each side runs, in ``sides`` order: camera-app, located or built (nil with `--app` or
   /// third-party apps only); or why there is none, the reason said on `log`.

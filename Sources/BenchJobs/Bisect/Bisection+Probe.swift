@@ -4,6 +4,7 @@ import BenchHistory
 import BenchKit
 import Foundation
 import ResultsSchema
+import CommandLineKit
 
 extension Bisection {
   /// What measuring one commit came to.

@@ -5,13 +5,14 @@ import BenchKit
 import Foundation
 import Subprocess
 import SystemCalls
+import CommandLineKit
 
 /// `bench bisect`'s work, prepared: GOOD and BAD resolved, the range listed, the history opened,
 /// the results folder made. ``run(output:errors:)`` asks ``BisectSearch`` for each commit to
 /// measure, measures it against GOOD (``probe(_:errors:)``), and reports.
 package final class Bisection {
   /// The command line.
-  let options: BisectCommand.Options
+  let options: BisectOptions
   /// The git repository the commits are in.
   let repository: String
   /// Builds and caches camera-app per commit; its build step counts into ``compiled``.
@@ -40,7 +41,7 @@ package final class Bisection {
   let started = ContinuousClock.now
 
   init(
-    options: BisectCommand.Options, repository: String, builder: RevisionBuilder, good: Revision,
+    options: BisectOptions, repository: String, builder: RevisionBuilder, good: Revision,
     bad: Revision,
     goodSubject: String, range: [RangeCommit], store: any HistoryStore, out: String,
     compiled: PThreadMutex<Int>
@@ -61,7 +62,7 @@ package final class Bisection {
   /// history and makes the results folder. `build` replaces `swift build` (tests); either way
   /// each build is counted.
   /// - Throws: `UsageError` (exit 2) naming what cannot be bisected.
-  package static func prepare(_ options: BisectCommand.Options, build: RevisionBuilder.BuildStep?)
+  package static func prepare(_ options: BisectOptions, build: RevisionBuilder.BuildStep?)
     throws(UsageError)
     -> Bisection
   {
@@ -83,14 +84,14 @@ package final class Bisection {
         counter.withLock { $0 += 1 }
         if let step { return try step(source, scratch, interrupted) }
         return try RevisionBuilder.swiftBuild(source, scratch, interrupted)
-      }, reuseCheckout: build == nil && ABCommand.reusesCheckout(repository))
+      }, reuseCheckout: build == nil && ABJob.reusesCheckout(repository))
     let good = try builder.resolve(options.revisions.good)
     let bad = try builder.resolve(options.revisions.bad)
     guard good.commit != bad.commit else {
       throw UsageError("GOOD and BAD are the same commit (\(good.shortCommit)): nothing to bisect")
     }
     let range = try builder.firstParentRange(from: good, to: bad)
-    let out = try RunCommand.prepareOutDir(options.out ?? defaultFolder(repository))
+    let out = try RunJob.prepareOutDir(options.out ?? defaultFolder(repository))
     let store: any HistoryStore
     do throws(HistoryError) {
       store = try options.database.open()
@@ -112,12 +113,12 @@ package final class Bisection {
   }
 
   /// `bench ab`'s options for one session: GOOD against `probed` (both resolved already), the
-  /// bisected cell only (``BisectCommand/Options/probe``), `runs` runs per side, into `folder`.
-  func abOptions(probed: Revision, runs: Int, folder: String) -> ABCommand.Options {
+  /// bisected cell only (``BisectOptions/probe``), `runs` runs per side, into `folder`.
+  func abOptions(probed: Revision, runs: Int, folder: String) -> ABOptions {
     var run = options.probe
     run.settings.runs = runs
     run.out = folder
-    return ABCommand.Options(
+    return ABOptions(
       revisions: (good.commit, probed.commit), repo: repository, run: run, resolved: (good, probed))
   }
 
