@@ -58,12 +58,15 @@
 //       Probe, ResultsSchema, SyntheticCamera, SystemCalls, TestSupport, ThreadStates, V4L2Camera,
 //       V4L2TestSupport
 //   8 ProbeCalibration → CaptureKit, Display, LightBoard, Probe, Sampling, SystemCalls, X11Display
-//   9 BenchCommands → AppBuilds, BenchAnalysis, BenchHistory, BenchKit, CommandLineKit, Display,
-//       HostConditions, LaunchContract, Probe, ProbeCalibration, ResultsSchema, Subprocess,
-//       SyntheticCamera, SystemCalls, ThreadTracing, V4L2Camera, X11Display
+//   9 BenchJobs → AppBuilds, BenchAnalysis, BenchHistory, BenchKit, CommandLineKit, Display,
+//       HostConditions, LaunchContract, ResultsSchema, Subprocess, SyntheticCamera, SystemCalls,
+//       ThreadTracing, V4L2Camera
 //   9 results-benchmark (executable) → BenchAnalysis, BenchKit, CommandLineKit, LaunchContract,
 //       ResultsSchema, Sampling, Subprocess, SystemCalls, TestSupport
-//   10 bench (executable) → AppBuilds, BenchCommands, BenchKit, HostConditions, Subprocess, SystemCalls
+//   10 BenchCommands → AppBuilds, BenchAnalysis, BenchHistory, BenchJobs, BenchKit, CommandLineKit,
+//       Display, HostConditions, LaunchContract, Probe, ProbeCalibration, ResultsSchema, Subprocess,
+//       SyntheticCamera, SystemCalls, ThreadTracing, V4L2Camera, X11Display
+//   11 bench (executable) → AppBuilds, BenchCommands, BenchKit, HostConditions, Subprocess, SystemCalls
 // graph:end
 import PackageDescription
 
@@ -178,9 +181,9 @@ let package = Package(
     // The libpq calls of the history database's PostgreSQL store, declared here and loaded with
     // dlopen at run time (libpq5), so the default build needs no PostgreSQL package.
     .target(name: "CPQShims", dependencies: ["CLibraryLoader"]),
-    // The history database (`bench history`): the store protocol, the SQLite store over
-    // CSQLiteShims and the PostgreSQL store over CPQShims, schema versions and migrations,
-    // recording results idempotently.
+    // The history database (`bench history`): the store protocol and one SQL store (schema,
+    // migrations, filters and queries written once, recording idempotently) over a connection
+    // and a dialect: SQLite over CSQLiteShims, PostgreSQL over CPQShims.
     .target(
       name: "BenchHistory",
       dependencies: [
@@ -254,14 +257,26 @@ let package = Package(
         "LightBoard", "ResultsSchema", "ThreadStates", "ThreadTracing",
       ],
       swiftSettings: strict),
-    // The thin commands layer: `bench`'s command line (one option table per command), each
-    // command, and the one pipeline `bench` and `bench ab` run (prepare, run, write, report).
+    // The jobs below the commands: their typed options (`bench`, `bench ab`, `bench bisect`),
+    // the one pipeline `bench` and `bench ab` run (prepare, run, write, report) returning what
+    // it measured (BenchOutcome), and bisect's search run in-process over it.
+    .target(
+      name: "BenchJobs",
+      dependencies: [
+        "AppBuilds", "BenchAnalysis", "BenchHistory", "BenchKit", "CommandLineKit", "Display",
+        "HostConditions",
+        "LaunchContract", "ResultsSchema", "Subprocess", "SyntheticCamera", "SystemCalls", "ThreadTracing",
+        "V4L2Camera",
+      ],
+      swiftSettings: strict),
+    // The thin commands layer: `bench`'s command line (one option table per command) and each
+    // command, reading its options into a job (BenchJobs) and its outcome into an exit status.
     .target(
       name: "BenchCommands",
       dependencies: [
         "BenchKit", "HostConditions", "BenchAnalysis", "CommandLineKit", "Display", "LaunchContract", "Probe",
         "SyntheticCamera", "SystemCalls", "V4L2Camera", "X11Display", "Subprocess", "AppBuilds",
-        "ResultsSchema", "ProbeCalibration", "BenchHistory", "ThreadTracing",
+        "ResultsSchema", "ProbeCalibration", "BenchHistory", "BenchJobs", "ThreadTracing",
       ],
       swiftSettings: strict),
     // The preload library (Preload/firstframe-preload.c) and its C companions, compiled by the
@@ -432,6 +447,9 @@ let package = Package(
       swiftSettings: strict),
     // The launch contract's parsers and tables: endpoints, the environment, owners, commands.
     .testTarget(name: "LaunchContractTests", dependencies: ["LaunchContract"], swiftSettings: strict),
+    // The jobs' outcome as an exit status.
+    .testTarget(
+      name: "BenchJobsTests", dependencies: ["BenchJobs", "TestSupport"], swiftSettings: strict),
     // The seeded generator and the type-7 percentile against published values.
     .testTarget(name: "SamplingTests", dependencies: ["Sampling"], swiftSettings: strict),
     // The probe's calibration report and its bound.

@@ -182,7 +182,7 @@ struct ABPinTests {
     for changes in [[], ["Sources/SyntheticCamera/Device/SyntheticCamera.swift"]] {
       resultsA.settings.ab = Self.pin(changes: changes)
       resultsB.settings.ab = Self.pin(changes: changes)
-      let text = ABCommand.comparison(a: a, b: b, resultsA: resultsA, resultsB: resultsB, folder: "/out")
+      let text = ABJob.comparison(a: a, b: b, resultsA: resultsA, resultsB: resultsB, folder: "/out")
       let lines = text.split(separator: "\n").map(String.init)
       let firstFrame = lines.filter { $0.hasPrefix("first_frame") }
       #expect(lines[0].hasPrefix("A = HEAD~1") && !firstFrame.isEmpty)

@@ -9,18 +9,20 @@ import Foundation
 import SystemCalls
 import Subprocess
 import ResultsSchema
+import CommandLineKit
 import ThreadTracing
 
 /// The one pipeline of `bench` and `bench ab` (and what comes next): the command's options are
-/// prepared (``RunCommand/Options/prepare()``), then
+/// prepared (``RunOptions/prepare()``), then
 /// 1. the results folders are claimed, the process guard started, the apps located or built;
 /// 2. the display is opened, and one journal, runner and session is set up per side;
 /// 3. the job runs the sessions (``BenchJob/run(_:runners:progress:interrupted:log:)``);
 /// 4. each side's results are written (``finish(_:folder:journal:format:quiet:displayFailure:output:errors:)``);
-/// 5. the job reports (a comparison, a verdict) and the exit status is returned: 0 ok, 1 runs
-///    failed or results not written, 130 interrupted.
+/// 5. the job reports (a comparison, a verdict), and the outcome is returned as a value
+///    (``BenchOutcome``: not built, stopped, failed, or measured with each side's results and
+///    the exit status: 0 ok, 1 runs failed or results not written, 130 interrupted).
 package enum BenchPipeline {
-  /// Runs `job` from its results folders to its exit status. `interrupt` is the flag a signal
+  /// Runs `job` from its results folders to its outcome. `interrupt` is the flag a signal
   /// sets (installed here when nil): a command that runs several jobs (`bench bisect`) installs
   /// one and passes it to each, so that one Ctrl-C stops the job in flight and the command.
   /// - Throws: `UsageError` when a results folder cannot be made, is held by another bench or
@@ -28,7 +30,7 @@ package enum BenchPipeline {
   package static func run(
     _ job: some BenchJob, interrupt: InterruptFlag? = nil, output: inout some TextOutputStream,
     errors: inout some TextOutputStream
-  ) throws(UsageError) -> Int32 {
+  ) throws(UsageError) -> BenchOutcome {
     let interrupted = interrupt ?? InterruptFlag.install()
     let guardProcess = startGuard(errors: &errors)
     // The results folders first: one in use or holding results is refused before anything is built.
@@ -38,7 +40,9 @@ package enum BenchPipeline {
     let apps: [String?]
     switch job.apps(interrupted: interrupted, log: { errors.write($0 + "\n") }) {
     case .apps(let found): apps = found
-    case .exit(let status): return status
+    case .notBuilt(let side, let reason): return .notBuilt(side: side, reason: reason)
+    case .stopped: return .stopped
+    case .failed: return .failed
     }
     // The benchmark's resources (opened when the command was prepared: the tracefs instance) go
     // with the pipeline — every condition restored, the instance removed — or, when bench is
@@ -48,7 +52,7 @@ package enum BenchPipeline {
     if case .tracefs(let session) = resources.threadStates {
       guardProcess?.removeDirectoryOnExit(session.path)
     }
-    guard let display = openDisplay(job.settings, quiet: job.quiet, errors: &errors) else { return 1 }
+    guard let display = openDisplay(job.settings, quiet: job.quiet, errors: &errors) else { return .failed }
     defer { display.stop() }
     // A display that is gone (Xvfb exited) stops the benchmark as Ctrl-C does; the run in
     // flight fails with the reason (BenchRunner.displayFailure).
@@ -60,15 +64,16 @@ package enum BenchPipeline {
         device = try PrivateDirectory.makeTemporary(prefix: "firstframe-device-")
       } catch {
         errors.write("bench: cannot make the camera's state folder: \(error.message)\n")
-        return 1
+        return .failed
       }
     }
     if let device { guardProcess?.removeOnExit(device) }
-    defer { if let device { try? FileManager.default.removeItem(atPath: device) } }
+    // Best effort: the guard removes it too, when bench ends.
+    defer { if let device { try? FileSystem.remove(atPath: device, absentIsFine: true) } }
     let context = SideContext(
       apps: apps, display: display, device: device, progress: progress, guardProcess: guardProcess,
       interrupted: stop)
-    guard let sides = makeSides(job, folders: folders, context, errors: &errors) else { return 1 }
+    guard let sides = makeSides(job, folders: folders, context, errors: &errors) else { return .failed }
     guardProcess?.removeOnExit(in: "/dev/shm", namesStartingWith: DisplaySurface.namePrefix + "\(getpid())-")
     let results = job.run(
       sides.map(\.session), runners: sides.map(\.runner), progress: progress, interrupted: stop,
@@ -76,7 +81,7 @@ package enum BenchPipeline {
     let status = write(
       results, job: job, folders: folders, journals: sides.map(\.journal), displayFailure: display.failure,
       output: &output, errors: &errors)
-    return job.report(results, status: status, output: &output, errors: &errors)
+    return .measured(results, status: job.report(results, status: status, output: &output, errors: &errors))
   }
 
   /// What every side of a job is set up with.
@@ -172,11 +177,11 @@ package enum BenchPipeline {
     var folders: [ResultsFolder] = []
     for side in job.sides {
       if let label = side.label {
-        do {
-          try FileManager.default.createDirectory(atPath: side.folder, withIntermediateDirectories: true)
+        do throws(Errno) {
+          try FileSystem.createDirectory(atPath: side.folder)
         } catch {
           throw UsageError(
-            "--out \(job.settings.outDir): cannot create \(label)/ (\(RunCommand.reason(error)))")
+            "--out \(job.settings.outDir): cannot create \(label)/ (\(RunJob.reason(error)))")
         }
       }
       folders.append(

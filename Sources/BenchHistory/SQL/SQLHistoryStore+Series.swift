@@ -1,23 +1,23 @@
 import BenchAnalysis
 
-extension SQLiteHistoryStore {
+extension SQLHistoryStore {
   /// The series `query` selects, made as the rows come: two queries (cells; then the ok runs'
   /// phases, by cell), each cell's phases reduced to their medians as soon as its rows are read,
   /// phase names compared as bytes and kept once. No run is kept: 4 million phase rows (1000
   /// benchmarks × 40 cells × 10 runs × 10 phases) take tens of MB, not the GB of `benchmarks(_:)`.
   /// - Throws: `HistoryError` when the database fails.
   package func series(_ query: HistoryQuery) throws(HistoryError) -> [HistorySeries] {
-    let (condition, values) = Self.filter(query)
-    var summaries = try cellSummaries(condition: condition, values: values)
-    let phaseFilter = query.phase == nil ? "" : " AND p.phase = ?"
-    let rows = try database.prepare(
+    var parameters = SQLParameters(connection.dialect)
+    let condition = Self.filter(query, &parameters)
+    var summaries = try cellSummaries(condition: condition, values: parameters.values)
+    let phaseFilter = query.phase.map { " AND p.phase = \(parameters.add($0))" } ?? ""
+    let rows = try connection.select(
       """
       SELECT r.cell_id, p.phase, p.ms
       FROM benchmark b JOIN cell c ON c.benchmark_id = b.id JOIN run r ON r.cell_id = c.id
         JOIN phase p ON p.run_id = r.id
       WHERE \(condition) AND r.ok = 1\(phaseFilter) ORDER BY r.cell_id
-      """)
-    try rows.bind(values + (query.phase.map { [.text($0)] } ?? []))
+      """, parameters.values)
     var names = PhaseNames()
     var samples: [[Double]] = []  // by phase number, the current cell's
     var current: Int?  // the current cell's place in `summaries`
@@ -29,7 +29,7 @@ extension SQLiteHistoryStore {
       }
     }
     var lastCell: Int64 = -1
-    while try rows.step() {
+    while try rows.next() {
       let cellID = rows.integer(0)
       if cellID != lastCell {
         flush()
@@ -46,20 +46,19 @@ extension SQLiteHistoryStore {
 
   /// The cells `condition` selects, oldest benchmark first, without phases, and each cell id's
   /// place in the list.
-  private func cellSummaries(condition: String, values: [SQLiteStatement.Value]) throws(HistoryError) -> (
+  private func cellSummaries(condition: String, values: [SQLValue]) throws(HistoryError) -> (
     list: [HistorySeries.CellSummary], places: [Int64: Int]
   ) {
-    let cells = try database.prepare(
+    let cells = try connection.select(
       """
       SELECT b.id, b.commit_sha, b.branch, b.time, b.machine, b.hostname,
         c.id, c.condition, c.config, c.camera, c.runs, c.failed
       FROM benchmark b JOIN cell c ON c.benchmark_id = b.id WHERE \(condition) ORDER BY b.time, b.id, c.id
-      """)
-    try cells.bind(values)
+      """, values)
     var list: [HistorySeries.CellSummary] = []
     var places: [Int64: Int] = [:]
     var texts = TextCache()
-    while try cells.step() {
+    while try cells.next() {
       let id = cells.integer(0)
       var summary: HistorySeries.CellSummary
       if let last = list.last, last.benchmark == id {
@@ -114,9 +113,9 @@ private struct PhaseNames {
 private struct TextCache {
   var known: [[UInt8]: String] = [:]
 
-  /// Column `column` of `statement`'s row as text ("" for NULL), shared with earlier rows.
-  mutating func text(_ statement: SQLiteStatement, _ column: Int32) -> String {
-    statement.withBytes(column) { bytes in
+  /// Column `column` of `rows`' current row as text ("" for NULL), shared with earlier rows.
+  mutating func text(_ rows: some SQLRows, _ column: Int32) -> String {
+    rows.withBytes(column) { bytes in
       if let hit = known[Array(bytes)] { return hit }
       let text = String(decoding: bytes, as: UTF8.self)
       known[Array(bytes)] = text

@@ -22,12 +22,12 @@ package protocol BenchJob {
   /// Whether the sides share one camera's power state (in a private folder the pipeline makes):
   /// sides interleaved on one device, where a warm run follows the last run of either side.
   var sharesDevice: Bool { get }
-  /// What goes to stdout as each side's results are written (``RunCommand/Format``, and whether
+  /// What goes to stdout as each side's results are written (``RunFormat``, and whether
   /// the closing lines are quiet); nil when the job reports its sides together (``report``).
-  var sideOutput: (format: RunCommand.Format, quiet: Bool)? { get }
+  var sideOutput: (format: RunFormat, quiet: Bool)? { get }
 
   /// The app each side runs, in ``sides`` order: camera-app, located or built (nil with `--app` or
-  /// third-party apps only); or the exit status when there is none, the reason said on `log`.
+  /// third-party apps only); or why there is none, the reason said on `log`.
   func apps(interrupted: InterruptFlag, log: (String) -> Void) -> BenchJobApps
   /// The source each side measured, in ``sides`` order (results.json's `tool.commit`,
   /// `tool.branch`, `tool.dirty`); nil where it is not known. Called once, before the runs.
@@ -58,8 +58,12 @@ package struct BenchSide: Sendable {
 package enum BenchJobApps {
   /// Per side: camera-app's path, or nil when the side runs `--app` or third-party apps only.
   case apps([String?])
-  /// No benchmark: the exit status (1 a build or locate failed, 130 interrupted).
-  case exit(Int32)
+  /// Side `side`'s camera-app was not built or could not be located, for `reason`.
+  case notBuilt(side: Int, reason: String)
+  /// A signal stopped the job while building.
+  case stopped
+  /// Something else the job needs before the runs failed.
+  case failed
 }
 
 extension BenchJob {

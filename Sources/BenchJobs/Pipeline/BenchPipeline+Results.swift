@@ -70,7 +70,7 @@ extension BenchPipeline {
   /// results.json is written, prints `format` and the closing lines. Every file that could not be
   /// written is named with its errno; the journal keeps the runs for `bench report` then.
   static func finish(
-    _ results: BenchResults, folder: ResultsFolder, journal: RunJournal, format: RunCommand.Format,
+    _ results: BenchResults, folder: ResultsFolder, journal: RunJournal, format: RunFormat,
     quiet: Bool,
     displayFailure: String? = nil, output: inout some TextOutputStream, errors: inout some TextOutputStream
   )
@@ -103,7 +103,7 @@ extension BenchPipeline {
       }
     }
     do {
-      try RunCommand.linkLatest(dir)
+      try RunJob.linkLatest(dir)
     } catch {
       // Only the link is missing: the results are written, so this is a warning, not a failure.
       errors.write("bench: cannot point Results/latest at \(dir): \(error)\n")

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
   import Glibc
 #endif
+import CommandLineKit
 import BenchKit
 import Subprocess
 import Synchronization

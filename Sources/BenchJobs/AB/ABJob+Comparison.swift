@@ -2,7 +2,7 @@ import AppBuilds
 import BenchAnalysis
 import ResultsSchema
 
-extension ABCommand {
+extension ABJob {
   /// What is marked beside each `first_frame` row of the comparison when the simulated camera's
   /// sources differ between A and B.
   static let simulatedCameraMark = "[simulated camera differs]"
@@ -35,7 +35,7 @@ extension ABCommand {
 extension BenchResults.ABPin {
   /// One sentence saying that the simulated camera's sources differ between the revisions and
   /// which files, when they do; nil when the simulated camera is the same code on both sides.
-  var simulatedCameraNote: String? {
+  package var simulatedCameraNote: String? {
     guard simulatedCameraDiffers else { return nil }
     let shown = simulatedCameraChanges.prefix(3).joined(separator: ", ")
     let more = simulatedCameraChanges.count > 3 ? ", and \(simulatedCameraChanges.count - 3) more" : ""

@@ -5,10 +5,11 @@ import BenchKit
 import Foundation
 import SystemCalls
 import AppBuilds
+import CommandLineKit
 
 /// The results folder: made (and checked writable) when the command is prepared, linked from
 /// `Results/latest` when the results are written.
-extension RunCommand {
+extension RunJob {
   /// Creates the results folder (default `Results/<UTC timestamp>`) and checks it is writable.
   static func prepareOutDir(_ given: String?) throws(UsageError) -> String {
     let dir: String

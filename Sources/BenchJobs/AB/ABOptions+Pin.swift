@@ -3,8 +3,9 @@ import BenchKit
 import ResultsSchema
 import SyntheticCamera
 import SystemCalls
+import CommandLineKit
 
-extension ABCommand.Options {
+extension ABOptions {
   /// Pins what both revisions run on: one cost profile for both sides' camera-app — `--profile
   /// FILE` when given, else REV_A's `Benchmarks/profiles/default.json`, to be written into the
   /// results folder as `profile.json` — and records it, with whether the simulated camera's
@@ -54,7 +55,7 @@ extension ABCommand.Options {
   }
 }
 
-extension ABCommand.Run {
+extension ABJob {
   /// Writes A's default profile (``pinnedProfile``) to `settings.profilePath`
   /// (`OUT/profile.json`) atomically; true when there was none to write. Said on `log` when it
   /// cannot be written: then no run could load it.

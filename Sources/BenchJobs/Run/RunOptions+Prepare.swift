@@ -8,13 +8,14 @@ import ThreadTracing
 import V4L2Camera
 import Subprocess
 import SystemCalls
+import CommandLineKit
 
-extension RunCommand.Options {
+extension RunOptions {
   /// Checks and opens what the options name, in the pipeline's first step: the display, the
   /// loaded condition's burners (planned once, from bench's own affinity and cgroup quota), the
   /// camera node, the light-board output node, the profile, the apps and the results folder
   /// (created here, so that an unwritable one is a usage error).
-  package func prepare() throws(UsageError) -> RunCommand.Run {
+  package func prepare() throws(UsageError) -> RunJob {
     var s = settings
     try BenchDisplay.validate(s.display)
     // Planned once, from bench's own affinity and cgroup quota: recorded as run.
@@ -40,11 +41,10 @@ extension RunCommand.Options {
       s.profileHash = ProfileFingerprint.hash(syntheticProfile)
       try checkReachable(syntheticProfile, settings: s)
     }
-    s.outDir = try RunCommand.prepareOutDir(out)
-    try RunCommand.checkKeepSchedTrace()
+    s.outDir = try RunJob.prepareOutDir(out)
+    try RunJob.checkKeepSchedTrace()
     let resources = try openResources(s)
-    return RunCommand.Run(
-      settings: s, resources: resources, format: format, quiet: quiet, overwrite: overwrite)
+    return RunJob(settings: s, resources: resources, format: format, quiet: quiet, overwrite: overwrite)
   }
 
   /// The benchmark's resources (``RunResources/open(_:)``), `--thread-states` among them:
@@ -227,7 +227,7 @@ extension RunCommand.Options {
   }
 }
 
-extension RunCommand {
+extension RunJob {
   /// `FIRSTFRAME_KEEP_SCHED_TRACE=DIR`, when set, names a folder that is there: otherwise every
   /// traced run's raw trace would be dropped without a word.
   static func checkKeepSchedTrace() throws(UsageError) {

@@ -1,12 +1,10 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
 import AppBuilds
 import BenchAnalysis
 import BenchHistory
 import BenchKit
 import Foundation
 import ResultsSchema
+import CommandLineKit
 
 extension Bisection {
   /// What measuring one commit came to.
@@ -40,22 +38,18 @@ extension Bisection {
   }
 
   /// One `bench ab` session of GOOD against `commit` (``BenchPipeline`` with this bisect's
-  /// builder and interrupt flag), decided by the baseline gate.
+  /// builder and interrupt flag), decided by the baseline gate from the results it returns.
   func session(_ commit: RangeCommit, runs: Int, errors: inout some TextOutputStream) -> ProbeResult {
     sessions += 1
     let folder = out + String(format: "/%02d-", sessions) + commit.commit.prefix(12) + "-r\(runs)"
-    let arguments = Self.abArguments(
-      options, repository: repository, good: good, commit: commit.commit, runs: runs, folder: folder)
-    let status: Int32
+    let outcome: BenchOutcome
     do throws(UsageError) {
       // GOOD was resolved once, at the start; the commit is checked here (no camera-app: untestable).
       let probed = try builder.resolve(commit.commit)
-      guard var options = try ABCommand.parse(arguments) else { return .interrupted }
-      options.resolved = (good, probed)
-      var job = try options.prepare()
+      var job = try abOptions(probed: probed, runs: runs, folder: folder).prepare()
       job.builder = builder
       var comparison = ""
-      status = try BenchPipeline.run(job, interrupt: interrupt, output: &comparison, errors: &errors)
+      outcome = try BenchPipeline.run(job, interrupt: interrupt, output: &comparison, errors: &errors)
     } catch {
       // A commit bench ab refuses (no camera-app; the checkout's HEAD with uncommitted changes):
       // not measurable.
@@ -63,20 +57,27 @@ extension Bisection {
         BisectProbe(commit: commit.commit, subject: commit.subject, verdict: .untestable, note: error.message)
       )
     }
-    if status == 130 || interrupt.isSet { return .interrupted }
-    guard let a = try? ResultsFile.load(path: folder + "/A/results.json", timelines: .none),
-      let b = try? ResultsFile.load(path: folder + "/B/results.json", timelines: .none)
-    else {
-      if access(builder.cachedBinary(good.commit), X_OK) != 0 {
-        return .goodFailed("camera-app at GOOD \(good.shortCommit) did not build (exit \(status); see above)")
+    if interrupt.isSet { return .interrupted }
+    let a: BenchResults
+    let b: BenchResults
+    switch outcome {
+    case .stopped: return .interrupted
+    case .notBuilt(let side, _) where side == 0:
+      return .goodFailed(
+        "camera-app at GOOD \(good.shortCommit) did not build (exit \(outcome.exitStatus); see above)")
+    case .notBuilt:
+      return .measured(
+        BisectProbe(
+          commit: commit.commit, subject: commit.subject, verdict: .untestable,
+          note: "camera-app did not build (skipped, as git bisect skip)"))
+    case .failed:
+      return .goodFailed("the session in \(folder) wrote no results (exit \(outcome.exitStatus))")
+    case .measured(let results, let status):
+      if status == 130 { return .interrupted }
+      guard results.count == 2, let resultsA = results[0], let resultsB = results[1] else {
+        return .goodFailed("the session in \(folder) wrote no results (exit \(status))")
       }
-      if access(builder.cachedBinary(commit.commit), X_OK) != 0 {
-        return .measured(
-          BisectProbe(
-            commit: commit.commit, subject: commit.subject, verdict: .untestable,
-            note: "camera-app did not build (skipped, as git bisect skip)"))
-      }
-      return .goodFailed("the session in \(folder) wrote no results (exit \(status))")
+      (a, b) = (resultsA, resultsB)
     }
     record(a, commit: good.commit, time: builder.commitTime(good), errors: &errors)
     record(b, commit: commit.commit, time: commit.time, errors: &errors)
@@ -102,7 +103,8 @@ extension Bisection {
   /// said on `errors` and the bisect goes on.
   func record(_ results: BenchResults, commit: String, time: String?, errors: inout some TextOutputStream) {
     let benchmark = HistoryBenchmark(
-      results: results, commit: commit, branch: "bisect", time: time.flatMap(HistoryTime.normalize))
+      results: results, commit: commit, branch: HistoryQuery.bisectBranch,
+      time: time.flatMap(HistoryTime.normalize))
     do throws(HistoryError) {
       _ = try store.record(benchmark)
     } catch {

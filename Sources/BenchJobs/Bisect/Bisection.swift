@@ -5,13 +5,14 @@ import BenchKit
 import Foundation
 import Subprocess
 import SystemCalls
+import CommandLineKit
 
 /// `bench bisect`'s work, prepared: GOOD and BAD resolved, the range listed, the history opened,
 /// the results folder made. ``run(output:errors:)`` asks ``BisectSearch`` for each commit to
 /// measure, measures it against GOOD (``probe(_:errors:)``), and reports.
 package final class Bisection {
   /// The command line.
-  let options: BisectCommand.Options
+  let options: BisectOptions
   /// The git repository the commits are in.
   let repository: String
   /// Builds and caches camera-app per commit; its build step counts into ``compiled``.
@@ -40,7 +41,7 @@ package final class Bisection {
   let started = ContinuousClock.now
 
   init(
-    options: BisectCommand.Options, repository: String, builder: RevisionBuilder, good: Revision,
+    options: BisectOptions, repository: String, builder: RevisionBuilder, good: Revision,
     bad: Revision,
     goodSubject: String, range: [RangeCommit], store: any HistoryStore, out: String,
     compiled: PThreadMutex<Int>
@@ -61,15 +62,19 @@ package final class Bisection {
   /// history and makes the results folder. `build` replaces `swift build` (tests); either way
   /// each build is counted.
   /// - Throws: `UsageError` (exit 2) naming what cannot be bisected.
-  package static func prepare(_ o: BisectCommand.Options, build: RevisionBuilder.BuildStep?)
+  package static func prepare(_ options: BisectOptions, build: RevisionBuilder.BuildStep?)
     throws(UsageError)
     -> Bisection
   {
-    guard var repository = o.repo ?? CameraAppLocator.packageRoot() else {
+    guard var repository = options.repo ?? CameraAppLocator.packageRoot() else {
       throw UsageError("cannot find the FirstFrame package: run bench bisect inside it, or give --repo DIR")
     }
-    if !(repository as NSString).isAbsolutePath {
-      repository = FileManager.default.currentDirectoryPath + "/" + repository
+    if !repository.hasPrefix("/") {
+      do throws(Errno) {
+        repository = try FileSystem.currentDirectory() + "/" + repository
+      } catch {
+        throw UsageError("--repo \(repository): cannot read the working directory (\(error.message))")
+      }
     }
     let counter = PThreadMutex(0)
     let step = build
@@ -79,25 +84,22 @@ package final class Bisection {
         counter.withLock { $0 += 1 }
         if let step { return try step(source, scratch, interrupted) }
         return try RevisionBuilder.swiftBuild(source, scratch, interrupted)
-      }, reuseCheckout: build == nil && ABCommand.reusesCheckout(repository))
-    let good = try builder.resolve(o.revisions.good)
-    let bad = try builder.resolve(o.revisions.bad)
+      }, reuseCheckout: build == nil && ABJob.reusesCheckout(repository))
+    let good = try builder.resolve(options.revisions.good)
+    let bad = try builder.resolve(options.revisions.bad)
     guard good.commit != bad.commit else {
       throw UsageError("GOOD and BAD are the same commit (\(good.shortCommit)): nothing to bisect")
     }
     let range = try builder.firstParentRange(from: good, to: bad)
-    let out = try RunCommand.prepareOutDir(o.out ?? defaultFolder(repository))
-    // bench ab's options, checked once on BAD: a probe refuses nothing the command line did not.
-    _ = try ABCommand.parse(
-      abArguments(o, repository: repository, good: good, commit: bad.commit, runs: o.runs, folder: out))
+    let out = try RunJob.prepareOutDir(options.out ?? defaultFolder(repository))
     let store: any HistoryStore
     do throws(HistoryError) {
-      store = try o.database.open()
+      store = try options.database.open()
     } catch {
       throw UsageError(error.description)
     }
     return Bisection(
-      options: o, repository: repository, builder: builder, good: good, bad: bad,
+      options: options, repository: repository, builder: builder, good: good, bad: bad,
       goodSubject: builder.subject(of: good) ?? "", range: range, store: store, out: out, compiled: counter)
   }
 
@@ -110,14 +112,14 @@ package final class Bisection {
     return (CameraAppLocator.packageRoot() ?? repository) + "/Results/bisect-" + f.string(from: Date())
   }
 
-  /// `bench ab`'s command line for one session: GOOD against `commit`, the bisected cell only.
-  static func abArguments(
-    _ o: BisectCommand.Options, repository: String, good: Revision, commit: String, runs: Int, folder: String
-  ) -> [String] {
-    [
-      "--repo", repository, good.commit, commit, "--runs", "\(runs)", "--conditions", o.condition,
-      "--configs", o.config, "--out", folder,
-    ] + o.passedThrough
+  /// `bench ab`'s options for one session: GOOD against `probed` (both resolved already), the
+  /// bisected cell only (``BisectOptions/probe``), `runs` runs per side, into `folder`.
+  func abOptions(probed: Revision, runs: Int, folder: String) -> ABOptions {
+    var run = options.probe
+    run.settings.runs = runs
+    run.out = folder
+    return ABOptions(
+      revisions: (good.commit, probed.commit), repo: repository, run: run, resolved: (good, probed))
   }
 
   /// Runs the search to its end and reports it. Exit status: 0 culprit, 1 no culprit named
