@@ -1,7 +1,8 @@
-import BenchAnalysis
 import CommandLineKit
 import Foundation
+import HistoryAnalysis
 import ResultsSchema
+import Statistics
 
 extension HistoryBenchmarkTool {
   /// Prints the accuracy table for each noise scale.

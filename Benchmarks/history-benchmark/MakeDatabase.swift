@@ -1,8 +1,10 @@
-import BenchAnalysis
 import BenchHistory
 import CommandLineKit
 import Foundation
+import HistoryAnalysis
+import RunAnalysis
 import Sampling
+import Statistics
 
 extension HistoryBenchmarkTool {
   /// The phases of the made-up runs: bench's own names, then numbered ones.

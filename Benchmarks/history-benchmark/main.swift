@@ -1,6 +1,6 @@
-import BenchAnalysis
 import CommandLineKit
 import Foundation
+import Statistics
 
 // `history-benchmark`: issue 26's history benchmarks (Benchmarks/history-accuracy and
 // Benchmarks/history-scale run it).

@@ -1,7 +1,7 @@
-import BenchAnalysis
 import BenchKit
 import CommandLineKit
 import Foundation
+import Gates
 import LaunchContract
 import ResultsSchema
 import Sampling

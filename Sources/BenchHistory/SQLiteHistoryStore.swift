@@ -1,4 +1,3 @@
-import BenchAnalysis
 import Foundation
 
 /// The history in one SQLite file (`Results/history.sqlite` by default), through libsqlite3

@@ -1,8 +1,8 @@
-import BenchAnalysis
 import BenchKit
 import Foundation
 import LaunchContract
 import ResultsSchema
+import RunAnalysis
 
 /// `bench baseline save RESULTS.json BASE.json`: validates a results file and stores it as a baseline.
 package enum BaselineCommand: Command {

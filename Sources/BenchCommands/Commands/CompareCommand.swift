@@ -1,6 +1,7 @@
-import BenchAnalysis
 import BenchKit
+import Gates
 import LaunchContract
+import Reports
 import ResultsSchema
 /// `bench compare A.json B.json`: every phase of every cell present in both files, as "B vs A".
 package enum CompareCommand: Command {

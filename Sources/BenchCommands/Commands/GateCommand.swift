@@ -1,8 +1,10 @@
-import BenchAnalysis
 import BenchKit
 import Foundation
+import Gates
 import LaunchContract
+import Reports
 import ResultsSchema
+import RunAnalysis
 
 /// `bench gate`: the CI gate. Exit 0 pass, 1 regression, 2 bad input.
 package enum GateCommand: Command {

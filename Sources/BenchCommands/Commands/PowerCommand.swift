@@ -1,7 +1,8 @@
-import BenchAnalysis
 import BenchKit
 import Foundation
+import Gates
 import LaunchContract
+import Reports
 import ResultsSchema
 
 /// `bench power RESULTS.json`: the baseline gate's false alarms and power, measured by resampling

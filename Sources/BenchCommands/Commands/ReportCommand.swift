@@ -1,6 +1,7 @@
-import BenchAnalysis
 import BenchKit
 import Foundation
+import Gates
+import Reports
 import ResultsSchema
 
 /// `bench report RESULTS.json`: plots, traces and summaries for people and for tools.

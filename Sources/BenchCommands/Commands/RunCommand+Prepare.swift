@@ -1,12 +1,11 @@
-import BenchAnalysis
 import BenchKit
 import Foundation
 import HostConditions
 import LaunchContract
-import SyntheticCamera
-import V4L2Camera
 import Subprocess
+import SyntheticCamera
 import SystemCalls
+import V4L2Camera
 
 extension RunCommand.Options {
   /// Checks and opens what the options name, in the pipeline's first step: the display, the

@@ -1,6 +1,5 @@
-import BenchAnalysis
-import BenchKit
 import AppBuilds
+import BenchKit
 import ResultsSchema
 
 extension RunCommand {

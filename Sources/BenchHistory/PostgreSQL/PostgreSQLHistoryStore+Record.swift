@@ -1,4 +1,4 @@
-import BenchAnalysis
+import HistoryAnalysis
 
 extension PostgreSQLHistoryStore {
   /// Records `benchmark` in one transaction: the benchmark row (unique by content hash), then per

@@ -1,4 +1,3 @@
-import BenchAnalysis
 import Foundation
 
 /// The history on a PostgreSQL server (`--db postgresql://…`), through libpq loaded at run time:

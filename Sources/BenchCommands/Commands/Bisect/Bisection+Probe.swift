@@ -2,7 +2,7 @@
   import Glibc
 #endif
 import AppBuilds
-import BenchAnalysis
+import HistoryAnalysis
 import BenchHistory
 import BenchKit
 import Foundation

@@ -1,6 +1,8 @@
-import BenchAnalysis
 import BenchHistory
 import Foundation
+import HistoryAnalysis
+import Reports
+import Statistics
 
 extension HistoryCommand {
   /// Prints the series `o.query` selects in `o.format`, and with `--svg` writes a trend plot per
