@@ -25,8 +25,9 @@ public enum Comparator {
         work.append((key, phase, sa, sb))
       }
     }
+    let statistic = Gate.statistic
     return concurrentMap(work) { w in
-      let result = SampleComparison(
+      let result = statistic.compare(
         reference: w.a, new: w.b, threshold: options.threshold, alpha: options.alpha,
         resamples: options.resamples,
         seed: options.seed(for: w.key.config, w.key.condition, w.key.camera, w.phase))
@@ -84,6 +85,7 @@ public enum Comparator {
       }
     }
     return concurrentMap(work) { w -> BenchResults.Comparison? in
+      // results.json's `ratio_p50` is the ratio of medians by definition, whatever the gates use.
       let r = SampleComparison(
         reference: w.sb, new: w.sa, threshold: options.threshold, alpha: options.alpha,
         resamples: options.resamples,

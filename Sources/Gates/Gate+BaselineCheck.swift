@@ -16,17 +16,18 @@ extension Gate {
   ) -> GateReport {
     let threshold = options.threshold(for: phase)
     let alphaText = PowerAdvice.formatAlpha(options.alpha)
-    let r = SampleComparison(
+    let statistic = Gate.statistic
+    let r = statistic.compare(
       reference: reference, new: current, threshold: threshold, alpha: options.alpha,
       resamples: options.resamples, seed: seed)
     let status = baselineStatus(ratio: r.ratio, pValue: r.pValue, threshold: threshold, alpha: options.alpha)
     // The noise and the runs needed come from the finished runs: a failed run's +∞ has no spread.
-    let advice = PowerAdvice(
-      phase: name, baseline: reference.filter(\.isFinite), current: current.filter(\.isFinite),
-      alpha: options.alpha, thresholdFraction: threshold)
+    let advice = statistic.advice(
+      phase: name, reference: reference.filter(\.isFinite), new: current.filter(\.isFinite),
+      alpha: options.alpha, threshold: threshold)
     let (cell, base) = counts
     let numbers =
-      "median \(Fmt.ms(r.newMedian)) ms vs baseline \(Fmt.ms(r.referenceMedian)) ms, ratio \(Fmt.ratio(r.ratio))"
+      "\(statistic.locationName) \(Fmt.ms(r.newMedian)) ms vs baseline \(Fmt.ms(r.referenceMedian)) ms, ratio \(Fmt.ratio(r.ratio))"
       + " (\(Fmt.change(r.ratio)), 95 % CI \(Fmt.ci(r.ci95))), \(Fmt.p(r.pValue)), n = \(r.newCount) vs \(r.referenceCount)"
       + " (\(cell.failed) of \(cell.runs) runs failed vs \(base.failed) of \(base.runs))"
     let why: String
@@ -43,7 +44,7 @@ extension Gate {
     var report = GateReport(advice: [advice])
     report.outcomes.append(
       GateOutcome(
-        kind: "baseline", name: name, status: status, message: "\(numbers); \(why)", phase: phase,
+        kind: .baseline, name: name, status: status, message: "\(numbers); \(why)", phase: phase,
         referenceMedianMs: r.referenceMedian, medianMs: r.newMedian, ratio: r.ratio, ci95: r.ci95.array,
         pValue: r.pValue, limit: 1 + threshold))
     if let warning = advice.warning { report.warnings.append(warning) }
@@ -70,13 +71,13 @@ extension Gate {
   ) -> GateOutcome {
     guard options.optionalCells.contains(key.name) else {
       return GateOutcome(
-        kind: "baseline", name: name, status: .fail,
+        kind: .baseline, name: name, status: .fail,
         message: "\(what): nothing to compare (record the baseline with this cell, or mark it optional:"
           + " --optional-cells \(key.name) or the gates file's baseline.optional_cells)",
         phase: phase)
     }
     return GateOutcome(
-      kind: "baseline", name: name, status: .skipped, message: "skipped: \(what) (the cell is optional)",
+      kind: .baseline, name: name, status: .skipped, message: "skipped: \(what) (the cell is optional)",
       phase: phase)
   }
 }

@@ -27,7 +27,7 @@ extension Gate {
     } else {
       report.outcomes.append(
         GateOutcome(
-          kind: "input", name: "complete \(file)", status: .fail,
+          kind: .input, name: "complete \(file)", status: .fail,
           message: "\(file) is incomplete: \(why) (gate a whole run, or pass --allow-incomplete)",
           phase: "complete"))
     }

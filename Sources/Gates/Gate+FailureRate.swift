@@ -42,7 +42,7 @@ extension Gate {
         + (significant ? " but significant at α = \(alphaText)" : " and not significant at α = \(alphaText)")
     }
     return GateOutcome(
-      kind: "baseline", name: "\(failureRatePhase) \(key.name)",
+      kind: .baseline, name: "\(failureRatePhase) \(key.name)",
       status: beyondAllowed || significant ? .fail : .pass,
       message:
         "\(cell.failed) of \(cell.runs) runs failed vs \(base.failed) of \(base.runs) in the baseline"

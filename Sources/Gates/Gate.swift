@@ -24,6 +24,10 @@ import Statistics
 /// bootstrap refused); otherwise `inconclusive` (fails under the default policy). `max_ratio`
 /// mirrors it. A NaN or infinite r fails. A missing cell fails ("no preview-only cell in cold") unless the gate
 /// is `optional`, when it is skipped with that reason. The full rule is on `GateDefinitions`.
+///
+/// **The statistic.** Both gates compare through ``Gate/statistic`` (a ``GateStatistic``, chosen
+/// in Gate+Statistic.swift): the medians, their ratio, its bootstrap interval and the rank test's
+/// p above are ``MedianRatioStatistic``'s, today's one.
 public enum Gate {
   /// Settings of the baseline gate.
   public struct BaselineOptions: Sendable, Hashable {
@@ -130,9 +134,9 @@ public enum Gate {
         guard !current.isEmpty else {
           report.outcomes.append(
             GateOutcome(
-              kind: "baseline", name: name, status: .fail,
+              kind: .baseline, name: name, status: .fail,
               message: "no successful run measured \(phase) (\(cell.failed) of \(cell.runs) runs failed)",
-              phase: phase, referenceMedianMs: Statistics.median(reference)))
+              phase: phase, referenceMedianMs: Gate.statistic.location(reference)))
           continue
         }
         let seed = options.seed ^ SplitMix64.stableHash("\(key.name)|\(phase)")
@@ -171,7 +175,7 @@ public enum Gate {
           let optional = gate.optional == true
           out.append(
             GateOutcome(
-              kind: "relative", name: name, status: optional ? .skipped : .fail,
+              kind: .relative, name: name, status: optional ? .skipped : .fail,
               message: optional
                 ? "skipped: \(what) in \(gate.condition) (the gate is optional)"
                 : "\(what) in \(gate.condition): the gate's cells were not run (run bench with"
@@ -187,13 +191,13 @@ public enum Gate {
           let empty = finished.0 ? gate.denominator : gate.numerator
           out.append(
             GateOutcome(
-              kind: "relative", name: name, status: .fail,
+              kind: .relative, name: name, status: .fail,
               message: "no successful \(empty)/\(gate.condition) run measured \(gate.phase)",
               phase: gate.phase,
               limit: gate.min_ratio ?? gate.max_ratio))
           continue
         }
-        let r = SampleComparison(
+        let r = Gate.statistic.compare(
           reference: sd, new: sn, threshold: 0, alpha: 0.05, resamples: resamples,
           seed: seed ^ SplitMix64.stableHash("\(gate.name)|\(camera)"))
         var status = GateOutcome.Status.pass
@@ -215,7 +219,7 @@ public enum Gate {
         var message =
           "\(gate.numerator)/\(gate.denominator) \(gate.phase) in \(gate.condition) = \(Fmt.ratio(r.ratio))"
           + " (95 % CI \(Fmt.ci(r.ci95))), required \(bounds.joined(separator: " and "));"
-          + " medians \(Fmt.ms(r.newMedian)) ms / \(Fmt.ms(r.referenceMedian)) ms, \(Fmt.p(r.pValue)),"
+          + " \(Gate.statistic.locationName)s \(Fmt.ms(r.newMedian)) ms / \(Fmt.ms(r.referenceMedian)) ms, \(Fmt.p(r.pValue)),"
           + " n = \(r.newCount) / \(r.referenceCount)"
         if let noRatio {
           message += "; " + noRatio
@@ -225,7 +229,7 @@ public enum Gate {
         if status == .inconclusive { message += "; the CI still includes the bound: more runs would decide" }
         out.append(
           GateOutcome(
-            kind: "relative", name: name, status: status, message: message, phase: gate.phase,
+            kind: .relative, name: name, status: status, message: message, phase: gate.phase,
             referenceMedianMs: r.referenceMedian, medianMs: r.newMedian, ratio: r.ratio, ci95: r.ci95.array,
             pValue: r.pValue, limit: gate.min_ratio ?? gate.max_ratio))
       }

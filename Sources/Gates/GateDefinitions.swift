@@ -37,6 +37,9 @@ import SystemCalls
 ///    bootstrap refused (more than 1 % of its resamples had no finite ratio, so the CI is
 ///    unknown); otherwise `inconclusive`: more runs would decide.
 ///
+/// The ratio, its interval and the p-value are ``Gate/statistic``'s (``MedianRatioStatistic``: the
+/// ratio of medians, the percentile bootstrap, the Mann–Whitney test).
+///
 /// `bench gate` exits 1 on a `fail`, and on an `inconclusive` unless `--inconclusive pass`
 /// (default `fail`: a check that could not show the build healthy does not let it land).
 ///

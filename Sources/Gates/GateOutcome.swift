@@ -18,8 +18,21 @@ public struct GateOutcome: Sendable, Hashable, Codable {
     case skipped
   }
 
-  /// `baseline` or `relative`.
-  public var kind: String
+  /// What a check is about; its raw value is `kind` in gate reports' JSON and names the JUnit
+  /// suite (`gate.baseline`).
+  public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+    /// One phase, or the failure rate, of one cell against the baseline (`Gate.checkBaseline`).
+    case baseline
+    /// A relative gate between configurations of one run (`Gate.checkRelative`).
+    case relative
+    /// Whether the gated results are a whole benchmark (`Gate.checkComplete`: `complete FILE`).
+    case input
+    /// A cell's runs, in the JUnit report of a results file without gates: any failed run fails it.
+    case runs
+  }
+
+  /// What the check is about.
+  public var kind: Kind
   /// For people and JUnit, e.g. `first_frame_observed deferred/cold`.
   public var name: String
   /// The verdict.
@@ -28,9 +41,9 @@ public struct GateOutcome: Sendable, Hashable, Codable {
   public var message: String
   /// The phase checked.
   public var phase: String
-  /// The baseline's (or denominator's) median, ms.
+  /// The baseline's (or denominator's) median, ms (``Gate/statistic``'s location of the sample).
   public var referenceMedianMs: Double?
-  /// The results' (or numerator's) median, ms.
+  /// The results' (or numerator's) median, ms (``Gate/statistic``'s location of the sample).
   public var medianMs: Double?
   /// median / reference median.
   public var ratio: Double?
@@ -43,7 +56,7 @@ public struct GateOutcome: Sendable, Hashable, Codable {
 
   /// Creates an outcome.
   public init(
-    kind: String, name: String, status: Status, message: String, phase: String,
+    kind: Kind, name: String, status: Status, message: String, phase: String,
     referenceMedianMs: Double? = nil, medianMs: Double? = nil, ratio: Double? = nil, ci95: [Double]? = nil,
     pValue: Double? = nil, limit: Double? = nil
   ) {

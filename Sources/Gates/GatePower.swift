@@ -49,20 +49,12 @@ public enum GatePower {
       self.inconclusive = inconclusive
     }
 
-    /// True when the gate fails `new` against `baseline` (samples in ms, +∞ for a failed run):
-    /// the ratio of medians and the Mann–Whitney p through `Gate.baselineStatus`, then
-    /// `Gate.fails`. The rank test runs only when its p could change the decision (the verdicts
-    /// at p = 0 and p = 1 differ; a smaller p never passes a check a larger one fails).
+    /// True when the gate fails `new` against `baseline` (samples in ms, +∞ for a failed run), as
+    /// `bench gate --baseline` decides one check: ``Gate/statistic``'s
+    /// ``GateStatistic/baselineFails(reference:new:threshold:alpha:inconclusive:)``.
     public func fails(baseline: [Double], new: [Double]) -> Bool {
-      let ratio = Statistics.median(new) / Statistics.median(baseline)
-      func decision(_ p: Double) -> Bool {
-        Gate.fails(
-          Gate.baselineStatus(ratio: ratio, pValue: p, threshold: threshold, alpha: alpha),
-          inconclusive: inconclusive)
-      }
-      let certain = decision(0)
-      guard certain != decision(1) else { return certain }
-      return decision(MannWhitney.test(baseline, new).pValue)
+      Gate.statistic.baselineFails(
+        reference: baseline, new: new, threshold: threshold, alpha: alpha, inconclusive: inconclusive)
     }
   }
 

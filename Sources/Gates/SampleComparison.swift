@@ -1,6 +1,7 @@
 import Statistics
 
-/// Two samples of one phase compared: ratio of medians with its bootstrap CI, the Mann–Whitney
+/// Two samples of one phase compared, as a ``GateStatistic`` compares them: today
+/// (``MedianRatioStatistic``) the ratio of medians with its bootstrap CI, the Mann–Whitney
 /// test, effect sizes and a verdict. "new vs reference": the ratio is median(new)/median(reference),
 /// so 0.5 means the new sample takes half as long. Milliseconds.
 ///
@@ -34,7 +35,8 @@ public struct SampleComparison: Sendable, Hashable, Codable {
   /// The verdict for new relative to reference.
   public var verdict: Verdict
 
-  /// Compares `new` against `reference`.
+  /// Compares `new` against `reference` by the ratio of medians (``MedianRatioStatistic``; the
+  /// gates and `bench compare` compare through ``Gate/statistic``).
   /// - Parameters:
   ///   - threshold: noise threshold as a fraction (0.02 = 2 %).
   ///   - alpha: significance level.
@@ -43,34 +45,27 @@ public struct SampleComparison: Sendable, Hashable, Codable {
     reference: [Double], new: [Double], threshold: Double, alpha: Double,
     resamples: Int = Bootstrap.defaultResamples, seed: UInt64 = Bootstrap.defaultSeed
   ) {
-    referenceCount = reference.count
-    newCount = new.count
-    guard !reference.isEmpty, !new.isEmpty else {
-      referenceMedian = reference.isEmpty ? .nan : Statistics.median(reference)
-      newMedian = new.isEmpty ? .nan : Statistics.median(new)
-      ratio = .nan
-      ci95 = ConfidenceInterval(lower: .nan, upper: .nan, level: 0.95)
-      u = .nan
-      pValue = 1
-      method = .asymptotic
-      cliffsDelta = 0
-      shiftMs = .nan
-      verdict = .notEnoughData
-      return
-    }
-    referenceMedian = Statistics.median(reference)
-    newMedian = Statistics.median(new)
-    ratio = newMedian / referenceMedian
-    ci95 = Bootstrap.ratioOfMediansInterval(
-      numerator: new, denominator: reference, resamples: resamples, seed: seed)
-    let test = MannWhitney.test(reference, new)
-    u = test.u
-    pValue = test.pValue
-    method = test.method
-    cliffsDelta = EffectSize.cliffsDelta(new, reference)
-    shiftMs = EffectSize.hodgesLehmannShift(from: reference, to: new)
-    verdict = Verdict.decide(
-      ratio: ratio, pValue: pValue, threshold: threshold, alpha: alpha,
-      enoughData: reference.count >= 2 && new.count >= 2)
+    self = MedianRatioStatistic().compare(
+      reference: reference, new: new, threshold: threshold, alpha: alpha, resamples: resamples, seed: seed)
+  }
+
+  /// Creates a comparison from its figures (what a ``GateStatistic`` computes).
+  package init(
+    referenceCount: Int, newCount: Int, referenceMedian: Double, newMedian: Double, ratio: Double,
+    ci95: ConfidenceInterval, u: Double, pValue: Double, method: MannWhitney.Method, cliffsDelta: Double,
+    shiftMs: Double, verdict: Verdict
+  ) {
+    self.referenceCount = referenceCount
+    self.newCount = newCount
+    self.referenceMedian = referenceMedian
+    self.newMedian = newMedian
+    self.ratio = ratio
+    self.ci95 = ci95
+    self.u = u
+    self.pValue = pValue
+    self.method = method
+    self.cliffsDelta = cliffsDelta
+    self.shiftMs = shiftMs
+    self.verdict = verdict
   }
 }

@@ -18,9 +18,10 @@ public enum JUnitReport {
       return "tests=\"\(cases.count)\" failures=\"\(failures)\" skipped=\"\(skipped.count)\""
     }
     s += "<testsuites name=\"\(XMLText.escape(suiteName))\" \(counts(report.outcomes))>\n"
-    let kinds = Array(Set(report.outcomes.map(\.kind))).sorted()
-    for kind in kinds {
-      let cases = report.outcomes.filter { $0.kind == kind }
+    // The suites in the order of their names, as when `kind` was a string.
+    let kinds = Array(Set(report.outcomes.map(\.kind))).sorted { $0.rawValue < $1.rawValue }
+    for kind in kinds.map(\.rawValue) {
+      let cases = report.outcomes.filter { $0.kind.rawValue == kind }
       s += "  <testsuite name=\"\(XMLText.escape("\(suiteName).\(kind)"))\" \(counts(cases))>\n"
       for c in cases {
         s +=
@@ -50,10 +51,12 @@ public enum JUnitReport {
       let key = CellKey(cell)
       let ffo = cell.phases[PhaseName.firstFrameObserved]
       let detail =
-        ffo.map { "first_frame_observed p50 \(Fmt.ms($0.p50)) ms, p90 \(Fmt.ms($0.p90)) ms, n = \($0.n)" }
+        ffo.map {
+          "first_frame_observed p50 \(Fmt.ms($0.p50)) ms, p90 \(Fmt.ms($0.p90)) ms, n = \($0.n)"
+        }
         ?? "no first_frame_observed"
       return GateOutcome(
-        kind: "runs", name: key.name, status: cell.failed > 0 ? .fail : .pass,
+        kind: .runs, name: key.name, status: cell.failed > 0 ? .fail : .pass,
         message: "\(cell.runs - cell.failed) of \(cell.runs) runs ok; \(detail)",
         phase: PhaseName.firstFrameObserved)
     }

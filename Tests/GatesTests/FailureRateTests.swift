@@ -46,7 +46,7 @@ import Testing
     #expect(MarkdownReport.summary(results: results).contains("5 of 20"))
     let report = Gate.checkBaseline(
       results, against: SyntheticResults.make(conditions: ["warm"]), options: .init())
-    let phase = report.outcomes.filter { $0.phase == PhaseName.firstFrameObserved && $0.kind == "baseline" }
+    let phase = report.outcomes.filter { $0.phase == PhaseName.firstFrameObserved && $0.kind == .baseline }
     #expect(
       !phase.isEmpty && phase.allSatisfy { $0.message.contains("5 of 20 runs failed") },
       "\(phase.map(\.line))")

@@ -136,12 +136,12 @@ import Testing
   func junitGate() {
     let report = GateReport(outcomes: [
       GateOutcome(
-        kind: "baseline", name: "first_frame_observed deferred/cold", status: .fail,
+        kind: .baseline, name: "first_frame_observed deferred/cold", status: .fail,
         message: "median 300 ms vs baseline 250 ms <&>", phase: "first_frame_observed"),
       GateOutcome(
-        kind: "relative", name: "r", status: .skipped, message: "skipped: no preview-only cell in cold",
+        kind: .relative, name: "r", status: .skipped, message: "skipped: no preview-only cell in cold",
         phase: "first_frame_observed"),
-      GateOutcome(kind: "relative", name: "q", status: .pass, message: "ok", phase: "first_frame_observed"),
+      GateOutcome(kind: .relative, name: "q", status: .pass, message: "ok", phase: "first_frame_observed"),
     ])
     let xml = JUnitReport.xml(gate: report)
     #expect(XMLParser(data: Data(xml.utf8)).parse())

@@ -54,7 +54,7 @@ package struct BisectProbe: Sendable, Equatable, Codable {
     options.defaultThreshold = threshold
     let report = Gate.checkBaseline(probe, against: good, options: options)
     let name = "\(phase) \(config)/\(condition)"
-    return report.outcomes.first { $0.phase == phase && $0.name == name && $0.kind == "baseline" }
+    return report.outcomes.first { $0.phase == phase && $0.name == name && $0.kind == .baseline }
   }
 
   /// This probe's verdict read from a gate outcome: `fail` is slower, `pass` not slower, the
