@@ -11,7 +11,7 @@ extension Comparator {
   /// ratio to store, so `withinRunComparisons` leaves it out and this says it instead.
   public static func timeoutHeadlines(_ results: BenchResults) -> [String] {
     let phase = PhaseName.firstFrameObserved
-    let timeout = "the run timeout (\(Fmt.seconds(results.settings.runTimeoutSeconds)))"
+    let timeout = "the run timeout (\(NumberFormat.seconds(results.settings.runTimeoutSeconds)))"
     let cells = results.orderedCells
     var lines: [String] = []
     for (i, a) in cells.enumerated() {
@@ -29,7 +29,7 @@ extension Comparator {
         default:
           let (done, late, median) = ma.isFinite ? (a, b, ma) : (b, a, mb)
           lines.append(
-            "\(done.config) reaches the first frame in \(Fmt.ms(median)) ms (median); \(late.config)'s median"
+            "\(done.config) reaches the first frame in \(NumberFormat.ms(median)) ms (median); \(late.config)'s median"
               + " run did not reach it within \(timeout) (\(a.condition))")
         }
       }

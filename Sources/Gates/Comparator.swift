@@ -116,19 +116,19 @@ public enum Comparator {
     switch verdict {
     case .faster, .slower:
       let (winner, loser, factor) = c.ratioP50 < 1 ? (c.a, c.b, 1 / c.ratioP50) : (c.b, c.a, c.ratioP50)
-      let f = Fmt.sooner(factor: factor)
+      let f = NumberFormat.sooner(factor: factor)
       return firstFrame
         ? "\(winner) reaches the first frame \(f) sooner than \(loser) (\(c.condition))"
         : "\(winner) is \(f) faster than \(loser) at \(c.phase) (\(c.condition))"
     case .notEnoughData:
       return "\(c.a) vs \(c.b) (\(c.condition)): too few runs to compare \(c.phase)"
     case .noSignificantDifference, nil:
-      let detail = "\(c.condition): ratio \(Fmt.ratio(c.ratioP50)), \(Fmt.p(c.pValue))"
+      let detail = "\(c.condition): ratio \(NumberFormat.ratio(c.ratioP50)), \(NumberFormat.p(c.pValue))"
       let factor = c.ratioP50 < 1 ? 1 / c.ratioP50 : c.ratioP50
       if factor >= 1.1 {
         // A large difference the test cannot confirm: say both, instead of "equal".
         let (winner, loser) = c.ratioP50 < 1 ? (c.a, c.b) : (c.b, c.a)
-        let f = Fmt.sooner(factor: factor)
+        let f = NumberFormat.sooner(factor: factor)
         return firstFrame
           ? "\(winner) reaches the first frame \(f) sooner than \(loser), not significant with these runs (\(detail))"
           : "\(winner) is \(f) faster than \(loser) at \(c.phase), not significant with these runs (\(detail))"

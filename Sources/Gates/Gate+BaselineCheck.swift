@@ -27,18 +27,18 @@ extension Gate {
       alpha: options.alpha, threshold: threshold)
     let (cell, base) = counts
     let numbers =
-      "\(statistic.locationName) \(Fmt.ms(r.newMedian)) ms vs baseline \(Fmt.ms(r.referenceMedian)) ms, ratio \(Fmt.ratio(r.ratio))"
-      + " (\(Fmt.change(r.ratio)), 95 % CI \(Fmt.ci(r.ci95))), \(Fmt.p(r.pValue)), n = \(r.newCount) vs \(r.referenceCount)"
+      "\(statistic.locationName) \(NumberFormat.ms(r.newMedian)) ms vs baseline \(NumberFormat.ms(r.referenceMedian)) ms, ratio \(NumberFormat.ratio(r.ratio))"
+      + " (\(NumberFormat.change(r.ratio)), 95 % CI \(NumberFormat.ci(r.ci95))), \(NumberFormat.p(r.pValue)), n = \(r.newCount) vs \(r.referenceCount)"
       + " (\(cell.failed) of \(cell.runs) runs failed vs \(base.failed) of \(base.runs))"
     let why: String
     switch status {
-    case .fail: why = "slower beyond the \(Fmt.percent(threshold)) threshold at α = \(alphaText)"
-    case .pass: why = "within the \(Fmt.percent(threshold)) threshold"
+    case .fail: why = "slower beyond the \(NumberFormat.percent(threshold)) threshold at α = \(alphaText)"
+    case .pass: why = "within the \(NumberFormat.percent(threshold)) threshold"
     case .inconclusive, .skipped:
       why =
         r.ratio.isNaN
         ? "inconclusive: no ratio (no run reached \(phase) on either side), so nothing shows it within the threshold"
-        : "slower than the \(Fmt.percent(threshold)) threshold but not significant at α = \(alphaText);"
+        : "slower than the \(NumberFormat.percent(threshold)) threshold but not significant at α = \(alphaText);"
           + " inconclusive: more runs would decide" + runsToDecide(advice)
     }
     var report = GateReport(advice: [advice])

@@ -46,7 +46,7 @@ extension Gate {
       status: beyondAllowed || significant ? .fail : .pass,
       message:
         "\(cell.failed) of \(cell.runs) runs failed vs \(base.failed) of \(base.runs) in the baseline"
-        + " (\(Fmt.rate(rate)) vs \(Fmt.rate(baseRate)); one-sided Fisher exact \(Fmt.p(p))); \(why)",
+        + " (\(NumberFormat.rate(rate)) vs \(NumberFormat.rate(baseRate)); one-sided Fisher exact \(NumberFormat.p(p))); \(why)",
       phase: failureRatePhase, pValue: p)
   }
 

@@ -205,11 +205,11 @@ public enum Gate {
         // A violated bound fails when the whole CI is beyond it, or when there is no CI (the
         // bootstrap refused); otherwise it is inconclusive.
         if let lo = gate.min_ratio {
-          bounds.append("≥ \(Fmt.ratio(lo))")
+          bounds.append("≥ \(NumberFormat.ratio(lo))")
           if r.ratio < lo { status = r.ci95.isRefused || r.ci95.upper < lo ? .fail : .inconclusive }
         }
         if let hi = gate.max_ratio {
-          bounds.append("≤ \(Fmt.ratio(hi))")
+          bounds.append("≤ \(NumberFormat.ratio(hi))")
           if r.ratio > hi {
             status = r.ci95.isRefused || r.ci95.lower > hi ? .fail : (status == .fail ? .fail : .inconclusive)
           }
@@ -217,9 +217,9 @@ public enum Gate {
         let noRatio = noRatioReason(r)
         if noRatio != nil { status = .fail }
         var message =
-          "\(gate.numerator)/\(gate.denominator) \(gate.phase) in \(gate.condition) = \(Fmt.ratio(r.ratio))"
-          + " (95 % CI \(Fmt.ci(r.ci95))), required \(bounds.joined(separator: " and "));"
-          + " \(Gate.statistic.locationName)s \(Fmt.ms(r.newMedian)) ms / \(Fmt.ms(r.referenceMedian)) ms, \(Fmt.p(r.pValue)),"
+          "\(gate.numerator)/\(gate.denominator) \(gate.phase) in \(gate.condition) = \(NumberFormat.ratio(r.ratio))"
+          + " (95 % CI \(NumberFormat.ci(r.ci95))), required \(bounds.joined(separator: " and "));"
+          + " \(Gate.statistic.locationName)s \(NumberFormat.ms(r.newMedian)) ms / \(NumberFormat.ms(r.referenceMedian)) ms, \(NumberFormat.p(r.pValue)),"
           + " n = \(r.newCount) / \(r.referenceCount)"
         if let noRatio {
           message += "; " + noRatio

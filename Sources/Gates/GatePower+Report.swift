@@ -35,7 +35,7 @@ extension GatePower {
 
     /// One line for the gate's power advice, quoting these figures and where they came from.
     public var quote: String {
-      let pct = Fmt.rate
+      let pct = NumberFormat.rate
       let tenPercent = caughtRate(at: 0.10).map { "a 10 % regression caught in \(pct($0)) of comparisons" }
       let family =
         familyComparisons == 0
@@ -45,7 +45,7 @@ extension GatePower {
       let sized = sizing.map { "; \($0.quote)" } ?? ""
       return "measured by Benchmarks/gate-power on \(cells.count) cell\(cells.count == 1 ? "" : "s") of"
         + " \(cells.map(\.runs).min() ?? 0)+ runs (\(measuredOn)): \(runsPerSide) runs per side, α ="
-        + " \(PowerAdvice.formatAlpha(alpha)), threshold \(Fmt.percent(threshold)), inconclusive"
+        + " \(PowerAdvice.formatAlpha(alpha)), threshold \(NumberFormat.percent(threshold)), inconclusive"
         + " \(inconclusive.rawValue): false alarms in \(aaFalseAlarms) of \(aaComparisons) A/A comparisons"
         + " (\(pct(falseAlarmRate)))\(family)" + (tenPercent.map { "; \($0)" } ?? "")
         + "; smallest shift caught in ≥ 95 % of comparisons in every cell: \(pct(smallestShiftCaught()))"

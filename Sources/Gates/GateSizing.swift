@@ -93,13 +93,13 @@ public struct GateSizing: Sendable, Hashable, Codable {
 
   /// One clause for the gate's power advice.
   public var quote: String {
-    let shift = Fmt.rate(goals.shift)
+    let shift = NumberFormat.rate(goals.shift)
     guard let smallest = smallestRunsPerSide, let chosen = chosenRunsPerSide else {
       return
         "sized for a \(shift) slowdown: no run count up to \(rows.last?.runsPerSide ?? 0) per side met the goals"
     }
-    return "sized for a \(shift) slowdown (≥ \(Fmt.rate(goals.power)) caught in every cell, ≤"
-      + " \(Fmt.rate(goals.falseAlarms)) false alarms family-wise, both at 95 % confidence): smallest"
+    return "sized for a \(shift) slowdown (≥ \(NumberFormat.rate(goals.power)) caught in every cell, ≤"
+      + " \(NumberFormat.rate(goals.falseAlarms)) false alarms family-wise, both at 95 % confidence): smallest"
       + " \(smallest) runs per side, CI runs \(chosen) (× \(String(format: "%g", margin))"
       + (chosen < Int((margin * Double(smallest)).rounded(.up)) ? ", capped at half the runs)" : ")")
   }

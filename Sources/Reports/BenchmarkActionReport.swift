@@ -19,9 +19,9 @@ public enum BenchmarkActionReport {
         let spread = 1.4826 * Statistics.medianAbsoluteDeviation(samples)
         items.append([
           "name": "\(phase) \(key.name)", "unit": "ms", "value": rounded(summary.p50),
-          "range": "± \(Fmt.ms(spread))",
+          "range": "± \(NumberFormat.ms(spread))",
           "extra":
-            "p90 \(Fmt.ms(summary.p90)) ms, n = \(summary.n), failed runs \(cell.failed), camera \(cell.camera)",
+            "p90 \(NumberFormat.ms(summary.p90)) ms, n = \(summary.n), failed runs \(cell.failed), camera \(cell.camera)",
         ])
       }
     }

@@ -14,11 +14,12 @@ public enum ComparisonTable {
     comparisons.map { c in
       let r = c.result
       return [
-        c.phase, c.cellName, Fmt.ms(r.referenceMedian), Fmt.ms(r.newMedian), Fmt.ratio(r.ratio),
-        Fmt.ci(r.ci95),
+        c.phase, c.cellName, NumberFormat.ms(r.referenceMedian), NumberFormat.ms(r.newMedian),
+        NumberFormat.ratio(r.ratio),
+        NumberFormat.ci(r.ci95),
         r.pValue < 1e-6 ? "<1e-6" : String(format: r.pValue < 0.001 ? "%.1e" : "%.4f", r.pValue),
         r.verdict == .noSignificantDifference || r.verdict == .notEnoughData
-          ? r.verdict.rawValue : "B \(r.verdict.rawValue) (\(Fmt.change(r.ratio)))",
+          ? r.verdict.rawValue : "B \(r.verdict.rawValue) (\(NumberFormat.change(r.ratio)))",
       ]
     }
   }
@@ -66,12 +67,15 @@ public enum ComparisonTable {
       let r = c.result
       return [
         "phase": c.phase, "config": c.config, "condition": c.condition, "camera": c.camera,
-        "a_median_ms": Fmt.json(r.referenceMedian) as Any, "b_median_ms": Fmt.json(r.newMedian) as Any,
-        "a_n": r.referenceCount, "b_n": r.newCount, "ratio_b_over_a": Fmt.json(r.ratio) as Any,
-        "ci95": [Fmt.json(r.ci95.lower) as Any, Fmt.json(r.ci95.upper) as Any],
+        "a_median_ms": NumberFormat.json(r.referenceMedian) as Any,
+        "b_median_ms": NumberFormat.json(r.newMedian) as Any,
+        "a_n": r.referenceCount, "b_n": r.newCount, "ratio_b_over_a": NumberFormat.json(r.ratio) as Any,
+        "ci95": [NumberFormat.json(r.ci95.lower) as Any, NumberFormat.json(r.ci95.upper) as Any],
         "bootstrap_dropped": r.ci95.droppedResamples ?? 0,
-        "p_value": Fmt.json(r.pValue) as Any, "u": Fmt.json(r.u) as Any, "test": r.method.rawValue,
-        "cliffs_delta": Fmt.json(r.cliffsDelta) as Any, "hodges_lehmann_shift_ms": Fmt.json(r.shiftMs) as Any,
+        "p_value": NumberFormat.json(r.pValue) as Any, "u": NumberFormat.json(r.u) as Any,
+        "test": r.method.rawValue,
+        "cliffs_delta": NumberFormat.json(r.cliffsDelta) as Any,
+        "hodges_lehmann_shift_ms": NumberFormat.json(r.shiftMs) as Any,
         "verdict": r.verdict.rawValue,
       ]
     }
@@ -92,13 +96,13 @@ public enum ComparisonTable {
     let beyond = comparisons.contains {
       $0.result.referenceMedian == .infinity || $0.result.newMedian == .infinity
     }
-    return beyond ? Fmt.timeoutNote(runTimeoutSeconds: runTimeoutSeconds) + "\n" : ""
+    return beyond ? NumberFormat.timeoutNote(runTimeoutSeconds: runTimeoutSeconds) + "\n" : ""
   }
 
   static func legend(a: String, b: String, options: ComparisonOptions) -> String {
     "B vs A — A = \(a), B = \(b). B/A = median(B)/median(A): below 1 means B is faster."
       + " Verdict needs Mann–Whitney p < \(PowerAdvice.formatAlpha(options.alpha)) and a change beyond"
-      + " ±\(Fmt.percent(options.threshold)); CI: percentile bootstrap, \(options.resamples) resamples."
+      + " ±\(NumberFormat.percent(options.threshold)); CI: percentile bootstrap, \(options.resamples) resamples."
   }
 }
 

@@ -16,10 +16,10 @@ public enum GatePowerTable {
 
   /// A table for people.
   public static func text(_ r: GatePower.Report, source: String) -> String {
-    let pct = Fmt.rate
+    let pct = NumberFormat.rate
     var s =
       "gate power of \(source): \(r.phase), \(r.runsPerSide) runs per side, \(r.comparisonsPerCell) comparisons"
-      + " per cell, α = \(PowerAdvice.formatAlpha(r.alpha)), threshold \(Fmt.percent(r.threshold)),"
+      + " per cell, α = \(PowerAdvice.formatAlpha(r.alpha)), threshold \(NumberFormat.percent(r.threshold)),"
       + " inconclusive \(r.inconclusive.rawValue)\n\n"
     let header = [
       "cell", "runs", "failed", "median ms", "noise", "A/A false alarms", "caught at \(pct(goalShift))",
@@ -29,7 +29,7 @@ public enum GatePowerTable {
       [header]
       + r.cells.map { c in
         [
-          c.cell, String(c.runs), String(c.failedRuns), Fmt.ms(c.medianMs), pct(c.noiseFraction),
+          c.cell, String(c.runs), String(c.failedRuns), NumberFormat.ms(c.medianMs), pct(c.noiseFraction),
           "\(c.aaFalseAlarms)/\(c.aaComparisons)",
           c.shift(goalShift).map { "\($0.caught)/\($0.comparisons)" } ?? "–",
           pct(c.smallestShiftCaughtAt95),
@@ -61,7 +61,7 @@ public enum GatePowerTable {
   /// The sizing table: per run count, the worst cell's share caught and the family-wise false
   /// alarms, each with its 95 % bound, and whether the goals are met; then the counts chosen.
   public static func sizingText(_ z: GateSizing) -> String {
-    let pct = Fmt.rate
+    let pct = NumberFormat.rate
     var s =
       "sizing for a \(pct(z.goals.shift)) uniform slowdown over \(z.cells.joined(separator: ", ")):"
       + " goals ≥ \(pct(z.goals.power)) caught in every cell, ≤ \(pct(z.goals.falseAlarms)) false alarms"

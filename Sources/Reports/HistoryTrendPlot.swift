@@ -39,8 +39,10 @@ package enum HistoryTrendPlot {
     for change in changePoints where change.index > 0 && change.index < points.count {
       let cx = (x(change.index - 1) + x(change.index)) / 2
       c.line(x1: cx, y1: top, x2: cx, y2: bottom, stroke: "#c0392b", width: 1.5, dash: "5,4")
-      let shift = (change.shift >= 0 ? "+" : "") + Fmt.fixed(change.shift * 100, decimals: 1) + " %"
-      c.text("\(shift) (p = \(Fmt.ratio(change.pValue)))", x: cx + 4, y: top + 12, size: 11, fill: "#c0392b")
+      let shift = (change.shift >= 0 ? "+" : "") + NumberFormat.fixed(change.shift * 100, decimals: 1) + " %"
+      c.text(
+        "\(shift) (p = \(NumberFormat.ratio(change.pValue)))", x: cx + 4, y: top + 12, size: 11,
+        fill: "#c0392b")
     }
     for (i, p) in points.enumerated() {
       if p.interval.lower.isFinite && p.interval.upper.isFinite {
@@ -51,7 +53,7 @@ package enum HistoryTrendPlot {
       c.circle(
         cx: x(i), cy: y(p.median), r: 4, fill: p.failed > 0 ? "#e67e22" : "#2c7fb8",
         title:
-          "\(p.commit) · \(p.time) · median \(Fmt.ms(p.median)) ms [\(Fmt.ms(p.interval.lower)), \(Fmt.ms(p.interval.upper))] · \(p.failed) of \(p.runs) failed"
+          "\(p.commit) · \(p.time) · median \(NumberFormat.ms(p.median)) ms [\(NumberFormat.ms(p.interval.lower)), \(NumberFormat.ms(p.interval.upper))] · \(p.failed) of \(p.runs) failed"
       )
       c.endLink()
       if p.failed > 0 {
@@ -70,7 +72,7 @@ package enum HistoryTrendPlot {
     for step in 0...4 {
       let v = lo + (hi - lo) * Double(step) / 4
       c.line(x1: left, y1: y(v), x2: right, y2: y(v), stroke: "#e5e5e5")
-      c.text(Fmt.ms(v), x: left - 6, y: y(v) + 4, size: 11, anchor: .end, fill: "#555")
+      c.text(NumberFormat.ms(v), x: left - 6, y: y(v) + 4, size: 11, anchor: .end, fill: "#555")
     }
     c.line(x1: left, y1: top, x2: left, y2: bottom, stroke: "#999")
     c.line(x1: left, y1: bottom, x2: right, y2: bottom, stroke: "#999")

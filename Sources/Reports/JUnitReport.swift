@@ -52,7 +52,7 @@ public enum JUnitReport {
       let ffo = cell.phases[PhaseName.firstFrameObserved]
       let detail =
         ffo.map {
-          "first_frame_observed p50 \(Fmt.ms($0.p50)) ms, p90 \(Fmt.ms($0.p90)) ms, n = \($0.n)"
+          "first_frame_observed p50 \(NumberFormat.ms($0.p50)) ms, p90 \(NumberFormat.ms($0.p90)) ms, n = \($0.n)"
         }
         ?? "no first_frame_observed"
       return GateOutcome(

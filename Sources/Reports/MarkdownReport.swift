@@ -33,18 +33,19 @@ public enum MarkdownReport {
       let ranked = cell.rankedPercentiles(for: PhaseName.firstFrameObserved, [0, 0.5, 0.9, 1])
       guard let p = cell.phases[PhaseName.firstFrameObserved], let q = ranked else {
         let all = cell.showsRanked ? ranked : nil
-        let shown = all.map { $0.map(Fmt.ms) } ?? ["–", "–", "–", "–"]
+        let shown = all.map { $0.map(NumberFormat.ms) } ?? ["–", "–", "–", "–"]
         s +=
           "| \(CellKey(cell).name) | 0 | \(cell.failed) of \(cell.runs) | \(shown.joined(separator: " | ")) | – | – |\n"
         continue
       }
       s +=
-        "| \(CellKey(cell).name) | \(p.n) | \(cell.failed) of \(cell.runs) | \(Fmt.ms(q[0])) | **\(Fmt.ms(q[1]))** | \(Fmt.ms(q[2]))"
-      s += " | \(Fmt.ms(q[3])) | \(Fmt.ms(p.mean)) ± \(Fmt.ms(p.stddev)) | \(p.outliers) |\n"
+        "| \(CellKey(cell).name) | \(p.n) | \(cell.failed) of \(cell.runs) | \(NumberFormat.ms(q[0])) | **\(NumberFormat.ms(q[1]))** | \(NumberFormat.ms(q[2]))"
+      s +=
+        " | \(NumberFormat.ms(q[3])) | \(NumberFormat.ms(p.mean)) ± \(NumberFormat.ms(p.stddev)) | \(p.outliers) |\n"
     }
     if results.cells.contains(where: { $0.failed > 0 }) {
       s +=
-        "\n\(Fmt.timeoutNote(runTimeoutSeconds: [results.settings.runTimeoutSeconds])) (min, p50, p90, max);"
+        "\n\(NumberFormat.timeoutNote(runTimeoutSeconds: [results.settings.runTimeoutSeconds])) (min, p50, p90, max);"
         + " n, mean ± sd and outliers are over the finished runs.\n"
     }
     s += "\n## All phases, median ms (p90)\n\n"
@@ -58,7 +59,7 @@ public enum MarkdownReport {
           guard cell.phases[ph] != nil || cell.showsRanked,
             let q = cell.rankedPercentiles(for: ph, [0.5, 0.9])
           else { return "–" }
-          return "\(Fmt.ms(q[0])) (\(Fmt.ms(q[1])))"
+          return "\(NumberFormat.ms(q[0])) (\(NumberFormat.ms(q[1])))"
         }
         .joined(separator: " | ")
         s += " |\n"
@@ -69,9 +70,10 @@ public enum MarkdownReport {
       s += "\n## Configurations compared (first_frame_observed; ratio = median(a)/median(b))\n\n"
       s += "| condition | a | b | ratio | 95% CI | p | verdict (a vs b) |\n|---|---|---|---:|---:|---:|---|\n"
       for c in comparisons {
-        let ci = c.ci95.count == 2 ? "[\(Fmt.ratio(c.ci95[0])), \(Fmt.ratio(c.ci95[1]))]" : "–"
+        let ci =
+          c.ci95.count == 2 ? "[\(NumberFormat.ratio(c.ci95[0])), \(NumberFormat.ratio(c.ci95[1]))]" : "–"
         s +=
-          "| \(c.condition) | \(c.a) | \(c.b) | \(Fmt.ratio(c.ratioP50)) | \(ci) | \(Fmt.p(c.pValue)) | \(c.verdict ?? "–") |\n"
+          "| \(c.condition) | \(c.a) | \(c.b) | \(NumberFormat.ratio(c.ratioP50)) | \(ci) | \(NumberFormat.p(c.pValue)) | \(c.verdict ?? "–") |\n"
       }
     }
     let failures = results.cells.flatMap { cell in
@@ -93,10 +95,11 @@ public enum MarkdownReport {
       "## Gate: " + (gate.passed ? "✅ passed" : "❌ \(failed) failed check\(failed == 1 ? "" : "s")") + "\n\n"
     if !gate.outcomes.isEmpty {
       s += "| status | check | details |\n|---|---|---|\n"
-      for o in gate.outcomes {
+      for outcome in gate.outcomes {
         let icon =
-          gate.fails(o) ? "❌" : ["pass": "✅", "inconclusive": "⚠️", "skipped": "⏭️"][o.status.rawValue] ?? ""
-        s += "| \(icon) \(o.status.rawValue) | \(escape(o.name)) | \(escape(o.message)) |\n"
+          gate.fails(outcome)
+          ? "❌" : ["pass": "✅", "inconclusive": "⚠️", "skipped": "⏭️"][outcome.status.rawValue] ?? ""
+        s += "| \(icon) \(outcome.status.rawValue) | \(escape(outcome.name)) | \(escape(outcome.message)) |\n"
       }
     }
     if !gate.warnings.isEmpty {

@@ -34,8 +34,8 @@ public enum ResultsTable {
       rows.append(["malformed trace lines"] + malformed.map(String.init))
     }
     var out = columns([headers] + rows)
-    if rows.contains(where: { $0.contains { $0.contains(Fmt.timeout) } }) {
-      out += "- \(Fmt.timeoutNote(runTimeoutSeconds: [results.settings.runTimeoutSeconds]))\n"
+    if rows.contains(where: { $0.contains { $0.contains(NumberFormat.timeout) } }) {
+      out += "- \(NumberFormat.timeoutNote(runTimeoutSeconds: [results.settings.runTimeoutSeconds]))\n"
     }
     var notes: [String: [String]] = [:]
     for c in cells {
@@ -132,5 +132,5 @@ public enum ResultsTable {
   static func fmt(_ v: Double) -> String { String(format: v >= 100 ? "%.0f" : "%.1f", v) }
 
   /// `fmt`, or `≥ timeout` for a percentile among failed runs (+∞).
-  static func ranked(_ v: Double) -> String { v == .infinity ? Fmt.timeout : fmt(v) }
+  static func ranked(_ v: Double) -> String { v == .infinity ? NumberFormat.timeout : fmt(v) }
 }

@@ -15,7 +15,7 @@ struct SVGCanvas {
   /// `v` to one decimal, without a trailing `.0`.
   static func n(_ v: Double) -> String {
     let r = (v * 10).rounded() / 10
-    return r == r.rounded() ? String(Int(r)) : Fmt.fixed(r, decimals: 1)
+    return r == r.rounded() ? String(Int(r)) : NumberFormat.fixed(r, decimals: 1)
   }
 
   mutating func rect(
@@ -26,7 +26,8 @@ struct SVGCanvas {
       "<rect x=\"\(Self.n(x))\" y=\"\(Self.n(y))\" width=\"\(Self.n(Swift.max(0, w)))\" height=\"\(Self.n(Swift.max(0, h)))\" fill=\"\(fill)\""
     if let stroke { body += " stroke=\"\(stroke)\"" }
     if opacity < 1 {
-      body += " fill-opacity=\"\(Self.n(opacity * 100) == "0" ? "0" : Fmt.fixed(opacity, decimals: 2))\""
+      body +=
+        " fill-opacity=\"\(Self.n(opacity * 100) == "0" ? "0" : NumberFormat.fixed(opacity, decimals: 2))\""
     }
     if rx > 0 { body += " rx=\"\(Self.n(rx))\"" }
     if let title { body += "><title>\(XMLText.escape(title))</title></rect>\n" } else { body += "/>\n" }
@@ -45,7 +46,7 @@ struct SVGCanvas {
     cx: Double, cy: Double, r: Double, fill: String, opacity: Double = 1, title: String? = nil
   ) {
     body +=
-      "<circle cx=\"\(Self.n(cx))\" cy=\"\(Self.n(cy))\" r=\"\(Self.n(r))\" fill=\"\(fill)\" fill-opacity=\"\(Fmt.fixed(opacity, decimals: 2))\""
+      "<circle cx=\"\(Self.n(cx))\" cy=\"\(Self.n(cy))\" r=\"\(Self.n(r))\" fill=\"\(fill)\" fill-opacity=\"\(NumberFormat.fixed(opacity, decimals: 2))\""
     if let title { body += "><title>\(XMLText.escape(title))</title></circle>\n" } else { body += "/>\n" }
   }
 

@@ -79,10 +79,10 @@ extension SVGPlot {
       for (state, v) in zip(ThreadStatesSummary.mainStates, values) {
         c.rect(
           x: x(at), y: ry + 2, w: x(at + v) - x(at), h: rowH - 4, fill: stateColors[state] ?? "#999",
-          title: "\(phase) \(label): \(state) p50 \(Fmt.ms(v)) ms over \(g.runs) runs")
+          title: "\(phase) \(label): \(state) p50 \(NumberFormat.ms(v)) ms over \(g.runs) runs")
         at += v
       }
-      c.text(Fmt.ms(at), x: right + 6, y: ry + rowH - 3, size: 9.5, fill: "#333")
+      c.text(NumberFormat.ms(at), x: right + 6, y: ry + rowH - 3, size: 9.5, fill: "#333")
     }
   }
 }

@@ -158,7 +158,8 @@ public enum SVGPlot {
         let med = Statistics.median(samples)
         let failed = cell.failed > 0 ? "  (\(cell.failed) failed)" : ""
         c.text(
-          "p50 \(Fmt.ms(med)) · n \(samples.count)\(failed)", x: right + 8, y: ry + rowH / 2 + 4, size: 11,
+          "p50 \(NumberFormat.ms(med)) · n \(samples.count)\(failed)", x: right + 8, y: ry + rowH / 2 + 4,
+          size: 11,
           fill: "#333")
       } else {
         c.text("no successful runs", x: left + 4, y: ry + rowH / 2 + 4, size: 11, fill: "#a00")
@@ -184,13 +185,15 @@ public enum SVGPlot {
     c.rect(
       x: x(q1), y: y + h * 0.15, w: Swift.max(1, x(q3) - x(q1)), h: h * 0.7, fill: color, stroke: color,
       opacity: 0.18,
-      title: "\(label): p25 \(Fmt.ms(q1)) ms, p50 \(Fmt.ms(med)) ms, p75 \(Fmt.ms(q3)) ms")
+      title:
+        "\(label): p25 \(NumberFormat.ms(q1)) ms, p50 \(NumberFormat.ms(med)) ms, p75 \(NumberFormat.ms(q3)) ms"
+    )
     var rng = SplitMix64(seed: SplitMix64.stableHash(label))
     for v in samples {
       let jitter = (rng.nextUnit() - 0.5) * h * 0.5
       c.circle(
         cx: x(v), cy: mid + jitter, r: h > 16 ? 2.6 : 1.9, fill: color, opacity: 0.75,
-        title: "\(label): \(Fmt.ms(v)) ms")
+        title: "\(label): \(NumberFormat.ms(v)) ms")
     }
     c.line(x1: x(med), y1: y + h * 0.08, x2: x(med), y2: y + h * 0.92, stroke: "#111", width: 2.2)
   }
@@ -222,7 +225,7 @@ public enum SVGPlot {
       let col = color(cell.config, in: configs)
       c.text("\(cell.config) · run \(run.run)", x: 30, y: y + 14, size: 13, weight: "bold", fill: col)
       if let ffo = run.phases[PhaseName.firstFrameObserved] {
-        c.text("first frame \(Fmt.ms(ffo)) ms", x: 30, y: y + 28, size: 11, fill: "#555")
+        c.text("first frame \(NumberFormat.ms(ffo)) ms", x: 30, y: y + 28, size: 11, fill: "#555")
       }
       let blockTop = y
       y += 6
@@ -237,7 +240,9 @@ public enum SVGPlot {
           c.rect(
             x: x(s.start), y: ly + 1, w: Swift.max(1.5, x(s.end) - x(s.start)), h: laneH - 3, fill: col,
             opacity: s.depth == 0 ? 0.6 : 0.4, rx: 2,
-            title: "\(s.name): \(Fmt.ms(s.start))–\(Fmt.ms(s.end)) ms (\(Fmt.ms(s.end - s.start)) ms)")
+            title:
+              "\(s.name): \(NumberFormat.ms(s.start))–\(NumberFormat.ms(s.end)) ms (\(NumberFormat.ms(s.end - s.start)) ms)"
+          )
           let w = x(s.end) - x(s.start)
           if w > Double(s.name.count) * 5.6 + 6 {
             c.text(s.name, x: x(s.start) + 3, y: ly + laneH - 5, size: 9.5, fill: "#111")
@@ -296,7 +301,8 @@ public enum SVGPlot {
       drawStrip(
         &c, samples: samples, color: color(cell.config, in: configs), y: ry, h: rowH, x: x,
         label: "\(phase) \(CellKey(cell).name)")
-      c.text(Fmt.ms(Statistics.median(samples)), x: right + 6, y: ry + rowH - 3, size: 9.5, fill: "#333")
+      c.text(
+        NumberFormat.ms(Statistics.median(samples)), x: right + 6, y: ry + rowH - 3, size: 9.5, fill: "#333")
     }
   }
 }

@@ -77,8 +77,8 @@ public enum ThreadStatesTable {
     let unseen = summary.groups.filter { !$0.unseenMs.isEmpty && ($0.unseenMs.last ?? 0) >= 1 }
     if !unseen.isEmpty {
       let figures = unseen.map { g in
-        "\(g.cell) \(Fmt.ms(Statistics.percentile(sorted: g.unseenMs, 0.5))) ms p50,"
-          + " \(Fmt.ms(g.unseenMs.last ?? 0)) ms max"
+        "\(g.cell) \(NumberFormat.ms(Statistics.percentile(sorted: g.unseenMs, 0.5))) ms p50,"
+          + " \(NumberFormat.ms(g.unseenMs.last ?? 0)) ms max"
       }
       out +=
         "- tracefs: switches into the app's threads the kernel left out of the trace, not placed from"
@@ -89,7 +89,9 @@ public enum ThreadStatesTable {
     }
     let sampled = summary.groups.filter { $0.method == "sampled" && $0.runs > 0 }
     if !sampled.isEmpty {
-      let bounds = sampled.map { g in "\(g.cell) \(g.errorBoundMs.map { Fmt.ms($0) + " ms" } ?? "unknown")" }
+      let bounds = sampled.map { g in
+        "\(g.cell) \(g.errorBoundMs.map { NumberFormat.ms($0) + " ms" } ?? "unknown")"
+      }
       out +=
         "- sampled: totals read from /proc at spawn, at each event bench received and at the end; a"
         + " figure may be off by up to its run's error_bound_ms (largest: \(bounds.joined(separator: ", ")))\n"
@@ -118,6 +120,6 @@ public enum ThreadStatesTable {
 
   /// A count's percentile: `12`, or `12.5` between two runs' counts.
   static func countText(_ v: Double) -> String {
-    v == v.rounded() ? String(Int(v)) : Fmt.fixed(v, decimals: 1)
+    v == v.rounded() ? String(Int(v)) : NumberFormat.fixed(v, decimals: 1)
   }
 }

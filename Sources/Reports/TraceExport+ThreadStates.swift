@@ -30,7 +30,7 @@ extension TraceExport {
         out.append(
           slice(
             state, pid: pid, tid: tid, start: at, end: at + ms, cat: "thread_state",
-            args: ["phase": phase, "ms": Fmt.ms(ms), "method": states.method]))
+            args: ["phase": phase, "ms": NumberFormat.ms(ms), "method": states.method]))
         at += ms
       }
     }

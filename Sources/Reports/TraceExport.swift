@@ -52,7 +52,7 @@ public enum TraceExport {
         out.append(
           slice(
             PhaseName.firstFrameObserved, pid: benchPid, tid: 1, start: 0, end: ffo, cat: "phase",
-            args: ["ms": Fmt.ms(ffo)]))
+            args: ["ms": NumberFormat.ms(ffo)]))
         out.append(instant("first live frame", pid: benchPid, tid: 1, t: ffo, scope: "p"))
       }
       out += stateEvents(run: run, relock: cell.condition == LaunchCondition.relock.rawValue, pid: benchPid)

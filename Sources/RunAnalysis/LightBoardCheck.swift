@@ -35,7 +35,7 @@ public enum LightBoardCheck {
       if let ahead, firstAhead.map({ e.ts < $0.ts }) ?? true { firstAhead = (e.ts, ahead) }
     }
     if finding.forgedBoards > 0 {
-      let what = firstAhead.map { "\(Fmt.fixed($0.ms, decimals: 3)) ms" } ?? "an unknown time"
+      let what = firstAhead.map { "\(NumberFormat.fixed($0.ms, decimals: 3)) ms" } ?? "an unknown time"
       finding.failure = "forged light board: capture time \(what) after its scanout"
     }
     return finding

@@ -51,9 +51,9 @@ import Testing
     }
     let out = Gate.checkRelative(try gates(), results: r)
     #expect(out.count == 3)
-    for o in out {
-      #expect(o.status == .fail, "\(o.line)")
-      #expect(o.message.contains("no finite ratio"), "\(o.line)")
+    for outcome in out {
+      #expect(outcome.status == .fail, "\(outcome.line)")
+      #expect(outcome.message.contains("no finite ratio"), "\(outcome.line)")
     }
   }
 

@@ -6,10 +6,11 @@ import Testing
 
 @Suite struct FormatTests {
   @Test(
-    "Fmt.fixed writes what String(format: \"%.1f\"/\"%.2f\") writes, ties and signs included (seed printed)")
+    "NumberFormat.fixed writes what String(format: \"%.1f\"/\"%.2f\") writes, ties and signs included (seed printed)"
+  )
   func fixedMatchesPrintf() {
     let seed: UInt64 = 20_261_202
-    print("Fmt.fixed check: seed \(seed)")
+    print("NumberFormat.fixed check: seed \(seed)")
     var rng = SplitMix64(seed: seed)
     var values: [Double] = [
       0, -0.0, 0.05, -0.05, 0.125, 0.375, 2.675, -2.675, 9.995, 10.05, 0.75, 1e11, -1e11, 1e17,
@@ -21,8 +22,8 @@ import Testing
       values.append(Double(Int(rng.nextIndex(below: 200_000)) - 50_000) / 1000)
     }
     for v in values {
-      #expect(Fmt.fixed(v, decimals: 1) == String(format: "%.1f", v), "\(v)")
-      #expect(Fmt.fixed(v, decimals: 2) == String(format: "%.2f", v), "\(v)")
+      #expect(NumberFormat.fixed(v, decimals: 1) == String(format: "%.1f", v), "\(v)")
+      #expect(NumberFormat.fixed(v, decimals: 2) == String(format: "%.2f", v), "\(v)")
       // SVGCanvas.n as it was written with the C formatter.
       let r = (v * 10).rounded() / 10
       if abs(r) < 1e15 {

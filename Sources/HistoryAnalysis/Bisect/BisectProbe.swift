@@ -71,13 +71,16 @@ package struct BisectProbe: Sendable, Equatable, Codable {
   /// note when there is no ratio.
   package var numbers: String {
     guard let ratio else { return note }
-    let ci = ci95.map { $0.count == 2 ? " (95 % CI \(Fmt.ratio($0[0]))–\(Fmt.ratio($0[1])))" : "" } ?? ""
-    return "ratio \(Fmt.ratio(ratio))\(ci), \(pValue.map { Fmt.p($0) } ?? "p = –"), \(runs) runs per side"
+    let ci =
+      ci95.map { $0.count == 2 ? " (95 % CI \(NumberFormat.ratio($0[0]))–\(NumberFormat.ratio($0[1])))" : "" }
+      ?? ""
+    return
+      "ratio \(NumberFormat.ratio(ratio))\(ci), \(pValue.map { NumberFormat.p($0) } ?? "p = –"), \(runs) runs per side"
   }
 
   /// The shift against GOOD: `+41.2 % (ratio 1.412 (95 % CI 1.380–1.450), p = 2.0e-04, 6 runs
   /// per side)`.
-  package var shift: String { "\(ratio.map { Fmt.change($0) } ?? "–") (\(numbers))" }
+  package var shift: String { "\(ratio.map { NumberFormat.change($0) } ?? "–") (\(numbers))" }
 
   /// One line of evidence: `abc123def456 slower       ratio 1.412 (…), p = …, 6 runs per side  subject`.
   package var line: String {

@@ -14,10 +14,11 @@ package enum HistoryReport {
         "\(s.key.hostname) (\(short(s.key.machine))) · \(s.key.camera) · \(s.key.cell) · \(s.key.phase)\n"
       out += "  commit        time                  median ms  95 % interval        failed\n"
       for p in s.points {
-        let interval = "[\(Fmt.ms(p.interval.lower)), \(Fmt.ms(p.interval.upper))]"
+        let interval = "[\(NumberFormat.ms(p.interval.lower)), \(NumberFormat.ms(p.interval.upper))]"
         out +=
           "  " + pad(String(p.commit.prefix(12)), 13) + " " + pad(p.time, 21) + " "
-          + pad(Fmt.ms(p.median), 10, right: true) + "  " + pad(interval, 20) + " \(p.failed) of \(p.runs)\n"
+          + pad(NumberFormat.ms(p.median), 10, right: true) + "  " + pad(interval, 20)
+          + " \(p.failed) of \(p.runs)\n"
       }
     }
     return out
@@ -88,7 +89,7 @@ package enum HistoryReport {
       out +=
         "\(c.hostname) (\(short(c.machine))) · \(c.camera) · \(c.cell) · \(c.phase): "
         + "\(c.commitBefore.prefix(12))..\(c.commitAfter.prefix(12)) (benchmark \(c.benchmark), \(c.time)), "
-        + "\(Fmt.ms(c.medianBefore)) → \(Fmt.ms(c.medianAfter)) ms, shift \(percent(c.shift)) "
+        + "\(NumberFormat.ms(c.medianBefore)) → \(NumberFormat.ms(c.medianAfter)) ms, shift \(percent(c.shift)) "
         + "[\(percent(c.shiftInterval[0])), \(percent(c.shiftInterval[1]))], p = \(String(format: "%.3f", c.pValue))\n"
     }
     return out
@@ -124,7 +125,7 @@ package enum HistoryReport {
 
   static func finite(_ v: Double) -> Double? { v.isFinite ? v : nil }
   static func percent(_ v: Double) -> String {
-    v.isFinite ? (v >= 0 ? "+" : "") + Fmt.fixed(v * 100, decimals: 1) + " %" : "–"
+    v.isFinite ? (v >= 0 ? "+" : "") + NumberFormat.fixed(v * 100, decimals: 1) + " %" : "–"
   }
   /// A machine fingerprint's short form for tables: its first 8 hex digits.
   package static func short(_ machine: String) -> String {

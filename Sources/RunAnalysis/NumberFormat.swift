@@ -1,8 +1,9 @@
 import Foundation
 import Statistics
 
-/// Number formatting shared by the text, Markdown, SVG and JUnit writers (internal).
-package enum Fmt {
+/// Number formatting shared by the gates' messages, the history's text and the text, Markdown,
+/// SVG and JUnit writers.
+package enum NumberFormat {
   /// `12.3` (ms with one decimal; more for small values); `≥ timeout` for +∞ (a value among
   /// failed runs, which rank after every finished one: see `timeoutNote`), `–` for NaN.
   package static func ms(_ v: Double) -> String {
