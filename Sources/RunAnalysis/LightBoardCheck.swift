@@ -6,19 +6,19 @@ import PhaseTrace
 /// drawn, never captured: the probe marks each such board (`display.forged_board`, more than
 /// 1 ms after its scanout), and a first live frame whose `glass_to_glass_ms` is negative (its
 /// board after its scanout by any amount) is one too. Either fails the run.
-public enum LightBoardCheck {
+package enum LightBoardCheck {
   /// What the check found in one run.
-  public struct Finding: Sendable, Equatable {
+  package struct Finding: Sendable, Equatable {
     /// Forged boards: `display.forged_board` events, plus 1 for a first live frame with a
     /// negative glass-to-glass latency (`counts.forged_boards`).
-    public var forgedBoards: Int
+    package var forgedBoards: Int
     /// The run's failure, naming the first forged board: "forged light board: capture time
     /// X ms after its scanout"; nil when every board was possible.
-    public var failure: String?
+    package var failure: String?
   }
 
   /// Checks `events` (one run's, any order).
-  public static func check(_ events: [PhaseEvent]) -> Finding {
+  package static func check(_ events: [PhaseEvent]) -> Finding {
     var finding = Finding(forgedBoards: 0, failure: nil)
     var firstAhead: (ts: UInt64, ms: Double)?
     for e in events {

@@ -4,17 +4,17 @@ import PhaseTrace
 /// The trust boundary between the app under test and the runner (DESIGN.md "Stage two"):
 /// events owned by the runner (`launch.*`, `relock.*`) and the probe (`display.*`) are taken from
 /// their own records only. The same names in the app's trace are forgeries: ignored and counted.
-public enum TrustBoundary {
+package enum TrustBoundary {
   /// The app's trace split at the boundary.
-  public struct Split: Sendable {
+  package struct Split: Sendable {
     /// Events the app may write (owner `app`): they join the runner's and probe's records.
-    public var trusted: [PhaseEvent]
+    package var trusted: [PhaseEvent]
     /// Events the app wrote under a name owned by the runner or the probe: never used.
-    public var forged: [PhaseEvent]
+    package var forged: [PhaseEvent]
   }
 
   /// Splits events read from the app's trace by their names' owners.
-  public static func split(appTrace events: [PhaseEvent]) -> Split {
+  package static func split(appTrace events: [PhaseEvent]) -> Split {
     var split = Split(trusted: [], forged: [])
     for event in events {
       if EventOwner(eventName: event.name) == .app {
