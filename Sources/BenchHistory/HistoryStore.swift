@@ -1,4 +1,4 @@
-import BenchAnalysis
+import HistoryAnalysis
 
 /// A history database: where `bench history record` puts benchmarks and `show` and `detect`
 /// read them. One implementation for every SQL back end, `SQLHistoryStore` over a connection and

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The history on a PostgreSQL server (`--db postgresql://…`), through libpq loaded at run time:
 /// one database a fleet of machines records into at once. The same tables as the SQLite store
 /// in PostgreSQL's types, the same `schema_version` table and versions; every record is one

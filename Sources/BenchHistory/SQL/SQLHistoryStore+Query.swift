@@ -1,4 +1,4 @@
-import BenchAnalysis
+import HistoryAnalysis
 
 extension SQLHistoryStore {
   /// The filters of `query` as an SQL condition over `benchmark b` and `cell c`, its values added

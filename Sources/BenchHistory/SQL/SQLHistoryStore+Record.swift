@@ -1,4 +1,5 @@
-import BenchAnalysis
+import HistoryAnalysis
+import RunAnalysis
 import PhaseTrace
 
 extension SQLHistoryStore {

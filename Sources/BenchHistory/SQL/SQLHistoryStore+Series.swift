@@ -1,4 +1,4 @@
-import BenchAnalysis
+import HistoryAnalysis
 
 extension SQLHistoryStore {
   /// The series `query` selects, made as the rows come: two queries (cells; then the ok runs'

@@ -1,5 +1,6 @@
 import AppBuilds
-import BenchAnalysis
+import Gates
+import Reports
 import ResultsSchema
 
 extension ABJob {

@@ -1,7 +1,9 @@
 #if canImport(Glibc)
   import Glibc
 #endif
-import BenchAnalysis
+import Reports
+import RunAnalysis
+import Gates
 import BenchKit
 import Foundation
 import LaunchContract

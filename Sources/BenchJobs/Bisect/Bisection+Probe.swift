@@ -1,5 +1,5 @@
 import AppBuilds
-import BenchAnalysis
+import HistoryAnalysis
 import BenchHistory
 import BenchKit
 import Foundation

@@ -1,5 +1,5 @@
-import BenchAnalysis
 import Foundation
+import HistoryAnalysis
 import SystemCalls
 
 /// What `bench bisect` writes to `OUT/bisect.json`, for the nightly and other tools.

@@ -1,8 +1,8 @@
 import AppBuilds
-import BenchAnalysis
 import BenchHistory
 import BenchKit
 import Foundation
+import HistoryAnalysis
 import Subprocess
 import SystemCalls
 import CommandLineKit

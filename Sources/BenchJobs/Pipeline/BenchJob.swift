@@ -1,5 +1,4 @@
 import AppBuilds
-import BenchAnalysis
 import BenchKit
 import ResultsSchema
 

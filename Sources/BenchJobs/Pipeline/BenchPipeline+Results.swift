@@ -1,7 +1,8 @@
-import BenchAnalysis
 import BenchKit
 import Foundation
+import Gates
 import HostConditions
+import Reports
 import ResultsSchema
 import ThreadTracing
 

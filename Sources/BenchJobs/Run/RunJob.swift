@@ -1,4 +1,6 @@
-import BenchAnalysis
+import Reports
+import RunAnalysis
+import Gates
 import BenchKit
 import AppBuilds
 import ResultsSchema

@@ -1,4 +1,3 @@
-import BenchAnalysis
 import BenchKit
 import Foundation
 import HostConditions
@@ -7,8 +6,10 @@ import SyntheticCamera
 import ThreadTracing
 import V4L2Camera
 import Subprocess
+import SyntheticCamera
 import SystemCalls
 import CommandLineKit
+import V4L2Camera
 
 extension RunOptions {
   /// Checks and opens what the options name, in the pipeline's first step: the display, the

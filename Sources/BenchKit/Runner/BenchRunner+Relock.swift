@@ -1,12 +1,11 @@
-import BenchAnalysis
 import Foundation
 import LaunchContract
 import PhaseTrace
 import Probe
-import SystemCalls
-import Subprocess
 import ResultsSchema
 import ThreadTracing
+import Subprocess
+import SystemCalls
 
 /// Relock: one app process per configuration for the whole cell, locked and unlocked for every
 /// run, each run measured from its unlock.

@@ -1,7 +1,7 @@
-import BenchAnalysis
 import LaunchContract
 import PhaseTrace
 import ResultsSchema
+import RunAnalysis
 import ThreadStates
 import ThreadTracing
 

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
   import Glibc
 #endif
-import BenchAnalysis
+import RunAnalysis
 import Foundation
 import HostConditions
 import LaunchContract

@@ -1,5 +1,5 @@
-import BenchAnalysis
 import Foundation
+import Gates
 import HostConditions
 import LaunchContract
 import PhaseTrace

@@ -1,4 +1,3 @@
-import BenchAnalysis
 import HostConditions
 import LaunchContract
 import ResultsSchema

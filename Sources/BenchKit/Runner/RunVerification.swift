@@ -1,4 +1,4 @@
-import BenchAnalysis
+import HostConditions
 import LaunchContract
 import PhaseTrace
 import ResultsSchema

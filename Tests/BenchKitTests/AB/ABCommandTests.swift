@@ -1,17 +1,17 @@
 import AppBuilds
-import BenchAnalysis
 import BenchCommands
 import BenchKit
 import Foundation
+import Gates
 import Glibc
 import LaunchContract
 import ResultsSchema
 import Subprocess
 import Synchronization
-import TestThreads
 import SystemCalls
-import Testing
 import TestSupport
+import TestThreads
+import Testing
 
 /// A throw-away git repository with a few commits, for `bench ab`'s revision handling.
 struct ScratchRepository {

@@ -1,13 +1,12 @@
 import AppBuilds
-import BenchAnalysis
 import BenchCommands
 import BenchKit
 import Foundation
 import Glibc
 import LaunchContract
 import ResultsSchema
-import Testing
 import TestSupport
+import Testing
 
 /// `bench ab` runs both revisions on one pinned cost profile (A's default, or `--profile`),
 /// records the pin in both results, and says so when the simulated camera itself differs.

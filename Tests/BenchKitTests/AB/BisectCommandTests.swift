@@ -1,17 +1,17 @@
 import AppBuilds
-import BenchAnalysis
 import BenchCommands
 import BenchHistory
 import BenchKit
 import Foundation
 import Glibc
+import HistoryAnalysis
 import LaunchContract
 import ResultsSchema
 import Subprocess
 import SystemCalls
+import TestSupport
 import TestThreads
 import Testing
-import TestSupport
 
 /// A scratch repository for `bench bisect`: GOOD, then one commit per entry of `versions`, each
 /// setting `Sources/camera-app/main.swift` to that text. Every commit has camera-app and the

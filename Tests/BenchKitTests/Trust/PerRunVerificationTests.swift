@@ -1,7 +1,7 @@
 #if canImport(Glibc)
   import Glibc
 #endif
-import BenchAnalysis
+import Reports
 import Foundation
 import LaunchContract
 import ResultsSchema

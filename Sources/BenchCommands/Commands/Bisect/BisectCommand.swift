@@ -1,4 +1,3 @@
-import BenchAnalysis
 import BenchHistory
 import BenchKit
 import Foundation

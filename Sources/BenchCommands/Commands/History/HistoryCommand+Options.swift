@@ -1,7 +1,8 @@
-import BenchAnalysis
 import BenchHistory
 import CommandLineKit
 import SystemCalls
+import Foundation
+import HistoryAnalysis
 
 extension HistoryCommand {
   /// Which options each action takes (`--db` and `--format` aside): anything else is a usage error.

@@ -1,8 +1,8 @@
-import BenchAnalysis
 import BenchHistory
 import BenchKit
 import CommandLineKit
 import Foundation
+import HistoryAnalysis
 import ResultsSchema
 
 extension HistoryCommand {

@@ -1,6 +1,9 @@
-import BenchAnalysis
 import BenchHistory
 import SystemCalls
+import Foundation
+import HistoryAnalysis
+import Reports
+import Statistics
 
 extension HistoryCommand {
   /// Prints the series `options.query` selects in `options.format`, and with `--svg` writes a trend plot per

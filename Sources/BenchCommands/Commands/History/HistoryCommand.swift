@@ -1,6 +1,8 @@
-import BenchAnalysis
 import BenchHistory
 import CommandLineKit
+import HistoryAnalysis
+import Reports
+import Statistics
 
 /// `bench history record|show|detect`: every benchmark remembered in a database (SQLite by
 /// default, `Results/history.sqlite`), looked at as series per machine × cell × phase, and the
