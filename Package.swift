@@ -274,8 +274,9 @@ let package = Package(
     // command is a UsageError).
     .target(name: "Subprocess", dependencies: ["CommandLineKit", "SystemCalls"], swiftSettings: strict),
     // Building and finding camera-app: the locator (the package's own build, its static C++
-    // library link), the revision builder of `bench ab` (worktrees, a build cache per commit) and
-    // the build guard that stops a build when bench dies.
+    // library link), the revision builder of `bench ab` (worktrees, a build cache keyed by the
+    // commit's tree, a HEAD with uncommitted or untracked sources refused) and the build guard
+    // that stops a build when bench dies.
     .target(
       name: "AppBuilds", dependencies: ["CommandLineKit", "LaunchContract", "Subprocess", "SystemCalls"],
       swiftSettings: strict),
@@ -537,9 +538,11 @@ let package = Package(
       name: "ProbeCalibrationTests",
       dependencies: ["ProbeCalibration", "Probe", "Sampling", "SystemCalls", "TestSupport"],
       swiftSettings: strict),
-    // camera-app's builds: the static C++ runtime link the locator makes.
+    // camera-app's builds: the static C++ runtime link the locator makes; what a revision is
+    // built from (an untracked source makes HEAD dirty; the cache is keyed by the commit's tree).
     .testTarget(
-      name: "AppBuildsTests", dependencies: ["AppBuilds", "SystemCalls", "TestSupport", "TestThreads"],
+      name: "AppBuildsTests",
+      dependencies: ["AppBuilds", "CommandLineKit", "Subprocess", "SystemCalls", "TestSupport", "TestThreads"],
       swiftSettings: strict),
     .testTarget(
       name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "TestSupport"], swiftSettings: strict),

@@ -34,7 +34,9 @@ struct ABPinTests {
     let out = temporaryFolder("ab-pin")
     let app = BuiltProducts.path("camera-app")
     for (index, revision) in [a, b].enumerated() {
-      let folder = repo.path + "/.build/ab/bin/" + (try repo.git("rev-parse", revision))
+      let folder =
+        (RevisionBuilder(repository: repo.path).cachedBinary(try repo.git("rev-parse", revision)) as NSString)
+        .deletingLastPathComponent
       try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
       makeScript(
         folder + "/camera-app", "#!/bin/sh\necho \"$*\" >> '\(out)/args-\(index)'\nexec '\(app)' \"$@\"\n")

@@ -154,7 +154,8 @@ struct BisectCommandTests {
     defer { try? FileManager.default.removeItem(atPath: dir) }
     // Each commit's camera-app put where the builder keeps built ones: nothing is compiled.
     for commit in repo.commits {
-      let folder = repo.repo.path + "/.build/ab/bin/" + commit
+      let folder = (RevisionBuilder(repository: repo.repo.path).cachedBinary(commit) as NSString)
+        .deletingLastPathComponent
       try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
       makeScript(
         folder + "/camera-app", BisectRepository.wrapper(slow: false, pids: dir + "/pids", baseMs: 1000))
@@ -181,7 +182,8 @@ struct BisectCommandTests {
     defer { try? FileManager.default.removeItem(atPath: dir) }
     let pids = dir + "/pids"
     for commit in repo.commits {
-      let folder = repo.repo.path + "/.build/ab/bin/" + commit
+      let folder = (RevisionBuilder(repository: repo.repo.path).cachedBinary(commit) as NSString)
+        .deletingLastPathComponent
       try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
       makeScript(folder + "/camera-app", BisectRepository.wrapper(slow: false, pids: pids, baseMs: 1000))
     }
