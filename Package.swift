@@ -542,7 +542,9 @@ let package = Package(
     // built from (an untracked source makes HEAD dirty; the cache is keyed by the commit's tree).
     .testTarget(
       name: "AppBuildsTests",
-      dependencies: ["AppBuilds", "CommandLineKit", "Subprocess", "SystemCalls", "TestSupport", "TestThreads"],
+      dependencies: [
+        "AppBuilds", "CommandLineKit", "Subprocess", "SystemCalls", "TestSupport", "TestThreads",
+      ],
       swiftSettings: strict),
     .testTarget(
       name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "TestSupport"], swiftSettings: strict),
