@@ -42,6 +42,7 @@
 //   5 ThreadStates → ResultsSchema
 //   5 V4L2Camera → CV4L2Shims, CaptureKit, LaunchContract, PhaseTrace, SystemCalls
 //   6 Gates → LaunchContract, ResultsSchema, RunAnalysis, Sampling, Statistics, SystemCalls
+//   6 LightBoardFeed → LaunchContract, LightBoard, PhaseTrace, ResultsSchema, SystemCalls, V4L2Camera
 //   6 ThreadTracing → LaunchContract, ResultsSchema, Subprocess, SystemCalls, ThreadStates
 //   6 V4L2TestSupport → CV4L2Shims, SystemCalls, V4L2Camera
 //   6 X11Display → CXCBShims, CaptureKit, Display, SystemCalls
@@ -58,16 +59,16 @@
 //   8 Reports → Gates, HistoryAnalysis, LaunchContract, PhaseTrace, ResultsSchema, RunAnalysis, Sampling,
 //       Statistics
 //   9 BenchKit → AppBuilds, CommandLineKit, Display, Gates, HostConditions, LaunchContract, LightBoard,
-//       PhaseTrace, Probe, Reports, ResultsSchema, RunAnalysis, Statistics, Subprocess, SyntheticCamera,
-//       SystemCalls, ThreadStates, ThreadTracing, V4L2Camera, X11Display
+//       LightBoardFeed, PhaseTrace, Probe, Reports, ResultsSchema, RunAnalysis, Statistics, Subprocess,
+//       SyntheticCamera, SystemCalls, ThreadStates, ThreadTracing, V4L2Camera, X11Display
 //   9 FuzzTargets → CameraApp, CaptureKit, Display, Gates, LaunchContract, LightBoard, PhaseTrace, Probe,
 //       Reports, ResultsSchema, RunAnalysis, SyntheticCamera, SystemCalls, TestSupport, ThreadStates,
 //       V4L2Camera, V4L2TestSupport
 //   9 history-benchmark (executable) → BenchHistory, CommandLineKit, HistoryAnalysis, ResultsSchema,
 //       RunAnalysis, Sampling, Statistics
 //   10 BenchJobs → AppBuilds, BenchHistory, BenchKit, CommandLineKit, Display, Gates, HistoryAnalysis,
-//       HostConditions, LaunchContract, Reports, ResultsSchema, RunAnalysis, Statistics, Subprocess,
-//       SyntheticCamera, SystemCalls, ThreadTracing, V4L2Camera
+//       HostConditions, LaunchContract, LightBoardFeed, Reports, ResultsSchema, RunAnalysis, Statistics,
+//       Subprocess, SyntheticCamera, SystemCalls, ThreadTracing, V4L2Camera
 //   10 results-benchmark (executable) → BenchKit, CommandLineKit, Gates, LaunchContract, ResultsSchema,
 //       Sampling, Subprocess, SystemCalls, TestSupport
 //   11 BenchCommands → AppBuilds, BenchHistory, BenchJobs, BenchKit, CommandLineKit, Display, Gates,
@@ -291,15 +292,24 @@ let package = Package(
       swiftSettings: strict),
     // The runner: runs, sessions (one per results folder; `bench ab`'s interleaved pair) and the
     // one condition loop they share, the settings and the resources a benchmark holds open, the
-    // light-board feeder, the display (shared memory or Xvfb), the launch floor, the preload
-    // library, the results folder and journal.
+    // display (shared memory or Xvfb), the launch floor, the preload library, the results folder
+    // and journal.
     .target(
       name: "BenchKit",
       dependencies: [
         "Gates", "Reports", "RunAnalysis", "Statistics", "HostConditions", "PhaseTrace", "Display", "Probe",
         "V4L2Camera", "SyntheticCamera",
         "CommandLineKit", "LaunchContract", "SystemCalls", "Subprocess", "AppBuilds", "X11Display",
-        "LightBoard", "ResultsSchema", "ThreadStates", "ThreadTracing",
+        "LightBoard", "LightBoardFeed", "ResultsSchema", "ThreadStates", "ThreadTracing",
+      ],
+      swiftSettings: strict),
+    // The light-board feeder of a real camera's loop (`--feed-light-board`): renders the board
+    // into a V4L2 output node (vivid's loop) at the camera's cadence, primes it before a run and
+    // keeps the log of what it fed, for the probe's glass-to-glass times.
+    .target(
+      name: "LightBoardFeed",
+      dependencies: [
+        "LaunchContract", "LightBoard", "PhaseTrace", "ResultsSchema", "SystemCalls", "V4L2Camera",
       ],
       swiftSettings: strict),
     // The jobs below the commands: their typed options (`bench`, `bench ab`, `bench bisect`),
@@ -310,7 +320,7 @@ let package = Package(
       dependencies: [
         "AppBuilds", "BenchHistory", "BenchKit", "CommandLineKit", "Display", "Gates", "HistoryAnalysis",
         "Reports", "RunAnalysis", "Statistics",
-        "HostConditions",
+        "HostConditions", "LightBoardFeed",
         "LaunchContract", "ResultsSchema", "Subprocess", "SyntheticCamera", "SystemCalls", "ThreadTracing",
         "V4L2Camera",
       ],
@@ -524,6 +534,16 @@ let package = Package(
         "BenchCommands", "BenchKit", "Gates", "Reports", "Statistics", "CommandLineKit", "LaunchContract",
         "ResultsSchema",
         "TestSupport", "TestThreads",
+      ],
+      swiftSettings: strict),
+    // The light-board feeder against the fake V4L2 kernel, its follow log, and (with
+    // FIRSTFRAME_VIVID_LOOP, in the VM) against vivid's loop.
+    .testTarget(
+      name: "LightBoardFeedTests",
+      dependencies: [
+        "LightBoardFeed", "CaptureKit", "CV4L2Shims", "LaunchContract", "LightBoard", "PhaseTrace",
+        "ResultsSchema",
+        "RunAnalysis", "SystemCalls", "TestSupport", "V4L2Camera", "V4L2TestSupport",
       ],
       swiftSettings: strict),
     // The launch contract's parsers and tables: endpoints, the environment, owners, commands.
