@@ -133,7 +133,7 @@ package enum RunCommand: Command {
   static let overwrite = Flag(
     "--overwrite", "write into a non-empty --out folder, replacing the results bench wrote there")
 
-  /// The option table (DESIGN.md "Command line", a contract).
+  /// The option table (docs/options.md, a contract).
   package static let spec = CommandLineSpec(
     command: "bench",
     synopsis: "[options]    (or: bench COMMAND … --help; the commands are listed below)",
