@@ -187,14 +187,14 @@ package enum RunCommand: Command {
     s.refreshHz = try parsed.value(refreshHz)
     s.display = try parsed.value(display)
     s.x11Read = try parsed.value(x11Read)
-    if parsed.isGiven(x11Read) && !s.display.isX11 {
+    if parsed.isGiven(x11Read) && !s.display.server.readsScreenOrWindow {
       throw UsageError("--x11-read applies to --display x11 or x11:NAME only")
     }
     s.lockSeconds = try parsed.value(lockSeconds)
     s.runTimeoutSeconds = try parsed.value(runTimeout)
     s.quitGraceSeconds = try parsed.value(quitGrace)
     s.windowTimeoutSeconds = try parsed.value(windowTimeout)
-    if parsed.isGiven(windowTimeout) && !s.display.isX11 {
+    if parsed.isGiven(windowTimeout) && !s.display.server.mapsWindows {
       throw UsageError("--window-timeout applies to --display x11 or x11:NAME only")
     }
     s.tap = !parsed.isSet(noTap)
