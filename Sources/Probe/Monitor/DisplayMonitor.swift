@@ -99,7 +99,7 @@ public final class DisplayMonitor: Sendable {
   /// `configuration` gives one. `resolution` says whether a large window is read at half size
   /// (`X11WindowCapture.Resolution`).
   /// - Throws: `X11Error` — the XCB libraries, the server or its DAMAGE extension missing.
-  public init(
+  package init(
     x11Display: String?, authorization: X11Authorization? = nil,
     source capture: X11WindowCapture.Source = .window, resolution: X11WindowCapture.Resolution = .reduced,
     configuration: DetectorConfiguration = DetectorConfiguration(), realtime: Bool = true
