@@ -1,8 +1,6 @@
 import BenchKit
-import Display
 import Foundation
 import LaunchContract
-import Probe
 import ProbeCalibration
 
 /// `bench calibrate`: the probe against ground truth through the real display path (a presenter

@@ -7,9 +7,9 @@ import Subprocess
 /// time limits.
 extension BenchRunner {
   /// Waits for the first live frame and then for `awaited` events in the trace (after `since`).
-  /// On X11, a launch (`awaitsWindow`) whose app maps no window within `--window-timeout`
-  /// fails. A headless program (`liveFrame` false) shows no frame: it waits for `awaited` alone,
-  /// and an app that ends with status 0 after writing them has settled.
+  /// On a display that maps windows (X11), a launch (`awaitsWindow`) whose app maps no window
+  /// within `--window-timeout` fails. A headless program (`liveFrame` false) shows no frame: it
+  /// waits for `awaited` alone, and an app that ends with status 0 after writing them has settled.
   func settle(
     _ app: LaunchedApp, since: UInt64, firstLive: FirstLiveFrameTime, awaited: [EventName],
     awaitsWindow: Bool = false, liveFrame: Bool = true, interrupted: @Sendable () -> Bool

@@ -1,7 +1,6 @@
 import BenchKit
 import Foundation
 import LaunchContract
-import Probe
 import ProbeCalibration
 import ResultsSchema
 import X11Display
