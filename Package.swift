@@ -2,7 +2,7 @@
 //
 // FirstFrame: camera launch-latency benchmarking for Linux.
 // The module graph is the block below, generated from this file by `scripts/package-graph --write`
-// (CI fails when it is stale). The layers, bottom up (STYLE.md rule 1; DESIGN.md "Stage three"):
+// (CI fails when it is stale). The layers, bottom up (STYLE.md rule 1; docs/development.md "Layers"):
 // C shims and the POSIX seam (SystemCalls: every system call, EINTR, errno, spawn, atomic replace,
 // deadlines; Subprocess for child processes) → the launch contract (LaunchContract) and the
 // results schema (ResultsSchema: schema, count keys, reader, journal; Sampling: the seeded
@@ -18,12 +18,12 @@
 //   0 CLibraryLoader
 //   0 CompilePreload (plugin)
 //   0 CPlatformShims
-//   0 CV4L2Shims
 //   0 JSONDecoding
 //   0 Sampling
 //   0 TestThreads
 //   1 CPQShims → CLibraryLoader
 //   1 CSQLiteShims → CLibraryLoader
+//   1 CV4L2Shims → CLibraryLoader
 //   1 CXCBShims → CLibraryLoader
 //   1 Statistics → Sampling
 //   1 SystemCalls → CPlatformShims
@@ -144,10 +144,10 @@ let package = Package(
         "CaptureKit", "JSONDecoding", "LightBoard", "LaunchContract", "SystemCalls", "Sampling",
       ],
       swiftSettings: strict),
-    // Real cameras through libv4l2, loaded with dlopen when a V4L2 camera is opened (package
-    // libv4l-0 at run time; nothing at build time: the shim declares the functions it calls).
-    // `dl` for a C library older than glibc 2.34, where dlopen lives in libdl.
-    .target(name: "CV4L2Shims", linkerSettings: [.linkedLibrary("dl")]),
+    // Real cameras through libv4l2, loaded with dlopen (CLibraryLoader) when a V4L2 camera is
+    // opened (package libv4l-0 at run time; nothing at build time: the shim declares the
+    // functions it calls).
+    .target(name: "CV4L2Shims", dependencies: ["CLibraryLoader"]),
     // A V4L2 camera as a CaptureKit device: open, formats, buffers, stream on, frames with their
     // kernel timestamps, the device phases traced; errors as typed values (missing, busy, no format).
     .target(
