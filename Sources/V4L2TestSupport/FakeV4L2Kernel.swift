@@ -29,7 +29,8 @@ package final class FakeV4L2Kernel: Sendable {
     package var range: (minWidth: Int, minHeight: Int, maxWidth: Int, maxHeight: Int, rate: UInt32)?
 
     /// Creates a format.
-    package init(fourCC: String, emulated: Bool = false, sizes: [(width: Int, height: Int, rates: [UInt32])]) {
+    package init(fourCC: String, emulated: Bool = false, sizes: [(width: Int, height: Int, rates: [UInt32])])
+    {
       self.fourCC = fourCC
       self.emulated = emulated
       self.sizes = sizes
@@ -52,7 +53,8 @@ package final class FakeV4L2Kernel: Sendable {
     package var defaultValue: Int64
 
     /// Creates a control.
-    package init(id: UInt32, name: String, type: UInt32, minimum: Int64, maximum: Int64, defaultValue: Int64) {
+    package init(id: UInt32, name: String, type: UInt32, minimum: Int64, maximum: Int64, defaultValue: Int64)
+    {
       self.id = id
       self.name = name
       self.type = type
