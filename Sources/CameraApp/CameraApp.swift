@@ -25,14 +25,14 @@ import SystemCalls
 ///    launch has settled — the first preview frame presented and deferred start done →
 ///    `ui.secondary_visible`: their work must not compete with those for the CPU.
 /// The main thread only runs the main queue; it never waits on the camera.
-public enum CameraApp {
+package enum CameraApp {
   /// When `main` was reached (CLOCK_MONOTONIC ns): `app.main`'s time, taken before anything else.
   static let mainReachedAt = Atomic<UInt64>(0)
 
   /// Runs the app with `arguments` (without the program name): `CameraAppCommand` answers
   /// `--help` and turns a bad command line into one line and exit status 2, then launches. Never
   /// returns.
-  public static func main(arguments: [String]) -> Never {
+  package static func main(arguments: [String]) -> Never {
     mainReachedAt.store(MonotonicClock.now(), ordering: .relaxed)
     exit(CameraAppCommand.main(arguments))
   }

@@ -3,7 +3,7 @@ import LaunchContract
 
 /// camera-app's command line as a ``Command``: the option table (parser and `--help`), parsed
 /// into ``AppOptions``; executing it launches the app, which never returns.
-public enum CameraAppCommand: Command {
+package enum CameraAppCommand: Command {
   /// The defaults, stated once (in `AppOptions`).
   private static let defaults = AppOptions()
 
@@ -31,7 +31,7 @@ public enum CameraAppCommand: Command {
     "--record", "FILE", "record a Y4M movie to FILE once the movie output is ready", parser: .fileName)
 
   /// The option table.
-  public static let spec = CommandLineSpec(
+  package static let spec = CommandLineSpec(
     command: "camera-app",
     synopsis: "[options]",
     summary: """
@@ -53,7 +53,7 @@ public enum CameraAppCommand: Command {
       """)
 
   /// Checks the command line: no arguments, known names, numbers in their bounds.
-  public static func options(from parsed: ParsedOptions) throws(UsageError) -> AppOptions {
+  package static func options(from parsed: ParsedOptions) throws(UsageError) -> AppOptions {
     try parsed.expectNoArguments()
     var o = AppOptions()
     o.configuration = try parsed.value(config)
@@ -70,7 +70,7 @@ public enum CameraAppCommand: Command {
   }
 
   /// Launches the app (``CameraApp/launch(_:)``); never returns.
-  public static func execute(
+  package static func execute(
     _ options: AppOptions, output: inout some TextOutputStream, errors: inout some TextOutputStream
   ) -> Int32 {
     CameraApp.launch(options)

@@ -2,7 +2,7 @@
 /// table, how the parsed command line becomes a typed `Options` value, and the work. The rest is
 /// shared and lives here once: `--help` prints the table's help, and a bad command line or bad
 /// input is one line on stderr, "<command>: <what is wrong>", and exit status 2.
-public protocol Command {
+package protocol Command {
   /// The typed command line.
   associatedtype Options
   /// The option table: the parser and `--help` read it.
@@ -20,19 +20,19 @@ public protocol Command {
 
 extension Command {
   /// The `--help` text.
-  public static var help: String { spec.help }
+  package static var help: String { spec.help }
 
   /// Parses `arguments` (without the program and command names) into `Options`; nil when
   /// `--help` was asked for.
   /// - Throws: `UsageError` for a bad command line.
-  public static func parse(_ arguments: [String]) throws(UsageError) -> Options? {
+  package static func parse(_ arguments: [String]) throws(UsageError) -> Options? {
     let parsed = try spec.parse(arguments)
     return parsed.helpRequested ? nil : try options(from: parsed)
   }
 
   /// Runs the command on standard output and standard error; `arguments` exclude the program and
   /// command names. Returns the exit status.
-  public static func main(_ arguments: [String]) -> Int32 {
+  package static func main(_ arguments: [String]) -> Int32 {
     var output = StandardStream.output
     var errors = StandardStream.error
     return run(arguments, output: &output, errors: &errors)
@@ -40,7 +40,7 @@ extension Command {
 
   /// Runs the command with its output and error streams given (for tests): `--help` prints the
   /// help and returns 0; a `UsageError` is one line on `errors` and exit status 2.
-  public static func run(
+  package static func run(
     _ arguments: [String], output: inout some TextOutputStream, errors: inout some TextOutputStream
   ) -> Int32 {
     do throws(UsageError) {

@@ -1,5 +1,5 @@
 /// One row of a command's option table, as `--help` shows it: an ``Option`` or a ``Flag``.
-public protocol CommandLineOption: Sendable {
+package protocol CommandLineOption: Sendable {
   /// `--runs`.
   var name: String { get }
   /// The value's placeholder (`N`, `FILE`), or nil for a flag.

@@ -1,19 +1,19 @@
 /// A command's option table, with what `--help` says around it. The parser and `--help` both
 /// read the table, so they cannot drift apart.
-public struct CommandLineSpec: Sendable {
+package struct CommandLineSpec: Sendable {
   /// `bench compare`: the program and command, as error lines and `--help` begin.
-  public var command: String
+  package var command: String
   /// The usage line(s) after the command, e.g. `A.json B.json`.
-  public var synopsis: String
+  package var synopsis: String
   /// A paragraph about what the command does.
-  public var summary: String
+  package var summary: String
   /// The options, in `--help` order (`--help` is implied).
-  public var options: [any CommandLineOption]
+  package var options: [any CommandLineOption]
   /// Lines printed after the options (exit codes, examples).
-  public var epilogue: String
+  package var epilogue: String
 
   /// Creates a spec.
-  public init(
+  package init(
     command: String, synopsis: String, summary: String, options: [any CommandLineOption],
     epilogue: String = ""
   ) {
@@ -28,7 +28,7 @@ public struct CommandLineSpec: Sendable {
   /// `--name value` both work; `--` ends options; `--help` and `-h` set `helpRequested`.
   /// Values are not parsed here: ``ParsedOptions/value(_:)`` parses them with their option.
   /// - Throws: `UsageError` for an unknown option, a missing value, or a value given to a flag.
-  public func parse(_ arguments: [String]) throws(UsageError) -> ParsedOptions {
+  package func parse(_ arguments: [String]) throws(UsageError) -> ParsedOptions {
     var parsed = ParsedOptions(command: command)
     var i = 0
     var onlyPositional = false
@@ -76,7 +76,7 @@ public struct CommandLineSpec: Sendable {
   }
 
   /// The `--help` text, made from the table: each option with its placeholder, help and default.
-  public var help: String {
+  package var help: String {
     var s = "usage: \(command) \(synopsis)\n\n\(summary)\n"
     if !options.isEmpty {
       s += "\noptions:\n"

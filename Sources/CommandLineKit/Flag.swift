@@ -1,16 +1,16 @@
 /// An option without a value (`--quiet`): present or not.
-public struct Flag: CommandLineOption {
+package struct Flag: CommandLineOption {
   /// `--quiet`.
-  public let name: String
+  package let name: String
   /// One line of help.
-  public let help: String
+  package let help: String
   /// Always nil: a flag takes no value.
-  public var valueName: String? { nil }
+  package var valueName: String? { nil }
   /// Always nil: a flag's default is its absence.
-  public var defaultText: String? { nil }
+  package var defaultText: String? { nil }
 
   /// Creates a flag.
-  public init(_ name: String, _ help: String) {
+  package init(_ name: String, _ help: String) {
     self.name = name
     self.help = help
   }

@@ -1,32 +1,32 @@
 /// The numbers a ``ValueParser/number(in:)`` option accepts: a lower and an upper bound, each
 /// inclusive or exclusive. Whatever the bounds, a number must be finite.
-public struct NumberRange: Sendable, Equatable {
+package struct NumberRange: Sendable, Equatable {
   /// The smallest number accepted (or the number every value must exceed).
-  public var lower: Double
+  package var lower: Double
   /// Whether `lower` itself is accepted.
-  public var includesLower: Bool
+  package var includesLower: Bool
   /// The largest number accepted (or the number every value must stay below).
-  public var upper: Double
+  package var upper: Double
   /// Whether `upper` itself is accepted.
-  public var includesUpper: Bool
+  package var includesUpper: Bool
 
   /// `lower ≤ x ≤ upper`.
-  public init(atLeast lower: Double, atMost upper: Double) {
+  package init(atLeast lower: Double, atMost upper: Double) {
     (self.lower, includesLower, self.upper, includesUpper) = (lower, true, upper, true)
   }
 
   /// `lower < x ≤ upper`.
-  public init(greaterThan lower: Double, atMost upper: Double) {
+  package init(greaterThan lower: Double, atMost upper: Double) {
     (self.lower, includesLower, self.upper, includesUpper) = (lower, false, upper, true)
   }
 
   /// `lower < x < upper`.
-  public init(greaterThan lower: Double, below upper: Double) {
+  package init(greaterThan lower: Double, below upper: Double) {
     (self.lower, includesLower, self.upper, includesUpper) = (lower, false, upper, false)
   }
 
   /// `lower ≤ x`, any finite number above.
-  public init(atLeast lower: Double) {
+  package init(atLeast lower: Double) {
     (self.lower, includesLower, self.upper, includesUpper) = (lower, true, .infinity, true)
   }
 

@@ -1,26 +1,26 @@
 /// An option that takes a value: its name, placeholder and help, its default (the value when the
 /// option is absent) and how that default reads in `--help`, and the parser that turns the text
 /// into a `Value` (checking its bounds). Stated once; the parser and `--help` both read it.
-public struct Option<Value: Sendable>: CommandLineOption {
+package struct Option<Value: Sendable>: CommandLineOption {
   /// `--runs`.
-  public let name: String
+  package let name: String
   /// The value's placeholder in `--help` (`N`, `FILE`).
-  public let placeholder: String
+  package let placeholder: String
   /// One line of help.
-  public let help: String
+  package let help: String
   /// The value when the option is not given.
-  public let defaultValue: Value
+  package let defaultValue: Value
   /// The default as `--help` shows it (`20`, `all four`), or nil to show none.
-  public let defaultText: String?
+  package let defaultText: String?
   /// Turns the given text into a value, or throws the one line that says what is wrong.
-  public let parser: ValueParser<Value>
+  package let parser: ValueParser<Value>
 
   /// The placeholder (never nil: an option has a value).
-  public var valueName: String? { placeholder }
+  package var valueName: String? { placeholder }
 
   /// Creates an option. `defaultText` is how the default reads in `--help`; without it, the
   /// parser describes `defaultValue` (`20`, `deferred,eager`).
-  public init(
+  package init(
     _ name: String, _ placeholder: String, _ help: String, default defaultValue: Value,
     shownAs defaultText: String? = nil, parser: ValueParser<Value>
   ) {
@@ -34,7 +34,7 @@ public struct Option<Value: Sendable>: CommandLineOption {
 
   /// Creates an option without a default value: nil when the option is not given.
   /// `defaultText` says in `--help` what happens then, if anything.
-  public init<Wrapped: Sendable>(
+  package init<Wrapped: Sendable>(
     _ name: String, _ placeholder: String, _ help: String, shownAs defaultText: String? = nil,
     parser: ValueParser<Wrapped>
   ) where Value == Wrapped? {
@@ -43,7 +43,7 @@ public struct Option<Value: Sendable>: CommandLineOption {
 
   /// The value of `text` given for this option.
   /// - Throws: `UsageError` naming the option, the bound and the text.
-  public func parse(_ text: String) throws(UsageError) -> Value {
+  package func parse(_ text: String) throws(UsageError) -> Value {
     try parser.parse(text, name)
   }
 }

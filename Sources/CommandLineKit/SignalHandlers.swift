@@ -5,7 +5,7 @@ import Dispatch
 
 /// Turns SIGINT, SIGTERM and the like into calls of a handler on a queue, so that a
 /// command-line tool shuts down in order instead of dying mid-write.
-public final class SignalHandlers: @unchecked Sendable {
+package final class SignalHandlers: @unchecked Sendable {
   // @unchecked: `sources` is set once in `init`, before the instance can be shared, and never
   // changes; dispatch sources are thread-safe.
   private let sources: [any DispatchSourceSignal]
@@ -14,7 +14,7 @@ public final class SignalHandlers: @unchecked Sendable {
   /// `queue` each time one arrives (twice for two signals that arrived before the queue ran:
   /// a second Ctrl-C is never merged into the first). Keep the instance alive for as long as you
   /// want handling.
-  public init(
+  package init(
     signals: [Int32], queue: DispatchQueue = .global(), handler: @escaping @Sendable (Int32) -> Void
   ) {
     sources = signals.map { sig in

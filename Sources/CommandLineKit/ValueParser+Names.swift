@@ -1,6 +1,6 @@
 extension ValueParser where Value == [String] {
   /// A comma-separated list whose items must all be in `allowed`, duplicates dropped, order kept.
-  public static func list(of allowed: [String]) -> ValueParser<[String]> {
+  package static func list(of allowed: [String]) -> ValueParser<[String]> {
     ValueParser(
       parse: { (text, name) throws(UsageError) -> [String] in
         let items = text.split(separator: ",", omittingEmptySubsequences: false).map {
@@ -21,7 +21,7 @@ extension ValueParser where Value == [String] {
 extension ValueParser {
   /// A comma-separated list of `Item`s by their raw values (`cold,warm`), each one of `allowed`
   /// (by default every case), duplicates dropped, order kept.
-  public static func list<Item: RawRepresentable & CaseIterable & Sendable>(
+  package static func list<Item: RawRepresentable & CaseIterable & Sendable>(
     of allowed: [Item] = Array(Item.allCases)
   ) -> ValueParser<[Item]> where Value == [Item], Item.RawValue == String {
     let names = ValueParser<[String]>.list(of: allowed.map(\.rawValue))
@@ -35,7 +35,7 @@ extension ValueParser {
 
 extension ValueParser where Value: RawRepresentable & CaseIterable & Sendable, Value.RawValue == String {
   /// One value by its raw value (`table`), one of `allowed` (by default every case).
-  public static func choice(of allowed: [Value] = Array(Value.allCases)) -> ValueParser<Value> {
+  package static func choice(of allowed: [Value] = Array(Value.allCases)) -> ValueParser<Value> {
     ValueParser(
       parse: { (text, name) throws(UsageError) -> Value in
         guard let item = Value(rawValue: text), allowed.contains(where: { $0.rawValue == text }) else {

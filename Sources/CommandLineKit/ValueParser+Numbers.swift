@@ -1,7 +1,7 @@
 extension ValueParser where Value == Int {
   /// A whole number in `range`. A number too large for `Int` is reported against the bound, like
   /// any other number outside it ("--runs must be at most 100000, not 99999999999999999999").
-  public static func integer(in range: ClosedRange<Int>) -> ValueParser<Int> {
+  package static func integer(in range: ClosedRange<Int>) -> ValueParser<Int> {
     ValueParser(
       parse: { (text, name) throws(UsageError) -> Int in
         guard let value = Int(text) else {
@@ -27,7 +27,7 @@ extension ValueParser where Value == Int {
 
 extension ValueParser where Value == Double {
   /// A finite number in `range` ("--refresh-hz must be at most 1000, not 5000").
-  public static func number(in range: NumberRange) -> ValueParser<Double> {
+  package static func number(in range: NumberRange) -> ValueParser<Double> {
     ValueParser(
       parse: { (text, name) throws(UsageError) -> Double in
         guard let value = Double(text), !value.isNaN else {

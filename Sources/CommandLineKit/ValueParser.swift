@@ -1,14 +1,14 @@
 /// How an option's text becomes a typed value, and how a value reads in `--help`. The factories
 /// (``integer(in:)``, ``number(in:)``, ``list(of:)-(_)``, ``choice(of:)``, ``text``, ``fileName``,
 /// ``folderName``, ``converting(describe:_:)``) check bounds and names and throw the one line a person reads.
-public struct ValueParser<Value>: Sendable {
+package struct ValueParser<Value>: Sendable {
   /// Parses `text`, given for the option named `name` (for the error line).
-  public let parse: @Sendable (_ text: String, _ name: String) throws(UsageError) -> Value
+  package let parse: @Sendable (_ text: String, _ name: String) throws(UsageError) -> Value
   /// `value` as `--help` shows a default, or nil to show none.
-  public let describe: @Sendable (_ value: Value) -> String?
+  package let describe: @Sendable (_ value: Value) -> String?
 
   /// Creates a parser from its two functions.
-  public init(
+  package init(
     parse: @escaping @Sendable (_ text: String, _ name: String) throws(UsageError) -> Value,
     describe: @escaping @Sendable (_ value: Value) -> String?
   ) {
@@ -17,7 +17,7 @@ public struct ValueParser<Value>: Sendable {
   }
 
   /// The same parser for an option whose absence means nil; nil reads as no default.
-  public var optional: ValueParser<Value?> {
+  package var optional: ValueParser<Value?> {
     let parse = self.parse
     let describe = self.describe
     return ValueParser<Value?>(
@@ -27,7 +27,7 @@ public struct ValueParser<Value>: Sendable {
 
   /// A parser from a converting initialiser whose error is already one line for a person
   /// (`LaunchConfiguration(parsing:)`); the line is kept as it is.
-  public static func converting<Failure: Error & CustomStringConvertible>(
+  package static func converting<Failure: Error & CustomStringConvertible>(
     describe: @escaping @Sendable (_ value: Value) -> String? = { "\($0)" },
     _ convert: @escaping @Sendable (_ text: String) throws(Failure) -> Value
   ) -> ValueParser<Value> {
@@ -44,16 +44,16 @@ public struct ValueParser<Value>: Sendable {
 
 extension ValueParser where Value == String {
   /// Any text, as given (a command).
-  public static var text: ValueParser<String> {
+  package static var text: ValueParser<String> {
     ValueParser(parse: { (text, _) in text }, describe: { $0 })
   }
 
   /// A file's name or path, not empty ("--svg wants a file name, not an empty one"): an empty
   /// one would name the working folder.
-  public static var fileName: ValueParser<String> { nonEmpty("a file name") }
+  package static var fileName: ValueParser<String> { nonEmpty("a file name") }
 
   /// A folder's name or path, not empty ("--out wants a folder name, not an empty one").
-  public static var folderName: ValueParser<String> { nonEmpty("a folder name") }
+  package static var folderName: ValueParser<String> { nonEmpty("a folder name") }
 
   private static func nonEmpty(_ what: String) -> ValueParser<String> {
     ValueParser(

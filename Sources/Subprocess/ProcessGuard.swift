@@ -168,10 +168,10 @@ package final class ProcessGuard: Sendable {
       kill(-g, SIGKILL)
       kill(g, SIGKILL)
     }
-    for path in paths { try? FileManager.default.removeItem(atPath: path) }
+    for path in paths { try? FileSystem.remove(atPath: path, absentIsFine: true) }
     for folder in folders { removeBusyDirectory(folder) }
     for (folder, prefix) in prefixes {
-      for entry in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+      for entry in (try? FileSystem.contentsOfDirectory(atPath: folder)) ?? []
       where entry.hasPrefix(prefix) {
         unlink(folder + "/" + entry)
       }

@@ -37,6 +37,13 @@ extension FaultCase {
       )
       let out = ws.path + "/out"
       let bench = try BenchProcess(cameraRuns(out: out, runs: 6))
+      // "Start-up" is bench's, not the process's: before its pipeline has begun (its journal is
+      // there) bench has no handler yet, and a signal then ends it the default way — or, where
+      // the test runs with SIGINT ignored (a shell's background job), is lost and bench runs on.
+      let journal = out + "/" + RunJournal.fileName
+      #expect(
+        bench.waitUntil(seconds: 60) { FileManager.default.fileExists(atPath: journal) },
+        "bench never started its journal")
       #expect(bench.waitUntil(seconds: 60) { bench.announcedRuns >= after }, "run \(after) never came")
       // The delay places the signal in bench's own timeline, so it is not stretched by the test
       // time scale: stretched 10-fold under ASan, 0.91 s after start became 9.1 s, past bench's

@@ -53,13 +53,14 @@ package enum CalibrateCommand: Command {
   )
 
   /// Checks the command line (no arguments, the numbers in their bounds).
-  package static func options(from o: ParsedOptions) throws(UsageError) -> Options {
-    try o.expectNoArguments()
+  package static func options(from parsed: ParsedOptions) throws(UsageError) -> Options {
+    try parsed.expectNoArguments()
     var settings = CalibrationSettings()
-    settings.refreshHz = try o.value(refreshHz)
-    settings.trials = try o.value(trials)
+    settings.refreshHz = try parsed.value(refreshHz)
+    settings.trials = try parsed.value(trials)
     return Options(
-      settings: settings, load: !o.isSet(noLoad), format: try o.value(format), display: try o.value(display))
+      settings: settings, load: !parsed.isSet(noLoad), format: try parsed.value(format),
+      display: try parsed.value(display))
   }
 
   /// Runs the trials without and (unless `--no-load`) with load, then the probe-cost benchmark,

@@ -23,8 +23,8 @@ package enum DoctorCommand: Command {
     options: [], epilogue: "exit status: 0 (findings are reported, not judged); 2 for a usage error")
 
   /// Checks the command line: no arguments.
-  package static func options(from o: ParsedOptions) throws(UsageError) {
-    try o.expectNoArguments()
+  package static func options(from parsed: ParsedOptions) throws(UsageError) {
+    try parsed.expectNoArguments()
   }
 
   /// Writes the report to `output`; always 0.
@@ -99,21 +99,20 @@ package enum DoctorCommand: Command {
   }
 
   static func governor() -> String {
-    let text = try? String(
-      contentsOfFile: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", encoding: .utf8)
+    let text = FileSystem.readText(atPath: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")
     return text?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown"
   }
 
   static func thermalZones() -> String {
     let base = "/sys/class/thermal"
-    let zones = ((try? FileManager.default.contentsOfDirectory(atPath: base)) ?? [])
+    let zones = ((try? FileSystem.contentsOfDirectory(atPath: base)) ?? [])
       .filter { $0.hasPrefix("thermal_zone") }.sorted()
     if zones.isEmpty { return "none" }
     return zones.map { zone in
       let type =
-        (try? String(contentsOfFile: "\(base)/\(zone)/type", encoding: .utf8))?
+        FileSystem.readText(atPath: "\(base)/\(zone)/type")?
         .trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
-      let milli = (try? String(contentsOfFile: "\(base)/\(zone)/temp", encoding: .utf8))
+      let milli = FileSystem.readText(atPath: "\(base)/\(zone)/temp")
         .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
       return "\(zone) \(type)" + (milli.map { " \(Double($0) / 1000) °C" } ?? "")
     }.joined(separator: ", ")

@@ -4,6 +4,7 @@
 import AppBuilds
 import BenchKit
 import Foundation
+import SystemCalls
 import HostConditions
 import LaunchContract
 
@@ -81,8 +82,8 @@ package enum LaunchFloorCommand: Command {
       errors.write("bench launch-floor: \(error.message)\n")
       return 1
     }
-    let state = FileManager.default.temporaryDirectory.path + "/firstframe-launch-floor-\(getpid())"
-    defer { try? FileManager.default.removeItem(atPath: state) }
+    let state = FileSystem.temporaryDirectory + "/firstframe-launch-floor-\(ProcessControl.currentProcessID)"
+    defer { try? FileSystem.remove(atPath: state, absentIsFine: true) }
     var environment = ProcessInfo.processInfo.environment
     for key in LaunchEnvironment.launchKeys { environment[key.rawValue] = nil }
     environment[LaunchEnvironment.Key.syntheticState.rawValue] = state + "/camera"

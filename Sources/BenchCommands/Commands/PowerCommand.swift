@@ -1,5 +1,6 @@
 import BenchKit
 import Foundation
+import SystemCalls
 import Gates
 import LaunchContract
 import Reports
@@ -112,14 +113,14 @@ package enum PowerCommand: Command {
   /// Reads a `bench power --format json` file.
   /// - Throws: `UsageError` when it cannot be read or is not one.
   package static func loadFigures(path: String) throws(UsageError) -> GatePower.Report {
-    guard let data = FileManager.default.contents(atPath: path) else {
+    guard let bytes = FileSystem.readFile(atPath: path) else {
       throw UsageError("cannot read \(path)")
     }
     let decoder = JSONDecoder()
     decoder.nonConformingFloatDecodingStrategy = .convertFromString(
       positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
     do {
-      return try decoder.decode(GatePower.Report.self, from: data)
+      return try decoder.decode(GatePower.Report.self, from: Data(bytes))
     } catch {
       throw UsageError("\(path) is not a bench power --format json report: \(error)")
     }
@@ -132,7 +133,7 @@ package enum PowerCommand: Command {
   package static func quote(explicitPath: String?, options: Gate.BaselineOptions) throws(UsageError) -> String
   {
     let path = explicitPath ?? figuresPath
-    guard explicitPath != nil || FileManager.default.fileExists(atPath: path) else {
+    guard explicitPath != nil || FileSystem.exists(atPath: path) else {
       return "the gate's false alarms and power were not measured here (\(figuresPath) is missing:"
         + " run Benchmarks/gate-power --record)"
     }

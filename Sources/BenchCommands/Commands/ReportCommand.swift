@@ -1,5 +1,6 @@
 import BenchKit
 import Foundation
+import SystemCalls
 import Gates
 import Reports
 import ResultsSchema
@@ -145,11 +146,9 @@ package enum ReportCommand: Command {
     throws(UsageError)
     -> String
   {
-    var isFolder: ObjCBool = false
-    let exists = FileManager.default.fileExists(atPath: given, isDirectory: &isFolder)
     let folder: String
     let path: String
-    if exists && isFolder.boolValue {
+    if FileSystem.isDirectory(given) {
       folder = given
       path = given + "/results.json"
     } else {
@@ -157,11 +156,11 @@ package enum ReportCommand: Command {
       path = given.hasSuffix(".jsonl") ? folder + "/results.json" : given
     }
     let journalPath = folder + "/" + RunJournal.fileName
-    guard FileManager.default.fileExists(atPath: journalPath) else { return path }
+    guard FileSystem.exists(atPath: journalPath) else { return path }
     let journal = try UsageError.reading { () throws(ResultsFileError) in
       try RunJournal.read(path: journalPath)
     }
-    guard !journal.hasEnd || !FileManager.default.fileExists(atPath: path) else { return path }
+    guard !journal.hasEnd || !FileSystem.exists(atPath: path) else { return path }
     // A bench still writing there ends the journal itself; this is a snapshot.
     let running = ResultsFolder.isHeld(folder)
     do {

@@ -21,7 +21,7 @@ extension ABOptions {
       throw UsageError("cannot find the FirstFrame package: run bench ab inside it, or give --repo DIR")
     }
     if !(repository as NSString).isAbsolutePath {
-      repository = FileManager.default.currentDirectoryPath + "/" + repository
+      repository = RunJob.currentDirectory + "/" + repository
     }
     let builder = RevisionBuilder(repository: repository)
     let (a, b): (Revision, Revision)

@@ -180,7 +180,7 @@ package enum BenchPipeline {
           try FileSystem.createDirectory(atPath: side.folder)
         } catch {
           throw UsageError(
-            "--out \(job.settings.outDir): cannot create \(label)/ (\(RunJob.reason(error)))")
+            "--out \(job.settings.outDir): cannot create \(label)/ (\(error))")
         }
       }
       folders.append(

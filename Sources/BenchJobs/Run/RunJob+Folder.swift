@@ -15,9 +15,9 @@ extension RunJob {
     let dir: String
     if let given {
       dir =
-        (given as NSString).isAbsolutePath ? given : FileManager.default.currentDirectoryPath + "/" + given
+        (given as NSString).isAbsolutePath ? given : Self.currentDirectory + "/" + given
     } else {
-      let root = CameraAppLocator.packageRoot() ?? FileManager.default.currentDirectoryPath
+      let root = CameraAppLocator.packageRoot() ?? Self.currentDirectory
       let f = DateFormatter()
       f.locale = Locale(identifier: "en_US_POSIX")
       f.timeZone = TimeZone(identifier: "UTC")
@@ -25,26 +25,22 @@ extension RunJob {
       dir = root + "/Results/" + f.string(from: Date())
     }
     do {
-      try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+      try FileSystem.createDirectory(atPath: dir)
     } catch {
-      throw UsageError("--out \(given ?? dir): cannot create the folder (\(reason(error)))")
+      throw UsageError("--out \(given ?? dir): cannot create the folder (\(error))")
     }
-    let probe = dir + "/.write-test-\(getpid())"
-    guard FileManager.default.createFile(atPath: probe, contents: Data("x".utf8)) else {
+    let probe = dir + "/.write-test-\(ProcessControl.currentProcessID)"
+    do {
+      try FileSystem.replaceAtomically(Array("x".utf8), atPath: probe)
+    } catch {
       throw UsageError("--out \(given ?? dir): the folder is not writable")
     }
-    unlink(probe)
+    try? FileSystem.remove(atPath: probe, absentIsFine: true)
     return dir
   }
 
-  static func reason(_ error: any Error) -> String {
-    let ns = error as NSError
-    if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain
-    {
-      return String(cString: strerror(Int32(underlying.code)))
-    }
-    return ns.localizedDescription
-  }
+  /// The working directory, or "." where it cannot be read (removed under bench).
+  static var currentDirectory: String { (try? FileSystem.currentDirectory()) ?? "." }
 
   /// Points `Results/latest` at `dir` when `dir` is inside a `Results` folder.
   /// - Throws: the ``Errno`` of the call that failed (the results themselves are written).

@@ -105,7 +105,7 @@ extension RunOptions {
     }
     s.profilePath =
       (profile as NSString).isAbsolutePath
-      ? profile : FileManager.default.currentDirectoryPath + "/" + profile
+      ? profile : RunJob.currentDirectory + "/" + profile
     return loaded
   }
 

@@ -62,7 +62,7 @@ package final class ResultsFolder: Sendable {
     }
     let folder = ResultsFolder(path: path, lockFD: fd)
     if let recovered = folder.recoverUnfinished() { note(recovered) }
-    let entries = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
+    let entries = ((try? FileSystem.contentsOfDirectory(atPath: path)) ?? []).sorted()
     guard !entries.isEmpty else { return folder }
     guard overwrite else {
       let shown = entries.prefix(3).joined(separator: ", ") + (entries.count > 3 ? ", …" : "")
@@ -72,9 +72,9 @@ package final class ResultsFolder: Sendable {
     }
     for name in benchFiles where entries.contains(name) {
       do {
-        try FileManager.default.removeItem(atPath: path + "/" + name)
+        try FileSystem.remove(atPath: path + "/" + name, absentIsFine: true)
       } catch {
-        throw UsageError("--out \(path): cannot remove the earlier \(name) (\(error.localizedDescription))")
+        throw UsageError("--out \(path): cannot remove the earlier \(name) (\(error))")
       }
     }
     return folder
