@@ -41,7 +41,7 @@ extension BenchRunner {
       return .success(nil)
     }
     do throws(CPUCapError) {
-      let name = CgroupCPUController.runGroupName(benchPID: pid, run: runID)
+      let name = CgroupCPUController.runGroupName(run: runID)
       return .success(try RunCgroup.create(in: controller, name: name, quota: quota))
     } catch {
       return .failure(error)

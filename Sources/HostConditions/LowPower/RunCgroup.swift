@@ -1,6 +1,7 @@
 #if canImport(Glibc)
   import Glibc
 #endif
+import Subprocess
 import SystemCalls
 
 /// One `low-power` run's own cgroup (`firstframe-<bench pid>-<run>` under bench's cgroup), with
@@ -33,9 +34,12 @@ package struct RunCgroup: Sendable, Hashable {
   ) throws(CPUCapError) -> RunCgroup {
     let group = RunCgroup(controller: controller, name: name)
     try controller.enableCPUForChildren()
+    // The guard removes it if bench is killed (SIGKILL) before it does.
+    ProcessGuard.running?.removeDirectoryOnExit(group.directory)
     do {
       try FileSystem.createDirectory(atPath: group.directory, mode: 0o755)
     } catch {
+      ProcessGuard.running?.keep(group.directory)
       throw CPUCapError("cannot make the run's cgroup", path: group.directory, errno: error)
     }
     do throws(CPUCapError) {
@@ -131,10 +135,11 @@ package struct RunCgroup: Sendable, Hashable {
     }
     do {
       try FileSystem.removeDirectory(atPath: directory)
-      return true
     } catch {
-      return error == Errno(rawValue: ENOENT)
+      guard error == Errno(rawValue: ENOENT) else { return false }
     }
+    ProcessGuard.running?.keep(directory)
+    return true
   }
 }
 
