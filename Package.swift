@@ -395,7 +395,8 @@ let package = Package(
     // The host's conditions against fake sysfs trees: the CPU frequency cap, the thermal, frequency
     // and pressure sensors.
     .testTarget(
-      name: "HostConditionsTests", dependencies: ["HostConditions", "TestSupport"], swiftSettings: strict),
+      name: "HostConditionsTests", dependencies: ["HostConditions", "SystemCalls", "TestSupport"],
+      swiftSettings: strict),
     // bench's command line: parsing each command's options, compare, gate (baseline, relative,
     // failure rate), power and report, and the harness variables bench checks before a run.
     .testTarget(

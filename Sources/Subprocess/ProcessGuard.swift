@@ -98,6 +98,11 @@ package final class ProcessGuard: Sendable {
   /// after everything else, and only when every folder it was left to remove is gone.
   package func removeClaimOnExit(_ path: String) { send("unclaim " + path) }
 
+  /// Asks the guard to write back the kernel settings saved in `stateFile`
+  /// (``SavedControlValues``: the cpufreq cap's originals) if bench dies before ``keep(_:)``,
+  /// when the file still names bench's claim as its owner.
+  package func restoreOnExit(_ stateFile: String) { send("restore " + stateFile) }
+
   /// Bench removed (or keeps) `path` itself: the guard forgets it.
   package func keep(_ path: String) { send("keep " + path) }
 
@@ -143,6 +148,7 @@ package final class ProcessGuard: Sendable {
     var folders: [String] = []
     var prefixes: [(folder: String, prefix: String)] = []
     var claims: [String] = []
+    var restores: [String] = []
     var pending: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 4096)
     while true {
@@ -166,12 +172,15 @@ package final class ProcessGuard: Sendable {
         } else if line.hasPrefix("rmprefix "), let slash = line.firstIndex(of: "/") {
           let prefix = String(line[line.index(line.startIndex, offsetBy: 9)..<slash])
           if !prefix.isEmpty { prefixes.append((String(line[slash...]), prefix)) }
+        } else if line.hasPrefix("restore /") {
+          restores.append(String(line.dropFirst(8)))
         } else if line.hasPrefix("unclaim /") {
           claims.append(String(line.dropFirst(8)))
         } else if line.hasPrefix("keep ") {
           let path = String(line.dropFirst(5))
           paths.removeAll { $0 == path }
           folders.removeAll { $0 == path }
+          restores.removeAll { $0 == path }
         }
       }
     }
@@ -179,6 +188,9 @@ package final class ProcessGuard: Sendable {
       kill(-g, SIGKILL)
       kill(g, SIGKILL)
     }
+    // Bench's caps, when they still name bench's claim (a later bench's are its own).
+    let owner = claims.first.map { String($0.split(separator: "/").last ?? "") }
+    for file in restores { SavedControlValues.writeBack(from: file, owner: owner) }
     for path in paths { try? FileManager.default.removeItem(atPath: path) }
     let removedAll = folders.map { removeBusyDirectory($0) }.allSatisfy { $0 }
     for (folder, prefix) in prefixes {
