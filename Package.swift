@@ -6,9 +6,9 @@
 // C shims and the POSIX seam (SystemCalls: every system call, EINTR, errno, spawn, atomic replace,
 // deadlines; Subprocess for child processes) → the launch contract (LaunchContract) and the
 // results schema (ResultsSchema: schema, count keys, reader, journal; Sampling: the seeded
-// generator and the percentile) → the analysis (BenchAnalysis: statistics, gates, reports; no
-// processes) → the instruments (Display, X11Display, Probe, ProbeCalibration, the cameras) → the
-// runner (BenchKit, with HostConditions and AppBuilds) → the commands (BenchCommands) → bench.
+// generator and the percentile) → the analysis, one job a module and no processes (Statistics,
+// pure; RunAnalysis: a run's results read; Gates; HistoryAnalysis; Reports) → the instruments
+// (Display, X11Display, Probe, ProbeCalibration, the cameras) → the runner (BenchKit, with HostConditions and AppBuilds) → the commands (BenchCommands) → bench.
 // `scripts/check-layers` keeps the portable modules free of C imports and the command line;
 // `scripts/check-seam` keeps system calls in the seam. Between our own modules access is
 // `package`; `public` is for what a third party uses (the launch contract, the trace library,
@@ -25,6 +25,7 @@
 //   1 CPQShims → CLibraryLoader
 //   1 CSQLiteShims → CLibraryLoader
 //   1 CXCBShims → CLibraryLoader
+//   1 Statistics → Sampling
 //   1 SystemCalls → CPlatformShims
 //   2 CommandLineKit → SystemCalls
 //   2 LaunchContract → SystemCalls
@@ -34,35 +35,46 @@
 //   4 AppBuilds → CommandLineKit, LaunchContract, Subprocess, SystemCalls
 //   4 CaptureKit → LaunchContract, PhaseTrace, SystemCalls
 //   4 ResultsSchema → LaunchContract, PhaseTrace, Sampling, SystemCalls
-//   5 BenchAnalysis → LaunchContract, PhaseTrace, ResultsSchema, Sampling, SystemCalls
 //   5 Display → CaptureKit, SystemCalls
+//   5 HostConditions → LaunchContract, PhaseTrace, ResultsSchema, Subprocess, SystemCalls
+//   5 RunAnalysis → LaunchContract, PhaseTrace, ResultsSchema, Statistics
 //   5 SyntheticCamera → CaptureKit, JSONDecoding, LaunchContract, LightBoard, Sampling, SystemCalls
 //   5 ThreadStates → ResultsSchema
 //   5 V4L2Camera → CV4L2Shims, CaptureKit, LaunchContract, PhaseTrace, SystemCalls
-//   6 BenchHistory → BenchAnalysis, CPQShims, CSQLiteShims, PhaseTrace, ResultsSchema, SystemCalls
-//   6 HostConditions → BenchAnalysis, ResultsSchema, Subprocess, SystemCalls
-//   6 TestSupport → BenchAnalysis, CaptureKit, LaunchContract, PhaseTrace, ResultsSchema, Sampling,
-//       SystemCalls
+//   6 Gates → LaunchContract, ResultsSchema, RunAnalysis, Sampling, Statistics, SystemCalls
+//   6 ThreadTracing → LaunchContract, ResultsSchema, Subprocess, SystemCalls, ThreadStates
 //   6 V4L2TestSupport → CV4L2Shims, SystemCalls, V4L2Camera
 //   6 X11Display → CXCBShims, CaptureKit, Display, SystemCalls
 //   7 CameraApp → CaptureKit, CommandLineKit, Display, LaunchContract, PhaseTrace, SyntheticCamera,
 //       SystemCalls, V4L2Camera, X11Display
-//   7 history-benchmark (executable) → BenchAnalysis, BenchHistory, CommandLineKit, ResultsSchema, Sampling
+//   7 HistoryAnalysis → Gates, ResultsSchema, RunAnalysis, Sampling, Statistics, SystemCalls
 //   7 Probe → CaptureKit, Display, LaunchContract, LightBoard, PhaseTrace, SystemCalls, X11Display
-//   8 BenchKit → AppBuilds, BenchAnalysis, CommandLineKit, Display, HostConditions, LaunchContract,
-//       LightBoard, PhaseTrace, Probe, ResultsSchema, Subprocess, SyntheticCamera, SystemCalls,
-//       ThreadStates, V4L2Camera, X11Display
+//   7 TestSupport → CaptureKit, Gates, LaunchContract, PhaseTrace, ResultsSchema, RunAnalysis, Sampling,
+//       Statistics, SystemCalls
+//   8 BenchHistory → CPQShims, CSQLiteShims, HistoryAnalysis, PhaseTrace, ResultsSchema, RunAnalysis,
+//       SystemCalls
 //   8 camera-app (executable) → CameraApp
-//   8 FuzzTargets → BenchAnalysis, CameraApp, CaptureKit, Display, LaunchContract, LightBoard, PhaseTrace,
-//       Probe, ResultsSchema, SyntheticCamera, SystemCalls, TestSupport, ThreadStates, V4L2Camera,
-//       V4L2TestSupport
 //   8 ProbeCalibration → CaptureKit, Display, LightBoard, Probe, Sampling, SystemCalls, X11Display
-//   9 BenchCommands → AppBuilds, BenchAnalysis, BenchHistory, BenchKit, CommandLineKit, Display,
-//       HostConditions, LaunchContract, Probe, ProbeCalibration, ResultsSchema, Subprocess,
-//       SyntheticCamera, SystemCalls, V4L2Camera, X11Display
-//   9 results-benchmark (executable) → BenchAnalysis, BenchKit, CommandLineKit, LaunchContract,
-//       ResultsSchema, Sampling, Subprocess, SystemCalls, TestSupport
-//   10 bench (executable) → AppBuilds, BenchCommands, BenchKit, HostConditions, Subprocess, SystemCalls
+//   8 Reports → Gates, HistoryAnalysis, LaunchContract, PhaseTrace, ResultsSchema, RunAnalysis, Sampling,
+//       Statistics
+//   9 BenchKit → AppBuilds, CommandLineKit, Display, Gates, HostConditions, LaunchContract, LightBoard,
+//       PhaseTrace, Probe, Reports, ResultsSchema, RunAnalysis, Statistics, Subprocess, SyntheticCamera,
+//       SystemCalls, ThreadStates, ThreadTracing, V4L2Camera, X11Display
+//   9 FuzzTargets → CameraApp, CaptureKit, Display, Gates, LaunchContract, LightBoard, PhaseTrace, Probe,
+//       Reports, ResultsSchema, RunAnalysis, SyntheticCamera, SystemCalls, TestSupport, ThreadStates,
+//       V4L2Camera, V4L2TestSupport
+//   9 history-benchmark (executable) → BenchHistory, CommandLineKit, HistoryAnalysis, ResultsSchema,
+//       RunAnalysis, Sampling, Statistics
+//   10 BenchJobs → AppBuilds, BenchHistory, BenchKit, CommandLineKit, Display, Gates, HistoryAnalysis,
+//       HostConditions, LaunchContract, Reports, ResultsSchema, RunAnalysis, Statistics, Subprocess,
+//       SyntheticCamera, SystemCalls, ThreadTracing, V4L2Camera
+//   10 results-benchmark (executable) → BenchKit, CommandLineKit, Gates, LaunchContract, ResultsSchema,
+//       Sampling, Subprocess, SystemCalls, TestSupport
+//   11 BenchCommands → AppBuilds, BenchHistory, BenchJobs, BenchKit, CommandLineKit, Display, Gates,
+//       HistoryAnalysis, HostConditions, LaunchContract, Probe, ProbeCalibration, Reports, ResultsSchema,
+//       RunAnalysis, Statistics, Subprocess, SyntheticCamera, SystemCalls, ThreadTracing, V4L2Camera,
+//       X11Display
+//   12 bench (executable) → AppBuilds, BenchCommands, BenchKit, HostConditions, Subprocess, SystemCalls
 // graph:end
 import PackageDescription
 
@@ -87,7 +99,10 @@ let package = Package(
     .library(name: "V4L2Camera", targets: ["V4L2Camera"]),
     .library(name: "Display", targets: ["Display"]),
     .library(name: "Probe", targets: ["Probe"]),
-    .library(name: "BenchAnalysis", targets: ["BenchAnalysis"]),
+    .library(name: "Statistics", targets: ["Statistics"]),
+    .library(name: "RunAnalysis", targets: ["RunAnalysis"]),
+    .library(name: "Gates", targets: ["Gates"]),
+    .library(name: "Reports", targets: ["Reports"]),
     // The fuzz targets, for the libFuzzer package in Fuzz/ (scripts/fuzz).
     .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
     .executable(name: "camera-app", targets: ["camera-app"]),
@@ -150,11 +165,51 @@ let package = Package(
     // Thread states: tracefs scheduler events and /proc samples turned into each phase's running,
     // runnable, I/O and sleeping time (issue 27). Pure parsing and accounting: no I/O, no C imports.
     .target(name: "ThreadStates", dependencies: ["ResultsSchema"], swiftSettings: strict),
-    // The analysis of results: statistics, comparisons, gates, reports. Pure: no processes, no
-    // I/O beyond reading and writing results, no C module imports, no command line.
+    // Thread states' instruments: bench's tracefs instance (the scheduler's events of bench's
+    // tree, removed by the guard when bench is killed), the /proc tree sampler, and one run's
+    // recorder that turns both into its ThreadStates record; `--thread-states` and its method.
     .target(
-      name: "BenchAnalysis",
-      dependencies: ["PhaseTrace", "LaunchContract", "ResultsSchema", "SystemCalls", "Sampling"],
+      name: "ThreadTracing",
+      dependencies: ["LaunchContract", "ResultsSchema", "Subprocess", "SystemCalls", "ThreadStates"],
+      swiftSettings: strict),
+    // The statistics, pure: percentiles and summaries over samples, the Mann–Whitney rank test,
+    // the percentile bootstrap, effect sizes, Fisher's exact test, binomial bounds, the normal
+    // distribution, power advice and E-divisive change points. No results types, no I/O.
+    .target(name: "Statistics", dependencies: ["Sampling"], swiftSettings: strict),
+    // A run's results, read: cells in people's order (CellKey) and their ranked samples, phase
+    // summaries, phases and counts from a trace (PhaseExtractor), the trust boundary and forged
+    // boards, detection notes, and the number formatting every text shares (NumberFormat).
+    .target(
+      name: "RunAnalysis",
+      dependencies: ["LaunchContract", "PhaseTrace", "ResultsSchema", "Statistics"],
+      swiftSettings: strict),
+    // The gates and comparisons: `bench compare`'s and the within-run comparisons, the baseline
+    // gate (threshold and rank test, failure rate, completeness, baseline match), relative gates,
+    // the gates file, the gate's measured power and run-count sizing, and the statistic a gate
+    // decides by (GateStatistic). Pure: no processes, no C module imports, no command line.
+    .target(
+      name: "Gates",
+      dependencies: [
+        "LaunchContract", "ResultsSchema", "RunAnalysis", "Sampling", "Statistics", "SystemCalls",
+      ],
+      swiftSettings: strict),
+    // The history's analysis: series of benchmarks per machine, cell and phase, E-divisive change
+    // points on them and their detection accuracy, the history's query and its text, CSV and
+    // JSON, and bisect's search and probe verdict.
+    .target(
+      name: "HistoryAnalysis",
+      dependencies: ["Gates", "ResultsSchema", "RunAnalysis", "Sampling", "Statistics", "SystemCalls"],
+      swiftSettings: strict),
+    // The reports of results: tables, the SVG plot and history trend plot, Markdown, JUnit, the
+    // trace viewer export, thread-state tables, the GitHub benchmark-action file, and the writer
+    // that puts them beside results.json.
+    .target(
+      name: "Reports",
+      dependencies: [
+        "Gates", "HistoryAnalysis", "LaunchContract", "PhaseTrace", "ResultsSchema", "RunAnalysis",
+        "Sampling",
+        "Statistics",
+      ],
       swiftSettings: strict),
     // The display surface (shared memory) and the compositor that scans it out.
     .target(name: "Display", dependencies: ["CaptureKit", "SystemCalls"], swiftSettings: strict),
@@ -170,13 +225,14 @@ let package = Package(
     // The libpq calls of the history database's PostgreSQL store, declared here and loaded with
     // dlopen at run time (libpq5), so the default build needs no PostgreSQL package.
     .target(name: "CPQShims", dependencies: ["CLibraryLoader"]),
-    // The history database (`bench history`): the store protocol, the SQLite store over
-    // CSQLiteShims and the PostgreSQL store over CPQShims, schema versions and migrations,
-    // recording results idempotently.
+    // The history database (`bench history`): the store protocol and one SQL store (schema,
+    // migrations, filters and queries written once, recording idempotently) over a connection
+    // and a dialect: SQLite over CSQLiteShims, PostgreSQL over CPQShims.
     .target(
       name: "BenchHistory",
       dependencies: [
-        "BenchAnalysis", "CPQShims", "CSQLiteShims", "PhaseTrace", "ResultsSchema", "SystemCalls",
+        "CPQShims", "CSQLiteShims", "HistoryAnalysis", "PhaseTrace", "ResultsSchema", "RunAnalysis",
+        "SystemCalls",
       ],
       swiftSettings: strict),
     // The X11 display path's client: an app's preview window (presenting) and the probe's
@@ -218,37 +274,56 @@ let package = Package(
     // command is a UsageError).
     .target(name: "Subprocess", dependencies: ["CommandLineKit", "SystemCalls"], swiftSettings: strict),
     // Building and finding camera-app: the locator (the package's own build, its static C++
-    // library link), the revision builder of `bench ab` (worktrees, a build cache per commit) and
-    // the build guard that stops a build when bench dies.
+    // library link), the revision builder of `bench ab` (worktrees, a build cache keyed by the
+    // commit's tree, a HEAD with uncommitted or untracked sources refused) and the build guard
+    // that stops a build when bench dies.
     .target(
       name: "AppBuilds", dependencies: ["CommandLineKit", "LaunchContract", "Subprocess", "SystemCalls"],
       swiftSettings: strict),
-    // The host conditions a benchmark controls or records: the page-cache evictor of the cold
-    // condition and the files an app's cold launch reads (AppFootprint), the loaded condition's
-    // burners and their plan (affinity, cgroup quota, last-level cache), and the host record
-    // results.json carries.
+    // The host conditions a benchmark controls or records: one type per launch condition behind
+    // one protocol (LaunchConditionControl: prepare the machine, verify each run, restore; warm
+    // and relock unprepared, cold's page-cache eviction, loaded's burners and their plan,
+    // low-power's cpufreq cap or cgroup quota, hot's soak and sensors), the files an app's cold
+    // launch reads (AppFootprint), and the host record results.json carries.
     .target(
-      name: "HostConditions", dependencies: ["BenchAnalysis", "ResultsSchema", "Subprocess", "SystemCalls"],
+      name: "HostConditions",
+      dependencies: ["LaunchContract", "PhaseTrace", "ResultsSchema", "Subprocess", "SystemCalls"],
       swiftSettings: strict),
-    // The runner: runs, sessions (one per results folder; `bench ab`'s interleaved pair), the
+    // The runner: runs, sessions (one per results folder; `bench ab`'s interleaved pair) and the
+    // one condition loop they share, the settings and the resources a benchmark holds open, the
     // light-board feeder, the display (shared memory or Xvfb), the launch floor, the preload
     // library, the results folder and journal.
     .target(
       name: "BenchKit",
       dependencies: [
-        "BenchAnalysis", "HostConditions", "PhaseTrace", "Display", "Probe", "V4L2Camera", "SyntheticCamera",
+        "Gates", "Reports", "RunAnalysis", "Statistics", "HostConditions", "PhaseTrace", "Display", "Probe",
+        "V4L2Camera", "SyntheticCamera",
         "CommandLineKit", "LaunchContract", "SystemCalls", "Subprocess", "AppBuilds", "X11Display",
-        "LightBoard", "ResultsSchema", "ThreadStates",
+        "LightBoard", "ResultsSchema", "ThreadStates", "ThreadTracing",
       ],
       swiftSettings: strict),
-    // The thin commands layer: `bench`'s command line (one option table per command), each
-    // command, and the one pipeline `bench` and `bench ab` run (prepare, run, write, report).
+    // The jobs below the commands: their typed options (`bench`, `bench ab`, `bench bisect`),
+    // the one pipeline `bench` and `bench ab` run (prepare, run, write, report) returning what
+    // it measured (BenchOutcome), and bisect's search run in-process over it.
+    .target(
+      name: "BenchJobs",
+      dependencies: [
+        "AppBuilds", "BenchHistory", "BenchKit", "CommandLineKit", "Display", "Gates", "HistoryAnalysis",
+        "Reports", "RunAnalysis", "Statistics",
+        "HostConditions",
+        "LaunchContract", "ResultsSchema", "Subprocess", "SyntheticCamera", "SystemCalls", "ThreadTracing",
+        "V4L2Camera",
+      ],
+      swiftSettings: strict),
+    // The thin commands layer: `bench`'s command line (one option table per command) and each
+    // command, reading its options into a job (BenchJobs) and its outcome into an exit status.
     .target(
       name: "BenchCommands",
       dependencies: [
-        "BenchKit", "HostConditions", "BenchAnalysis", "CommandLineKit", "Display", "LaunchContract", "Probe",
+        "BenchKit", "HostConditions", "Gates", "HistoryAnalysis", "Reports", "RunAnalysis", "Statistics",
+        "CommandLineKit", "Display", "LaunchContract", "Probe",
         "SyntheticCamera", "SystemCalls", "V4L2Camera", "X11Display", "Subprocess", "AppBuilds",
-        "ResultsSchema", "ProbeCalibration", "BenchHistory",
+        "ResultsSchema", "ProbeCalibration", "BenchHistory", "BenchJobs", "ThreadTracing",
       ],
       swiftSettings: strict),
     // The preload library (Preload/firstframe-preload.c) and its C companions, compiled by the
@@ -267,7 +342,7 @@ let package = Package(
     .executableTarget(
       name: "results-benchmark",
       dependencies: [
-        "BenchKit", "BenchAnalysis", "LaunchContract", "SystemCalls", "Subprocess", "TestSupport",
+        "BenchKit", "Gates", "LaunchContract", "SystemCalls", "Subprocess", "TestSupport",
         "CommandLineKit", "Sampling", "ResultsSchema",
       ],
       path: "Benchmarks/results-benchmark", swiftSettings: strict),
@@ -275,13 +350,17 @@ let package = Package(
     // databases (Benchmarks/history-accuracy and Benchmarks/history-scale run it).
     .executableTarget(
       name: "history-benchmark",
-      dependencies: ["BenchAnalysis", "BenchHistory", "CommandLineKit", "ResultsSchema", "Sampling"],
+      dependencies: [
+        "BenchHistory", "CommandLineKit", "HistoryAnalysis", "ResultsSchema", "RunAnalysis", "Sampling",
+        "Statistics",
+      ],
       path: "Benchmarks/history-benchmark", swiftSettings: strict),
     // Shared test helpers.
     .target(
       name: "TestSupport",
       dependencies: [
-        "CaptureKit", "PhaseTrace", "BenchAnalysis", "LaunchContract", "SystemCalls", "Sampling",
+        "CaptureKit", "PhaseTrace", "Gates", "RunAnalysis", "Statistics", "LaunchContract", "SystemCalls",
+        "Sampling",
         "ResultsSchema",
       ],
       path: "Sources/TestSupport", swiftSettings: strict),
@@ -299,7 +378,8 @@ let package = Package(
     .target(
       name: "FuzzTargets",
       dependencies: [
-        "PhaseTrace", "BenchAnalysis", "ResultsSchema", "Display", "CaptureKit", "LaunchContract",
+        "PhaseTrace", "Gates", "Reports", "RunAnalysis", "ResultsSchema", "Display", "CaptureKit",
+        "LaunchContract",
         "SystemCalls",
         "SyntheticCamera", "CameraApp", "LightBoard", "Probe", "V4L2Camera", "V4L2TestSupport", "TestSupport",
         "ThreadStates",
@@ -359,15 +439,50 @@ let package = Package(
         "CameraApp", "PhaseTrace", "TestSupport", "CaptureKit", "CommandLineKit", "LaunchContract",
         "SystemCalls", "TestThreads",
       ], swiftSettings: strict),
+    // The statistics against SciPy's and signal-processing-algorithms' values, computed once
+    // (Fixtures: stats-reference.json, edivisive-reference.json).
     .testTarget(
-      name: "BenchAnalysisTests",
-      dependencies: [
-        "BenchAnalysis", "PhaseTrace", "LaunchContract", "TestSupport", "CommandLineKit", "Sampling",
-        "ResultsSchema",
-      ],
+      name: "StatisticsTests",
+      dependencies: ["Statistics", "RunAnalysis", "Sampling", "TestSupport", "TestThreads"],
       resources: [.copy("Fixtures")], swiftSettings: strict),
+    // Ranked samples, phases from traces, forged boards and the number formatting.
+    .testTarget(
+      name: "RunAnalysisTests",
+      dependencies: [
+        "RunAnalysis", "Gates", "Reports", "LaunchContract", "PhaseTrace", "ResultsSchema", "Sampling",
+        "TestSupport",
+      ],
+      swiftSettings: strict),
+    // The gates' decisions, their power and sizing, comparisons and the gates file.
+    .testTarget(
+      name: "GatesTests",
+      dependencies: [
+        "Gates", "Reports", "RunAnalysis", "Statistics", "LaunchContract", "ResultsSchema", "Sampling",
+        "TestSupport",
+      ],
+      swiftSettings: strict),
+    // Bisect's search and the change points' detection accuracy.
+    .testTarget(
+      name: "HistoryAnalysisTests",
+      dependencies: ["HistoryAnalysis", "ResultsSchema", "Sampling", "TestSupport", "TestThreads"],
+      swiftSettings: strict),
+    // The reports: tables, Markdown, JUnit, SVG, the trace export, the results writer.
+    .testTarget(
+      name: "ReportsTests",
+      dependencies: [
+        "Reports", "Gates", "RunAnalysis", "Statistics", "LaunchContract", "ResultsSchema", "TestSupport",
+      ],
+      swiftSettings: strict),
     .testTarget(
       name: "ThreadStatesTests", dependencies: ["ThreadStates", "ResultsSchema", "TestSupport"],
+      swiftSettings: strict),
+    // bench's tracefs instance against the machine's tracefs (root only; skipped, saying why,
+    // elsewhere): what it records, each run alone, only bench's tree, stale instances removed.
+    .testTarget(
+      name: "ThreadTracingTests",
+      dependencies: [
+        "ThreadTracing", "ThreadStates", "Subprocess", "SystemCalls", "TestSupport", "TestThreads",
+      ],
       swiftSettings: strict),
     // The results contract: fixtures from earlier issues decode and encode back unchanged.
     .testTarget(
@@ -376,38 +491,46 @@ let package = Package(
     .testTarget(
       name: "BenchKitTests",
       dependencies: [
-        "BenchKit", "BenchCommands", "HostConditions", "BenchAnalysis", "CommandLineKit", "PhaseTrace",
+        "BenchKit", "BenchCommands", "HostConditions", "Gates", "HistoryAnalysis", "Reports", "RunAnalysis",
+        "Statistics", "CommandLineKit", "PhaseTrace",
         "LaunchContract", "SystemCalls", "Subprocess", "AppBuilds", "ResultsSchema",
         "TestSupport", "TestThreads", "V4L2Camera", "V4L2TestSupport", "CV4L2Shims", "LightBoard",
-        "CaptureKit", "BenchHistory", "ThreadStates",
+        "CaptureKit", "BenchHistory", "ThreadStates", "ThreadTracing",
       ],
       exclude: ["Fixtures"], swiftSettings: strict),
     // The history database against a real SQLite file and a real PostgreSQL server (TestSupport's
-    // PostgreSQLServer; each skipped, and saying so, where its library or server is missing),
-    // and E-divisive against signal-processing-algorithms' fixtures.
+    // PostgreSQLServer; each skipped, and saying so, where its library or server is missing).
     .testTarget(
       name: "BenchHistoryTests",
       dependencies: [
-        "BenchHistory", "BenchAnalysis", "BenchCommands", "CommandLineKit", "ResultsSchema", "TestSupport",
+        "BenchHistory", "HistoryAnalysis", "Statistics", "BenchCommands", "CommandLineKit", "ResultsSchema",
+        "TestSupport",
         "Sampling", "SystemCalls", "TestThreads",
       ],
-      resources: [.copy("Fixtures")], swiftSettings: strict),
+      swiftSettings: strict),
     // The host's conditions against fake sysfs trees: the CPU frequency cap, the thermal, frequency
-    // and pressure sensors.
+    // and pressure sensors; each launch condition's control (prepare, per-run verify, restore).
     .testTarget(
-      name: "HostConditionsTests", dependencies: ["HostConditions", "SystemCalls", "TestSupport"],
+      name: "HostConditionsTests",
+      dependencies: [
+        "HostConditions", "LaunchContract", "PhaseTrace", "ResultsSchema", "SystemCalls", "TestSupport",
+      ],
       swiftSettings: strict),
     // bench's command line: parsing each command's options, compare, gate (baseline, relative,
     // failure rate), power and report, and the harness variables bench checks before a run.
     .testTarget(
       name: "BenchCommandsTests",
       dependencies: [
-        "BenchCommands", "BenchKit", "BenchAnalysis", "CommandLineKit", "LaunchContract", "ResultsSchema",
+        "BenchCommands", "BenchKit", "Gates", "Reports", "Statistics", "CommandLineKit", "LaunchContract",
+        "ResultsSchema",
         "TestSupport", "TestThreads",
       ],
       swiftSettings: strict),
     // The launch contract's parsers and tables: endpoints, the environment, owners, commands.
     .testTarget(name: "LaunchContractTests", dependencies: ["LaunchContract"], swiftSettings: strict),
+    // The jobs' outcome as an exit status.
+    .testTarget(
+      name: "BenchJobsTests", dependencies: ["BenchJobs", "TestSupport"], swiftSettings: strict),
     // The seeded generator and the type-7 percentile against published values.
     .testTarget(name: "SamplingTests", dependencies: ["Sampling"], swiftSettings: strict),
     // The probe's calibration report and its bound.
@@ -415,9 +538,13 @@ let package = Package(
       name: "ProbeCalibrationTests",
       dependencies: ["ProbeCalibration", "Probe", "Sampling", "SystemCalls", "TestSupport"],
       swiftSettings: strict),
-    // camera-app's builds: the static C++ runtime link the locator makes.
+    // camera-app's builds: the static C++ runtime link the locator makes; what a revision is
+    // built from (an untracked source makes HEAD dirty; the cache is keyed by the commit's tree).
     .testTarget(
-      name: "AppBuildsTests", dependencies: ["AppBuilds", "SystemCalls", "TestSupport", "TestThreads"],
+      name: "AppBuildsTests",
+      dependencies: [
+        "AppBuilds", "CommandLineKit", "Subprocess", "SystemCalls", "TestSupport", "TestThreads",
+      ],
       swiftSettings: strict),
     .testTarget(
       name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "TestSupport"], swiftSettings: strict),
@@ -425,7 +552,7 @@ let package = Package(
     .testTarget(
       name: "X11Tests",
       dependencies: [
-        "X11Display", "Probe", "BenchCommands", "BenchKit", "BenchAnalysis", "CaptureKit", "LaunchContract",
+        "X11Display", "Probe", "BenchCommands", "BenchKit", "Gates", "CaptureKit", "LaunchContract",
         "LightBoard", "ProbeCalibration", "ResultsSchema",
         "PhaseTrace",
         "SystemCalls", "TestSupport",
@@ -436,7 +563,7 @@ let package = Package(
     .testTarget(
       name: "FaultInjectionTests",
       dependencies: [
-        "BenchKit", "BenchAnalysis", "LaunchContract", "SystemCalls", "TestSupport",
+        "BenchKit", "Gates", "LaunchContract", "SystemCalls", "TestSupport",
         "TestThreads", "Sampling", "ResultsSchema",
       ],
       swiftSettings: strict),

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Generates Tests/BenchHistoryTests/Fixtures/edivisive-reference.json: E-divisive means computed
+"""Generates Tests/StatisticsTests/Fixtures/edivisive-reference.json: E-divisive means computed
 ONCE with MongoDB's signal-processing-algorithms (PyPI, version recorded in the file) for the Swift
-implementation in Sources/BenchAnalysis/Statistics/EDivisive.swift. Nothing runs Python at test
+implementation in Sources/Statistics/EDivisive.swift. Nothing runs Python at test
 time; rerun this by hand only when the cases change:
 
     python3 -m venv /tmp/spa && /tmp/spa/bin/pip install signal-processing-algorithms
@@ -27,7 +27,7 @@ import numpy as np
 from signal_processing_algorithms.energy_statistics import energy_statistics as es
 
 rng = np.random.default_rng(20261203)
-OUT = os.path.join(os.path.dirname(__file__), "..", "Tests", "BenchHistoryTests", "Fixtures",
+OUT = os.path.join(os.path.dirname(__file__), "..", "Tests", "StatisticsTests", "Fixtures",
                    "edivisive-reference.json")
 
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Generates Tests/BenchAnalysisTests/Fixtures/stats-reference.json: reference values computed ONCE
-with SciPy/NumPy for the Swift statistics in Sources/BenchAnalysis/Statistics. Nothing runs Python at
+"""Generates Tests/StatisticsTests/Fixtures/stats-reference.json: reference values computed ONCE
+with SciPy/NumPy for the Swift statistics in Sources/Statistics. Nothing runs Python at
 test time; rerun this by hand (pip install scipy numpy) only when the cases change.
 
 Mann-Whitney: scipy.stats.mannwhitneyu(x, y, alternative="two-sided", method=...,
@@ -20,7 +20,7 @@ import numpy as np
 from scipy import stats
 
 rng = np.random.default_rng(20240611)
-OUT = os.path.join(os.path.dirname(__file__), "..", "Tests", "BenchAnalysisTests", "Fixtures", "stats-reference.json")
+OUT = os.path.join(os.path.dirname(__file__), "..", "Tests", "StatisticsTests", "Fixtures", "stats-reference.json")
 SWIFT_RESAMPLES = 4000
 
 

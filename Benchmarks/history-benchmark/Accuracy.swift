@@ -1,50 +1,51 @@
-import BenchAnalysis
 import CommandLineKit
 import Foundation
+import HistoryAnalysis
 import ResultsSchema
+import Statistics
 
 extension HistoryBenchmarkTool {
   /// Prints the accuracy table for each noise scale.
-  static func accuracy(_ o: Options, output: inout some TextOutputStream) throws(UsageError) -> Int32 {
+  static func accuracy(_ options: Options, output: inout some TextOutputStream) throws(UsageError) -> Int32 {
     let results: BenchResults
     do {
-      results = try ResultsFile.load(path: o.file, timelines: .none)
+      results = try ResultsFile.load(path: options.file, timelines: .none)
     } catch {
-      throw UsageError("cannot read \(o.file): \(error)")
+      throw UsageError("cannot read \(options.file): \(error)")
     }
-    let parts = o.cell.split(separator: "/").map(String.init)
+    let parts = options.cell.split(separator: "/").map(String.init)
     guard parts.count == 2,
       let cell = results.cells.first(where: { $0.condition == parts[0] && $0.config == parts[1] })
-    else { throw UsageError("\(o.file) has no cell \(o.cell)") }
-    let runs = cell.records.filter(\.ok).compactMap { $0.phases[o.phase] }.filter(\.isFinite)
+    else { throw UsageError("\(options.file) has no cell \(options.cell)") }
+    let runs = cell.records.filter(\.ok).compactMap { $0.phases[options.phase] }.filter(\.isFinite)
     guard runs.count >= 2 else {
-      throw UsageError("\(o.file) \(o.cell) has fewer than 2 ok runs with \(o.phase)")
+      throw UsageError("\(options.file) \(options.cell) has fewer than 2 ok runs with \(options.phase)")
     }
-    let perPoint = o.runsPerPoint ?? runs.count
+    let perPoint = options.runsPerPoint ?? runs.count
     let median = Statistics.median(runs)
     let sorted = runs.sorted()
     let iqr = sorted[sorted.count * 3 / 4] - sorted[sorted.count / 4]
     output.write(
-      "noise: \(o.file) \(o.cell) \(o.phase): \(runs.count) ok runs, median \(fixed(median, 1)) ms, "
+      "noise: \(options.file) \(options.cell) \(options.phase): \(runs.count) ok runs, median \(fixed(median, 1)) ms, "
         + "IQR \(fixed(iqr / median * 100, 2)) % of it; a point is the median of \(perPoint) runs drawn from them\n"
     )
     output.write(
-      "detector: alpha \(o.detect.alpha), \(o.detect.permutations) permutations, minimum segment \(o.detect.minimumSegment); "
-        + "\(o.series) flat 60-point and \(o.series) stepped 30-point series (5 % step at a point drawn from 5…25)\n\n"
+      "detector: alpha \(options.detect.alpha), \(options.detect.permutations) permutations, minimum segment \(options.detect.minimumSegment); "
+        + "\(options.series) flat 60-point and \(options.series) stepped 30-point series (5 % step at a point drawn from 5…25)\n\n"
     )
     output.write(
       "noise ×  point spread  flat series with a change (goal ≤ 1 %)  steps found ±1 (goal ≥ 90 %)  "
         + "location error −2− −1  0  +1  +2+  none  extra points  seconds\n")
-    for scale in o.noiseScales {
+    for scale in options.noiseScales {
       var simulation = HistoryDetectionAccuracy(runs: runs, runsPerPoint: perPoint)
       simulation.noiseScale = scale
-      simulation.flatSeries = o.series
-      simulation.stepSeries = o.series
+      simulation.flatSeries = options.series
+      simulation.stepSeries = options.series
       let clock = ContinuousClock()
       let start = clock.now
-      let outcome = simulation.measure(options: o.detect)
+      let outcome = simulation.measure(options: options.detect)
       let seconds = (clock.now - start) / .seconds(1)
-      output.write(row(scale, outcome, series: o.series, seconds: seconds) + "\n")
+      output.write(row(scale, outcome, series: options.series, seconds: seconds) + "\n")
     }
     return 0
   }

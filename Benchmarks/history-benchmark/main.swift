@@ -1,6 +1,6 @@
-import BenchAnalysis
 import CommandLineKit
 import Foundation
+import Statistics
 
 // `history-benchmark`: issue 26's history benchmarks (Benchmarks/history-accuracy and
 // Benchmarks/history-scale run it).
@@ -97,26 +97,26 @@ enum HistoryBenchmarkTool: Command {
     ])
 
   /// Checks the command line: an action and the options it takes.
-  static func options(from o: ParsedOptions) throws(UsageError) -> Options {
-    switch (o.positional.first, o.positional.count) {
+  static func options(from parsed: ParsedOptions) throws(UsageError) -> Options {
+    switch (parsed.positional.first, parsed.positional.count) {
     case ("accuracy", 1):
-      guard let file = try o.value(results) else { throw UsageError("accuracy wants --results FILE") }
+      guard let file = try parsed.value(results) else { throw UsageError("accuracy wants --results FILE") }
       var options = Options(action: "accuracy", file: file)
-      options.cell = try o.value(cell)
-      options.phase = try o.value(phase)
-      options.runsPerPoint = try o.value(runsPerPoint)
-      options.series = try o.value(series)
-      options.noiseScales = try o.value(noiseScale)
+      options.cell = try parsed.value(cell)
+      options.phase = try parsed.value(phase)
+      options.runsPerPoint = try parsed.value(runsPerPoint)
+      options.series = try parsed.value(series)
+      options.noiseScales = try parsed.value(noiseScale)
       options.detect = EDivisive.Options(
-        alpha: try o.value(alpha), permutations: try o.value(permutations),
-        minimumSegment: try o.value(minSegment))
+        alpha: try parsed.value(alpha), permutations: try parsed.value(permutations),
+        minimumSegment: try parsed.value(minSegment))
       return options
     case ("make-db", 2):
-      var options = Options(action: "make-db", file: o.positional[1])
-      options.benchmarks = try o.value(benchmarks)
-      options.cells = try o.value(cells)
-      options.phases = try o.value(phases)
-      options.runs = try o.value(runs)
+      var options = Options(action: "make-db", file: parsed.positional[1])
+      options.benchmarks = try parsed.value(benchmarks)
+      options.cells = try parsed.value(cells)
+      options.phases = try parsed.value(phases)
+      options.runs = try parsed.value(runs)
       return options
     default:
       throw UsageError("wants 'accuracy --results FILE' or 'make-db FILE' (see --help)")
@@ -125,11 +125,11 @@ enum HistoryBenchmarkTool: Command {
 
   /// Does the action.
   static func execute(
-    _ o: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
+    _ options: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
   ) throws(UsageError) -> Int32 {
-    switch o.action {
-    case "accuracy": return try accuracy(o, output: &output)
-    default: return try makeDatabase(o, output: &output, errors: &errors)
+    switch options.action {
+    case "accuracy": return try accuracy(options, output: &output)
+    default: return try makeDatabase(options, output: &output, errors: &errors)
     }
   }
 }

@@ -1,7 +1,7 @@
-import BenchAnalysis
 import BenchKit
 import CommandLineKit
 import Foundation
+import Gates
 import LaunchContract
 import ResultsSchema
 import Sampling
@@ -105,25 +105,26 @@ enum ResultsBenchmark: Command {
     summary: "What bench's bookkeeping costs per run, and big results files to time the readers with.",
     options: [runs, budget, runsPerCell])
 
-  static func options(from o: ParsedOptions) throws(UsageError) -> Options {
-    switch o.positional.first {
-    case "bookkeeping" where o.positional.count == 1:
+  static func options(from parsed: ParsedOptions) throws(UsageError) -> Options {
+    switch parsed.positional.first {
+    case "bookkeeping" where parsed.positional.count == 1:
       return Options(
-        action: "bookkeeping", runs: try o.value(runs), budget: try o.value(budget), runsPerCell: 0)
-    case "read" where o.positional.count == 2:
-      return Options(action: "read", file: o.positional[1], runs: [], budget: 0, runsPerCell: 0)
-    case "make" where o.positional.count == 2:
+        action: "bookkeeping", runs: try parsed.value(runs), budget: try parsed.value(budget), runsPerCell: 0)
+    case "read" where parsed.positional.count == 2:
+      return Options(action: "read", file: parsed.positional[1], runs: [], budget: 0, runsPerCell: 0)
+    case "make" where parsed.positional.count == 2:
       return Options(
-        action: "make", file: o.positional[1], runs: [], budget: 0, runsPerCell: try o.value(runsPerCell))
+        action: "make", file: parsed.positional[1], runs: [], budget: 0,
+        runsPerCell: try parsed.value(runsPerCell))
     default:
       throw UsageError("wants 'bookkeeping' or 'make FILE' (see --help)")
     }
   }
 
   static func execute(
-    _ o: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
+    _ options: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
   ) throws(UsageError) -> Int32 {
-    if o.action == "read", let file = o.file {
+    if options.action == "read", let file = options.file {
       var data = Data()
       var results: BenchResults?
       output.write(
@@ -144,22 +145,23 @@ enum ResultsBenchmark: Command {
       output.write(timed("compare every phase") { _ = Comparator.compare(results, results) })
       return 0
     }
-    if o.action == "make", let file = o.file {
-      let results = SyntheticResults.make(runs: o.runsPerCell, comparisons: true)
+    if options.action == "make", let file = options.file {
+      let results = SyntheticResults.make(runs: options.runsPerCell, comparisons: true)
       do {
         try ResultsFile.save(results, to: file)
       } catch {
         throw UsageError("cannot write \(file): \(error)")
       }
       let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
-      output.write("wrote \(file): \(results.cells.count) cells × \(o.runsPerCell) runs, \(size) bytes\n")
+      output.write(
+        "wrote \(file): \(results.cells.count) cells × \(options.runsPerCell) runs, \(size) bytes\n")
       return 0
     }
     output.write(
       "runs/cell  runs   per-run cost (ms): p50    p90    max  | last tenth: p50    p90   | final save (ms)\n"
     )
-    for n in o.runs {
-      output.write(measure(runsPerCell: n, budget: o.budget) + "\n")
+    for n in options.runs {
+      output.write(measure(runsPerCell: n, budget: options.budget) + "\n")
     }
     return 0
   }

@@ -60,7 +60,7 @@ package enum CameraAppLocator {
     let unique = "\(getpid())-\(UUID().uuidString)"
     let answer = folder + "/clang-answer-" + unique
     defer { unlink(answer) }
-    guard access(clang, X_OK) == 0,
+    guard FileSystem.isExecutable(atPath: clang),
       let child = try? ChildProcess.spawn(
         argv: [clang, "-print-file-name=libstdc++.a"], environment: ProcessInfo.processInfo.environment,
         logPath: answer),
@@ -104,7 +104,7 @@ package enum CameraAppLocator {
     -> String
   {
     if let given = LaunchEnvironment.value(of: .cameraApp) {
-      guard access(given, X_OK) == 0 else {
+      guard FileSystem.isExecutable(atPath: given) else {
         throw RunnerError(
           .appNotFound, "\(LaunchEnvironment.Key.cameraApp.rawValue)=\(given) is not an executable file")
       }
@@ -114,7 +114,7 @@ package enum CameraAppLocator {
       // Without /proc/self/exe there is no sibling to look for: the error below says what to do.
       if let exe = try? FileSystem.symbolicLinkDestination(atPath: "/proc/self/exe") {
         let sibling = (exe as NSString).deletingLastPathComponent + "/camera-app"
-        if access(sibling, X_OK) == 0 { return sibling }
+        if FileSystem.isExecutable(atPath: sibling) { return sibling }
       }
       throw RunnerError(
         .appNotFound,
@@ -158,7 +158,7 @@ package enum CameraAppLocator {
       }
       status = child.wait(timeout: 0.05)
     }
-    guard status == .exited(0), access(binary, X_OK) == 0 else {
+    guard status == .exited(0), FileSystem.isExecutable(atPath: binary) else {
       let tail =
         FileSystem.readText(atPath: logPath)?.split(separator: "\n").suffix(1).joined()
         ?? ""
@@ -174,7 +174,7 @@ package enum CameraAppLocator {
     let dirs = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
     for dir in dirs + ["/opt/swift/usr/bin"] {
       let candidate = dir + "/swift"
-      if access(candidate, X_OK) == 0 { return candidate }
+      if FileSystem.isExecutable(atPath: candidate) { return candidate }
     }
     return "/opt/swift/usr/bin/swift"
   }

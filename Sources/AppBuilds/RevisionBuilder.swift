@@ -25,19 +25,24 @@ package struct Revision: Sendable, Equatable {
 
 /// Builds camera-app at git revisions for `bench ab`, the same way `bench` builds it today
 /// (``CameraAppLocator``: release, `--static-swift-stdlib`, its own scratch folder), and keeps
-/// one binary per commit so that a second `bench ab` of the same revisions builds nothing.
+/// one binary per tree so that a second `bench ab` of the same revisions builds nothing.
 ///
 /// Layout, in the package's `.build/ab/` (mode 0700, ignored by git like all of `.build`):
-/// - `bin/<commit>/camera-app`: the cache, one finished binary per commit (written under a
-///   temporary name and renamed, so a build that was stopped leaves nothing that looks finished);
+/// - `tree/<tree>/camera-app`: the cache, one finished binary per git tree
+///   (`git rev-parse COMMIT^{tree}`: what the commit's files are, not what the commit is named,
+///   so two commits with the same files share one build), written under a temporary name and
+///   renamed, so a build that was stopped leaves nothing that looks finished. `bin/<commit>/`,
+///   where bench kept binaries by commit before, is not read: what was built there may have
+///   carried sources git did not know;
 /// - `src/`: a detached git worktree that is checked out at the revision being built;
 /// - `scratch/`: that worktree's SwiftPM scratch folder, kept between builds, so that building
 ///   a second revision recompiles only what differs between the two;
 /// - `lock`: held (`flock`) while building, so two `bench ab` at once take turns.
 ///
-/// A revision that is the current checkout's `HEAD`, with no uncommitted change to tracked
-/// files, is taken from the checkout's own camera-app build (``CameraAppLocator``): that is
-/// the same source built the same way, and usually already built.
+/// A revision whose tree is the current checkout's `HEAD`'s, in a working tree with neither an
+/// uncommitted change nor an untracked file among the build inputs (``WorkingTreeChanges``), is
+/// taken from the checkout's own camera-app build (``CameraAppLocator``): that is the same
+/// source built the same way, and usually already built.
 package final class RevisionBuilder: Sendable {
   /// Builds camera-app from the package at `source` with SwiftPM scratch folder `scratch` and
   /// returns the binary's path; polls `interrupted` and stops the build when it turns true.
@@ -88,7 +93,8 @@ package final class RevisionBuilder: Sendable {
   // MARK: - Resolving
 
   /// Resolves `name` to a commit that has camera-app, and refuses a `HEAD` whose working tree
-  /// has uncommitted changes to what camera-app is built from (they would not be measured).
+  /// has uncommitted changes to what camera-app is built from, or untracked files among them
+  /// (they would not be measured).
   /// - Throws: `UsageError` (exit 2) naming what is wrong, in one line.
   package func resolve(_ name: String) throws(UsageError) -> Revision {
     guard !name.isEmpty, !name.hasPrefix("-") else {
@@ -111,7 +117,7 @@ package final class RevisionBuilder: Sendable {
     let head = Git.run(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], in: repository)
     if head.lines.first == commit, let dirty = uncommittedChanges() {
       throw UsageError(
-        "'\(name)' is the checkout's HEAD, but the working tree has uncommitted changes (\(dirty)): they would not be measured; commit them first"
+        "'\(name)' is the checkout's HEAD, but the working tree has \(dirty): they would not be measured; commit them first (or remove them, or list them in .gitignore)"
       )
     }
     return Revision(name: name, commit: commit)
@@ -121,42 +127,65 @@ package final class RevisionBuilder: Sendable {
   /// not measured either way.
   static let buildInputs = ["Package.swift", "Package.resolved", "Sources"]
 
-  /// The first changed tracked file that camera-app is built from (``buildInputs``), when the
-  /// working tree has such uncommitted changes.
+  /// What the working tree holds among the files camera-app is built from (``buildInputs``)
+  /// that `HEAD` does not — uncommitted changes, untracked files — in one line naming a few
+  /// (``WorkingTreeChanges/summary``), or nil when it holds nothing else.
   func uncommittedChanges() -> String? {
-    let status = Git.run(
-      ["status", "--porcelain", "--untracked-files=no", "--"] + Self.buildInputs, in: repository)
-    guard status.status == 0 else { return "git status failed" }
-    guard let first = status.lines.first else { return nil }
-    return String(first.dropFirst(3))
+    guard let changes = WorkingTreeChanges.read(in: repository) else { return "git status failed" }
+    return changes.isEmpty ? nil : changes.summary
   }
 
   // MARK: - Building
 
-  /// The cached binary's path for `commit` (it may not exist yet).
-  package func cachedBinary(_ commit: String) -> String { folder + "/bin/\(commit)/camera-app" }
+  /// The tree `commit`'s files make (`git rev-parse --verify COMMIT^{tree}`): the cache's key.
+  /// nil when git cannot read the commit.
+  package func tree(of commit: String) -> String? {
+    let parsed = Git.run(["rev-parse", "--verify", "--quiet", "\(commit)^{tree}"], in: repository)
+    guard parsed.status == 0, let tree = parsed.lines.first, tree.count >= 40, tree.allSatisfy(\.isHexDigit)
+    else { return nil }
+    return tree
+  }
 
-  /// camera-app built at `revision`: from the cache, else from the current checkout (a clean
-  /// `HEAD`), else built in the worktree. `log` gets progress lines.
+  /// The cached binary's path for the tree `tree` (it may not exist yet).
+  package func cachedBinary(tree: String) -> String { folder + "/tree/\(tree)/camera-app" }
+
+  /// The cached binary's path for `commit`: its tree's (``tree(of:)``; it may not exist yet). A
+  /// commit git cannot read gets a path in `unknown/`, where nothing is ever kept.
+  package func cachedBinary(_ commit: String) -> String {
+    tree(of: commit).map { cachedBinary(tree: $0) } ?? folder + "/unknown/\(commit)/camera-app"
+  }
+
+  /// camera-app built at `revision`: from the cache (its tree's), else from the current
+  /// checkout (a clean `HEAD` with the same tree), else built in the worktree. `log` gets
+  /// progress lines.
   /// - Throws: `RunnerError` (`.interrupted` when `interrupted` turned true, `.buildFailed`).
   package func binary(
     for revision: Revision, interrupted: @escaping @Sendable () -> Bool, log: (String) -> Void
   ) throws(RunnerError) -> String {
-    let cached = cachedBinary(revision.commit)
-    if access(cached, X_OK) == 0 {
+    guard let tree = self.tree(of: revision.commit) else {
+      throw RunnerError(
+        .buildFailed, "git cannot read the tree of \(revision.name) (\(revision.shortCommit))")
+    }
+    let cached = cachedBinary(tree: tree)
+    if FileSystem.isExecutable(atPath: cached) {
       log("camera-app at \(revision.name) (\(revision.shortCommit)): cached, \(cached)")
       return cached
     }
     try prepareFolder()
     let lock = try Lock(path: folder + "/lock", interrupted: interrupted)
     defer { lock.release() }
-    if access(cached, X_OK) == 0 { return cached }  // built by another bench ab meanwhile
+    if FileSystem.isExecutable(atPath: cached) { return cached }  // built by another bench ab meanwhile
     let built: String
-    let head = Git.run(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], in: repository).lines.first
-    if let currentCheckout, head == revision.commit, uncommittedChanges() == nil {
+    let headIsRevision = currentCheckout != nil && self.tree(of: "HEAD") == tree
+    let dirty = headIsRevision ? uncommittedChanges() : nil
+    if let currentCheckout, headIsRevision, dirty == nil {
       log("camera-app at \(revision.name) (\(revision.shortCommit)): the checkout's own build")
       built = try currentCheckout(interrupted, log)
     } else {
+      if let dirty {
+        log(
+          "the checkout's HEAD is \(revision.name)'s tree, but its working tree has \(dirty): not its build")
+      }
       log("building camera-app at \(revision.name) (\(revision.shortCommit)) in \(folder)/src (release)…")
       try checkOut(revision)
       if interrupted() { throw RunnerError(.interrupted, "interrupted") }
@@ -168,9 +197,9 @@ package final class RevisionBuilder: Sendable {
 
   func prepareFolder() throws(RunnerError) {
     do throws(Errno) {
-      try FileSystem.createDirectory(atPath: folder + "/bin", mode: 0o700)
+      try FileSystem.createDirectory(atPath: folder + "/tree", mode: 0o700)
     } catch {
-      throw RunnerError(.buildFailed, "cannot create \(folder)/bin: \(error.message)", errno: error)
+      throw RunnerError(.buildFailed, "cannot create \(folder)/tree: \(error.message)", errno: error)
     }
     chmod(folder, 0o700)
   }
@@ -179,7 +208,7 @@ package final class RevisionBuilder: Sendable {
   func checkOut(_ revision: Revision) throws(RunnerError) {
     let src = folder + "/src"
     var ok = false
-    if access(src + "/.git", F_OK) == 0 {
+    if FileSystem.exists(atPath: src + "/.git") {
       ok = Git.run(["checkout", "--quiet", "--force", "--detach", revision.commit], in: src).status == 0
     }
     if !ok {
@@ -290,7 +319,7 @@ enum Git {
       "/usr/bin"
     ] {
       let candidate = "\(dir)/git"
-      if access(candidate, X_OK) == 0 { return candidate }
+      if FileSystem.isExecutable(atPath: candidate) { return candidate }
     }
     return nil
   }

@@ -1,5 +1,5 @@
-import BenchAnalysis
 import Foundation
+import HistoryAnalysis
 import ResultsSchema
 
 extension HistoryBenchmark {

@@ -1,5 +1,6 @@
-import BenchAnalysis
 import Foundation
+import Gates
+import Reports
 import TestSupport
 
 /// Gates files, as `bench gate --gates FILE` reads them: a refused file is one line naming it;

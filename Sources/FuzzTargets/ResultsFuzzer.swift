@@ -1,5 +1,6 @@
-import BenchAnalysis
 import Foundation
+import Gates
+import Reports
 import ResultsSchema
 
 /// Results and baseline files, as `bench compare`, `gate`, `baseline` and `report` read them: a

@@ -1,7 +1,7 @@
-import BenchAnalysis
 import Foundation
 import PhaseTrace
 import ResultsSchema
+import RunAnalysis
 
 /// Trace lines, as bench reads what an app under test writes: a `TraceTail` follows the file in
 /// two pieces (split where the first byte says), and must agree with `TraceReader.parse(text:)`

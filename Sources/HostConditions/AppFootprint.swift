@@ -45,7 +45,7 @@ package enum AppFootprint {
   package static func libraries(of path: String) -> Set<String> {
     guard access(loader, X_OK) == 0, isELF(path) else { return [] }
     guard let out = try? PrivateDirectory.makeTemporary(prefix: "firstframe-ldlist-") else { return [] }
-    defer { try? FileManager.default.removeItem(atPath: out) }
+    defer { try? FileSystem.remove(atPath: out, absentIsFine: true) }
     let listing = out + "/list.txt"
     guard
       let child = try? ChildProcess.spawn(argv: [loader, "--list", path], environment: [:], logPath: listing)

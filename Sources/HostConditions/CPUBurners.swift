@@ -30,7 +30,7 @@ package final class CPUBurners: Sendable {
   package init(plan: BurnerPlan = .current(kind: .cpu), executable: String? = nil) throws(RunnerError) {
     let exe =
       executable
-      ?? (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+      ?? (try? FileSystem.symbolicLinkDestination(atPath: "/proc/self/exe"))
       ?? CommandLine.arguments[0]
     var started: [ChildProcess] = []
     for cpu in plan.cpus {

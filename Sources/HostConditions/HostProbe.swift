@@ -1,9 +1,9 @@
 #if canImport(Glibc)
   import Glibc
 #endif
-import BenchAnalysis
 import Foundation
 import ResultsSchema
+import SystemCalls
 
 /// What the results record about the machine.
 package enum HostProbe {
@@ -15,7 +15,7 @@ package enum HostProbe {
       String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self)
     }
     let governor =
-      (try? String(contentsOfFile: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", encoding: .utf8))?
+      FileSystem.readText(atPath: "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")?
       .trimmingCharacters(in: .whitespacesAndNewlines)
     return .init(
       hostname: ProcessInfo.processInfo.hostName, kernel: release,
@@ -26,7 +26,7 @@ package enum HostProbe {
   /// `/etc/machine-id` (systemd), else `/var/lib/dbus/machine-id`, trimmed; nil when neither.
   static func machineID() -> String? {
     for path in ["/etc/machine-id", "/var/lib/dbus/machine-id"] {
-      let id = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(
+      let id = FileSystem.readText(atPath: path)?.trimmingCharacters(
         in: .whitespacesAndNewlines)
       if let id, !id.isEmpty { return id }
     }
@@ -35,7 +35,7 @@ package enum HostProbe {
 
   /// The first `model name` line of `/proc/cpuinfo`, nil when there is none.
   static func cpuModel() -> String? {
-    guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return nil }
+    guard let text = FileSystem.readText(atPath: "/proc/cpuinfo") else { return nil }
     for line in text.split(separator: "\n") where line.hasPrefix("model name") {
       guard let colon = line.firstIndex(of: ":") else { continue }
       return line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)

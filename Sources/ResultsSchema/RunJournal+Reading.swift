@@ -17,7 +17,7 @@ extension RunJournal {
   }
 
   /// Reads the journal at `path`: its header's results with the cells and their runs' records,
-  /// nothing computed from them (`RunJournal.read` in BenchAnalysis adds the summaries and
+  /// nothing computed from them (`RunJournal.read` in Gates adds the summaries and
   /// comparisons).
   /// - Throws: ``ResultsFileError`` naming the file when it cannot be read or does not begin with
   ///   a journal header.

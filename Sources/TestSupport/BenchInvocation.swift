@@ -1,9 +1,8 @@
-import BenchAnalysis
 import Foundation
 import LaunchContract
+import ResultsSchema
 import SystemCalls
 import Testing
-import ResultsSchema
 
 /// The tests' one way to run the built `bench` executable as a user does: started as a
 /// ``TestProcess`` (output in files, every wait bounded and stretched by ``TestTime/scale``, a

@@ -1,6 +1,5 @@
-import LaunchContract
-import BenchAnalysis
 import Foundation
+import LaunchContract
 import Sampling
 
 /// A random number generator for tests that want varied inputs and a reproducible failure:

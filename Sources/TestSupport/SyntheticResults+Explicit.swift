@@ -1,7 +1,8 @@
-import BenchAnalysis
 import LaunchContract
 import ResultsSchema
+import RunAnalysis
 import Sampling
+import Statistics
 
 extension SyntheticResults {
   /// One cell's first frames as a test writes them: ms per run in run order, `nil` for a run

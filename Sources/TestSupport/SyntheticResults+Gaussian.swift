@@ -1,7 +1,7 @@
-import BenchAnalysis
 import LaunchContract
 import ResultsSchema
 import Sampling
+import Statistics
 
 extension SyntheticResults {
   /// One cell of ``gaussian(_:runs:seed:)``: `config/condition`, its median first frame (ms), its

@@ -1,8 +1,10 @@
-import BenchAnalysis
 import Foundation
+import Gates
 import LaunchContract
 import ResultsSchema
+import RunAnalysis
 import Sampling
+import Statistics
 
 /// Realistic, seeded synthetic results for tests of the analysis and the `bench` subcommands (and
 /// for looking at the plot). The same seed always gives the same results.

@@ -1,14 +1,14 @@
 /// A cumulative counter read at moments (`/proc` totals at bench's samples), read between them
 /// by linear interpolation: the value at a phase's boundary is estimated from the two samples
 /// around it, and its error is at most what the counter gained between them.
-public struct CounterSeries: Sendable, Hashable {
+package struct CounterSeries: Sendable, Hashable {
   /// The samples' times, ns, ascending.
-  public private(set) var times: [UInt64]
+  package private(set) var times: [UInt64]
   /// The counter at each time.
-  public private(set) var values: [Double]
+  package private(set) var values: [Double]
 
   /// Creates a series from `points` (sorted here by time).
-  public init(_ points: [(ts: UInt64, value: Double)]) {
+  package init(_ points: [(ts: UInt64, value: Double)]) {
     let sorted = points.sorted { $0.ts < $1.ts }
     times = sorted.map(\.ts)
     values = sorted.map(\.value)
@@ -16,7 +16,7 @@ public struct CounterSeries: Sendable, Hashable {
 
   /// The value at `ts`: interpolated between the samples around it, the first sample's before
   /// them, the last one's after; 0 for an empty series.
-  public func value(at ts: UInt64) -> Double {
+  package func value(at ts: UInt64) -> Double {
     guard let first = times.first else { return 0 }
     if ts <= first { return values[0] }
     guard let after = times.firstIndex(where: { $0 >= ts }) else { return values[values.count - 1] }
@@ -27,13 +27,13 @@ public struct CounterSeries: Sendable, Hashable {
   }
 
   /// What the counter gained over `interval` (never negative).
-  public func delta(_ interval: PhaseInterval) -> Double {
+  package func delta(_ interval: PhaseInterval) -> Double {
     max(0, value(at: interval.end) - value(at: interval.start))
   }
 
   /// The gap between the two samples around `ts`, ns: the most a value read at `ts` can be off
   /// in time. Nil when `ts` is outside the samples (it cannot be bounded).
-  public func gap(at ts: UInt64) -> UInt64? {
+  package func gap(at ts: UInt64) -> UInt64? {
     guard let first = times.first, let last = times.last, ts >= first, ts <= last else { return nil }
     if times.contains(ts) { return 0 }
     let after = times.firstIndex { $0 > ts }!
@@ -42,7 +42,7 @@ public struct CounterSeries: Sendable, Hashable {
 }
 
 /// The `/proc` counters a thread-states breakdown reads, summed over a set of threads.
-public enum ProcCounter: Sendable, Hashable, CaseIterable {
+package enum ProcCounter: Sendable, Hashable, CaseIterable {
   /// `schedstat` run time, ns.
   case runNs
   /// `schedstat` run-queue wait, ns.
@@ -59,7 +59,7 @@ public enum ProcCounter: Sendable, Hashable, CaseIterable {
   case involuntarySwitches
 
   /// This counter of one thread's sample.
-  public func value(_ sample: ProcThreadSample) -> UInt64 {
+  package func value(_ sample: ProcThreadSample) -> UInt64 {
     switch self {
     case .runNs: sample.runNs
     case .waitNs: sample.waitNs
@@ -74,7 +74,7 @@ public enum ProcCounter: Sendable, Hashable, CaseIterable {
   /// The series of this counter over `samples`, summed over the threads `include` accepts.
   /// A thread missing from a later sample (it ended) keeps its last reading, so the sum never
   /// loses what an ended thread did; a thread first seen later counts from 0 before.
-  public func series(_ samples: [ProcSample], include: (Int) -> Bool = { _ in true }) -> CounterSeries {
+  package func series(_ samples: [ProcSample], include: (Int) -> Bool = { _ in true }) -> CounterSeries {
     var last: [Int: UInt64] = [:]
     var points: [(ts: UInt64, value: Double)] = []
     for sample in samples.sorted(by: { $0.ts < $1.ts }) {

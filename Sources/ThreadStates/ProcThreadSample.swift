@@ -1,28 +1,28 @@
 /// One thread's counters as `/proc/PID/task/TID/{schedstat,stat,status}` give them: totals
 /// since the thread began, read at one moment.
-public struct ProcThreadSample: Sendable, Hashable {
+package struct ProcThreadSample: Sendable, Hashable {
   /// Time on a CPU, ns (`schedstat` field 1).
-  public var runNs: UInt64
+  package var runNs: UInt64
   /// Time runnable waiting for a CPU, ns (`schedstat` field 2).
-  public var waitNs: UInt64
+  package var waitNs: UInt64
   /// The state letter (`stat` field 3: `R`, `S`, `D`, …).
-  public var state: Character
+  package var state: Character
   /// Its `comm` (`stat` field 2).
-  public var name: String
+  package var name: String
   /// Minor page faults (`stat` field 10).
-  public var minorFaults: UInt64
+  package var minorFaults: UInt64
   /// Major page faults (`stat` field 12).
-  public var majorFaults: UInt64
+  package var majorFaults: UInt64
   /// Time blocked on block I/O, clock ticks (`stat` field 42, `delayacct_blkio_ticks`); 0
   /// unless `kernel.task_delayacct` is on.
-  public var blkioTicks: UInt64
+  package var blkioTicks: UInt64
   /// Voluntary switches (`status`' `voluntary_ctxt_switches`).
-  public var voluntarySwitches: UInt64
+  package var voluntarySwitches: UInt64
   /// Involuntary switches (`status`' `nonvoluntary_ctxt_switches`).
-  public var involuntarySwitches: UInt64
+  package var involuntarySwitches: UInt64
 
   /// Creates a sample.
-  public init(
+  package init(
     runNs: UInt64, waitNs: UInt64, state: Character = "S", name: String = "", minorFaults: UInt64 = 0,
     majorFaults: UInt64 = 0, blkioTicks: UInt64 = 0, voluntarySwitches: UInt64 = 0,
     involuntarySwitches: UInt64 = 0
@@ -39,7 +39,7 @@ public struct ProcThreadSample: Sendable, Hashable {
   }
 
   /// Reads a thread's three files' text; nil when one is cut or not what the kernel writes.
-  public init?(schedstat: String, stat: String, status: String) {
+  package init?(schedstat: String, stat: String, status: String) {
     let sched = schedstat.split(whereSeparator: { $0 == " " || $0 == "\n" })
     guard sched.count >= 2, let run = UInt64(sched[0]), let wait = UInt64(sched[1]) else { return nil }
     // `comm` sits in parentheses and may hold spaces and parentheses: the fields follow the last `)`.
@@ -67,14 +67,14 @@ public struct ProcThreadSample: Sendable, Hashable {
 }
 
 /// The process tree's threads read at one moment (`ts`, CLOCK_MONOTONIC ns).
-public struct ProcSample: Sendable, Hashable {
+package struct ProcSample: Sendable, Hashable {
   /// When the sample was taken, ns (the middle of its reads).
-  public var ts: UInt64
+  package var ts: UInt64
   /// The tree's threads by tid.
-  public var threads: [Int: ProcThreadSample]
+  package var threads: [Int: ProcThreadSample]
 
   /// Creates a sample.
-  public init(ts: UInt64, threads: [Int: ProcThreadSample]) {
+  package init(ts: UInt64, threads: [Int: ProcThreadSample]) {
     self.ts = ts
     self.threads = threads
   }

@@ -1,20 +1,20 @@
 /// One scheduler event of a tracefs trace, as ``SchedTraceParser`` reads it from the `trace`
 /// file's text. Thread ids are the kernel's `pid` (a thread id); a process is its thread group.
-public struct SchedEvent: Sendable, Hashable {
+package struct SchedEvent: Sendable, Hashable {
   /// When, CLOCK_MONOTONIC ns (the instance's `trace_clock` is `mono`; the text carries µs).
-  public var ts: UInt64
+  package var ts: UInt64
   /// The CPU the event was recorded on.
-  public var cpu: Int
+  package var cpu: Int
   /// The thread group (process) id of the task that recorded it, when the trace has the
   /// `record-tgid` column; nil otherwise.
-  public var tgid: Int?
+  package var tgid: Int?
   /// The thread id of the task that recorded it (the line's `TASK-PID`).
-  public var taskTid: Int
+  package var taskTid: Int
   /// What happened.
-  public var kind: Kind
+  package var kind: Kind
 
   /// The scheduler events the instrument records.
-  public enum Kind: Sendable, Hashable {
+  package enum Kind: Sendable, Hashable {
     /// `sched_switch`: `prev` left the CPU in `prevState` (`R`/`R+` preempted, `D` I/O, `S`
     /// and the rest waiting) and `next` took it.
     case switchOut(prev: Int, prevComm: String, prevState: String, next: Int, nextComm: String)
@@ -33,7 +33,7 @@ public struct SchedEvent: Sendable, Hashable {
   }
 
   /// Creates an event.
-  public init(ts: UInt64, cpu: Int, tgid: Int? = nil, taskTid: Int, kind: Kind) {
+  package init(ts: UInt64, cpu: Int, tgid: Int? = nil, taskTid: Int, kind: Kind) {
     self.ts = ts
     self.cpu = cpu
     self.tgid = tgid

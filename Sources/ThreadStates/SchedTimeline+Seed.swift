@@ -3,7 +3,7 @@
 /// inferred from the first event that names it.
 extension SchedTimeline {
   /// What a thread's first event in a trace says about the moment before it.
-  public enum FirstSighting: Sendable, Hashable {
+  package enum FirstSighting: Sendable, Hashable {
     /// A `sched_switch` took it off its CPU (`prev_pid`): it was running until then.
     case switchedOut
     /// A `sched_switch` put it on a CPU (`next_pid`): it was runnable, waiting for one.
@@ -20,7 +20,7 @@ extension SchedTimeline {
   /// `/proc/PID/task/TID/stat` state `letter`, read after tracing began and unchanged since, for
   /// no event changed it: `R` is running (a thread waiting for a CPU through the whole trace
   /// would have been switched in), `D` is I/O, any other letter sleeping.
-  public static func initialState(letter: Character, first: FirstSighting?) -> ThreadState {
+  package static func initialState(letter: Character, first: FirstSighting?) -> ThreadState {
     switch first {
     case .switchedOut, .recorded: .running
     case .switchedIn: .runnable

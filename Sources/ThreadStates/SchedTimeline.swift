@@ -13,25 +13,25 @@
 /// `/proc` listed them after tracing started, each in the state the first event naming it says
 /// it was in (``initialState(letter:first:)``) from the trace's start; threads they fork later
 /// are followed as above.
-public struct SchedTimeline: Sendable {
+package struct SchedTimeline: Sendable {
   /// The spawned process's id: its main thread's tid.
-  public let root: Int
+  package let root: Int
   /// The tree's threads by tid.
-  public private(set) var threads: [Int: ThreadHistory] = [:]
+  package private(set) var threads: [Int: ThreadHistory] = [:]
   /// Whether the trace saw the root made (`sched_process_fork` with the root as child); when
   /// not, the trace started late and the root's state before its first event is inferred.
-  public private(set) var rootForkSeen = false
+  package private(set) var rootForkSeen = false
   /// Whether the root was among the seed's threads: the tree existed before the trace, and its
   /// threads' states from the trace's start are inferred rather than seen from their fork.
-  public private(set) var rootSeeded = false
+  package private(set) var rootSeeded = false
   /// The last event's time, ns (0 for an empty trace).
-  public private(set) var lastEvent: UInt64 = 0
+  package private(set) var lastEvent: UInt64 = 0
   /// Per CPU: who took it when (a `sched_switch`'s `next`), in time order.
   private var onCPU: [Int: [(ts: UInt64, tid: Int, name: String)]] = [:]
   /// Thread group ids from the lines' `(TGID)` column, by tid (read before the events apply).
   private var groups: [Int: Int] = [:]
   /// The processes whose threads are followed apart from the tree (by their pids).
-  public let watched: Set<Int>
+  package let watched: Set<Int>
   /// The watched processes' threads by tid; never a thread of the tree.
   private var others: [Int: ThreadHistory] = [:]
 
@@ -42,7 +42,7 @@ public struct SchedTimeline: Sendable {
   /// first event in the state that event implies, from the start of time (as a late root is).
   /// `seed` is the tree read from `/proc` after tracing began, for a tree the trace did not see
   /// made (a relock run); nil when the trace starts before the root's spawn.
-  public init(events: [SchedEvent], root: Int, seed: ProcSample? = nil, watched: Set<Int> = []) {
+  package init(events: [SchedEvent], root: Int, seed: ProcSample? = nil, watched: Set<Int> = []) {
     self.root = root
     self.watched = watched
     for event in events { if let group = event.tgid { groups[event.taskTid] = group } }
@@ -66,10 +66,10 @@ public struct SchedTimeline: Sendable {
   }
 
   /// The root's main thread, when the trace saw it.
-  public var main: ThreadHistory? { threads[root] }
+  package var main: ThreadHistory? { threads[root] }
 
   /// The threads of the watched process `pid` (its thread group) the trace saw, by tid.
-  public func threads(ofProcess pid: Int) -> [ThreadHistory] {
+  package func threads(ofProcess pid: Int) -> [ThreadHistory] {
     others.values.filter { $0.tgid == pid || $0.tid == pid }
   }
 
@@ -197,7 +197,7 @@ public struct SchedTimeline: Sendable {
 
   /// The thread on a CPU at `ts`: a tree thread if one was (the main thread first), else any
   /// other thread but the idle task, on the lowest-numbered CPU; nil when no switch says.
-  public func running(at ts: UInt64) -> (tid: Int, tgid: Int?, name: String)? {
+  package func running(at ts: UInt64) -> (tid: Int, tgid: Int?, name: String)? {
     var others: [(tid: Int, tgid: Int?, name: String)] = []
     var tree: [(tid: Int, tgid: Int?, name: String)] = []
     for cpu in onCPU.keys.sorted() {

@@ -8,23 +8,23 @@
 /// a space. Comment lines (`#`) and events of other names are skipped, not counted as malformed.
 /// The text is read as bytes (``TraceLine``): a run's trace holds thousands of lines, and it is
 /// parsed between runs.
-public enum SchedTraceParser {
+package enum SchedTraceParser {
   /// The result of parsing a trace's text.
-  public struct Result: Sendable {
+  package struct Result: Sendable {
     /// The events, in the order of the text (the kernel merges its per-CPU buffers by time).
-    public var events: [SchedEvent]
+    package var events: [SchedEvent]
     /// Lines that named a scheduler event the instrument reads but could not be parsed.
-    public var malformedLines: Int
+    package var malformedLines: Int
   }
 
   /// The events read; other `sched_*` events in a trace are skipped.
-  public static let names: Set<String> = [
+  package static let names: Set<String> = [
     "sched_switch", "sched_wakeup", "sched_wakeup_new", "sched_process_fork", "sched_process_exec",
     "sched_process_exit", "sched_stat_runtime",
   ]
 
   /// Parses a whole trace text.
-  public static func parse(_ text: String) -> Result {
+  package static func parse(_ text: String) -> Result {
     var text = text
     return text.withUTF8 { bytes in
       var events: [SchedEvent] = []
@@ -46,7 +46,7 @@ public enum SchedTraceParser {
   }
 
   /// Parses one line; nil when it is not one of the events ``SchedEvent/Kind`` names, or is cut.
-  public static func parse(line: Substring) -> SchedEvent? {
+  package static func parse(line: Substring) -> SchedEvent? {
     var text = String(line)
     return text.withUTF8 { bytes in
       if case .event(let event) = TraceLine(bytes: bytes, start: 0, end: bytes.count).event() { return event }

@@ -1,47 +1,47 @@
 /// One thread of the traced process tree: its states over time and its switches.
-public struct ThreadHistory: Sendable {
+package struct ThreadHistory: Sendable {
   /// A change of state at `start` (ns), in force until the next one (or the thread's end).
-  public struct Segment: Sendable, Hashable {
+  package struct Segment: Sendable, Hashable {
     /// When the state began, ns.
-    public var start: UInt64
+    package var start: UInt64
     /// The state.
-    public var state: ThreadState
+    package var state: ThreadState
   }
 
   /// A switch out of the thread at `ts` (ns): voluntary when it blocked or slept, involuntary
   /// when it was still runnable (preempted).
-  public struct Switch: Sendable, Hashable {
+  package struct Switch: Sendable, Hashable {
     /// When, ns.
-    public var ts: UInt64
+    package var ts: UInt64
     /// Whether the thread gave up its CPU itself.
-    public var voluntary: Bool
+    package var voluntary: Bool
   }
 
   /// The thread id.
-  public var tid: Int
+  package var tid: Int
   /// Its process (thread group) id, when a line's `(TGID)` column said.
-  public var tgid: Int?
+  package var tgid: Int?
   /// Its latest `comm`.
-  public var name: String
+  package var name: String
   /// Its `sched_process_fork` time, ns; nil when the trace did not see it made.
-  public var born: UInt64?
+  package var born: UInt64?
   /// When it left its CPU for the last time after `sched_process_exit`, ns.
-  public var ended: UInt64?
+  package var ended: UInt64?
   /// Whether `sched_process_exit` was seen.
   var exited = false
   /// Its states, in time order.
-  public var segments: [Segment]
+  package var segments: [Segment]
   /// Its switches out, in time order.
-  public var switches: [Switch] = []
+  package var switches: [Switch] = []
   /// The spans that ended in a switch out of the thread while the trace had it in another state
   /// than running: the switch into it is missing (this kernel leaves switches out of the idle
   /// task out of the trace on some CPUs) and no `sched_stat_runtime` placed it. Part of each
   /// span was running, counted in the state before it.
-  public var unseenSwitchIns: [PhaseInterval] = []
+  package var unseenSwitchIns: [PhaseInterval] = []
   /// When the switches into the thread that the trace lacked were, ns, as ``SchedTimeline``
   /// placed them from the thread's next `sched_stat_runtime` (its time less the runtime it
   /// reports), in time order.
-  public var recoveredSwitchIns: [UInt64] = []
+  package var recoveredSwitchIns: [UInt64] = []
 
   /// Creates a thread in `state` from `since` on.
   init(tid: Int, name: String, state: ThreadState, since: UInt64) {
@@ -79,7 +79,7 @@ public struct ThreadHistory: Sendable {
 
   /// Nanoseconds spent in each state within `interval`; time before the thread's first segment
   /// or after its end is not counted.
-  public func time(in interval: PhaseInterval) -> [ThreadState: UInt64] {
+  package func time(in interval: PhaseInterval) -> [ThreadState: UInt64] {
     var out: [ThreadState: UInt64] = [:]
     for (index, segment) in segments.enumerated() {
       let next = index + 1 < segments.count ? segments[index + 1].start : (ended ?? UInt64.max)
@@ -91,7 +91,7 @@ public struct ThreadHistory: Sendable {
   }
 
   /// The switches out within `interval` (`start` included, `end` excluded): voluntary, involuntary.
-  public func switchCounts(in interval: PhaseInterval) -> (voluntary: Int, involuntary: Int) {
+  package func switchCounts(in interval: PhaseInterval) -> (voluntary: Int, involuntary: Int) {
     var voluntary = 0
     var involuntary = 0
     for change in switches where change.ts >= interval.start && change.ts < interval.end {

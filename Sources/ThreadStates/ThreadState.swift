@@ -1,7 +1,7 @@
 /// Where a thread is, as the scheduler says: on a CPU, runnable (woken or preempted, waiting for
 /// a CPU), in uninterruptible sleep (`D`: disk I/O, page faults served from disk), or in any
 /// other wait (`S`, idle `I`, stopped, …).
-public enum ThreadState: Sendable, Hashable, CaseIterable {
+package enum ThreadState: Sendable, Hashable, CaseIterable {
   /// On a CPU.
   case running
   /// Runnable, not yet switched in.
@@ -13,7 +13,7 @@ public enum ThreadState: Sendable, Hashable, CaseIterable {
 
   /// The state a thread leaves its CPU in, from `sched_switch`'s `prev_state`: `R`/`R+`
   /// (preempted) is runnable, `D` (also `D|K`, `D|W`) is I/O, anything else is sleeping.
-  public init(prevState: String) {
+  package init(prevState: String) {
     switch prevState.first {
     case "R": self = .runnable
     case "D": self = .io
@@ -23,18 +23,18 @@ public enum ThreadState: Sendable, Hashable, CaseIterable {
 }
 
 /// A phase's interval on the run's clock (CLOCK_MONOTONIC ns): `start` ≤ `end`.
-public struct PhaseInterval: Sendable, Hashable {
+package struct PhaseInterval: Sendable, Hashable {
   /// Where the phase begins, ns.
-  public var start: UInt64
+  package var start: UInt64
   /// Where it ends, ns.
-  public var end: UInt64
+  package var end: UInt64
 
   /// Creates an interval; `end` below `start` is taken as `start` (an empty phase).
-  public init(start: UInt64, end: UInt64) {
+  package init(start: UInt64, end: UInt64) {
     self.start = start
     self.end = max(start, end)
   }
 
   /// Its length, ns.
-  public var nanoseconds: UInt64 { end - start }
+  package var nanoseconds: UInt64 { end - start }
 }

@@ -2,23 +2,23 @@ import ResultsSchema
 
 /// Turns a run's scheduler trace (exact) or its `/proc` samples (sampled) into the run's
 /// `thread_states` record, phase by phase. Pure: no I/O.
-public enum ThreadStatesBreakdown {
+package enum ThreadStatesBreakdown {
   /// The `method` of a record built from tracefs.
-  public static let exactMethod = "tracefs"
+  package static let exactMethod = "tracefs"
   /// The `method` of a record built from `/proc` samples.
-  public static let sampledMethod = "sampled"
+  package static let sampledMethod = "sampled"
 
   /// What a tracefs session recorded for one run, besides its events.
-  public struct TraceTotals: Sendable, Hashable {
+  package struct TraceTotals: Sendable, Hashable {
     /// Events the kernel dropped or overwrote (`overrun` plus `dropped events`, all CPUs).
-    public var lostEvents: Int
+    package var lostEvents: Int
     /// Bytes the run's events took in the ring buffer (`bytes`, all CPUs).
-    public var traceBytes: Int
+    package var traceBytes: Int
     /// Lines of the trace that named an event but could not be read.
-    public var malformedLines: Int
+    package var malformedLines: Int
 
     /// Creates the totals.
-    public init(lostEvents: Int, traceBytes: Int, malformedLines: Int = 0) {
+    package init(lostEvents: Int, traceBytes: Int, malformedLines: Int = 0) {
       self.lostEvents = lostEvents
       self.traceBytes = traceBytes
       self.malformedLines = malformedLines
@@ -34,7 +34,7 @@ public enum ThreadStatesBreakdown {
   /// began (a relock run's seed) counts from there, not from its birth. `bench` and `xServer`,
   /// when given, get the same figures as the tree from their threads in `timeline` (built with
   /// their pids watched) and their faults from their own samples.
-  public static func exact(
+  package static func exact(
     timeline: SchedTimeline, phases: [String: PhaseInterval], samples: [ProcSample], events: Int,
     totals: TraceTotals, firstFrame: UInt64?, bench: WatchedProcess? = nil, xServer: WatchedProcess? = nil
   ) -> BenchResults.ThreadStatesRecord {
@@ -121,7 +121,7 @@ public enum ThreadStatesBreakdown {
   /// the record incomplete. The thread at `firstFrame` is the tree's main thread when its last
   /// sample before then found it running (`R`), else absent: samples cannot say more.
   /// `bench` and `xServer`, when given, get the tree's figures from their own samples.
-  public static func sampled(
+  package static func sampled(
     samples: [ProcSample], root: Int, phases: [String: PhaseInterval], ticksPerSecond: Int = 100,
     bench: WatchedProcess? = nil, xServer: WatchedProcess? = nil
   ) -> BenchResults.ThreadStatesRecord {

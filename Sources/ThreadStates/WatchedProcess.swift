@@ -1,14 +1,14 @@
 /// A process whose threads a breakdown reports apart from the app's tree — bench itself, the X
 /// server — with its own `/proc` samples (its threads only, not its children), from which the
 /// faults (and, for `sampled`, every figure) come.
-public struct WatchedProcess: Sendable {
+package struct WatchedProcess: Sendable {
   /// Its pid: its threads are the thread group of this id.
-  public var pid: Int
+  package var pid: Int
   /// Its threads' counters, read at bench's samples.
-  public var samples: [ProcSample]
+  package var samples: [ProcSample]
 
   /// Creates a watched process.
-  public init(pid: Int, samples: [ProcSample]) {
+  package init(pid: Int, samples: [ProcSample]) {
     self.pid = pid
     self.samples = samples
   }

@@ -1,10 +1,9 @@
-import BenchAnalysis
 import BenchCommands
 import BenchKit
 import Foundation
 import ResultsSchema
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct CompareCommandTests {
   @Test("the compare command prints a table, Markdown or JSON defining the ratio as B/A")

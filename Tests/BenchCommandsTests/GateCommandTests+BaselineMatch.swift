@@ -1,7 +1,7 @@
-import BenchAnalysis
 import BenchCommands
 import BenchKit
 import Foundation
+import Gates
 import ResultsSchema
 import TestSupport
 import Testing

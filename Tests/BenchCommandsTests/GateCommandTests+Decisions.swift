@@ -1,10 +1,10 @@
-import BenchAnalysis
-@testable import BenchCommands
 import Foundation
 import LaunchContract
 import ResultsSchema
-import Testing
+import Statistics
 import TestSupport
+import Testing
+@testable import BenchCommands
 
 /// A gate that could not decide, or compared nothing, does not pass (issue 25 item 3); with
 /// `GateCommandTests`' folder and helpers.

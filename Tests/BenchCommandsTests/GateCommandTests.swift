@@ -1,11 +1,11 @@
-import BenchAnalysis
-@testable import BenchCommands
 import BenchKit
 import CommandLineKit
 import Foundation
+import Gates
 import ResultsSchema
-import Testing
 import TestSupport
+import Testing
+@testable import BenchCommands
 
 #if canImport(FoundationXML)
   import FoundationXML

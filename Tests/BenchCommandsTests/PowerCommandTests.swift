@@ -1,11 +1,11 @@
-import BenchAnalysis
 import BenchCommands
 import BenchKit
 import CommandLineKit
 import Foundation
+import Gates
 import ResultsSchema
-import Testing
 import TestSupport
+import Testing
 
 @Suite(.timeLimit(.minutes(TestTime.minutes(10)))) struct PowerCommandTests {
   let dir = temporaryFolder("power")

@@ -1,10 +1,10 @@
-import BenchAnalysis
 import BenchCommands
 import BenchKit
 import Foundation
+import Reports
 import ResultsSchema
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(FoundationXML)
   import FoundationXML

@@ -1,4 +1,3 @@
-import BenchAnalysis
 import BenchCommands
 import BenchHistory
 import Foundation

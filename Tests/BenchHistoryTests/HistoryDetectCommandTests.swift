@@ -1,8 +1,9 @@
-import BenchAnalysis
 import BenchCommands
 import BenchHistory
 import Foundation
+import HistoryAnalysis
 import Sampling
+import Statistics
 import TestSupport
 import Testing
 

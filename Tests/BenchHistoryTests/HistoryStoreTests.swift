@@ -1,6 +1,6 @@
-import BenchAnalysis
 import BenchHistory
 import Foundation
+import HistoryAnalysis
 import ResultsSchema
 import TestSupport
 import TestThreads

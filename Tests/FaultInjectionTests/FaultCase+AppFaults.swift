@@ -1,11 +1,10 @@
-import BenchAnalysis
 import BenchKit
 import Foundation
 import LaunchContract
 import ResultsSchema
 import SystemCalls
-import Testing
 import TestSupport
+import Testing
 
 /// Faults of the app under test: it exits, is killed, hangs, floods or forges its trace, tampers
 /// with the display surface, or ignores its control pipe.

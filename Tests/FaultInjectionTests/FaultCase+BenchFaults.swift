@@ -1,12 +1,11 @@
-import BenchAnalysis
 import BenchKit
 import Foundation
 import LaunchContract
 import ResultsSchema
 import Sampling
 import SystemCalls
-import Testing
 import TestSupport
+import Testing
 
 /// Faults around bench itself: signals at any moment, a closed stderr, a build in progress, a
 /// full disk, a second bench on the same folder.

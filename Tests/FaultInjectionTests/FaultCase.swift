@@ -1,10 +1,10 @@
-import BenchAnalysis
 import BenchKit
 import Foundation
+import Gates
 import ResultsSchema
 import SystemCalls
-import Testing
 import TestSupport
+import Testing
 
 /// One fault, the outcome it must have, and how to bring it about.
 struct FaultCase: Sendable, CustomTestStringConvertible {

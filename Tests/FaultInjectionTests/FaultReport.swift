@@ -1,6 +1,6 @@
-import BenchAnalysis
 import BenchKit
 import Foundation
+import Gates
 import ResultsSchema
 import Synchronization
 import SystemCalls

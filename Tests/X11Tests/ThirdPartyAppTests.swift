@@ -1,4 +1,3 @@
-import BenchAnalysis
 import BenchKit
 import Foundation
 import LaunchContract

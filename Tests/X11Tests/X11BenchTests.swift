@@ -1,7 +1,7 @@
-import BenchAnalysis
 import BenchCommands
 import BenchKit
 import Foundation
+import Gates
 import LaunchContract
 import ResultsSchema
 import TestSupport

@@ -7,20 +7,10 @@ import BenchKit
 /// results files with the same cells, so `bench compare` and `bench gate --baseline` read
 /// "B vs A" for every configuration and condition.
 package enum ABCommand: Command {
-  /// The command line, parsed without touching the machine: the two revisions as given and
-  /// `bench`'s options. ``prepare()`` resolves the revisions and prepares the options.
-  package struct Options: Sendable {
-    /// REV_A and REV_B, as given.
-    package var revisions: (a: String, b: String)
-    /// `--repo`, as given.
-    package var repo: String?
-    /// `bench`'s options (`outDir` is the folder that gets `A/` and `B/`).
-    package var run: RunCommand.Options
-    /// The revisions already resolved, by a command that resolved them once for many sessions
-    /// (`bench bisect`, whose GOOD must not be refused later because the checkout changed since);
-    /// nil: ``prepare()`` resolves ``revisions``.
-    package var resolved: (a: Revision, b: Revision)? = nil
-  }
+  /// The command line, parsed (``ABOptions``).
+  package typealias Options = ABOptions
+  /// `bench ab`'s benchmark, prepared (``ABJob``).
+  package typealias Run = ABJob
 
   static let repo = Option<String?>(
     "--repo", "DIR", "the FirstFrame git repository to build the revisions from", shownAs: "this package",
@@ -70,16 +60,16 @@ package enum ABCommand: Command {
 
   /// Reads the command line: two revisions, then `bench`'s options, read as `bench` reads them.
   /// Nothing here touches the machine; ``Options/prepare()`` does, in the pipeline.
-  package static func options(from o: ParsedOptions) throws(UsageError) -> Options {
-    guard o.positional.count == 2 else {
-      throw UsageError("wants two git revisions, REV_A and REV_B (got \(o.positional.count) arguments)")
+  package static func options(from parsed: ParsedOptions) throws(UsageError) -> Options {
+    guard parsed.positional.count == 2 else {
+      throw UsageError("wants two git revisions, REV_A and REV_B (got \(parsed.positional.count) arguments)")
     }
     // `bench`'s own reading of the shared options, without the revisions.
     let rest = try RunCommand.spec.parse(
-      o.values.filter { $0.key != repo.name }.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-        + o.flags.sorted())
+      parsed.values.filter { $0.key != repo.name }.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        + parsed.flags.sorted())
     return Options(
-      revisions: (o.positional[0], o.positional[1]), repo: try o.value(repo),
+      revisions: (parsed.positional[0], parsed.positional[1]), repo: try parsed.value(repo),
       run: try RunCommand.options(from: rest))
   }
 
@@ -88,8 +78,8 @@ package enum ABCommand: Command {
   /// - Throws: `UsageError` for a revision that cannot be used, what `bench`'s options name, or
   ///   when `A/` or `B/` is held by another bench or holds results.
   package static func execute(
-    _ o: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
+    _ options: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
   ) throws(UsageError) -> Int32 {
-    try BenchPipeline.run(o.prepare(), output: &output, errors: &errors)
+    try BenchPipeline.run(options.prepare(), output: &output, errors: &errors).exitStatus
   }
 }

@@ -1,8 +1,8 @@
-import BenchAnalysis
 import BenchKit
 import Foundation
 import LaunchContract
 import ResultsSchema
+import RunAnalysis
 
 /// `bench baseline save RESULTS.json BASE.json`: validates a results file and stores it as a baseline.
 package enum BaselineCommand: Command {
@@ -31,26 +31,29 @@ package enum BaselineCommand: Command {
     epilogue: "exit status: 0 saved, 2 bad usage, unreadable or unsuitable results")
 
   /// Checks the command line: `save`, a results file and a baseline path.
-  package static func options(from o: ParsedOptions) throws(UsageError) -> Options {
-    guard o.positional.first == "save" else {
+  package static func options(from parsed: ParsedOptions) throws(UsageError) -> Options {
+    guard parsed.positional.first == "save" else {
       throw UsageError("the only action is 'save': bench baseline save RESULTS.json BASE.json")
     }
-    guard o.positional.count == 3 else {
+    guard parsed.positional.count == 3 else {
       throw UsageError("wants a results file and a baseline path: bench baseline save RESULTS.json BASE.json")
     }
-    guard !o.positional[1].isEmpty else {
+    guard !parsed.positional[1].isEmpty else {
       throw UsageError("wants a results file to save, not an empty name")
     }
-    guard !o.positional[2].isEmpty else { throw UsageError("wants a file name to save to, not an empty one") }
-    return Options(source: o.positional[1], destination: o.positional[2], force: o.isSet(force))
+    guard !parsed.positional[2].isEmpty else {
+      throw UsageError("wants a file name to save to, not an empty one")
+    }
+    return Options(
+      source: parsed.positional[1], destination: parsed.positional[2], force: parsed.isSet(force))
   }
 
   /// Validates the results and saves them as the baseline; says what it saved on `output`.
   /// - Throws: `UsageError` for unreadable or unsuitable results, or a baseline that cannot be written.
   package static func execute(
-    _ o: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
+    _ options: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
   ) throws(UsageError) -> Int32 {
-    let (source, destination) = (o.source, o.destination)
+    let (source, destination) = (options.source, options.destination)
     let data = try UsageError.reading { () throws(ResultsFileError) in try ResultsFile.read(path: source) }
     // Validated without the runs' timelines; the baseline is the file's own bytes plus the
     // baseline record (the timelines are copied, never decoded and encoded again).
@@ -60,7 +63,7 @@ package enum BaselineCommand: Command {
     guard !results.cells.isEmpty else {
       throw UsageError("\(source) has no cells; nothing to keep as a baseline")
     }
-    if !o.force {
+    if !options.force {
       if results.settings.interrupted {
         throw UsageError(
           "\(source) was interrupted; a baseline should be a complete run (--force to save anyway)")

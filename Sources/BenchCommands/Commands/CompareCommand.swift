@@ -1,6 +1,7 @@
-import BenchAnalysis
 import BenchKit
+import Gates
 import LaunchContract
+import Reports
 import ResultsSchema
 /// `bench compare A.json B.json`: every phase of every cell present in both files, as "B vs A".
 package enum CompareCommand: Command {
@@ -67,34 +68,38 @@ package enum CompareCommand: Command {
     epilogue: "exit status: 0 compared, 2 bad usage or an unreadable results file")
 
   /// Checks the command line: two results files and the comparison's settings.
-  package static func options(from o: ParsedOptions) throws(UsageError) -> Options {
-    guard o.positional.count == 2 else {
-      throw UsageError("wants two results files, A.json and B.json (got \(o.positional.count) arguments)")
+  package static func options(from parsed: ParsedOptions) throws(UsageError) -> Options {
+    guard parsed.positional.count == 2 else {
+      throw UsageError(
+        "wants two results files, A.json and B.json (got \(parsed.positional.count) arguments)")
     }
-    guard !o.positional.contains("") else { throw UsageError("wants two results files, not an empty name") }
+    guard !parsed.positional.contains("") else {
+      throw UsageError("wants two results files, not an empty name")
+    }
     var comparison = ComparisonOptions()
-    comparison.threshold = try o.value(threshold) / 100
-    comparison.alpha = try o.value(alpha)
-    comparison.resamples = try o.value(resamples)
-    if let s = try o.value(seed) { comparison.seed = s }
-    if let p = try o.value(phases) { comparison.phases = p }
+    comparison.threshold = try parsed.value(threshold) / 100
+    comparison.alpha = try parsed.value(alpha)
+    comparison.resamples = try parsed.value(resamples)
+    if let s = try parsed.value(seed) { comparison.seed = s }
+    if let p = try parsed.value(phases) { comparison.phases = p }
     return Options(
-      pathA: o.positional[0], pathB: o.positional[1], comparison: comparison, format: try o.value(format))
+      pathA: parsed.positional[0], pathB: parsed.positional[1], comparison: comparison,
+      format: try parsed.value(format))
   }
 
   /// Compares the two files and writes the comparison to `output`.
   /// - Throws: `UsageError` for an unreadable results file.
   package static func execute(
-    _ o: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
+    _ commandOptions: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
   ) throws(UsageError) -> Int32 {
-    let (pathA, pathB, options) = (o.pathA, o.pathB, o.comparison)
+    let (pathA, pathB, options) = (commandOptions.pathA, commandOptions.pathB, commandOptions.comparison)
     // Comparisons read samples only: the runs' timelines are skipped. Both files at once.
     let loaded = ResultsFile.loadConcurrently([pathA, pathB], timelines: .none)
     let a = try loaded[0].mapError(UsageError.init).get()
     let b = try loaded[1].mapError(UsageError.init).get()
     let comparisons = Comparator.compare(a, b, options: options)
     let timeouts = [a.settings.runTimeoutSeconds, b.settings.runTimeoutSeconds]
-    switch o.format {
+    switch commandOptions.format {
     case .json: output.write(ComparisonTable.json(comparisons, a: pathA, b: pathB, options: options))
     case .markdown:
       output.write(

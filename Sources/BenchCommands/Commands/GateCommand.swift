@@ -1,8 +1,10 @@
-import BenchAnalysis
 import BenchKit
 import Foundation
+import Gates
 import LaunchContract
+import Reports
 import ResultsSchema
+import RunAnalysis
 
 /// `bench gate`: the CI gate. Exit 0 pass, 1 regression, 2 bad input.
 package enum GateCommand: Command {
@@ -152,23 +154,24 @@ package enum GateCommand: Command {
   )
 
   /// Checks the command line: one results file, and a baseline or a gates file to check it with.
-  package static func options(from o: ParsedOptions) throws(UsageError) -> Options {
-    guard o.positional.count == 1 else {
-      throw UsageError("wants one results file after the options (got \(o.positional.count))")
+  package static func options(from parsed: ParsedOptions) throws(UsageError) -> Options {
+    guard parsed.positional.count == 1 else {
+      throw UsageError("wants one results file after the options (got \(parsed.positional.count))")
     }
-    guard !o.positional[0].isEmpty else { throw UsageError("wants one results file, not an empty name") }
-    let baselinePath = try o.value(baseline)
-    let gatesPath = try o.value(gates)
+    guard !parsed.positional[0].isEmpty else { throw UsageError("wants one results file, not an empty name") }
+    let baselinePath = try parsed.value(baseline)
+    let gatesPath = try parsed.value(gates)
     guard baselinePath != nil || gatesPath != nil else {
       throw UsageError("nothing to check: give --baseline BASE.json and/or --gates FILE")
     }
     return Options(
-      resultsPath: o.positional[0], baselinePath: baselinePath, gatesPath: gatesPath,
-      thresholds: try o.value(threshold), alpha: try o.value(alpha), force: o.isSet(force),
-      junitPath: try o.value(junit), markdownPath: try o.value(markdown), quiet: o.isSet(quiet),
-      powerPath: try o.value(power), inconclusive: try o.value(inconclusive),
-      optionalCells: try o.value(optionalCells), allowIncomplete: o.isSet(allowIncomplete),
-      maxFailureRise: try o.value(maxFailureRise).map { $0 / 100 })
+      resultsPath: parsed.positional[0], baselinePath: baselinePath, gatesPath: gatesPath,
+      thresholds: try parsed.value(threshold), alpha: try parsed.value(alpha), force: parsed.isSet(force),
+      junitPath: try parsed.value(junit), markdownPath: try parsed.value(markdown),
+      quiet: parsed.isSet(quiet),
+      powerPath: try parsed.value(power), inconclusive: try parsed.value(inconclusive),
+      optionalCells: try parsed.value(optionalCells), allowIncomplete: parsed.isSet(allowIncomplete),
+      maxFailureRise: try parsed.value(maxFailureRise).map { $0 / 100 })
   }
 
   /// Checks the results and writes one line per check and the verdict to `output`. Returns 0
@@ -177,40 +180,41 @@ package enum GateCommand: Command {
   /// - Throws: `UsageError` for an unreadable file, a foreign baseline without `--force`, an
   ///   `--optional-cells` name that is no cell of either file, or a report that cannot be written.
   package static func execute(
-    _ o: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
+    _ options: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
   ) throws(UsageError) -> Int32 {
     // Gates read samples only: the runs' timelines are skipped. The results and the baseline
     // are read at once (the results' error, then the gates file's, then the baseline's).
     let loaded = ResultsFile.loadConcurrently(
-      [o.resultsPath] + (o.baselinePath.map { [$0] } ?? []), timelines: .none)
+      [options.resultsPath] + (options.baselinePath.map { [$0] } ?? []), timelines: .none)
     let results = try loaded[0].mapError(UsageError.init).get()
-    let definitions = try o.gatesPath.map { (p: String) throws(UsageError) in
+    let definitions = try options.gatesPath.map { (p: String) throws(UsageError) in
       try UsageError.reading { () throws(ResultsFileError) in try GateDefinitions.load(path: p) }
     }
 
-    var report = GateReport(inconclusive: o.inconclusive)
-    report.merge(Gate.checkComplete(results, file: o.resultsPath, allowIncomplete: o.allowIncomplete))
-    if let baselinePath = o.baselinePath {
+    var report = GateReport(inconclusive: options.inconclusive)
+    report.merge(
+      Gate.checkComplete(results, file: options.resultsPath, allowIncomplete: options.allowIncomplete))
+    if let baselinePath = options.baselinePath {
       let baseline = try loaded[1].mapError(UsageError.init).get()
-      report.merge(Gate.checkComplete(baseline, file: baselinePath, allowIncomplete: o.allowIncomplete))
-      report.merge(try baselineReport(o, results, against: baseline, at: baselinePath, definitions))
+      report.merge(Gate.checkComplete(baseline, file: baselinePath, allowIncomplete: options.allowIncomplete))
+      report.merge(try baselineReport(options, results, against: baseline, at: baselinePath, definitions))
       report.warnings += abWarnings(baseline: baseline, results: results)
-    } else if !o.optionalCells.isEmpty {
+    } else if !options.optionalCells.isEmpty {
       throw UsageError("--optional-cells applies to the baseline gate: give --baseline BASE.json")
     }
     if let definitions {
       report.outcomes += Gate.checkRelative(definitions.relative ?? [], results: results)
     }
 
-    for outcome in report.outcomes where !o.quiet || report.fails(outcome) {
+    for outcome in report.outcomes where !options.quiet || report.fails(outcome) {
       output.write(outcome.line + "\n")
     }
     for warning in report.warnings { output.write("warning: \(warning)\n") }
-    if !o.quiet, let measured = report.measuredPower { output.write("power: \(measured)\n") }
-    if !o.quiet { for advice in report.advice { output.write("power: \(advice.summary)\n") } }
+    if !options.quiet, let measured = report.measuredPower { output.write("power: \(measured)\n") }
+    if !options.quiet { for advice in report.advice { output.write("power: \(advice.summary)\n") } }
     output.write(report.verdictLine + "\n")
-    if let path = o.junitPath { try write(JUnitReport.xml(gate: report), to: path) }
-    if let path = o.markdownPath { try write(MarkdownReport.gateSection(report), to: path) }
+    if let path = options.junitPath { try write(JUnitReport.xml(gate: report), to: path) }
+    if let path = options.markdownPath { try write(MarkdownReport.gateSection(report), to: path) }
     return report.passed ? 0 : 1
   }
 
@@ -220,13 +224,14 @@ package enum GateCommand: Command {
   /// - Throws: `UsageError` for a foreign baseline without `--force`, or an `--optional-cells`
   ///   name that is a cell of neither file.
   static func baselineReport(
-    _ o: Options, _ results: BenchResults, against baseline: BenchResults, at baselinePath: String,
+    _ commandOptions: Options, _ results: BenchResults, against baseline: BenchResults,
+    at baselinePath: String,
     _ definitions: GateDefinitions?
   ) throws(UsageError) -> GateReport {
-    var report = GateReport(inconclusive: o.inconclusive)
+    var report = GateReport(inconclusive: commandOptions.inconclusive)
     let reasons = Gate.incompatibilities(baseline: baseline, results: results)
     if !reasons.isEmpty {
-      guard o.force else {
+      guard commandOptions.force else {
         throw UsageError(
           "baseline \(baselinePath) was measured differently (\(reasons.joined(separator: "; "))); record a new baseline with 'bench baseline save', or pass --force to compare anyway"
         )
@@ -235,23 +240,23 @@ package enum GateCommand: Command {
         "comparing against a foreign baseline (--force): \(reasons.joined(separator: "; "))")
     }
     let known = Set((results.cells + baseline.cells).map { CellKey($0).name })
-    if let unknown = o.optionalCells.first(where: { !known.contains($0) }) {
+    if let unknown = commandOptions.optionalCells.first(where: { !known.contains($0) }) {
       throw UsageError(
         "--optional-cells: '\(unknown)' is no cell of the results or the baseline (cells: \(known.sorted().joined(separator: ", ")))"
       )
     }
     var options = Gate.BaselineOptions()
     if let section = definitions?.baseline { options.apply(section) }
-    options.optionalCells.formUnion(o.optionalCells)
-    if let d = o.thresholds.fallback { options.defaultThreshold = d }
-    for (phase, t) in o.thresholds.perPhase.sorted(by: { $0.key < $1.key }) {
+    options.optionalCells.formUnion(commandOptions.optionalCells)
+    if let d = commandOptions.thresholds.fallback { options.defaultThreshold = d }
+    for (phase, t) in commandOptions.thresholds.perPhase.sorted(by: { $0.key < $1.key }) {
       options.thresholds[phase] = t
       if !options.phases.contains(phase) { options.phases.append(phase) }
     }
-    if let a = o.alpha { options.alpha = a }
-    if let rise = o.maxFailureRise { options.maxFailureRateRise = rise }
+    if let a = commandOptions.alpha { options.alpha = a }
+    if let rise = commandOptions.maxFailureRise { options.maxFailureRateRise = rise }
     report.merge(Gate.checkBaseline(results, against: baseline, options: options))
-    report.measuredPower = try PowerCommand.quote(explicitPath: o.powerPath, options: options)
+    report.measuredPower = try PowerCommand.quote(explicitPath: commandOptions.powerPath, options: options)
     return report
   }
 

@@ -2,7 +2,6 @@
   import Glibc
 #endif
 import AppBuilds
-import BenchAnalysis
 import BenchKit
 import Foundation
 import HostConditions

@@ -1,7 +1,8 @@
-import BenchAnalysis
 import BenchKit
 import Foundation
+import Gates
 import LaunchContract
+import Reports
 import ResultsSchema
 
 /// `bench power RESULTS.json`: the baseline gate's false alarms and power, measured by resampling
@@ -92,15 +93,16 @@ package enum PowerCommand: Command {
     epilogue: "exit status: 0 measured, 2 bad usage, an unreadable results file or no cell with enough runs")
 
   /// Checks the command line: one results file.
-  package static func options(from o: ParsedOptions) throws(UsageError) -> Options {
+  package static func options(from parsed: ParsedOptions) throws(UsageError) -> Options {
     Options(
-      path: try o.onlyResultsFile(), runsPerSide: try o.value(runsPerSide),
-      comparisons: try o.value(comparisons),
-      format: try o.value(format), inconclusive: try o.value(inconclusive), size: o.isSet(size),
+      path: try parsed.onlyResultsFile(), runsPerSide: try parsed.value(runsPerSide),
+      comparisons: try parsed.value(comparisons),
+      format: try parsed.value(format), inconclusive: try parsed.value(inconclusive),
+      size: parsed.isSet(size),
       goals: GateSizing.Goals(
-        shift: try o.value(shift) / 100, power: try o.value(powerGoal) / 100,
-        falseAlarms: try o.value(falseAlarmGoal) / 100),
-      margin: try o.value(margin))
+        shift: try parsed.value(shift) / 100, power: try parsed.value(powerGoal) / 100,
+        falseAlarms: try parsed.value(falseAlarmGoal) / 100),
+      margin: try parsed.value(margin))
   }
 
   /// The gate's measured figures, as `Benchmarks/gate-power --record` stores them (relative to the
@@ -150,31 +152,33 @@ package enum PowerCommand: Command {
   /// Measures and writes the report to `output`.
   /// - Throws: `UsageError` for an unreadable results file, or one without a cell of 2 × N runs.
   package static func execute(
-    _ o: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
+    _ options: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
   ) throws(UsageError) -> Int32 {
-    let results = try UsageError.reading { () throws(ResultsFileError) in try ResultsFile.load(path: o.path) }
+    let results = try UsageError.reading { () throws(ResultsFileError) in
+      try ResultsFile.load(path: options.path)
+    }
     let sizing =
-      o.size
+      options.size
       ? GateSizing.size(
-        results, goals: o.goals, margin: o.margin, comparisonsPerCell: o.comparisons,
-        inconclusive: o.inconclusive)
+        results, goals: options.goals, margin: options.margin, comparisonsPerCell: options.comparisons,
+        inconclusive: options.inconclusive)
       : nil
     if let sizing, sizing.rows.isEmpty {
       throw UsageError(
-        "\(o.path) has no cell with 6 runs of \(PhaseName.firstFrameObserved) to size the gate with (run bench with --runs 60)"
+        "\(options.path) has no cell with 6 runs of \(PhaseName.firstFrameObserved) to size the gate with (run bench with --runs 60)"
       )
     }
-    let n = o.runsPerSide ?? sizing?.chosenRunsPerSide ?? 20
+    let n = options.runsPerSide ?? sizing?.chosenRunsPerSide ?? 20
     var report = GatePower.measure(
-      results, runsPerSide: n, comparisonsPerCell: o.comparisons, inconclusive: o.inconclusive)
+      results, runsPerSide: n, comparisonsPerCell: options.comparisons, inconclusive: options.inconclusive)
     report.sizing = sizing
     guard !report.cells.isEmpty else {
       throw UsageError(
-        "\(o.path) has no cell with \(2 * n) runs of \(PhaseName.firstFrameObserved) (run bench with --runs \(2 * n))"
+        "\(options.path) has no cell with \(2 * n) runs of \(PhaseName.firstFrameObserved) (run bench with --runs \(2 * n))"
       )
     }
-    switch o.format {
-    case .table: output.write(GatePowerTable.text(report, source: o.path))
+    switch options.format {
+    case .table: output.write(GatePowerTable.text(report, source: options.path))
     case .json:
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

@@ -1,6 +1,7 @@
-import BenchAnalysis
 import BenchKit
 import Foundation
+import Gates
+import Reports
 import ResultsSchema
 
 /// `bench report RESULTS.json`: plots, traces and summaries for people and for tools.
@@ -68,52 +69,52 @@ package enum ReportCommand: Command {
       + " with results that have no thread states")
 
   /// Checks the command line: one results file.
-  package static func options(from o: ParsedOptions) throws(UsageError) -> Options {
+  package static func options(from parsed: ParsedOptions) throws(UsageError) -> Options {
     Options(
-      path: try o.onlyResultsFile(), svg: try o.value(svg), trace: try o.value(trace),
-      markdown: try o.value(markdown),
-      junit: try o.value(junit), jsonBench: try o.value(jsonBench), gates: try o.value(gates),
-      states: o.isSet(states))
+      path: try parsed.onlyResultsFile(), svg: try parsed.value(svg), trace: try parsed.value(trace),
+      markdown: try parsed.value(markdown),
+      junit: try parsed.value(junit), jsonBench: try parsed.value(jsonBench), gates: try parsed.value(gates),
+      states: parsed.isSet(states))
   }
 
   /// Writes the reports and names each file written on `output`; with `--states`, first prints the
   /// thread-states table there (and writes no default file).
   /// - Throws: `UsageError` for unreadable results or gates, or a file that cannot be written.
   package static func execute(
-    _ o: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
+    _ options: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
   ) throws(UsageError) -> Int32 {
-    let path = try resultsPath(rebuildingFrom: o.path, output: &output)
+    let path = try resultsPath(rebuildingFrom: options.path, output: &output)
     // The reports show one representative run per cell: only those runs' timelines are kept.
     let results = try UsageError.reading { () throws(ResultsFileError) in
       try ResultsFile.load(path: path, timelines: .representative)
     }
     var gate: GateReport?
-    if let gatesPath = o.gates {
+    if let gatesPath = options.gates {
       let defs = try UsageError.reading { () throws(ResultsFileError) in
         try GateDefinitions.load(path: gatesPath)
       }
       gate = GateReport(outcomes: Gate.checkRelative(defs.relative ?? [], results: results))
     }
     var targets: [(String, () -> String)] = []
-    if let f = o.svg { targets.append((f, { SVGPlot.svg(results: results) })) }
-    if let f = o.trace { targets.append((f, { TraceExport.json(results: results) })) }
-    if let f = o.markdown {
+    if let f = options.svg { targets.append((f, { SVGPlot.svg(results: results) })) }
+    if let f = options.trace { targets.append((f, { TraceExport.json(results: results) })) }
+    if let f = options.markdown {
       targets.append((f, { MarkdownReport.summary(results: results, gate: gate) }))
     }
-    if let f = o.junit {
+    if let f = options.junit {
       targets.append((f, { gate.map { JUnitReport.xml(gate: $0) } ?? JUnitReport.xml(results: results) }))
     }
-    if let f = o.jsonBench {
+    if let f = options.jsonBench {
       targets.append((f, { BenchmarkActionReport.json(results: results) }))
     }
-    if o.states {
+    if options.states {
       // Checked before any file is written: the report asked for cannot be made.
       guard ThreadStatesSummary.hasThreadStates(results) else {
         throw UsageError(ThreadStatesTable.noThreadStates)
       }
       output.write(ThreadStatesTable.text(results))
     }
-    if targets.isEmpty && !o.states {
+    if targets.isEmpty && !options.states {
       let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
       targets = [
         (folder.appendingPathComponent(ReportWriter.plotFileName).path, { SVGPlot.svg(results: results) }),

@@ -6,43 +6,12 @@ import X11Display
 /// `bench` (the main job): launches the camera app under each condition and configuration and
 /// reports per-phase distributions.
 package enum RunCommand: Command {
-  /// The command line, parsed without touching the machine (no file, device or program is
-  /// looked at): the settings it states and the names it gives. ``prepare()`` checks and opens
-  /// what they name.
-  package struct Options: Sendable {
-    /// What to run, as the command line states it (no profile, app or results folder yet).
-    package var settings: RunSettings
-    /// What goes to stdout at the end.
-    package var format: Format
-    /// No progress output.
-    package var quiet: Bool
-    /// Write into a results folder that is not empty, replacing bench's earlier files there.
-    package var overwrite = false
-    /// `--profile`, as given.
-    package var profile: String?
-    /// `--app`, as given.
-    package var app: String?
-    /// `--feed-light-board`, as given.
-    package var feedLightBoard: String?
-    /// `--app-config` and `--headless-app-config`, their programs not yet looked for.
-    package var appConfigs: [AppConfiguration] = []
-    /// Whether `--configs` was given (without it, `--app-config` runs only the apps).
-    package var configsGiven = false
-    /// `--out`, as given.
-    package var out: String?
-  }
-
-  /// `--format`: what goes to stdout when the benchmark ends.
-  package enum Format: String, Sendable, CaseIterable {
-    /// The per-cell table and the headlines.
-    case table
-    /// results.json.
-    case json
-    /// The Markdown summary.
-    case markdown
-    /// samples.csv.
-    case csv
-  }
+  /// The command line, parsed (``RunOptions``).
+  package typealias Options = RunOptions
+  /// `--format` (``RunFormat``).
+  package typealias Format = RunFormat
+  /// `bench`'s benchmark, prepared (``RunJob``).
+  package typealias Run = RunJob
 
   /// The defaults, stated once (in `RunSettings`).
   private static let defaults = RunSettings()
@@ -204,44 +173,47 @@ package enum RunCommand: Command {
   /// Reads the command line into ``Options``: every value checked against its option, and the
   /// options that only apply together. Nothing here touches the machine; ``Options/prepare()``
   /// does, in the pipeline.
-  package static func options(from o: ParsedOptions) throws(UsageError) -> Options {
-    if let extra = o.positional.first {
+  package static func options(from parsed: ParsedOptions) throws(UsageError) -> Options {
+    if let extra = parsed.positional.first {
       throw UsageError("unknown command or argument '\(extra)' (see bench --help)")
     }
     var s = RunSettings()
-    s.runs = try o.value(runs)
-    s.warmup = try o.value(warmup)
-    s.conditions = try o.value(conditions)
-    s.configs = try o.value(configs)
-    s.outputs = try o.value(outputs)
+    s.runs = try parsed.value(runs)
+    s.warmup = try parsed.value(warmup)
+    s.conditions = try parsed.value(conditions)
+    s.configs = try parsed.value(configs)
+    s.outputs = try parsed.value(outputs)
     if !s.outputs.contains(.preview) { s.outputs.insert(.preview, at: 0) }
-    s.refreshHz = try o.value(refreshHz)
-    s.display = try o.value(display)
-    s.x11Read = try o.value(x11Read)
-    if o.isGiven(x11Read) && !s.display.isX11 {
+    s.refreshHz = try parsed.value(refreshHz)
+    s.display = try parsed.value(display)
+    s.x11Read = try parsed.value(x11Read)
+    if parsed.isGiven(x11Read) && !s.display.isX11 {
       throw UsageError("--x11-read applies to --display x11 or x11:NAME only")
     }
-    s.lockSeconds = try o.value(lockSeconds)
-    s.runTimeoutSeconds = try o.value(runTimeout)
-    s.quitGraceSeconds = try o.value(quitGrace)
-    s.windowTimeoutSeconds = try o.value(windowTimeout)
-    if o.isGiven(windowTimeout) && !s.display.isX11 {
+    s.lockSeconds = try parsed.value(lockSeconds)
+    s.runTimeoutSeconds = try parsed.value(runTimeout)
+    s.quitGraceSeconds = try parsed.value(quitGrace)
+    s.windowTimeoutSeconds = try parsed.value(windowTimeout)
+    if parsed.isGiven(windowTimeout) && !s.display.isX11 {
       throw UsageError("--window-timeout applies to --display x11 or x11:NAME only")
     }
-    s.tap = !o.isSet(noTap)
-    s.preloadCameraApp = o.isSet(preloadCameraApp)
-    s.readsLightBoard = !o.isSet(noBoard)
-    s.injectDelayMs = try o.value(injectDelay)
-    s.load = try o.value(load)
-    s.lowPower = try o.value(lowPower)
-    s.soakSeconds = try o.value(soakSeconds)
-    s.threadStates = try o.value(threadStates)
-    s.camera = try o.value(camera)
+    s.tap = !parsed.isSet(noTap)
+    s.preloadCameraApp = parsed.isSet(preloadCameraApp)
+    s.readsLightBoard = !parsed.isSet(noBoard)
+    s.injectDelayMs = try parsed.value(injectDelay)
+    s.load = try parsed.value(load)
+    s.lowPower = try parsed.value(lowPower)
+    s.soakSeconds = try parsed.value(soakSeconds)
+    s.threadStates = try parsed.value(threadStates)
+    s.camera = try parsed.value(camera)
     return Options(
-      settings: s, format: try o.value(format), quiet: o.isSet(quiet), overwrite: o.isSet(overwrite),
-      profile: try o.value(profile), app: try o.value(app), feedLightBoard: try o.value(feedLightBoard),
-      appConfigs: try o.values(appConfig) + o.values(headlessAppConfig), configsGiven: o.isGiven(configs),
-      out: try o.value(out))
+      settings: s, format: try parsed.value(format), quiet: parsed.isSet(quiet),
+      overwrite: parsed.isSet(overwrite),
+      profile: try parsed.value(profile), app: try parsed.value(app),
+      feedLightBoard: try parsed.value(feedLightBoard),
+      appConfigs: try parsed.values(appConfig) + parsed.values(headlessAppConfig),
+      configsGiven: parsed.isGiven(configs),
+      out: try parsed.value(out))
   }
 
   /// Runs the benchmark through the one pipeline (``BenchPipeline``): prepares what the options
@@ -252,6 +224,6 @@ package enum RunCommand: Command {
   package static func execute(
     _ options: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
   ) throws(UsageError) -> Int32 {
-    try BenchPipeline.run(options.prepare(), output: &output, errors: &errors)
+    try BenchPipeline.run(options.prepare(), output: &output, errors: &errors).exitStatus
   }
 }

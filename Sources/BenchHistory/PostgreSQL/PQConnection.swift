@@ -54,27 +54,26 @@ package final class PQConnection {
   /// - Throws: `HistoryError` (`statementFailed`) with the server's reason and SQLSTATE.
   @discardableResult
   package func query(_ sql: String, _ parameters: [String?] = []) throws(HistoryError) -> Rows {
+    let cursor = PQCursor(try result(sql, parameters))
+    var rows: [[String?]] = []
+    while try cursor.next() { rows.append((0..<cursor.columns).map { cursor.text($0) }) }
+    return Rows(rows: rows)
+  }
+
+  /// Runs one statement with text parameters (`PQexecParams`) and returns its result, which the
+  /// caller clears (``PQCursor`` does).
+  /// - Throws: `HistoryError` (`statementFailed`) with the server's reason and SQLSTATE.
+  func result(_ sql: String, _ parameters: [String?]) throws(HistoryError) -> OpaquePointer? {
     let result = Self.withCStrings(parameters) { values in
       CPQShims_execParams(handle, sql, Int32(parameters.count), values)
     }
-    defer { if let result { CPQShims_clear(result) } }
-    try check(result, sql)
-    guard let result else { return Rows(rows: []) }
-    let count = Int(CPQShims_rows(result))
-    var rows: [[String?]] = []
-    rows.reserveCapacity(count)
-    let columns = Int32(CPQShims_columns(result))
-    for row in 0..<Int32(count) {
-      rows.append(
-        (0..<columns).map { column in
-          guard CPQShims_isNull(result, row, column) == 0, let bytes = CPQShims_value(result, row, column)
-          else {
-            return nil
-          }
-          return String(cString: bytes)
-        })
+    do {
+      try check(result, sql)
+    } catch {
+      if let result { CPQShims_clear(result) }
+      throw error
     }
-    return Rows(rows: rows)
+    return result
   }
 
   /// Runs `body` in one transaction (`BEGIN`, read committed), committing when it returns and

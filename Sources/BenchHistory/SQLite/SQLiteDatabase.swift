@@ -1,12 +1,16 @@
 import CSQLiteShims
 
 /// One SQLite connection: the one place the store's SQL reaches SQLite (each call goes through
-/// one method here, over `CSQLiteShims`). Used from one thread at a time; not `Sendable`.
+/// one method here, over `CSQLiteShims`); the history's ``SQLConnection`` for an SQLite file
+/// (SQLiteDatabase+SQLConnection.swift). Used from one thread at a time; not `Sendable`.
 package final class SQLiteDatabase {
   /// The connection handle (`sqlite3 *`).
-  private let handle: OpaquePointer
+  let handle: OpaquePointer
   /// The file it was opened on, for messages.
   package let path: String
+  /// In a transaction, the statements `run(_:_:)` prepared, by their SQL, for the next row;
+  /// nil outside one (a statement holds its database, so they go when the transaction ends).
+  var prepared: [String: SQLiteStatement]?
 
   /// Loads libsqlite3 if needed and opens (or creates) the database at `path`, with a 10 s busy
   /// timeout so that concurrent writers wait for each other instead of failing. The
@@ -60,6 +64,8 @@ package final class SQLiteDatabase {
   /// - Throws: `HistoryError` from `body`, or when the transaction cannot begin or commit.
   package func transaction<T>(_ body: () throws(HistoryError) -> T) throws(HistoryError) -> T {
     try execute("BEGIN IMMEDIATE")
+    prepared = [:]
+    defer { prepared = nil }
     do {
       let value = try body()
       try execute("COMMIT")

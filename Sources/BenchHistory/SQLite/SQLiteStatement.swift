@@ -1,8 +1,9 @@
 import CSQLiteShims
 
 /// A prepared statement: bind, step, read columns, reset for the next row. Finalized when it
-/// goes away. Its `database` outlives it (the statement holds it).
-package final class SQLiteStatement {
+/// goes away. Its `database` outlives it (the statement holds it). As ``SQLRows``, `next()` is
+/// `step()`.
+package final class SQLiteStatement: SQLRows {
   private let handle: OpaquePointer
   private let database: SQLiteDatabase
 
@@ -13,22 +14,12 @@ package final class SQLiteStatement {
 
   deinit { _ = CSQLiteShims_finalize(handle) }
 
-  /// A value to bind to a `?` parameter.
-  package enum Value {
-    /// An integer (`sqlite3_bind_int64`).
-    case integer(Int64)
-    /// A floating-point number (`sqlite3_bind_double`).
-    case real(Double)
-    /// UTF-8 text, copied by SQLite (`sqlite3_bind_text` with `SQLITE_TRANSIENT`).
-    case text(String)
-    /// SQL NULL (`sqlite3_bind_null`).
-    case null
-  }
-
   /// Binds `values` to parameters 1, 2, … after resetting the statement (`sqlite3_reset`,
-  /// `sqlite3_clear_bindings`).
+  /// `sqlite3_clear_bindings`): an integer with `sqlite3_bind_int64`, a number with
+  /// `sqlite3_bind_double`, text copied by SQLite (`sqlite3_bind_text` with `SQLITE_TRANSIENT`),
+  /// NULL with `sqlite3_bind_null`.
   /// - Throws: `HistoryError` when a value cannot be bound.
-  package func bind(_ values: [Value]) throws(HistoryError) {
+  package func bind(_ values: [SQLValue]) throws(HistoryError) {
     _ = CSQLiteShims_reset(handle)
     for (offset, value) in values.enumerated() {
       let index = Int32(offset + 1)
@@ -55,9 +46,13 @@ package final class SQLiteStatement {
     throw database.failure(status, "stepping a statement")
   }
 
+  /// Steps once: true when a row is ready to read, false when done.
+  /// - Throws: `HistoryError` as `step` does.
+  package func next() throws(HistoryError) -> Bool { try step() }
+
   /// Binds `values` and runs the statement to its end (an insert or an update).
   /// - Throws: `HistoryError` as `bind` and `step` do.
-  package func run(_ values: [Value]) throws(HistoryError) {
+  package func run(_ values: [SQLValue]) throws(HistoryError) {
     try bind(values)
     while try step() {}
   }

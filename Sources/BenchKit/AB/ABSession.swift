@@ -1,4 +1,3 @@
-import BenchAnalysis
 import Foundation
 import HostConditions
 import LaunchContract
@@ -75,30 +74,29 @@ package final class ABSession: Sendable {
   package func run() -> [ABSide: BenchResults] {
     let started = MonotonicClock.now()
     var done = 0
-    conditions: for condition in settings.conditions {
-      if interrupted() { break }
-      let burners = CPUBurners.started(for: condition, settings: settings, progress: progress)
-      defer { burners?.stop() }
-      // low-power with cpufreq: capped once for both sides (their runners share the hold).
-      for side in ABSide.allCases { sides[side]?.runner.prepare(for: condition) }
-      defer { for side in ABSide.allCases { sides[side]?.runner.finish(condition: condition) } }
+    // Each condition prepared once for both sides (their runners share its control).
+    let runners = ABSide.allCases.compactMap { sides[$0]?.runner }
+    ConditionLoop(
+      conditions: settings.conditions, runners: runners, progress: progress, interrupted: interrupted
+    )
+    .run { condition, preparation in
       var relock: [ABSide: [BenchConfiguration: any RelockRunning]] = [:]
       defer { relock.values.forEach { $0.values.forEach { $0.close() } } }
       for side in ABSide.allCases {
-        relock[side] = sides[side]?.start(condition, burners: burners?.count, done: &done)
+        relock[side] = sides[side]?.start(condition, burners: preparation.burners, done: &done)
       }
       let steps = Self.order(
         conditions: [condition], configs: settings.configs, rounds: settings.warmup + settings.runs)
       for step in steps {
-        if interrupted() { break conditions }
+        if interrupted() { return false }
         guard let session = sides[step.side] else { continue }
         guard
           session.perform(
             config: .builtIn(step.config), condition: condition, round: step.round,
-            relock: relock[step.side] ?? [:],
-            done: &done)
-        else { break conditions }
+            relock: relock[step.side] ?? [:], done: &done)
+        else { return false }
       }
+      return true
     }
     progress.finish()
     return sides.mapValues { $0.results(since: started) }

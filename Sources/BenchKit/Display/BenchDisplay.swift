@@ -1,4 +1,3 @@
-import BenchAnalysis
 import CommandLineKit
 import Foundation
 import LaunchContract

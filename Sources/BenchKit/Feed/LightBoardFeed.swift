@@ -1,4 +1,3 @@
-import BenchAnalysis
 import Foundation
 import ResultsSchema
 import V4L2Camera

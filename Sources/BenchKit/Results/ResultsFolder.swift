@@ -1,7 +1,8 @@
 #if canImport(Glibc)
   import Glibc
 #endif
-import BenchAnalysis
+import Gates
+import Reports
 import CommandLineKit
 import Foundation
 import ResultsSchema

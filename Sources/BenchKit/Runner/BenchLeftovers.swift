@@ -1,5 +1,6 @@
 import Display
 import SystemCalls
+import ThreadTracing
 
 /// What benches that are gone left on the machine, removed by the next bench before it runs
 /// anything, whatever its options (a `--thread-states off` bench too): tracefs instances and

@@ -5,16 +5,6 @@ import HostConditions
 import Subprocess
 import SystemCalls
 
-/// How a `low-power` run's app entered its cgroup (`RunRecord.lowPower.placement`).
-struct CgroupPlacement: Sendable, Hashable {
-  /// `before-exec` or `after-spawn`.
-  var how: String
-  /// `after-spawn`: from `posix_spawn`'s return to the pid's write, µs.
-  var delayMicroseconds: Int?
-  /// Why the app could not be put into the group; nil when it was.
-  var failure: String?
-}
-
 extension BenchRunner {
   /// Spawns the app, in `group` when there is one. cgroup v1: the calling thread enters the
   /// group, spawns (the child starts in its parent thread's cgroup, so the app's first

@@ -8,6 +8,7 @@ import PhaseTrace
 import Probe
 import SystemCalls
 import Subprocess
+import ThreadTracing
 
 /// A launch: the app spawned with its display, control pipe and trace, and the one way it is
 /// shut down.
@@ -94,7 +95,7 @@ extension BenchRunner {
   /// compositor's thread when the probe sees the first live frame (it must not block). `states`
   /// (`--thread-states`) starts tracing just before the spawn and sampling just after it.
   func launch(
-    config: BenchConfiguration, runID: String, tracePath: String, firstLive: FirstLiveFrameBox,
+    config: BenchConfiguration, runID: String, tracePath: String, firstLive: FirstLiveFrameTime,
     tapOnFirstFrame: Bool, group: RunCgroup? = nil, onFirstFrame: (@Sendable () -> Void)? = nil,
     states: ThreadStatesRecorder? = nil
   )

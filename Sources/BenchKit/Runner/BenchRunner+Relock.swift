@@ -1,11 +1,11 @@
-import BenchAnalysis
 import Foundation
 import LaunchContract
 import PhaseTrace
 import Probe
-import SystemCalls
-import Subprocess
 import ResultsSchema
+import ThreadTracing
+import Subprocess
+import SystemCalls
 
 /// Relock: one app process per configuration for the whole cell, locked and unlocked for every
 /// run, each run measured from its unlock.
@@ -56,7 +56,7 @@ extension BenchRunner {
   )
     -> Result<any RelockRunning, RunnerError>
   {
-    let firstLive = FirstLiveFrameBox()
+    let firstLive = FirstLiveFrameTime()
     let app: LaunchedApp
     do {
       app = try launch(
@@ -70,8 +70,8 @@ extension BenchRunner {
     untapped.tap = false
     let awaited = untapped.awaitedEvents(for: config, in: .warm)
     if let failure = settle(
-      app, since: app.spawnedAt, firstLive: firstLive, awaited: awaited, interrupted: interrupted)
-    {
+      app, since: app.spawnedAt, firstLive: firstLive, awaited: awaited, interrupted: interrupted
+    ).failure {
       _ = shutDown(app, .terminate(grace: 0.5))
       app.keepTrace()
       return .failure(RunnerError(.spawnFailed, "relock: the app did not launch: \(failure)"))
@@ -89,12 +89,12 @@ extension BenchRunner {
     let lockDeadline = MonotonicClock.now() + UInt64(settings.lockSeconds * 1e9)
     awaitSessionStopped(app, since: session.lockedAt.withLock { $0 }, interrupted: interrupted)
     guard MonotonicClock.sleep(until: lockDeadline, shouldStop: interrupted) else { return nil }
-    let firstLive = FirstLiveFrameBox()
+    let firstLive = FirstLiveFrameTime()
     let tap = settings.tap
     let control = app.control
     randomRefreshPhase()
     // The app's tree exists already: its thread states are traced from here, seeded from /proc.
-    let states = ThreadStatesRecorder(method: settings.threadStatesMethod)
+    let states = ThreadStatesRecorder(method: resources.threadStates)
     states?.attach(to: app.child.pid)
     let unlockAt = MonotonicClock.now()
     app.monitor.arm(.unlock(since: unlockAt)) { @Sendable observation in
@@ -106,12 +106,12 @@ extension BenchRunner {
     let lockEvent = PhaseEvent(
       ts: session.lockedAt.withLock { $0 }, name: EventName.relockLock.rawValue, kind: .event, pid: pid,
       fields: ["seconds": .double(settings.lockSeconds)])
-    let failure = settle(
+    let settled = settle(
       app, since: unlockAt, firstLive: firstLive,
       awaited: settings.awaitedEvents(for: session.config, in: .relock),
       interrupted: interrupted)
     states?.end()
-    if failure == "interrupted" { return nil }
+    if settled == .interrupted { return nil }
     // An app that ended during the run (crashed) released the device when it ended.
     let released = app.child.poll() != nil && recordDeviceRelease()
     let report = app.monitor.snapshot()
@@ -123,13 +123,13 @@ extension BenchRunner {
     session.lockedAt.withLock { $0 = MonotonicClock.now() }
     session.startWindow()
     var run = record(
-      number: number, failure: failure, tracePath: app.tracePath, read: read,
+      number: number, failure: settled.failure, tracePath: app.tracePath, read: read,
       extra: [lockEvent, unlockEvent] + report.events,
       start: unlockAt, end: endAt, relock: true, report: report,
       wallMs: MonotonicClock.milliseconds(from: unlockAt, to: endAt), windowStart: lockEvent.ts,
       droppedCommands: dropped, deviceSource: deviceSource(for: session.config), states: states)
     RunVerification(
-      realtimeCompositor: app.monitor.realtimeGranted, missedDeadlines: report.missedDeadlines, eviction: nil,
+      realtimeCompositor: app.monitor.realtimeGranted, missedDeadlines: report.missedDeadlines,
       condition: .relock
     ).apply(to: &run)
     if released { run.counts[.deviceReleasedByBench] = 1 }

@@ -9,12 +9,11 @@ extension BenchRunner {
   /// Waits for the first live frame and then for `awaited` events in the trace (after `since`).
   /// On X11, a launch (`awaitsWindow`) whose app maps no window within `--window-timeout`
   /// fails. A headless program (`liveFrame` false) shows no frame: it waits for `awaited` alone,
-  /// and an app that ends with status 0 after writing them has settled. Returns nil when settled,
-  /// or a failure reason.
+  /// and an app that ends with status 0 after writing them has settled.
   func settle(
-    _ app: LaunchedApp, since: UInt64, firstLive: FirstLiveFrameBox, awaited: [EventName],
+    _ app: LaunchedApp, since: UInt64, firstLive: FirstLiveFrameTime, awaited: [EventName],
     awaitsWindow: Bool = false, liveFrame: Bool = true, interrupted: @Sendable () -> Bool
-  ) -> String? {
+  ) -> SettleOutcome {
     let timeoutNs = UInt64(settings.runTimeoutSeconds * 1e9)
     let windowTimeoutNs = UInt64(settings.windowTimeoutSeconds * 1e9)
     var windowSeen = !awaitsWindow || !liveFrame || display.x11Name == nil
@@ -22,20 +21,21 @@ extension BenchRunner {
     var learned = false
     var events = AwaitedEvents(awaited: awaited, since: since)
     while true {
-      if let lost = displayFailure(app) { return lost }
-      if interrupted() { return "interrupted" }
+      if let lost = displayFailure(app) { return .failed(lost) }
+      if interrupted() { return .interrupted }
       if let end = app.child.poll() {
-        return ended(app, end, events: &events, liveFrame: liveFrame)
+        return ended(app, end, events: &events, liveFrame: liveFrame).map(SettleOutcome.failed) ?? .settled
       }
       let now = MonotonicClock.now()
       if !liveFrame {
         if now - lastTraceCheck > 2_000_000 {
           lastTraceCheck = now
-          if events.allSeen(in: app) { return nil }
+          if events.allSeen(in: app) { return .settled }
         }
         if now - since > timeoutNs {
-          return
+          return .failed(
             "no \(events.missing) within \(Self.seconds(settings.runTimeoutSeconds)) s (last event: \(lastEventName(app, since: since)))"
+          )
         }
         MonotonicClock.sleep(nanoseconds: 2_000_000)
         continue
@@ -45,13 +45,15 @@ extension BenchRunner {
         if !windowSeen && now - since > windowTimeoutNs {
           windowSeen = app.monitor.snapshot().windowMapped
           if !windowSeen {
-            return
+            return .failed(
               "no window within \(Self.seconds(settings.windowTimeoutSeconds)) s (no window of the app was mapped on \(display.x11Name ?? "the display"); last event: \(lastEventName(app, since: since)))"
+            )
           }
         }
         if now - since > timeoutNs {
-          return
+          return .failed(
             "no live frame within \(settings.runTimeoutSeconds) s (last event: \(lastEventName(app, since: since))\(windowHint(app)))"
+          )
         }
       } else {
         if !learned {
@@ -60,10 +62,10 @@ extension BenchRunner {
         }
         if now - lastTraceCheck > 10_000_000 {
           lastTraceCheck = now
-          if events.allSeen(in: app) { return nil }
+          if events.allSeen(in: app) { return .settled }
           if now - since > timeoutNs * 2 {
-            return
-              "the app did not report \(events.missing) in time"
+            return .failed(
+              "the app did not report \(events.missing) in time")
           }
         }
       }
@@ -127,6 +129,25 @@ extension BenchRunner {
     /// The awaited events not seen yet, for a failure's reason.
     var missing: String {
       awaited.map(\.rawValue).filter { !seen.contains($0) }.joined(separator: ", ")
+    }
+  }
+}
+
+/// How the wait for a run to settle ended (``BenchRunner/settle(_:since:firstLive:awaited:awaitsWindow:liveFrame:interrupted:)``).
+enum SettleOutcome: Equatable {
+  /// The run settled: its first live frame and every awaited event are in.
+  case settled
+  /// The run failed, with the reason.
+  case failed(String)
+  /// An interrupt stopped the wait: the run is not recorded.
+  case interrupted
+
+  /// The reason the run did not settle (`interrupted` for an interrupt); nil when it settled.
+  var failure: String? {
+    switch self {
+    case .settled: nil
+    case .failed(let reason): reason
+    case .interrupted: "interrupted"
     }
   }
 }

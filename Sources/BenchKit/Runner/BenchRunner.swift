@@ -1,7 +1,7 @@
 #if canImport(Glibc)
   import Glibc
 #endif
-import BenchAnalysis
+import RunAnalysis
 import Foundation
 import HostConditions
 import LaunchContract
@@ -12,6 +12,7 @@ import Subprocess
 import Synchronization
 import SyntheticCamera
 import SystemCalls
+import ThreadTracing
 
 /// Launches the app under test again and again, under each condition, and turns what the
 /// runner, the app and the probe recorded into per-run phase records.
@@ -29,6 +30,9 @@ import SystemCalls
 /// Relock keeps one app process per configuration for the whole cell and measures from unlock.
 package final class BenchRunner: RunPerforming {
   let settings: RunSettings
+  /// What the benchmark holds open (the conditions' controls, the thread-states method), shared
+  /// with its other runners.
+  let resources: RunResources
   /// camera-app's path, when the app is ours.
   let appBinary: String?
   package let stateDirectory: String
@@ -48,7 +52,8 @@ package final class BenchRunner: RunPerforming {
   package let feedPriming = FeedPriming()
 
   /// Creates a runner. `appBinary` is camera-app, or nil with `settings.appCommand`; `display`
-  /// is the one `settings.display` names, already set up (`BenchDisplay.open`).
+  /// is the one `settings.display` names, already set up (`BenchDisplay.open`); `resources` are
+  /// the benchmark's (nil: the runner's own, with no thread states).
   ///
   /// The apps' state (the synthetic camera's power state, the photo library) goes into a folder
   /// of the runner's own with an unpredictable name (`mkdtemp`, mode 0700, in `$TMPDIR` or
@@ -58,10 +63,11 @@ package final class BenchRunner: RunPerforming {
   /// made and removes; nil keeps it in the runner's own folder.
   /// - Throws: `RunnerError` when that folder cannot be made.
   package init(
-    settings: RunSettings, appBinary: String?, display: BenchDisplay = .sharedMemory,
-    deviceStateDirectory: String? = nil
+    settings: RunSettings, resources: RunResources? = nil, appBinary: String?,
+    display: BenchDisplay = .sharedMemory, deviceStateDirectory: String? = nil
   ) throws(RunnerError) {
     self.settings = settings
+    self.resources = resources ?? RunResources(settings: settings)
     self.appBinary = appBinary
     self.display = display
     do {
@@ -74,8 +80,12 @@ package final class BenchRunner: RunPerforming {
   }
 
   deinit {
-    finish(condition: .lowPower)
-    try? FileManager.default.removeItem(atPath: stateDirectory)
+    try? FileSystem.remove(atPath: stateDirectory, absentIsFine: true)
+  }
+
+  /// The benchmark's control of `condition`.
+  package func control(for condition: LaunchCondition) -> any LaunchConditionControl {
+    resources.control(for: condition)
   }
 
   // MARK: - Argv and environment
@@ -162,41 +172,45 @@ package final class BenchRunner: RunPerforming {
     settings.preloadsLibrary(into: config) ? PreloadLibrary.eventSource : nil
   }
 
-  /// One launch run (cold, warm, loaded).
+  /// One launch run (cold, warm, loaded, low-power, hot): the condition's part set up right
+  /// before the spawn (``LaunchConditionControl/beginRun(_:interrupted:)``) and checked after the
+  /// run (``ConditionRunState/verify(_:into:)``).
   package func launchRun(
     config: BenchConfiguration, condition: LaunchCondition, number: Int, runID: String, tracePath: String,
     interrupted: @Sendable () -> Bool
   ) -> RunOutcome? {
-    var eviction: CacheEvictor.Outcome?
-    let evictionSet = condition == .cold ? coldEvictionFiles(config: config, counted: number >= 1) : []
-    if condition == .cold {
-      try? SyntheticCamera.markCold(stateDirectory: deviceStateDirectory)
-      eviction = CacheEvictor(files: evictionSet).evict()
-    }
     if settings.feedLightBoard != nil { feedPriming.prime(before: config.name, interrupted: interrupted) }
-    guard let setup = setUp(condition, runID: runID, interrupted: interrupted) else { return nil }
-    if let (reason, lowPower) = setup.failure {
+    let context = ConditionRunContext(
+      runID: runID, benchPID: pid,
+      evictionFiles: { [self] in coldEvictionFiles(config: config, counted: number >= 1) },
+      markCold: { [deviceStateDirectory] in
+        try? SyntheticCamera.markCold(stateDirectory: deviceStateDirectory)
+      })
+    guard let conditionRun = control(for: condition).beginRun(context, interrupted: interrupted) else {
+      return nil
+    }
+    if let reason = conditionRun.failure {
       var record = BenchResults.RunRecord(run: number, ok: false, error: reason, phases: [:], counts: [:])
-      record.lowPower = lowPower
+      conditionRun.verify(ConditionRunObservation(), into: &record)
       return RunOutcome(record: record, realtime: false)
     }
-    let (firstLive, states) = (FirstLiveFrameBox(), statesRecorder())
+    let (firstLive, states) = (FirstLiveFrameTime(), statesRecorder())
     let app: LaunchedApp
     do {
       app = try launch(
         config: config, runID: runID, tracePath: tracePath, firstLive: firstLive,
-        tapOnFirstFrame: settings.tap, group: setup.group, onFirstFrame: setup.onFirstFrame(settings.sensors),
+        tapOnFirstFrame: settings.tap, group: conditionRun.cgroup, onFirstFrame: conditionRun.onFirstFrame,
         states: states)
     } catch {
       states?.end()
-      setup.group?.remove()
+      conditionRun.cgroup?.remove()
       return RunOutcome(
         record: .init(run: number, ok: false, error: error.message, phases: [:], counts: [:]), realtime: false
       )
     }
     let spawnEvent = PhaseEvent(
       ts: app.spawnedAt, name: EventName.launchSpawn.rawValue, kind: .event, pid: pid)
-    let failure = settle(
+    let settled = settle(
       app, since: app.spawnedAt, firstLive: firstLive,
       awaited: settings.awaitedEvents(for: config, in: condition), awaitsWindow: true,
       liveFrame: settings.expectsLiveFrame(for: config), interrupted: interrupted)
@@ -209,15 +223,15 @@ package final class BenchRunner: RunPerforming {
     let thirdParty = config.appConfiguration != nil
     let (end, released, escaped) = shutDown(
       app,
-      failure == nil && !thirdParty
+      settled == .settled && !thirdParty
         ? .quit(grace: settings.quitGraceSeconds) : .terminate(grace: thirdParty ? 1 : 0.5))
     let wallMs = MonotonicClock.milliseconds(from: app.spawnedAt, to: MonotonicClock.now())
     if settings.feedLightBoard != nil { feedPriming.noteFormat(after: config.name) }
-    if failure == "interrupted" {
-      setup.group?.remove()
+    if settled == .interrupted {
+      conditionRun.cgroup?.remove()
       return nil
     }
-    var reason = failure
+    var reason = settled.failure
     if reason == nil, !thirdParty, case .signaled = end { reason = "app \(end) after the run" }
     // The final read comes after the app (and its process group) stopped: nothing is appended
     // while it reads, and it stops at the limits.
@@ -229,18 +243,15 @@ package final class BenchRunner: RunPerforming {
       droppedCommands: app.control.droppedCommands, liveFrame: settings.expectsLiveFrame(for: config),
       deviceSource: deviceSource(for: config), states: states)
     RunVerification(
-      realtimeCompositor: realtime, missedDeadlines: report.missedDeadlines, eviction: eviction,
-      condition: condition
+      realtimeCompositor: realtime, missedDeadlines: report.missedDeadlines, condition: condition
     ).apply(to: &run)
-    record(setup, placement: app.placement, appEvents: read.events, into: &run)
+    conditionRun.verify(
+      ConditionRunObservation(
+        placement: app.placement, appEvents: read.events, mappedFiles: app.mapped.withLock { $0 }),
+      into: &run)
     if released { run.counts[.deviceReleasedByBench] = 1 }
     run.counts[.escapedProcesses] = escaped
     run.counts[.appOutputDroppedBytes] = app.output.droppedBytes
-    if condition == .cold {
-      run.counts[.mappedNotEvicted] = app.mapped.withLock {
-        $0.subtracting(evictionSet).count
-      }
-    }
     return RunOutcome(record: run, realtime: realtime)
   }
 
@@ -306,7 +317,7 @@ package final class BenchRunner: RunPerforming {
 }
 
 /// The first live frame's scanout time (CLOCK_MONOTONIC ns), set once from the compositor thread.
-final class FirstLiveFrameBox: Sendable {
+final class FirstLiveFrameTime: Sendable {
   private let storage = PThreadMutex<UInt64?>(nil)
   /// Keeps `ts` unless a time is already recorded.
   func record(_ ts: UInt64) { storage.withLock { if $0 == nil { $0 = ts } } }

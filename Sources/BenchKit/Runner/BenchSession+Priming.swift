@@ -1,4 +1,3 @@
-import BenchAnalysis
 import LaunchContract
 import ResultsSchema
 

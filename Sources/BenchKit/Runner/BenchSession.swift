@@ -1,5 +1,5 @@
-import BenchAnalysis
 import Foundation
+import Gates
 import HostConditions
 import LaunchContract
 import PhaseTrace
@@ -45,25 +45,23 @@ package final class BenchSession: Sendable {
   package func run() -> BenchResults {
     let started = MonotonicClock.now()
     var done = 0
-    conditions: for condition in settings.conditions {
-      if interruptFlag() { break }
-      let burners = CPUBurners.started(for: condition, settings: settings, progress: progress)
-      defer { burners?.stop() }
-      // low-power with cpufreq: capped for the condition, restored when it ends (Ctrl-C too).
-      runner.prepare(for: condition)
-      defer { runner.finish(condition: condition) }
-      let relock = start(condition, burners: burners?.count, done: &done)
+    ConditionLoop(
+      conditions: settings.conditions, runners: [runner], progress: progress, interrupted: interruptFlag
+    )
+    .run { condition, preparation in
+      let relock = start(condition, burners: preparation.burners, done: &done)
       defer { relock.values.forEach { $0.close() } }
       // A configuration that cannot apply in this condition (relock for a third-party app) gets
       // no cell: results say why under `settings.notRun`, and the table prints it.
       let configs = configurations(in: condition)
       for round in 0..<(settings.warmup + settings.runs) {
         for config in configs {
-          if interruptFlag() { break conditions }
+          if interruptFlag() { return false }
           guard perform(config: config, condition: condition, round: round, relock: relock, done: &done)
-          else { break conditions }
+          else { return false }
         }
       }
+      return true
     }
     progress.finish()
     return results(since: started)
@@ -76,7 +74,7 @@ package final class BenchSession: Sendable {
   func start(_ condition: LaunchCondition, burners: Int?, done: inout Int) -> [BenchConfiguration:
     any RelockRunning]
   {
-    try? FileManager.default.createDirectory(atPath: tracesDir, withIntermediateDirectories: true)
+    try? FileSystem.createDirectory(atPath: tracesDir)
     let configs = configurations(in: condition)
     for config in configs {
       if interruptFlag() { return [:] }
@@ -94,8 +92,8 @@ package final class BenchSession: Sendable {
       switch runner.startRelockSession(
         config: config, tracePath: "\(tracesDir)/relock-\(config.name).jsonl", interrupted: interruptFlag)
       {
-      case .success(let s): sessions[config] = s
-      case .failure(let e): progress.note("bench: \(labelPrefix)relock/\(config): \(e.message)")
+      case .success(let session): sessions[config] = session
+      case .failure(let error): progress.note("bench: \(labelPrefix)relock/\(config): \(error.message)")
       }
     }
     return sessions
@@ -113,8 +111,8 @@ package final class BenchSession: Sendable {
     let number = round - settings.warmup + 1
     let outcome: RunOutcome?
     if condition == .relock {
-      if let s = relock[config] {
-        outcome = s.run(number: number, interrupted: interruptFlag)
+      if let app = relock[config] {
+        outcome = app.run(number: number, interrupted: interruptFlag)
       } else {
         outcome = .init(
           record: .init(

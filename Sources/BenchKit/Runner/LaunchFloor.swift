@@ -1,7 +1,6 @@
 #if canImport(Glibc)
   import Glibc
 #endif
-import BenchAnalysis
 import HostConditions
 import LaunchContract
 import PhaseTrace

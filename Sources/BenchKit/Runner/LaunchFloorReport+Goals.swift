@@ -1,4 +1,3 @@
-import BenchAnalysis
 import LaunchContract
 
 extension LaunchFloorReport {

@@ -1,6 +1,6 @@
-import BenchAnalysis
 import Foundation
 import LaunchContract
+import Statistics
 
 /// The text `bench launch-floor` prints: per program its binary size and spawn → `app.main` p50
 /// (p90) per condition; camera-app's ratio to each reference program (p50 over p50); the launch

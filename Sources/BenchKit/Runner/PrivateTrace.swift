@@ -38,12 +38,12 @@ final class PrivateTrace: Sendable {
     do {
       FileDescriptorIO.close(try FileSystem.createFile(atPath: path, mode: 0o600))
     } catch {
-      try? FileManager.default.removeItem(atPath: folder)
+      try? FileSystem.remove(atPath: folder, absentIsFine: true)
       throw RunnerError(.spawnFailed, "cannot create the run's trace \(path): \(error.message)", errno: error)
     }
   }
 
-  deinit { try? FileManager.default.removeItem(atPath: folder) }
+  deinit { try? FileSystem.remove(atPath: folder, absentIsFine: true) }
 
   /// Removes the private folders in `root` whose bench (the claim token in their name,
   /// `MachineClaim`) is gone: what a bench killed with SIGKILL left behind. Only folders of this
@@ -54,7 +54,7 @@ final class PrivateTrace: Sendable {
     _ = MachineClaim.removeLeftovers(names, prefix: namePrefix) { name in
       let path = root + "/" + name
       guard (try? PrivateDirectory.check(path)) != nil else { return false }
-      try? FileManager.default.removeItem(atPath: path)
+      try? FileSystem.remove(atPath: path, absentIsFine: true)
       return true
     }
   }

@@ -1,4 +1,4 @@
-import BenchAnalysis
+import HostConditions
 import LaunchContract
 import ResultsSchema
 import Subprocess
@@ -18,19 +18,16 @@ package protocol RunPerforming: Sendable {
     config: BenchConfiguration, tracePath: String, interrupted: @Sendable () -> Bool
   ) -> Result<any RelockRunning, RunnerError>
 
-  /// Sets up what `condition` holds for all its runs, before its first (`low-power` with cpufreq:
-  /// the cap).
-  func prepare(for condition: LaunchCondition)
-
-  /// Undoes ``prepare(for:)`` once `condition`'s runs are over, interrupted or not.
-  func finish(condition: LaunchCondition)
+  /// The control of `condition` (``LaunchConditionControl``): the condition loop prepares it
+  /// before the condition's first run and restores it after the last.
+  func control(for condition: LaunchCondition) -> any LaunchConditionControl
 }
 
 extension RunPerforming {
-  /// Nothing to set up (a runner that launches nothing real).
-  package func prepare(for condition: LaunchCondition) {}
-  /// Nothing to undo.
-  package func finish(condition: LaunchCondition) {}
+  /// A condition that changes nothing (a runner that launches nothing real).
+  package func control(for condition: LaunchCondition) -> any LaunchConditionControl {
+    UnpreparedCondition(condition)
+  }
 }
 
 /// A relock cell's app, launched once: each run unlocks it, measures, and locks it again.

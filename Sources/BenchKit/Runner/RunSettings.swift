@@ -1,9 +1,11 @@
 import HostConditions
 import LaunchContract
 import ResultsSchema
+import ThreadTracing
 import X11Display
 
-/// What one `bench` invocation runs.
+/// What one `bench` invocation runs: the settings alone. What a benchmark holds open while it
+/// runs (the conditions' hold on the machine, the tracefs instance) is its ``RunResources``.
 package struct RunSettings: Sendable {
   /// Counted runs per cell.
   package var runs = 20
@@ -85,17 +87,10 @@ package struct RunSettings: Sendable {
   /// How this machine carries out `low-power` (resolved when the command is prepared, when the
   /// condition is asked for), or why it cannot: its cells are then not run.
   package var lowPowerPlan: Result<LowPowerPlan, LowPowerUnavailable>?
-  /// `low-power` with cpufreq: the cap held for the condition, shared by the benchmark's runners.
-  package var frequencyHold = FrequencyCapHold()
   /// `--soak-seconds`: how long the `hot` condition's soak runs before each launch, seconds.
   package var soakSeconds = 60.0
-  /// What the `hot` condition reads (thermal zones, frequencies, PSI).
-  package var sensors = HostSensors()
   /// `--thread-states`: how the runs' thread states are recorded (auto: tracefs where usable).
   package var threadStates: ThreadStatesRequest = .auto
-  /// The method the request resolved to on this machine (``ThreadStatesMethod/resolve(_:root:)``,
-  /// when the command is prepared); `off` until then.
-  package var threadStatesMethod: ThreadStatesMethod = .off
   /// On X11, what the probe reads (`--x11-read`): the app's window, or the screen where it is.
   package var x11Read: X11WindowCapture.Source = .window
 

@@ -1,16 +1,14 @@
-import BenchAnalysis
 import HostConditions
 import LaunchContract
 import PhaseTrace
 import ResultsSchema
 
-/// What one run verified rather than assumed, written into its counts (`RunRecord.counts`):
+/// What one run verified rather than assumed, written into its counts (`RunRecord.counts`; what
+/// its condition did, a cold run's eviction among it, is ``ConditionRunState/verify(_:into:)``'s):
 /// - `realtime_compositor` and `realtime_camera`: 1 granted, 0 not (the camera's absent when the
 ///   app did not say);
 /// - `missed_deadlines`: the compositor's missed refresh deadlines during the run
 ///   (`DeadlineAccount`); absent on X11, where the probe has no refresh grid of its own;
-/// - a cold run's eviction: `evicted_files`, `evicted_bytes` (their sizes) and `drop_caches`
-///   (1 done, 0 not);
 /// - `power_up_cold`: the app's `device.power_up` said cold (1) or warm (0); absent when the app
 ///   did not say. A power-up that does not match the condition (`LaunchCondition.expectedPowerUp`)
 ///   fails the run, with that reason.
@@ -18,18 +16,12 @@ struct RunVerification {
   var realtimeCompositor: Bool
   /// The compositor's missed deadlines during the run; nil without a refresh grid (X11).
   var missedDeadlines: UInt64?
-  var eviction: CacheEvictor.Outcome?
   /// The run's condition, whose power-up the device must show.
   var condition: LaunchCondition
 
   func apply(to record: inout BenchResults.RunRecord) {
     record.counts[.realtimeCompositor] = realtimeCompositor ? 1 : 0
     if let missedDeadlines { record.counts[.missedDeadlines] = Int(clamping: missedDeadlines) }
-    if let eviction {
-      record.counts[.evictedFiles] = eviction.filesEvicted
-      record.counts[.evictedBytes] = Int(clamping: eviction.bytesEvicted)
-      record.counts[.dropCaches] = eviction.droppedCaches ? 1 : 0
-    }
     if let failure = Self.powerUpMismatch(record.counts[.powerUpCold], condition: condition), record.ok {
       record.ok = false
       record.error = failure

@@ -6,7 +6,9 @@ import SystemCalls
 
 /// One `low-power` run's own cgroup (`firstframe-<bench pid>-<run>` under bench's cgroup), with
 /// a CPU quota: the app is put into it for the launch, its throttling is read back at the end,
-/// and it is removed afterwards.
+/// and it is removed afterwards. A bench killed in between leaves it to its process guard, which
+/// kills the app's group and then removes the folder (``ProcessGuard/removeDirectoryOnExit(_:)``),
+/// and as a last resort to the next bench (``CgroupCPUController/removeStaleGroups(claims:)``).
 ///
 /// On cgroup v1 the app is in it from its first instruction: the spawning thread enters the
 /// group (its thread id into `tasks`), calls `posix_spawn` (a new process starts in its parent
@@ -34,7 +36,8 @@ package struct RunCgroup: Sendable, Hashable {
   ) throws(CPUCapError) -> RunCgroup {
     let group = RunCgroup(controller: controller, name: name)
     try controller.enableCPUForChildren()
-    // The guard removes it if bench is killed (SIGKILL) before it does.
+    // The guard is told before the folder exists: a bench killed right after the mkdir leaves it
+    // to the guard to remove.
     ProcessGuard.running?.removeDirectoryOnExit(group.directory)
     do {
       try FileSystem.createDirectory(atPath: group.directory, mode: 0o755)
@@ -135,11 +138,13 @@ package struct RunCgroup: Sendable, Hashable {
     }
     do {
       try FileSystem.removeDirectory(atPath: directory)
+      ProcessGuard.running?.keep(directory)
+      return true
     } catch {
       guard error == Errno(rawValue: ENOENT) else { return false }
+      ProcessGuard.running?.keep(directory)
+      return true
     }
-    ProcessGuard.running?.keep(directory)
-    return true
   }
 }
 

@@ -1,17 +1,17 @@
 import AppBuilds
-import BenchAnalysis
 import BenchCommands
 import BenchKit
 import Foundation
+import Gates
 import Glibc
 import LaunchContract
 import ResultsSchema
 import Subprocess
 import Synchronization
-import TestThreads
 import SystemCalls
-import Testing
 import TestSupport
+import TestThreads
+import Testing
 
 /// A throw-away git repository with a few commits, for `bench ab`'s revision handling.
 struct ScratchRepository {
@@ -385,7 +385,9 @@ struct ABEndToEndTests {
     // at 12 s (and once at 6 s under TSan) B's warm runs powered up cold and failed verification.
     let delayMs = TestTime.scale > 1 ? 12_000 : 3000
     for (revision, delay) in [("HEAD~1", ""), ("HEAD", "FIRSTFRAME_INJECT_DELAY_MS=\(delayMs) ")] {
-      let folder = repo.path + "/.build/ab/bin/" + (try repo.git("rev-parse", revision))
+      let folder =
+        (RevisionBuilder(repository: repo.path).cachedBinary(try repo.git("rev-parse", revision)) as NSString)
+        .deletingLastPathComponent
       try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
       makeScript(
         folder + "/camera-app",

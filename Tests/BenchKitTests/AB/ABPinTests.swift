@@ -1,13 +1,12 @@
 import AppBuilds
-import BenchAnalysis
 import BenchCommands
 import BenchKit
 import Foundation
 import Glibc
 import LaunchContract
 import ResultsSchema
-import Testing
 import TestSupport
+import Testing
 
 /// `bench ab` runs both revisions on one pinned cost profile (A's default, or `--profile`),
 /// records the pin in both results, and says so when the simulated camera itself differs.
@@ -35,7 +34,9 @@ struct ABPinTests {
     let out = temporaryFolder("ab-pin")
     let app = BuiltProducts.path("camera-app")
     for (index, revision) in [a, b].enumerated() {
-      let folder = repo.path + "/.build/ab/bin/" + (try repo.git("rev-parse", revision))
+      let folder =
+        (RevisionBuilder(repository: repo.path).cachedBinary(try repo.git("rev-parse", revision)) as NSString)
+        .deletingLastPathComponent
       try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
       makeScript(
         folder + "/camera-app", "#!/bin/sh\necho \"$*\" >> '\(out)/args-\(index)'\nexec '\(app)' \"$@\"\n")
@@ -182,7 +183,7 @@ struct ABPinTests {
     for changes in [[], ["Sources/SyntheticCamera/Device/SyntheticCamera.swift"]] {
       resultsA.settings.ab = Self.pin(changes: changes)
       resultsB.settings.ab = Self.pin(changes: changes)
-      let text = ABCommand.comparison(a: a, b: b, resultsA: resultsA, resultsB: resultsB, folder: "/out")
+      let text = ABJob.comparison(a: a, b: b, resultsA: resultsA, resultsB: resultsB, folder: "/out")
       let lines = text.split(separator: "\n").map(String.init)
       let firstFrame = lines.filter { $0.hasPrefix("first_frame") }
       #expect(lines[0].hasPrefix("A = HEAD~1") && !firstFrame.isEmpty)

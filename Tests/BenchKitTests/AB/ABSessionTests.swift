@@ -1,15 +1,15 @@
-import BenchAnalysis
 import BenchCommands
 import BenchKit
 import Foundation
+import Gates
 import LaunchContract
 import ResultsSchema
 import Subprocess
 import Synchronization
 import SystemCalls
+import TestSupport
 import TestThreads
 import Testing
-import TestSupport
 
 /// The runs of both sides of a `bench ab` session, in the order they were made; an interrupt
 /// arrives during call `interruptAt` (1-based, counting both sides' calls).

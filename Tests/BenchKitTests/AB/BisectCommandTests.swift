@@ -1,17 +1,17 @@
 import AppBuilds
-import BenchAnalysis
 import BenchCommands
 import BenchHistory
 import BenchKit
 import Foundation
 import Glibc
+import HistoryAnalysis
 import LaunchContract
 import ResultsSchema
 import Subprocess
 import SystemCalls
+import TestSupport
 import TestThreads
 import Testing
-import TestSupport
 
 /// A scratch repository for `bench bisect`: GOOD, then one commit per entry of `versions`, each
 /// setting `Sources/camera-app/main.swift` to that text. Every commit has camera-app and the
@@ -154,7 +154,8 @@ struct BisectCommandTests {
     defer { try? FileManager.default.removeItem(atPath: dir) }
     // Each commit's camera-app put where the builder keeps built ones: nothing is compiled.
     for commit in repo.commits {
-      let folder = repo.repo.path + "/.build/ab/bin/" + commit
+      let folder = (RevisionBuilder(repository: repo.repo.path).cachedBinary(commit) as NSString)
+        .deletingLastPathComponent
       try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
       makeScript(
         folder + "/camera-app", BisectRepository.wrapper(slow: false, pids: dir + "/pids", baseMs: 1000))
@@ -181,7 +182,8 @@ struct BisectCommandTests {
     defer { try? FileManager.default.removeItem(atPath: dir) }
     let pids = dir + "/pids"
     for commit in repo.commits {
-      let folder = repo.repo.path + "/.build/ab/bin/" + commit
+      let folder = (RevisionBuilder(repository: repo.repo.path).cachedBinary(commit) as NSString)
+        .deletingLastPathComponent
       try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
       makeScript(folder + "/camera-app", BisectRepository.wrapper(slow: false, pids: pids, baseMs: 1000))
     }

@@ -1,8 +1,7 @@
 import ResultsSchema
 import TestSupport
 import Testing
-
-@testable import BenchAnalysis
+@testable import Gates
 
 /// A baseline for the `low-power` and `hot` conditions must have been capped and soaked the same
 /// way as the results it gates (`BaselineMatch`): a cgroup quota against a cpufreq cap, or a

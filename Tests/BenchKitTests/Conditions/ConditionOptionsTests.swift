@@ -1,11 +1,10 @@
-import BenchAnalysis
 import CommandLineKit
 import Foundation
 import LaunchContract
+import Reports
 import ResultsSchema
 import TestSupport
 import Testing
-
 @testable import BenchCommands
 @testable import BenchKit
 @testable import HostConditions

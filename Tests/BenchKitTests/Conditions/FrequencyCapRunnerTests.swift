@@ -7,8 +7,8 @@ import Testing
 @testable import HostConditions
 
 /// The runner's cpufreq path on a fake sysfs tree: the cap held for the condition and restored
-/// at its end (how Ctrl-C and SIGTERM end it too), applied once for `bench ab`'s two runners,
-/// and each run's record read back against what was written.
+/// at its end (how Ctrl-C and SIGTERM end it too), applied once for `bench ab`'s two runners
+/// (sharing the benchmark's resources), and each run's record read back against what was written.
 @Suite(.timeLimit(.minutes(TestTime.minutes(10)))) struct FrequencyCapRunnerTests {
   func settings(_ sys: FakeSysfs) -> RunSettings {
     var s = RunSettings()
@@ -26,23 +26,26 @@ import Testing
     defer { sys.remove() }
     try sys.addCPUs(2)
     let s = settings(sys)
-    let a = try BenchRunner(settings: s, appBinary: nil)
-    let b = try BenchRunner(settings: s, appBinary: nil)
-    a.prepare(for: .warm)
+    let resources = RunResources(settings: s)
+    let a = try BenchRunner(settings: s, resources: resources, appBinary: nil)
+    let b = try BenchRunner(settings: s, resources: resources, appBinary: nil)
+    _ = a.control(for: .warm).prepare()
     #expect(sys.read("cpu/cpu0/cpufreq/scaling_max_freq") == "3000000")
-    a.prepare(for: .lowPower)
-    b.prepare(for: .lowPower)
+    _ = a.control(for: .lowPower).prepare()
+    _ = b.control(for: .lowPower).prepare()
     #expect(sys.read("cpu/cpu0/cpufreq/scaling_max_freq") == "1500000")
-    let record = try #require(b.lowPowerRecord(group: nil, placement: nil))
+    let lowPowerA = try #require(a.control(for: .lowPower) as? LowPowerCondition)
+    let lowPowerB = try #require(b.control(for: .lowPower) as? LowPowerCondition)
+    let record = try #require(lowPowerB.record(group: nil, placement: nil))
     #expect(record.method == "cpufreq" && record.verified, "\(record.reason ?? "")")
     #expect(record.maxFrequencyKHz == 1_500_000 && record.governor == "powersave")
     #expect(record.frequenciesKHz == ["cpu0": 2_800_000, "cpu1": 2_800_000])
     // Something else raised a CPU's ceiling during the condition: the run's cap is not in force.
     try sys.write("cpu/cpu1/cpufreq/scaling_max_freq", "3000000\n")
-    let off = try #require(a.lowPowerRecord(group: nil, placement: nil))
+    let off = try #require(lowPowerA.record(group: nil, placement: nil))
     #expect(!off.verified && off.reason?.contains("cpu1 reads scaling_max_freq 3000000 kHz") == true)
-    a.finish(condition: .lowPower)
-    b.finish(condition: .lowPower)
+    a.control(for: .lowPower).restore()
+    b.control(for: .lowPower).restore()
     #expect(sys.read("cpu/cpu0/cpufreq/scaling_max_freq") == "3000000")
     #expect(sys.read("cpu/cpu0/cpufreq/scaling_governor") == "performance")
     #expect(!FileManager.default.fileExists(atPath: sys.root + "/state"))
@@ -54,7 +57,8 @@ import Testing
     defer { sys.remove() }
     try sys.addCPUs(1)
     let runner = try BenchRunner(settings: settings(sys), appBinary: nil)
-    let record = try #require(runner.lowPowerRecord(group: nil, placement: nil))
+    let lowPower = try #require(runner.control(for: .lowPower) as? LowPowerCondition)
+    let record = try #require(lowPower.record(group: nil, placement: nil))
     #expect(!record.verified && record.reason?.contains("was not capped") == true)
   }
 }

@@ -48,7 +48,8 @@ import Testing
     let tasks = (try? String(contentsOfFile: group.directory + "/tasks", encoding: .utf8)) ?? ""
     #expect(!tasks.split(separator: "\n").contains(Substring(String(tid))))
     #expect(
-      BenchRunner.quotaFailure(asked: quota, readBack: group.readQuota(), placement: how, stat: stat) == nil)
+      LowPowerCondition.quotaFailure(asked: quota, readBack: group.readQuota(), placement: how, stat: stat)
+        == nil)
     #expect(group.remove())
     #expect(!FileManager.default.fileExists(atPath: group.directory))
   }
@@ -83,17 +84,18 @@ import Testing
     let asked = CPUQuota(quotaMicroseconds: 50_000, periodMicroseconds: 100_000)
     let placed = CgroupPlacement(how: "before-exec", delayMicroseconds: nil, failure: nil)
     let ran = CPUThrottling(periods: 3, throttledPeriods: 0, throttledNanoseconds: 0)
-    #expect(BenchRunner.quotaFailure(asked: asked, readBack: asked, placement: placed, stat: ran) == nil)
-    let other = BenchRunner.quotaFailure(asked: asked, readBack: nil, placement: placed, stat: ran)
+    #expect(
+      LowPowerCondition.quotaFailure(asked: asked, readBack: asked, placement: placed, stat: ran) == nil)
+    let other = LowPowerCondition.quotaFailure(asked: asked, readBack: nil, placement: placed, stat: ran)
     #expect(other?.contains("reads unlimited, not 50000 100000") == true)
     let idle = CPUThrottling(periods: 0, throttledPeriods: 0, throttledNanoseconds: 0)
     #expect(
-      BenchRunner.quotaFailure(asked: asked, readBack: asked, placement: placed, stat: idle)?.contains(
+      LowPowerCondition.quotaFailure(asked: asked, readBack: asked, placement: placed, stat: idle)?.contains(
         "no bandwidth period") == true)
     let outside = CgroupPlacement(
       how: "after-spawn", delayMicroseconds: 12, failure: "the app (pid 7) was not in /g after the spawn")
     #expect(
-      BenchRunner.quotaFailure(asked: asked, readBack: asked, placement: outside, stat: ran)?.contains(
+      LowPowerCondition.quotaFailure(asked: asked, readBack: asked, placement: outside, stat: ran)?.contains(
         "pid 7") == true)
   }
 

@@ -1,9 +1,9 @@
-import BenchAnalysis
 import BenchKit
 import LaunchContract
 import PhaseTrace
-import Testing
+import RunAnalysis
 import TestSupport
+import Testing
 
 /// The feeder's follows as a run sees them (their order against the app's calls is checked on
 /// vivid, in LightBoardFeederVividTests).

@@ -1,5 +1,3 @@
-import BenchAnalysis
-@testable import BenchKit
 import CV4L2Shims
 import LightBoard
 import ResultsSchema
@@ -8,6 +6,7 @@ import TestSupport
 import Testing
 import V4L2Camera
 import V4L2TestSupport
+@testable import BenchKit
 
 /// The light-board feeder against the fake kernel: what it queues on the output, in which order,
 /// in which format. No timing is asserted (the cadence's regularity is a benchmark's business).

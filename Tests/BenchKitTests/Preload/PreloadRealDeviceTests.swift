@@ -1,8 +1,8 @@
-import BenchAnalysis
 import BenchKit
 import Foundation
 import LaunchContract
 import PhaseTrace
+import RunAnalysis
 import TestSupport
 import TestThreads
 import Testing

@@ -1,10 +1,9 @@
-import BenchAnalysis
 import Foundation
 import ResultsSchema
 import Subprocess
 import SystemCalls
-import Testing
 import TestSupport
+import Testing
 
 /// The files bench writes in a results folder are its own (issue 28, item 4): a file planted
 /// where a run's log goes lends it no bytes, and a link planted where the journal goes is

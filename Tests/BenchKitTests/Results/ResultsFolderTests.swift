@@ -1,10 +1,10 @@
-import BenchAnalysis
 import BenchKit
 import CommandLineKit
 import Foundation
+import Gates
 import ResultsSchema
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct ResultsFolderTests {
   @Test("a second bench on the same results folder is refused while the first holds it")

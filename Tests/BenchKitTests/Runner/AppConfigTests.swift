@@ -1,4 +1,3 @@
-import BenchAnalysis
 import BenchCommands
 import BenchKit
 import Foundation

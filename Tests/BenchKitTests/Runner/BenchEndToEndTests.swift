@@ -1,11 +1,12 @@
-import BenchAnalysis
 import BenchKit
 import Foundation
+import Gates
 import LaunchContract
+import Reports
 import ResultsSchema
+import TestSupport
 import TestThreads
 import Testing
-import TestSupport
 
 /// Runs the real `bench` executable against the real (debug) camera-app, the way a user does.
 @Suite(.blocking, .serialized, .timeLimit(.minutes(TestTime.minutes(10)))) struct BenchEndToEndTests {

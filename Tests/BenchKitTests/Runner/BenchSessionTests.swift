@@ -1,14 +1,14 @@
-import BenchAnalysis
 import BenchKit
 import Foundation
+import Gates
 import LaunchContract
 import ResultsSchema
 import Subprocess
 import Synchronization
 import SystemCalls
+import TestSupport
 import TestThreads
 import Testing
-import TestSupport
 
 /// A runner that answers at once: run `interruptAt` (1-based, counting every call) comes back
 /// interrupted, as a Ctrl-C during that run would make it.

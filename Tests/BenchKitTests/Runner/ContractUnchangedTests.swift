@@ -1,5 +1,4 @@
 import AppBuilds
-import BenchAnalysis
 import Foundation
 import LaunchContract
 import ResultsSchema

@@ -1,7 +1,6 @@
 #if canImport(Glibc)
   import Glibc
 #endif
-import BenchAnalysis
 import BenchCommands
 import BenchKit
 import Foundation

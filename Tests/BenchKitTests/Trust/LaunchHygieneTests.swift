@@ -1,4 +1,3 @@
-import BenchAnalysis
 import Foundation
 import LaunchContract
 import ResultsSchema

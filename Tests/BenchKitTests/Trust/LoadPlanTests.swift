@@ -1,7 +1,7 @@
 #if canImport(Glibc)
   import Glibc
 #endif
-import BenchAnalysis
+import Gates
 import CommandLineKit
 import Foundation
 import SystemCalls

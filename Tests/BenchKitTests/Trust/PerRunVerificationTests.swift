@@ -1,7 +1,7 @@
 #if canImport(Glibc)
   import Glibc
 #endif
-import BenchAnalysis
+import Reports
 import Foundation
 import LaunchContract
 import ResultsSchema
@@ -103,7 +103,7 @@ import Testing
     #expect(RunVerification.powerUpMismatch(0, condition: .hot) == nil)
     var record = BenchResults.RunRecord(
       run: 1, ok: true, error: nil, phases: [:], counts: ["power_up_cold": 0])
-    RunVerification(realtimeCompositor: false, missedDeadlines: 3, eviction: nil, condition: .cold).apply(
+    RunVerification(realtimeCompositor: false, missedDeadlines: 3, condition: .cold).apply(
       to: &record)
     #expect(!record.ok)
     #expect(record.counts["missed_deadlines"] == 3)

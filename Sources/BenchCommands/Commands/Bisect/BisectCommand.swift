@@ -1,4 +1,3 @@
-import BenchAnalysis
 import BenchHistory
 import BenchKit
 import Foundation
@@ -9,34 +8,8 @@ import LaunchContract
 /// sessions of each probed commit against GOOD, each decided by the baseline gate. Every probe's
 /// results are recorded in the history. docs/history.md "Bisect".
 package enum BisectCommand: Command {
-  /// The command line, checked.
-  package struct Options: Sendable {
-    /// GOOD and BAD, as given.
-    package var revisions: (good: String, bad: String)
-    /// `--repo`, as given.
-    package var repo: String?
-    /// `--cell`: the condition and configuration bisected.
-    package var condition = "warm"
-    /// `--cell`'s configuration.
-    package var config = "deferred"
-    /// `--phase`.
-    package var phase = PhaseName.firstFrameObserved
-    /// `--runs`: counted runs per side in a probe's first session.
-    package var runs = 10
-    /// `--max-runs`: the most runs per side an inconclusive probe is given.
-    package var maxRuns = 40
-    /// `--threshold`: how much slower than GOOD (a fraction: 0.05 = 5 %) a probe must be to be
-    /// slower; within it, not slower.
-    package var threshold = 0.05
-    /// `--db`.
-    package var database: HistoryDatabaseURL
-    /// `--out`, as given: the folder each probe's session goes in, and `bisect.json`.
-    package var out: String?
-    /// `--quiet`.
-    package var quiet = false
-    /// `bench ab`'s options passed through to every probe (`--warmup 1`, `--profile FILE`, …).
-    package var passedThrough: [String] = []
-  }
+  /// The command line, checked (``BisectOptions``).
+  package typealias Options = BisectOptions
 
   static let cell = Option(
     "--cell", "CONDITION/CONFIG", "the cell bisected", default: "warm/deferred", parser: .fileName)
@@ -55,7 +28,7 @@ package enum BisectCommand: Command {
     default: 0.05, parser: .number(in: NumberRange(greaterThan: 0, below: 10)))
   static let db = Option(
     "--db", "URL", "the history database every probe's results are recorded in",
-    default: HistoryDatabaseURL.defaultPath, parser: .fileName)
+    default: .default, parser: .historyDatabase)
   static let out = Option<String?>(
     "--out", "DIR", "the folder of every probe's session (NN-COMMIT-rRUNS/A, B) and bisect.json",
     shownAs: "Results/bisect-<UTC timestamp>", parser: .folderName)
@@ -92,47 +65,47 @@ package enum BisectCommand: Command {
       """)
 
   /// Reads the command line: two revisions and the options; nothing touches the machine.
-  package static func options(from o: ParsedOptions) throws(UsageError) -> Options {
-    guard o.positional.count == 2 else {
-      throw UsageError("wants two git revisions, GOOD and BAD (got \(o.positional.count) arguments)")
+  package static func options(from parsed: ParsedOptions) throws(UsageError) -> Options {
+    guard parsed.positional.count == 2 else {
+      throw UsageError("wants two git revisions, GOOD and BAD (got \(parsed.positional.count) arguments)")
     }
-    let text = try o.value(db)
-    let database: HistoryDatabaseURL
-    do throws(HistoryError) {
-      database = try HistoryDatabaseURL(parsing: text)
-    } catch {
-      throw UsageError(error.description)
-    }
-    let cellName = try o.value(cell)
+    let database = try parsed.value(db)
+    let cellName = try parsed.value(cell)
     let parts = cellName.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-    guard parts.count == 2, LaunchCondition(rawValue: parts[0]) != nil,
-      LaunchConfiguration(rawValue: parts[1]) != nil
+    guard parts.count == 2, let condition = LaunchCondition(rawValue: parts[0]),
+      let config = LaunchConfiguration(rawValue: parts[1])
     else {
       throw UsageError("--cell wants CONDITION/CONFIG of bench's (warm/deferred), not \(cellName)")
     }
-    let first = try o.value(runs)
-    let most = try o.value(maxRuns)
+    let first = try parsed.value(runs)
+    let most = try parsed.value(maxRuns)
     guard most >= first else { throw UsageError("--max-runs \(most) is below --runs \(first)") }
+    // `bench`'s own reading of the options passed through, as `bench ab` reads its own.
     var given: [String] = []
     for option in passedThrough {
-      if let value = o.values[option.name] { given += [option.name, value] }
-      if o.flags.contains(option.name) { given.append(option.name) }
+      if let value = parsed.values[option.name] { given.append("\(option.name)=\(value)") }
+      if parsed.flags.contains(option.name) { given.append(option.name) }
     }
+    var probe = try RunCommand.options(from: try RunCommand.spec.parse(given))
+    probe.settings.conditions = [condition]
+    probe.settings.configs = [config]
+    probe.configsGiven = true
     return Options(
-      revisions: (o.positional[0], o.positional[1]), repo: try o.value(ABCommand.repo), condition: parts[0],
-      config: parts[1], phase: try o.value(phase), runs: first, maxRuns: most,
-      threshold: try o.value(threshold),
+      revisions: (parsed.positional[0], parsed.positional[1]), repo: try parsed.value(ABCommand.repo),
+      condition: parts[0],
+      config: parts[1], phase: try parsed.value(phase), runs: first, maxRuns: most,
+      threshold: try parsed.value(threshold),
       database: database,
-      out: try o.value(out),
-      quiet: o.flags.contains("--quiet"), passedThrough: given)
+      out: try parsed.value(out),
+      quiet: parsed.flags.contains("--quiet"), probe: probe)
   }
 
   /// Bisects (``Bisection``) and prints the culprit and the evidence.
   /// - Throws: `UsageError` for revisions that cannot be bisected, a database that cannot be
   ///   opened, or `bench ab`'s options that it refuses.
   package static func execute(
-    _ o: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
+    _ options: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
   ) throws(UsageError) -> Int32 {
-    try Bisection.prepare(o, build: nil).run(output: &output, errors: &errors)
+    try Bisection.prepare(options, build: nil).run(output: &output, errors: &errors)
   }
 }

@@ -1,7 +1,8 @@
-import BenchAnalysis
 import BenchHistory
 import CommandLineKit
+import SystemCalls
 import Foundation
+import HistoryAnalysis
 
 extension HistoryCommand {
   /// Which options each action takes (`--db` and `--format` aside): anything else is a usage error.
@@ -12,62 +13,57 @@ extension HistoryCommand {
   ]
 
   /// Checks the command line: an action, its arguments, and only the options it takes.
-  package static func options(from o: ParsedOptions) throws(UsageError) -> Options {
-    guard let first = o.positional.first, let action = Action(rawValue: first) else {
+  package static func options(from parsed: ParsedOptions) throws(UsageError) -> Options {
+    guard let first = parsed.positional.first, let action = Action(rawValue: first) else {
       throw UsageError(
-        "wants an action: record RESULTS.json…, show or detect (got \(o.positional.first.map { "'\($0)'" } ?? "none"))"
+        "wants an action: record RESULTS.json…, show or detect (got \(parsed.positional.first.map { "'\($0)'" } ?? "none"))"
       )
     }
     for (other, options) in actionOptions where other != action {
       for option in options
-      where o.isGiven(option) && !(actionOptions[action] ?? []).contains(where: { $0.name == option.name }) {
+      where parsed.isGiven(option)
+        && !(actionOptions[action] ?? []).contains(where: { $0.name == option.name })
+      {
         throw UsageError("\(option.name) is not an option of bench history \(action.rawValue)")
       }
     }
-    if action == .record && o.isGiven(format) {
+    if action == .record && parsed.isGiven(format) {
       throw UsageError("--format is not an option of bench history record")
     }
-    let text = try o.value(db)
-    let database: HistoryDatabaseURL
-    do throws(HistoryError) {
-      database = try HistoryDatabaseURL(parsing: text)
-    } catch {
-      throw UsageError(error.description)
-    }
-    var options = Options(action: action, database: database)
-    let arguments = Array(o.positional.dropFirst())
+    var options = Options(action: action, database: try parsed.value(db))
+    let arguments = Array(parsed.positional.dropFirst())
     switch action {
     case .record:
       guard !arguments.isEmpty else { throw UsageError("record wants one or more results files") }
       guard !arguments.contains("") else { throw UsageError("record wants results files, not an empty name") }
       options.results = arguments
-      options.commit = try o.value(commit)
-      options.branch = try o.value(branch)
-      options.time = try o.value(time)
+      options.commit = try parsed.value(commit)
+      options.branch = try parsed.value(branch)
+      options.time = try parsed.value(time)
     case .show, .detect:
       guard arguments.isEmpty else {
         throw UsageError(
           "\(action.rawValue) takes no arguments (got '\(arguments[0])'); filter with --machine, --cell, --phase"
         )
       }
-      options.query = try query(o, action: action)
-      options.format = try o.value(format)
-      options.svgFolder = try o.value(svg)
-      options.commitURL = try o.value(commitURL)
-      options.alpha = try o.value(alpha)
-      options.permutations = try o.value(permutations)
-      options.minimumSegment = try o.value(minSegment)
+      options.query = try query(parsed, action: action)
+      options.format = try parsed.value(format)
+      options.svgFolder = try parsed.value(svg)
+      options.commitURL = try parsed.value(commitURL)
+      options.alpha = try parsed.value(alpha)
+      options.permutations = try parsed.value(permutations)
+      options.minimumSegment = try parsed.value(minSegment)
     }
     return options
   }
 
   /// The filters of `show` and `detect`.
-  private static func query(_ o: ParsedOptions, action: Action) throws(UsageError) -> HistoryQuery {
+  private static func query(_ parsed: ParsedOptions, action: Action) throws(UsageError) -> HistoryQuery {
     var query = HistoryQuery(
-      machine: try o.value(machine), phase: try o.value(phase), since: try o.value(since),
-      branch: try o.value(branch))
+      machine: try parsed.value(machine), phase: try parsed.value(phase), since: try parsed.value(since),
+      branch: try parsed.value(branch))
     if query.phase == nil && action == .show { query.phase = "first_frame_observed" }
-    if let name = try o.value(cell) {
+    if let name = try parsed.value(cell) {
       let parts = name.split(separator: "/", omittingEmptySubsequences: false)
       guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
         throw UsageError("--cell wants CONDITION/CONFIG (warm/deferred), not \(name)")
@@ -82,13 +78,13 @@ extension HistoryCommand {
   /// - Throws: `UsageError` when there is no database to read or the URL is bad; a `HistoryError`
   ///   for the rest (the library missing, the database failing), which `execute` reports with
   ///   exit status 1.
-  static func openStore(_ o: Options) throws(UsageError) -> Result<any HistoryStore, HistoryError> {
-    if case .sqlite(let path) = o.database, o.action != .record, !FileManager.default.fileExists(atPath: path)
+  static func openStore(_ options: Options) throws(UsageError) -> Result<any HistoryStore, HistoryError> {
+    if case .sqlite(let path) = options.database, options.action != .record, !FileSystem.exists(atPath: path)
     {
       throw UsageError("no history database at \(path): record results into it with bench history record")
     }
     do throws(HistoryError) {
-      return .success(try o.database.open(readOnly: o.action != .record))
+      return .success(try options.database.open(readOnly: options.action != .record))
     } catch {
       switch error.code {
       case .badDatabaseURL, .cannotOpen: throw UsageError(error.description)
@@ -100,22 +96,22 @@ extension HistoryCommand {
   /// Does the action.
   /// - Throws: `UsageError` for bad input (an unreadable results file, no database).
   package static func execute(
-    _ o: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
+    _ options: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
   ) throws(UsageError) -> Int32 {
     // Every results file is read before the database is opened: a bad one records nothing.
-    let benchmarks = try o.results.map { (path) throws(UsageError) in try load(path, options: o) }
+    let benchmarks = try options.results.map { (path) throws(UsageError) in try load(path, options: options) }
     let store: any HistoryStore
-    switch try openStore(o) {
+    switch try openStore(options) {
     case .success(let opened): store = opened
     case .failure(let error):
       errors.write("bench history: \(UsageError.oneLine(error.description))\n")
       return 1
     }
     do throws(HistoryError) {
-      switch o.action {
-      case .record: try record(benchmarks, from: o.results, into: store, output: &output)
-      case .show: try show(o, from: store, output: &output)
-      case .detect: try detect(o, from: store, output: &output)
+      switch options.action {
+      case .record: try record(benchmarks, from: options.results, into: store, output: &output)
+      case .show: try show(options, from: store, output: &output)
+      case .detect: try detect(options, from: store, output: &output)
       }
       return 0
     } catch {

@@ -1,8 +1,8 @@
-import BenchAnalysis
 import BenchHistory
 import BenchKit
 import CommandLineKit
 import Foundation
+import HistoryAnalysis
 import ResultsSchema
 
 extension HistoryCommand {
@@ -35,16 +35,16 @@ extension HistoryCommand {
   /// `--commit` and `--branch` when given, else the ones results.json records (`tool.commit`,
   /// `tool.branch`; a file's branch goes with its commit only).
   /// - Throws: `UsageError` when the file cannot be read, or records no commit and none was given.
-  static func load(_ path: String, options o: Options) throws(UsageError) -> HistoryBenchmark {
+  static func load(_ path: String, options: Options) throws(UsageError) -> HistoryBenchmark {
     let results = try UsageError.reading { () throws(ResultsFileError) in
       try ResultsFile.load(path: path, timelines: .none)
     }
-    guard let commit = o.commit ?? results.tool.commit else {
+    guard let commit = options.commit ?? results.tool.commit else {
       throw UsageError(
         "\(path) records no commit (tool.commit): give it with --commit SHA (e.g. --commit $(git rev-parse HEAD))"
       )
     }
-    let branch = o.branch ?? (o.commit == nil ? results.tool.branch : nil) ?? ""
-    return HistoryBenchmark(results: results, commit: commit, branch: branch, time: o.time)
+    let branch = options.branch ?? (options.commit == nil ? results.tool.branch : nil) ?? ""
+    return HistoryBenchmark(results: results, commit: commit, branch: branch, time: options.time)
   }
 }

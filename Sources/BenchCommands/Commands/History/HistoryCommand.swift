@@ -1,6 +1,8 @@
-import BenchAnalysis
 import BenchHistory
 import CommandLineKit
+import HistoryAnalysis
+import Reports
+import Statistics
 
 /// `bench history record|show|detect`: every benchmark remembered in a database (SQLite by
 /// default, `Results/history.sqlite`), looked at as series per machine × cell × phase, and the
@@ -59,7 +61,7 @@ package enum HistoryCommand: Command {
   static let db = Option(
     "--db", "URL",
     "the history database: a path, sqlite:PATH, or postgresql://USER@HOST/DB (libpq; PG* variables apply)",
-    default: HistoryDatabaseURL.defaultPath, parser: .fileName)
+    default: .default, parser: .historyDatabase)
   static let commit = Option<String?>(
     "--commit", "SHA", "record: the commit measured", shownAs: "the one results.json records",
     parser: .fileName)

@@ -1,0 +1,28 @@
+import LaunchContract
+import PhaseTrace
+
+/// The trust boundary between the app under test and the runner (DESIGN.md "Stage two"):
+/// events owned by the runner (`launch.*`, `relock.*`) and the probe (`display.*`) are taken from
+/// their own records only. The same names in the app's trace are forgeries: ignored and counted.
+package enum TrustBoundary {
+  /// The app's trace split at the boundary.
+  package struct Split: Sendable {
+    /// Events the app may write (owner `app`): they join the runner's and probe's records.
+    package var trusted: [PhaseEvent]
+    /// Events the app wrote under a name owned by the runner or the probe: never used.
+    package var forged: [PhaseEvent]
+  }
+
+  /// Splits events read from the app's trace by their names' owners.
+  package static func split(appTrace events: [PhaseEvent]) -> Split {
+    var split = Split(trusted: [], forged: [])
+    for event in events {
+      if EventOwner(eventName: event.name) == .app {
+        split.trusted.append(event)
+      } else {
+        split.forged.append(event)
+      }
+    }
+    return split
+  }
+}
