@@ -2,7 +2,7 @@
 //
 // FirstFrame: camera launch-latency benchmarking for Linux.
 // The module graph is the block below, generated from this file by `scripts/package-graph --write`
-// (CI fails when it is stale). The layers, bottom up (STYLE.md rule 1; DESIGN.md "Stage three"):
+// (CI fails when it is stale). The layers, bottom up (STYLE.md rule 1; docs/development.md "Layers"):
 // C shims and the POSIX seam (SystemCalls: every system call, EINTR, errno, spawn, atomic replace,
 // deadlines; Subprocess for child processes) → the launch contract (LaunchContract) and the
 // results schema (ResultsSchema: schema, count keys, reader, journal; Sampling: the seeded
@@ -18,12 +18,12 @@
 //   0 CLibraryLoader
 //   0 CompilePreload (plugin)
 //   0 CPlatformShims
-//   0 CV4L2Shims
 //   0 JSONDecoding
 //   0 Sampling
 //   0 TestThreads
 //   1 CPQShims → CLibraryLoader
 //   1 CSQLiteShims → CLibraryLoader
+//   1 CV4L2Shims → CLibraryLoader
 //   1 CXCBShims → CLibraryLoader
 //   1 Statistics → Sampling
 //   1 SystemCalls → CPlatformShims
@@ -42,6 +42,7 @@
 //   5 ThreadStates → ResultsSchema
 //   5 V4L2Camera → CV4L2Shims, CaptureKit, LaunchContract, PhaseTrace, SystemCalls
 //   6 Gates → LaunchContract, ResultsSchema, RunAnalysis, Sampling, Statistics, SystemCalls
+//   6 LightBoardFeed → LaunchContract, LightBoard, PhaseTrace, ResultsSchema, SystemCalls, V4L2Camera
 //   6 ThreadTracing → LaunchContract, ResultsSchema, Subprocess, SystemCalls, ThreadStates
 //   6 V4L2TestSupport → CV4L2Shims, SystemCalls, V4L2Camera
 //   6 X11Display → CXCBShims, CaptureKit, Display, SystemCalls
@@ -58,16 +59,16 @@
 //   8 Reports → Gates, HistoryAnalysis, LaunchContract, PhaseTrace, ResultsSchema, RunAnalysis, Sampling,
 //       Statistics
 //   9 BenchKit → AppBuilds, CommandLineKit, Display, Gates, HostConditions, LaunchContract, LightBoard,
-//       PhaseTrace, Probe, Reports, ResultsSchema, RunAnalysis, Statistics, Subprocess, SyntheticCamera,
-//       SystemCalls, ThreadStates, ThreadTracing, V4L2Camera, X11Display
+//       LightBoardFeed, PhaseTrace, Probe, Reports, ResultsSchema, RunAnalysis, Statistics, Subprocess,
+//       SyntheticCamera, SystemCalls, ThreadStates, ThreadTracing, V4L2Camera, X11Display
 //   9 FuzzTargets → CameraApp, CaptureKit, Display, Gates, LaunchContract, LightBoard, PhaseTrace, Probe,
 //       Reports, ResultsSchema, RunAnalysis, SyntheticCamera, SystemCalls, TestSupport, ThreadStates,
 //       V4L2Camera, V4L2TestSupport
 //   9 history-benchmark (executable) → BenchHistory, CommandLineKit, HistoryAnalysis, ResultsSchema,
 //       RunAnalysis, Sampling, Statistics
 //   10 BenchJobs → AppBuilds, BenchHistory, BenchKit, CommandLineKit, Display, Gates, HistoryAnalysis,
-//       HostConditions, LaunchContract, Reports, ResultsSchema, RunAnalysis, Statistics, Subprocess,
-//       SyntheticCamera, SystemCalls, ThreadTracing, V4L2Camera
+//       HostConditions, LaunchContract, LightBoardFeed, Reports, ResultsSchema, RunAnalysis, Statistics,
+//       Subprocess, SyntheticCamera, SystemCalls, ThreadTracing, V4L2Camera
 //   10 results-benchmark (executable) → BenchKit, CommandLineKit, Gates, LaunchContract, ResultsSchema,
 //       Sampling, Subprocess, SystemCalls, TestSupport
 //   11 BenchCommands → AppBuilds, BenchHistory, BenchJobs, BenchKit, CommandLineKit, Display, Gates,
@@ -143,10 +144,10 @@ let package = Package(
         "CaptureKit", "JSONDecoding", "LightBoard", "LaunchContract", "SystemCalls", "Sampling",
       ],
       swiftSettings: strict),
-    // Real cameras through libv4l2, loaded with dlopen when a V4L2 camera is opened (package
-    // libv4l-0 at run time; nothing at build time: the shim declares the functions it calls).
-    // `dl` for a C library older than glibc 2.34, where dlopen lives in libdl.
-    .target(name: "CV4L2Shims", linkerSettings: [.linkedLibrary("dl")]),
+    // Real cameras through libv4l2, loaded with dlopen (CLibraryLoader) when a V4L2 camera is
+    // opened (package libv4l-0 at run time; nothing at build time: the shim declares the
+    // functions it calls).
+    .target(name: "CV4L2Shims", dependencies: ["CLibraryLoader"]),
     // A V4L2 camera as a CaptureKit device: open, formats, buffers, stream on, frames with their
     // kernel timestamps, the device phases traced; errors as typed values (missing, busy, no format).
     .target(
@@ -291,15 +292,24 @@ let package = Package(
       swiftSettings: strict),
     // The runner: runs, sessions (one per results folder; `bench ab`'s interleaved pair) and the
     // one condition loop they share, the settings and the resources a benchmark holds open, the
-    // light-board feeder, the display (shared memory or Xvfb), the launch floor, the preload
-    // library, the results folder and journal.
+    // display (shared memory or Xvfb), the launch floor, the preload library, the results folder
+    // and journal.
     .target(
       name: "BenchKit",
       dependencies: [
         "Gates", "Reports", "RunAnalysis", "Statistics", "HostConditions", "PhaseTrace", "Display", "Probe",
         "V4L2Camera", "SyntheticCamera",
         "CommandLineKit", "LaunchContract", "SystemCalls", "Subprocess", "AppBuilds", "X11Display",
-        "LightBoard", "ResultsSchema", "ThreadStates", "ThreadTracing",
+        "LightBoard", "LightBoardFeed", "ResultsSchema", "ThreadStates", "ThreadTracing",
+      ],
+      swiftSettings: strict),
+    // The light-board feeder of a real camera's loop (`--feed-light-board`): renders the board
+    // into a V4L2 output node (vivid's loop) at the camera's cadence, primes it before a run and
+    // keeps the log of what it fed, for the probe's glass-to-glass times.
+    .target(
+      name: "LightBoardFeed",
+      dependencies: [
+        "LaunchContract", "LightBoard", "PhaseTrace", "ResultsSchema", "SystemCalls", "V4L2Camera",
       ],
       swiftSettings: strict),
     // The jobs below the commands: their typed options (`bench`, `bench ab`, `bench bisect`),
@@ -310,7 +320,7 @@ let package = Package(
       dependencies: [
         "AppBuilds", "BenchHistory", "BenchKit", "CommandLineKit", "Display", "Gates", "HistoryAnalysis",
         "Reports", "RunAnalysis", "Statistics",
-        "HostConditions",
+        "HostConditions", "LightBoardFeed",
         "LaunchContract", "ResultsSchema", "Subprocess", "SyntheticCamera", "SystemCalls", "ThreadTracing",
         "V4L2Camera",
       ],
@@ -524,6 +534,16 @@ let package = Package(
         "BenchCommands", "BenchKit", "Gates", "Reports", "Statistics", "CommandLineKit", "LaunchContract",
         "ResultsSchema",
         "TestSupport", "TestThreads",
+      ],
+      swiftSettings: strict),
+    // The light-board feeder against the fake V4L2 kernel, its follow log, and (with
+    // FIRSTFRAME_VIVID_LOOP, in the VM) against vivid's loop.
+    .testTarget(
+      name: "LightBoardFeedTests",
+      dependencies: [
+        "LightBoardFeed", "CaptureKit", "CV4L2Shims", "LaunchContract", "LightBoard", "PhaseTrace",
+        "ResultsSchema",
+        "RunAnalysis", "SystemCalls", "TestSupport", "V4L2Camera", "V4L2TestSupport",
       ],
       swiftSettings: strict),
     // The launch contract's parsers and tables: endpoints, the environment, owners, commands.

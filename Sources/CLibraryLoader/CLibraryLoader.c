@@ -35,12 +35,13 @@ int CLibraryLoader_load(const char *path, const CLibraryLoader_Symbol *symbols, 
   void *library = CLibraryLoader_open(path, message, messageSize);
   if (library == NULL) {
     status = -1;
-  } else if (!*loaded) {
+  } else if (!__atomic_load_n(loaded, __ATOMIC_ACQUIRE)) {
     for (size_t i = 0; i < count && status == 0; i++) {
       status = CLibraryLoader_resolve(library, symbols[i].name, symbols[i].slot, message, messageSize);
     }
     if (status == 0) {
-      *loaded = 1;  // the library stays open for the life of the process
+      // Release: a shim that reads `*loaded` (acquire) without the lock sees the filled table.
+      __atomic_store_n(loaded, 1, __ATOMIC_RELEASE);  // the library stays open for the process's life
     } else {
       dlclose(library);
     }

@@ -1,14 +1,13 @@
 #include "CV4L2Shims.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
+
+#include "CLibraryLoader.h"
 
 // The libv4l2 functions this shim calls, as libv4l2.h declares them (libv4l-dev is not needed).
 typedef int (*v4l2_open_fn)(const char *file, int oflag, ...);
@@ -17,8 +16,8 @@ typedef int (*v4l2_ioctl_fn)(int fd, unsigned long int request, ...);
 typedef void *(*v4l2_mmap_fn)(void *start, size_t length, int prot, int flags, int fd, int64_t offset);
 typedef int (*v4l2_munmap_fn)(void *start, size_t length);
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-// Written once under `lock` before `loaded` is set (release); read after `loaded` (acquire).
+// Filled once by CLibraryLoader under its lock before `loaded` is set (release); read after
+// `loaded` (acquire).
 static v4l2_open_fn p_open;
 static v4l2_close_fn p_close;
 static v4l2_ioctl_fn p_ioctl;
@@ -26,34 +25,16 @@ static v4l2_mmap_fn p_mmap;
 static v4l2_munmap_fn p_munmap;
 static int loaded;
 
+// The table CLibraryLoader fills, by the libv4l2 name of each function.
+static const CLibraryLoader_Symbol symbols[] = {
+    {"v4l2_open", (void **)&p_open},   {"v4l2_close", (void **)&p_close},   {"v4l2_ioctl", (void **)&p_ioctl},
+    {"v4l2_mmap", (void **)&p_mmap}, {"v4l2_munmap", (void **)&p_munmap},
+};
+
 static int is_loaded(void) { return __atomic_load_n(&loaded, __ATOMIC_ACQUIRE); }
 
 int CV4L2Shims_load(const char *soname, char *why, size_t capacity) {
-  pthread_mutex_lock(&lock);
-  int result = 0;
-  void *library = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
-  if (library == NULL) {
-    const char *error = dlerror();
-    if (capacity > 0) snprintf(why, capacity, "%s", error ? error : soname);
-    result = -1;
-  } else if (loaded) {
-    dlclose(library);  // the functions are already bound (dlopen only counted a reference)
-  } else {
-    p_open = (v4l2_open_fn)dlsym(library, "v4l2_open");
-    p_close = (v4l2_close_fn)dlsym(library, "v4l2_close");
-    p_ioctl = (v4l2_ioctl_fn)dlsym(library, "v4l2_ioctl");
-    p_mmap = (v4l2_mmap_fn)dlsym(library, "v4l2_mmap");
-    p_munmap = (v4l2_munmap_fn)dlsym(library, "v4l2_munmap");
-    if (!p_open || !p_close || !p_ioctl || !p_mmap || !p_munmap) {
-      if (capacity > 0) snprintf(why, capacity, "%s lacks a v4l2_* function", soname);
-      dlclose(library);
-      result = -1;
-    } else {
-      __atomic_store_n(&loaded, 1, __ATOMIC_RELEASE);
-    }
-  }
-  pthread_mutex_unlock(&lock);
-  return result;
+  return CLibraryLoader_load(soname, symbols, sizeof symbols / sizeof symbols[0], &loaded, why, capacity);
 }
 
 int CV4L2Shims_directOpen(const char *path, int flags) { return open(path, flags | O_CLOEXEC); }

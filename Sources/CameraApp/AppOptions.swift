@@ -1,7 +1,7 @@
 import CaptureKit
 import LaunchContract
 
-/// camera-app's command line as typed values (DESIGN.md: `--config`, `--outputs`, `--camera`,
+/// camera-app's command line as typed values (docs/any-app-and-trace-protocol.md: `--config`, `--outputs`, `--camera`,
 /// `--profile`, `--duration`, `--no-cover`); `CameraAppCommand` parses it from its option table.
 public struct AppOptions: Sendable, Equatable {
   /// The launch configuration.

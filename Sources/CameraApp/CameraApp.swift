@@ -106,22 +106,6 @@ public enum CameraApp {
     unsafeBitCast(symbol, to: (@convention(c) () -> Void).self)()
   }
 
-  /// The display: `FIRSTFRAME_DISPLAY`'s surface or X server; without it, a window on `DISPLAY`'s
-  /// X server when that is set, else a private surface (640×360).
-  static func openSurface(_ environment: LaunchEnvironment) throws -> any DisplaySink {
-    switch environment.display {
-    case .sharedMemory(let name): return try SharedMemoryDisplay.open(name: name)
-    case .surfaceDescriptor(let fd):
-      // The mapping keeps the surface; the descriptor is closed so nothing the app starts inherits it.
-      defer { FileDescriptorIO.close(fd) }
-      return try SharedMemoryDisplay.open(descriptor: fd)
-    case .x11(let name): return try openWindow(display: name)
-    case nil:
-      if getenv("DISPLAY").map({ $0.pointee != 0 }) == true { return try openWindow(display: nil) }
-      return try SharedMemoryDisplay.createPrivate(width: 640, height: 360)
-    }
-  }
-
   /// Ends the process: exit status 0 after a quit (`failure` nil); otherwise the failure's line on
   /// stderr and its exit status.
   static func terminate(_ failure: AppError?) -> Never {

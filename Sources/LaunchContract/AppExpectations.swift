@@ -54,7 +54,7 @@ public struct AppExpectations: Sendable, Hashable {
     } else if !tap {
       reasons[PhaseName.shutterToPhoto] = "--no-tap: the shutter is not pressed"
     }
-    if !display.isX11 {
+    if !display.server.mapsWindows {
       reasons[PhaseName.windowMapped] = "shm: the app presents into a shared-memory surface, not a window"
     } else if !condition.launchesProcess {
       reasons[PhaseName.windowMapped] = "relock: the window stays mapped across lock and unlock"

@@ -32,8 +32,14 @@ public enum DisplayPath: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
-  /// Whether the app presents to an X server.
-  public var isX11: Bool { self != .sharedMemory }
+  /// The display server this path runs on; what it offers is asked of it
+  /// (`display.server.mapsWindows`).
+  public var server: DisplayServerKind {
+    switch self {
+    case .sharedMemory: .sharedMemory
+    case .privateX11, .x11: .x11
+    }
+  }
 
   /// `shm`, `x11` or `x11:NAME`.
   public var description: String {

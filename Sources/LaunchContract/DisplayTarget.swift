@@ -32,6 +32,14 @@ public enum DisplayTarget: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
+  /// The display server the app presents through.
+  public var server: DisplayServerKind {
+    switch self {
+    case .surfaceDescriptor, .sharedMemory: .sharedMemory
+    case .x11: .x11
+    }
+  }
+
   /// The display as `FIRSTFRAME_DISPLAY` spells it.
   public var description: String {
     switch self {

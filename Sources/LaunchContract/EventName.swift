@@ -1,4 +1,4 @@
-/// Who may write an event into a run's record (DESIGN.md, "Stage two": the trust boundary).
+/// Who may write an event into a run's record (the trust boundary, docs/gates-and-ci.md).
 public enum EventOwner: String, Sendable, Hashable, CaseIterable {
   /// The runner: `launch.*`, `relock.*`, `feed.*` (what bench's light-board feeder did to the
   /// device during a run). Taken from the runner's own records only.

@@ -1,4 +1,4 @@
-/// The seeds' test matrix (DESIGN.md "Conditions"), spelled as on the command line.
+/// The seeds' test matrix (docs/conditions-and-phases.md, "Conditions"), spelled as on the command line.
 public enum LaunchCondition: String, Sendable, Hashable, CaseIterable, Codable {
   /// Previous app killed and verified gone; executable and libraries evicted from the page
   /// cache; the synthetic device cold.

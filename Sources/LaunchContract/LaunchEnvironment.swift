@@ -3,7 +3,7 @@ import SystemCalls
 /// Every `FIRSTFRAME_*` environment variable, typed: what the runner puts in the app's
 /// environment (the write side, ``variables``) and what the app reads back (``current()``).
 ///
-/// This is the one place the keys are spelled (DESIGN.md, "Trace protocol").
+/// This is the one place the keys are spelled (docs/any-app-and-trace-protocol.md, "The trace protocol").
 public struct LaunchEnvironment: Sendable, Hashable {
   /// The environment variables of the contract, and a few that bench and its tests read.
   public enum Key: String, Sendable, CaseIterable {

@@ -1,4 +1,4 @@
-/// The phase names of results (DESIGN.md "Phase events"), spelled once.
+/// The phase names of results (docs/conditions-and-phases.md, "Phases"), spelled once.
 ///
 /// Each phase is a duration in milliseconds between two phase events of one run, both stamped
 /// with `CLOCK_MONOTONIC`. "Start" is the run's origin: `launch.spawn` (the runner spawned the
@@ -45,7 +45,7 @@ public enum PhaseName {
   /// The device phases, in order.
   public static let device = [deviceOpen, deviceFormat, deviceBuffers, deviceStreamOn, deviceFirstBuffer]
 
-  /// Every duration phase of DESIGN.md, in timeline order.
+  /// Every duration phase (docs/conditions-and-phases.md, "Phases"), in timeline order.
   public static let all = [
     processLaunch, uiReady, windowMapped, sessionConfigure, startRunning, firstFramePresented,
     firstFrameObserved,

@@ -91,12 +91,12 @@ public enum PhaseFieldValue: Codable, Sendable, Hashable, CustomStringConvertibl
   }
 }
 
-/// One line of the trace protocol (DESIGN.md, "Trace protocol"):
+/// One line of the trace protocol (docs/any-app-and-trace-protocol.md, "The trace protocol"):
 /// `{"ts": <CLOCK_MONOTONIC ns>, "name": "...", "kind": "begin|end|event", "pid": 1234, "fields": {...}}`.
 public struct PhaseEvent: Codable, Sendable, Hashable {
   /// When it happened: `CLOCK_MONOTONIC`, nanoseconds.
   public var ts: UInt64
-  /// The event name, for example `session.start_running` (DESIGN.md lists them).
+  /// The event name, for example `session.start_running` (docs/any-app-and-trace-protocol.md lists them).
   public var name: String
   /// Begin, end or instant.
   public var kind: PhaseEventKind
@@ -117,7 +117,7 @@ public struct PhaseEvent: Codable, Sendable, Hashable {
     self.fields = fields
   }
 
-  /// Who may write this event (the trust boundary, DESIGN.md "Stage two").
+  /// Who may write this event (the trust boundary, docs/gates-and-ci.md).
   public var owner: EventOwner { EventOwner(eventName: name) }
 
   enum CodingKeys: String, CodingKey { case ts, name, kind, pid, fields }

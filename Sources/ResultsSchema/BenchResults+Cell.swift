@@ -18,7 +18,7 @@ extension BenchResults {
     public var phases: [String: PhaseSummary]
     /// Every counted run, in run order, failed ones included.
     public var records: [RunRecord]
-    /// Phases of DESIGN.md that cannot occur in this cell, with the reason (for example
+    /// Phases (docs/conditions-and-phases.md, "Phases") that cannot occur in this cell, with the reason (for example
     /// `process_launch` in relock, where the app is not relaunched). Every phase is either in
     /// `phases` or here; one missing from both did not happen when it should have.
     public var notApplicable: [String: String]?

@@ -1,4 +1,4 @@
-/// `results.json`, schema `firstframe.results/1` (DESIGN.md "Results", a contract).
+/// `results.json`, schema `firstframe.results/1` (docs/results.md, a contract).
 ///
 /// Durations are milliseconds (floating point), differences of `CLOCK_MONOTONIC` readings: the
 /// one clock the runner, the app and the probe stamp phase events with. The only wall-clock

@@ -1,7 +1,7 @@
 import LaunchContract
 import PhaseTrace
 
-/// The trust boundary between the app under test and the runner (DESIGN.md "Stage two"):
+/// The trust boundary between the app under test and the runner (docs/gates-and-ci.md, "The trust boundary"):
 /// events owned by the runner (`launch.*`, `relock.*`) and the probe (`display.*`) are taken from
 /// their own records only. The same names in the app's trace are forgeries: ignored and counted.
 package enum TrustBoundary {

@@ -10,21 +10,21 @@ import Testing
 /// With it: the small apps tests write (``writeScript(_:named:in:)``) and the checks every cell of
 /// a benchmark's results must pass (``expectEveryPhaseMeasuredOrExplained(_:runs:)``). Temporary
 /// folders come from ``temporaryFolder(_:)``; other programs run as a ``TestProcess``.
-public enum BenchInvocation {
+package enum BenchInvocation {
   /// What a finished `bench` left behind.
-  public struct Outcome: Sendable {
+  package struct Outcome: Sendable {
     /// Its exit status (a signal's number when it was killed).
-    public var status: Int32
+    package var status: Int32
     /// Everything it wrote to stdout.
-    public var output: String
+    package var output: String
     /// Everything it wrote to stderr (progress lines, notes, errors).
-    public var errors: String
+    package var errors: String
   }
 
   /// The environment bench runs in: this process's (unless `inheriting` is false), with
   /// `FIRSTFRAME_CAMERA_APP` set to the built camera-app (so no test builds its own), then
   /// `changes` applied (a nil value removes the variable).
-  public static func environment(_ changes: [String: String?] = [:], inheriting: Bool = true) -> [String:
+  package static func environment(_ changes: [String: String?] = [:], inheriting: Bool = true) -> [String:
     String]
   {
     var environment = inheriting ? ProcessInfo.processInfo.environment : [:]
@@ -39,7 +39,7 @@ public enum BenchInvocation {
   /// `executable` replaces the built bench: another build of it, or a program that execs bench
   /// (`/bin/sh -c 'ulimit -f 64; exec bench …'`). `standardError` gives bench's standard error
   /// as a descriptor instead of a file (see ``TestProcess/init(executable:arguments:environment:workingDirectory:input:standardError:)``).
-  public static func start(
+  package static func start(
     _ arguments: [String], environment changes: [String: String?] = [:], inheriting: Bool = true,
     in directory: String? = nil, executable: String? = nil, standardError: FileHandle? = nil
   ) throws -> TestProcess {
@@ -54,7 +54,7 @@ public enum BenchInvocation {
   /// Runs `bench arguments…` (see ``start(_:environment:inheriting:in:)``) to its end, at most
   /// `timeout` (stretched by ``TestTime/scale``; then it is stopped). Returns nil when it did not
   /// finish in time.
-  public static func run(
+  package static func run(
     _ arguments: [String], environment changes: [String: String?] = [:], inheriting: Bool = true,
     in directory: String? = nil, timeout: Duration = .seconds(120)
   ) throws -> Outcome? {
@@ -66,7 +66,7 @@ public enum BenchInvocation {
   }
 
   /// Writes `script` (starting with `#!`) to `dir/name`, executable; returns its path.
-  public static func writeScript(_ script: String, named name: String, in dir: String) throws -> String {
+  package static func writeScript(_ script: String, named name: String, in dir: String) throws -> String {
     let path = dir + "/" + name
     // Written close-on-exec: a process another thread starts meanwhile must not keep it open
     // for writing, or executing it fails with ETXTBSY ("Text file busy").
@@ -77,7 +77,7 @@ public enum BenchInvocation {
   /// The check every cell of a benchmark that should fully succeed passes: each phase is
   /// measured or explained (not applicable, with the reason), and all `runs` runs succeeded.
   /// A failure names the cell, and the phase or each run's error.
-  public static func expectEveryPhaseMeasuredOrExplained(
+  package static func expectEveryPhaseMeasuredOrExplained(
     _ results: BenchResults, runs: Int, sourceLocation: SourceLocation = #_sourceLocation
   ) {
     for cell in results.cells {

@@ -2,31 +2,31 @@ import SystemCalls
 
 /// A thread-safe list that callbacks append to (frames, photos, histograms, running states).
 /// Pass `collector.append` as the callback.
-public final class Collector<Element: Sendable>: Sendable {
+package final class Collector<Element: Sendable>: Sendable {
   private let storage = PThreadMutex<[Element]>([])
 
   /// Creates an empty collector.
-  public init() {}
+  package init() {}
 
   /// Appends `element`.
-  public func append(_ element: Element) {
+  package func append(_ element: Element) {
     storage.withLock { $0.append(element) }
   }
 
   /// Everything appended so far, in order.
-  public var values: [Element] { storage.withLock { $0 } }
+  package var values: [Element] { storage.withLock { $0 } }
 
   /// How many elements have been appended.
-  public var count: Int { storage.withLock { $0.count } }
+  package var count: Int { storage.withLock { $0.count } }
 
   /// Waits until at least `count` elements are there. False after `timeout`.
-  public func waitForCount(_ count: Int, timeout: Duration = .seconds(120)) async -> Bool {
+  package func waitForCount(_ count: Int, timeout: Duration = .seconds(120)) async -> Bool {
     await waitUntil(timeout: timeout) { self.count >= count }
   }
 
   /// Blocks the calling thread until at least `count` elements are there (for synchronous
   /// tests; see ``blockUntil(timeout:_:)``). False after `timeout`.
-  public func blockUntilCount(_ count: Int, timeout: Duration = .seconds(120)) -> Bool {
+  package func blockUntilCount(_ count: Int, timeout: Duration = .seconds(120)) -> Bool {
     blockUntil(timeout: timeout) { self.count >= count }
   }
 }

@@ -11,9 +11,9 @@ import SystemCalls
 ///
 /// Frames flow only when the test asks: `emitFrames(_:)` delivers synchronously on the caller's
 /// thread (deterministic), `startEmittingFrames(interval:)` from a background thread.
-public final class FakeCaptureDevice: CaptureDevice {
+package final class FakeCaptureDevice: CaptureDevice {
   /// A recorded call, with its arguments.
-  public enum Call: Sendable, Hashable, CustomStringConvertible {
+  package enum Call: Sendable, Hashable, CustomStringConvertible {
     /// `open()`.
     case open
     /// `setActiveFormat(_:frameRate:)`, with the format and the rate in frames per second.
@@ -30,7 +30,7 @@ public final class FakeCaptureDevice: CaptureDevice {
     case close
 
     /// The call's step (its name without arguments).
-    public var step: Step {
+    package var step: Step {
       switch self {
       case .open: .open
       case .setActiveFormat: .setActiveFormat
@@ -43,7 +43,7 @@ public final class FakeCaptureDevice: CaptureDevice {
     }
 
     /// `open`, `setActiveFormat(64x48@30 GREY, 30.0)`, `initializeOutput(photo)`, …
-    public var description: String {
+    package var description: String {
       switch self {
       case .setActiveFormat(let format, let rate): "setActiveFormat(\(format), \(rate))"
       case .initializeOutput(let kind): "initializeOutput(\(kind.rawValue))"
@@ -53,7 +53,7 @@ public final class FakeCaptureDevice: CaptureDevice {
   }
 
   /// A call without arguments: what gates, delays and failures attach to.
-  public enum Step: Sendable, Hashable {
+  package enum Step: Sendable, Hashable {
     /// One per `CaptureDevice` method; `initializeOutput` per output kind, so that a test can hold
     /// or fail one output's set-up and let the others through.
     case open, setActiveFormat, initializeOutput(CaptureOutputKind), startStream, stopStream, captureStill,
@@ -61,11 +61,11 @@ public final class FakeCaptureDevice: CaptureDevice {
   }
 
   /// The error an injected failure throws.
-  public struct InjectedFailure: Error, CustomStringConvertible {
+  package struct InjectedFailure: Error, CustomStringConvertible {
     /// The step that failed.
-    public var step: Step
+    package var step: Step
     /// `injected failure in <step>`.
-    public var description: String { "injected failure in \(step)" }
+    package var description: String { "injected failure in \(step)" }
   }
 
   private struct State {
@@ -80,13 +80,13 @@ public final class FakeCaptureDevice: CaptureDevice {
   }
 
   /// A stable identifier.
-  public let uniqueID: String
+  package let uniqueID: String
   /// A name for people.
-  public let localizedName: String
+  package let localizedName: String
   /// The formats, best first.
-  public let formats: [CaptureFormat]
+  package let formats: [CaptureFormat]
   /// Sustained pixels per second.
-  public let pixelBudget: Double
+  package let pixelBudget: Double
 
   private let state: PThreadMutex<State>
   // Held while a frame is delivered, so that `stopStream()` waits for the frame in flight.
@@ -96,7 +96,7 @@ public final class FakeCaptureDevice: CaptureDevice {
 
   /// Creates a fake camera. With `trace`, every call is also written there as `fake.<call>` so tests can
   /// order device calls against session events.
-  public init(
+  package init(
     uniqueID: String = "fake:0", localizedName: String = "Fake camera",
     formats: [CaptureFormat] = [CaptureFormat(width: 32, height: 24, maxFrameRate: 30)],
     pixelBudget: Double = 1e9, trace: InMemoryTrace? = nil
@@ -113,14 +113,14 @@ public final class FakeCaptureDevice: CaptureDevice {
   // MARK: - Test controls
 
   /// Every call so far, in order.
-  public var calls: [Call] { state.withLock { $0.calls } }
+  package var calls: [Call] { state.withLock { $0.calls } }
 
   /// How many calls of `step` were made.
-  public func count(of step: Step) -> Int { calls.filter { $0.step == step }.count }
+  package func count(of step: Step) -> Int { calls.filter { $0.step == step }.count }
 
   /// Installs a closed gate on `step` (or returns the one installed): calls of it block until it opens.
   @discardableResult
-  public func gate(_ step: Step) -> FakeGate {
+  package func gate(_ step: Step) -> FakeGate {
     state.withLock { s in
       if let gate = s.gates[step] { return gate }
       let gate = FakeGate()
@@ -130,23 +130,23 @@ public final class FakeCaptureDevice: CaptureDevice {
   }
 
   /// Makes every call of `step` take `duration` longer (a blocking sleep).
-  public func setDelay(_ duration: Duration, for step: Step) {
+  package func setDelay(_ duration: Duration, for step: Step) {
     state.withLock { $0.delays[step] = duration }
   }
 
   /// Makes the next call of `step` throw `InjectedFailure`.
-  public func failNext(_ step: Step) {
+  package func failNext(_ step: Step) {
     _ = state.withLock { $0.failures.insert(step) }
   }
 
   /// Whether the stream is on.
-  public var isStreaming: Bool { delivery.withLock { $0 != nil } }
+  package var isStreaming: Bool { delivery.withLock { $0 != nil } }
 
   /// The output kinds initialised so far.
-  public var initializedOutputs: Set<CaptureOutputKind> { state.withLock { $0.initialized } }
+  package var initializedOutputs: Set<CaptureOutputKind> { state.withLock { $0.initialized } }
 
   /// Renders frame `sequence` of the active format: every pixel `sequence % 256`, captured now.
-  public func makeFrame(sequence: UInt64) -> VideoFrame {
+  package func makeFrame(sequence: UInt64) -> VideoFrame {
     let format = state.withLock { $0.activeFormat }
     return VideoFrame(
       width: format.width, height: format.height,
@@ -157,7 +157,7 @@ public final class FakeCaptureDevice: CaptureDevice {
   /// Delivers `count` frames synchronously on the calling thread (while streaming). Returns the
   /// sequence numbers delivered (empty when not streaming).
   @discardableResult
-  public func emitFrames(_ count: Int = 1) -> [UInt64] {
+  package func emitFrames(_ count: Int = 1) -> [UInt64] {
     var delivered: [UInt64] = []
     for _ in 0..<count {
       let sequence = state.withLock { s -> UInt64 in
@@ -177,7 +177,7 @@ public final class FakeCaptureDevice: CaptureDevice {
   }
 
   /// Delivers a frame every `interval` from a background thread until `stopEmittingFrames()`.
-  public func startEmittingFrames(interval: Duration) {
+  package func startEmittingFrames(interval: Duration) {
     guard !emitting.exchange(true, ordering: .acquiringAndReleasing) else { return }
     let thread = Thread { [self] in
       while emitting.load(ordering: .acquiring) {
@@ -191,24 +191,24 @@ public final class FakeCaptureDevice: CaptureDevice {
   }
 
   /// Stops `startEmittingFrames(interval:)`.
-  public func stopEmittingFrames() {
+  package func stopEmittingFrames() {
     emitting.store(false, ordering: .releasing)
   }
 
   // MARK: - CaptureDevice
 
   /// Records `open`.
-  public func open() throws {
+  package func open() throws {
     try perform(.open) { $0.isOpen = true }
   }
 
   /// Records `setActiveFormat`.
-  public func setActiveFormat(_ format: CaptureFormat, frameRate: Double) throws {
+  package func setActiveFormat(_ format: CaptureFormat, frameRate: Double) throws {
     try perform(.setActiveFormat(format, frameRate: frameRate)) { $0.activeFormat = format }
   }
 
   /// Records `initializeOutput`.
-  public func initializeOutput(_ kind: CaptureOutputKind) throws {
+  package func initializeOutput(_ kind: CaptureOutputKind) throws {
     try perform(.initializeOutput(kind)) { _ = $0.initialized.insert(kind) }
   }
 
@@ -216,7 +216,7 @@ public final class FakeCaptureDevice: CaptureDevice {
   /// Installs `deliver`, then records `startStream` (and waits at its gate, if any). The handler is
   /// in place before the call returns, as with a real camera whose stream thread may deliver the
   /// first frame before `startStream` returns; it is removed again if the call fails.
-  public func startStream(_ deliver: @escaping @Sendable (VideoFrame) -> Void) throws {
+  package func startStream(_ deliver: @escaping @Sendable (VideoFrame) -> Void) throws {
     delivery.withLock { $0 = deliver }
     do {
       try perform(.startStream) { _ in }
@@ -227,13 +227,13 @@ public final class FakeCaptureDevice: CaptureDevice {
   }
 
   /// Records `stopStream`; waits for a frame in flight.
-  public func stopStream() {
+  package func stopStream() {
     try? perform(.stopStream) { _ in }
     delivery.withLock { $0 = nil }
   }
 
   /// Records `captureStill` and returns the next frame (requires `initializeOutput(.photo)`).
-  public func captureStill() throws -> VideoFrame {
+  package func captureStill() throws -> VideoFrame {
     try perform(.captureStill) { _ in }
     let (ready, sequence) = state.withLock { s -> (Bool, UInt64) in
       defer { s.nextSequence += 1 }
@@ -244,7 +244,7 @@ public final class FakeCaptureDevice: CaptureDevice {
   }
 
   /// Records `close`.
-  public func close() {
+  package func close() {
     try? perform(.close) { $0.isOpen = false }
   }
 

@@ -3,7 +3,7 @@ import SystemCalls
 
 /// A barrier a fake device call waits at until the test opens it: makes ordering tests deterministic
 /// (hold `initializeOutput(.photo)` shut, tap the shutter, then open the gate).
-public final class FakeGate: Sendable {
+package final class FakeGate: Sendable {
   private struct State {
     var isOpen = false
     var arrivals = 0
@@ -14,12 +14,12 @@ public final class FakeGate: Sendable {
   private let semaphore = DispatchSemaphore(value: 0)
 
   /// Creates a closed gate (or an open one).
-  public init(open: Bool = false) {
+  package init(open: Bool = false) {
     state.withLock { $0.isOpen = open }
   }
 
   /// Lets every waiting and future caller through.
-  public func open() {
+  package func open() {
     let waiting = state.withLock { s -> Int in
       s.isOpen = true
       defer { s.waiting = 0 }
@@ -29,19 +29,19 @@ public final class FakeGate: Sendable {
   }
 
   /// Whether the gate is open.
-  public var isOpen: Bool { state.withLock { $0.isOpen } }
+  package var isOpen: Bool { state.withLock { $0.isOpen } }
 
   /// How many calls have reached the gate.
-  public var arrivals: Int { state.withLock { $0.arrivals } }
+  package var arrivals: Int { state.withLock { $0.arrivals } }
 
   /// Waits (polling) until at least `count` calls have reached the gate. False after `timeout`.
-  public func waitUntilReached(count: Int = 1, timeout: Duration = .seconds(120)) async -> Bool {
+  package func waitUntilReached(count: Int = 1, timeout: Duration = .seconds(120)) async -> Bool {
     await waitUntil(timeout: timeout) { self.arrivals >= count }
   }
 
   /// Counts an arrival, then returns at once when open, else blocks until `open()`.
   /// The fake device calls it; tests may too (to hold a handler, for example).
-  public func pass() {
+  package func pass() {
     let mustWait = state.withLock { s -> Bool in
       s.arrivals += 1
       if s.isOpen { return false }

@@ -2,20 +2,20 @@ import Foundation
 
 /// A fake `/sys/devices/system/cpu` (and thermal, PSI) tree in a temporary folder, for the paths
 /// this machine does not have: regular files that take writes as sysfs attributes do.
-public struct FakeSysfs {
+package struct FakeSysfs {
   /// A new, empty tree.
-  public init() {}
+  package init() {}
   /// The tree's folder.
-  public let root = temporaryFolder("fake-sysfs")
+  package let root = temporaryFolder("fake-sysfs")
   /// The CPUs' folder (`cpuN/cpufreq/…`).
-  public var cpuRoot: String { root + "/cpu" }
+  package var cpuRoot: String { root + "/cpu" }
   /// The thermal zones' folder.
-  public var thermalRoot: String { root + "/thermal" }
+  package var thermalRoot: String { root + "/thermal" }
   /// The PSI folder.
-  public var pressureRoot: String { root + "/pressure" }
+  package var pressureRoot: String { root + "/pressure" }
 
   /// Writes `text` at `path` under the tree, making its folders.
-  public func write(_ path: String, _ text: String) throws {
+  package func write(_ path: String, _ text: String) throws {
     let full = root + "/" + path
     try FileManager.default.createDirectory(
       atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -23,14 +23,14 @@ public struct FakeSysfs {
   }
 
   /// A file's contents, trimmed.
-  public func read(_ path: String) -> String? {
+  package func read(_ path: String) -> String? {
     (try? String(contentsOfFile: root + "/" + path, encoding: .utf8))?.trimmingCharacters(
       in: .whitespacesAndNewlines)
   }
 
   /// `count` CPUs with cpufreq (a `performance` governor, `balance_performance`, 400–3000 MHz),
   /// `cpuN/cpufreq/scaling_cur_freq` at 2.8 GHz.
-  public func addCPUs(_ count: Int, energyPreference: Bool = true) throws {
+  package func addCPUs(_ count: Int, energyPreference: Bool = true) throws {
     for n in 0..<count {
       let dir = "cpu/cpu\(n)/cpufreq/"
       try write(dir + "scaling_governor", "performance\n")
@@ -49,5 +49,5 @@ public struct FakeSysfs {
   }
 
   /// Removes the tree.
-  public func remove() { try? FileManager.default.removeItem(atPath: root) }
+  package func remove() { try? FileManager.default.removeItem(atPath: root) }
 }

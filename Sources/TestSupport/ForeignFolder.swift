@@ -4,21 +4,21 @@
 import SystemCalls
 
 /// Folders that another user made first, for tests of code that must not trust them.
-public enum ForeignFolder {
+package enum ForeignFolder {
   /// The user id of `nobody` on Debian and Ubuntu.
-  public static let nobody: uid_t = 65534
+  package static let nobody: uid_t = 65534
   /// What a planted folder holds: one file, so that a test can see whether it was deleted.
-  public static let plantedFile = "planted-by-another-user"
+  package static let plantedFile = "planted-by-another-user"
 
   /// Whether the tests may hand a folder to another user (`chown` needs root).
-  public static var canPlant: Bool { geteuid() == 0 }
+  package static var canPlant: Bool { geteuid() == 0 }
 
   /// Makes `path` a folder that `nobody` owns, writable by everyone (mode 0777), holding
   /// ``plantedFile``: what another user could leave at a predictable name in `/tmp`. An existing
   /// folder there is replaced only if it is empty. Returns false when that is not possible.
   /// The corresponding calls are `mkdir`, `chmod`, `open` and `chown`.
   @discardableResult
-  public static func plant(at path: String) -> Bool {
+  package static func plant(at path: String) -> Bool {
     rmdir(path)
     guard (try? FileSystem.createDirectory(atPath: path, mode: 0o777)) != nil, chmod(path, 0o777) == 0 else {
       return false
@@ -31,13 +31,13 @@ public enum ForeignFolder {
   }
 
   /// Whether the planted file is still in the folder at `path`.
-  public static func stillPlanted(at path: String) -> Bool {
+  package static func stillPlanted(at path: String) -> Bool {
     access(path + "/" + plantedFile, F_OK) == 0
   }
 
   /// Removes a folder made by ``plant(at:)`` (the planted file, then the folder). Other files
   /// the code under test left there are removed too, one level deep.
-  public static func remove(_ path: String) {
+  package static func remove(_ path: String) {
     if let dir = opendir(path) {
       while let entry = readdir(dir) {
         let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in

@@ -16,22 +16,22 @@ import Testing
 /// that user. ``stop()`` (and going away, and the end of the test process for ``shared``) stops
 /// the server and removes the folder; a server left by a test process that was killed is stopped
 /// and removed when the next one starts.
-public final class PostgreSQLServer: @unchecked Sendable {
+package final class PostgreSQLServer: @unchecked Sendable {
   // @unchecked: the fields are immutable but `server`, whose Process locks internally, and
   // `stopped`, an atomic.
 
   /// The binaries' folder (`FIRSTFRAME_POSTGRESQL_BIN` names another).
-  public static let binaries =
+  package static let binaries =
     HarnessVariable.postgresqlBin.value ?? "/usr/lib/postgresql/15/bin"
   /// The user the tests connect as (the cluster's superuser).
-  public static let user = "firstframe"
+  package static let user = "firstframe"
   /// Whether `initdb`, `postgres` and `createdb` are there (and, as root, `setpriv`).
-  public static let available: Bool = {
+  package static let available: Bool = {
     ["initdb", "postgres", "createdb", "pg_isready"].allSatisfy { access(binaries + "/" + $0, X_OK) == 0 }
       && (getuid() != 0 || access(setpriv, X_OK) == 0)
   }()
   /// Why the PostgreSQL tests are skipped where they are.
-  public static let skipReason: Comment =
+  package static let skipReason: Comment =
     "PostgreSQL tests skipped: no PostgreSQL 15 server binaries in /usr/lib/postgresql/15/bin (scripts/install-deps installs the Debian package postgresql)"
 
   /// `setpriv`, which runs the server as `nobody` when the tests run as root.
@@ -43,15 +43,15 @@ public final class PostgreSQLServer: @unchecked Sendable {
   static let prefix = "firstframe-pg-"
 
   /// The server's folder: `data/` (the cluster), `socket/` (its unix socket), the logs.
-  public let folder: String
+  package let folder: String
   /// The folder of its unix socket (libpq's `host`).
-  public var socket: String { folder + "/socket" }
+  package var socket: String { folder + "/socket" }
   private let server: TestProcess
   private let stopped = Atomic<Bool>(false)
 
   /// Initializes a cluster and starts the server; returns once it accepts connections.
   /// - Throws: when a step fails, with its output.
-  public init() throws {
+  package init() throws {
     Self.removeStale()
     folder = try PrivateDirectory.makeTemporary(prefix: Self.prefix + "\(getpid())-", in: Self.parent)
     let asNobody = getuid() == 0
@@ -99,7 +99,7 @@ public final class PostgreSQLServer: @unchecked Sendable {
   /// A new, empty database on this server; returns its URL
   /// (`postgresql:///NAME?host=SOCKET&user=firstframe`).
   /// - Throws: when `createdb` fails.
-  public func makeDatabase() throws -> String {
+  package func makeDatabase() throws -> String {
     let name = "t" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(20)
     let created = try TestProcess.run(
       Self.binaries + "/createdb", ["-h", socket, "-U", Self.user, name], timeout: .seconds(120))
@@ -110,13 +110,13 @@ public final class PostgreSQLServer: @unchecked Sendable {
   }
 
   /// The URL of database `name` on this server.
-  public func url(database name: String) -> String {
+  package func url(database name: String) -> String {
     "postgresql:///\(name)?host=\(socket)&user=\(Self.user)"
   }
 
   /// Stops the server (a fast shutdown, SIGINT; SIGKILL after 30 s) and removes its folder.
   /// Does nothing the second time.
-  public func stop() {
+  package func stop() {
     guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
     server.signal(SIGINT)
     if !server.waitUntilExit(timeout: .seconds(30)) { server.signal(SIGKILL) }
@@ -125,7 +125,7 @@ public final class PostgreSQLServer: @unchecked Sendable {
 
   /// The server the tests of this process share (each test makes its own database), started
   /// the first time it is asked for and stopped when the process exits.
-  public static func shared() throws -> PostgreSQLServer {
+  package static func shared() throws -> PostgreSQLServer {
     try sharedServer.withLock { server in
       if let server { return try server.get() }
       let started = Result { try PostgreSQLServer() }
@@ -176,9 +176,9 @@ public final class PostgreSQLServer: @unchecked Sendable {
 }
 
 /// Why the test server could not be started, with the program's own words.
-public struct PostgreSQLServerError: Error, CustomStringConvertible {
+package struct PostgreSQLServerError: Error, CustomStringConvertible {
   /// What failed.
-  public var description: String
+  package var description: String
   /// Creates the error.
-  public init(_ description: String) { self.description = description }
+  package init(_ description: String) { self.description = description }
 }

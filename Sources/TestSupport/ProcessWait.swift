@@ -11,7 +11,7 @@ extension Process {
   /// hangs would hang the test. Read `terminationStatus` only after a `true` (or once
   /// `isRunning` is false): Foundation traps on a process that still runs.
   @discardableResult
-  public func waitUntilExit(timeout: Duration) -> Bool {
+  package func waitUntilExit(timeout: Duration) -> Bool {
     if blockUntil(timeout: timeout, every: .milliseconds(5), { !isRunning }) { return true }
     kill(processIdentifier, SIGKILL)
     _ = blockUntil(timeout: .seconds(10), every: .milliseconds(5)) { !isRunning }

@@ -4,32 +4,32 @@ import SystemCalls
 
 /// A deferred-start delegate that records its calls (`"will"`, `"did"`) and optionally writes
 /// `test.delegate.will` / `test.delegate.did` into a trace.
-public final class RecordingDeferredStartDelegate: CaptureSessionDeferredStartDelegate {
+package final class RecordingDeferredStartDelegate: CaptureSessionDeferredStartDelegate {
   private let calls = PThreadMutex<[String]>([])
   private let signposter: Signposter?
 
   /// Creates a delegate; with `trace`, each call is also recorded there.
-  public init(trace: InMemoryTrace? = nil) {
+  package init(trace: InMemoryTrace? = nil) {
     self.signposter = trace.map { Signposter(sink: $0) }
   }
 
   /// Records `will`.
-  public func sessionWillRunDeferredStart(_ session: CaptureSession) {
+  package func sessionWillRunDeferredStart(_ session: CaptureSession) {
     calls.withLock { $0.append("will") }
     signposter?.event("test.delegate.will")
   }
 
   /// Records `did`.
-  public func sessionDidRunDeferredStart(_ session: CaptureSession) {
+  package func sessionDidRunDeferredStart(_ session: CaptureSession) {
     calls.withLock { $0.append("did") }
     signposter?.event("test.delegate.did")
   }
 
   /// The calls so far, in order.
-  public var recordedCalls: [String] { calls.withLock { $0 } }
+  package var recordedCalls: [String] { calls.withLock { $0 } }
 
   /// Waits until `sessionDidRunDeferredStart` has been called. False after `timeout`.
-  public func waitForDid(timeout: Duration = .seconds(120)) async -> Bool {
+  package func waitForDid(timeout: Duration = .seconds(120)) async -> Bool {
     await waitUntil(timeout: timeout) { self.recordedCalls.contains("did") }
   }
 }

@@ -7,16 +7,16 @@ import Statistics
 extension SyntheticResults {
   /// One cell's first frames as a test writes them: ms per run in run order, `nil` for a run
   /// that failed (timed out before its first frame).
-  public struct ExplicitCell: Sendable {
+  package struct ExplicitCell: Sendable {
     /// The configuration, e.g. `deferred`.
-    public var config: String
+    package var config: String
     /// The condition, e.g. `warm`.
-    public var condition: String
+    package var condition: String
     /// `first_frame_observed` of each run, ms; nil for a failed run.
-    public var firstFrames: [Double?]
+    package var firstFrames: [Double?]
 
     /// Creates the cell's description.
-    public init(config: String, condition: String, firstFrames: [Double?]) {
+    package init(config: String, condition: String, firstFrames: [Double?]) {
       self.config = config
       self.condition = condition
       self.firstFrames = firstFrames
@@ -28,7 +28,7 @@ extension SyntheticResults {
   /// values: a failed run has no phases and the error a timeout leaves. The settings and host are
   /// `make`'s, with `runTimeoutSeconds` and `app` (the app command, nil for the built camera-app)
   /// as given.
-  public static func explicit(
+  package static func explicit(
     _ cells: [ExplicitCell], runTimeoutSeconds: Double = 10, app: String? = nil, seed: UInt64 = 42
   ) -> BenchResults {
     var rng = SplitMix64(seed: seed)
@@ -68,7 +68,7 @@ extension BenchResults.Cell {
   /// one finished run per sample (a record beyond the old ones is new; the old ones keep their
   /// other phases). The cell's runs become `samples.count`, none failed. What the gates and
   /// comparisons read (`rankedSamples(for:)`) is then exactly `samples`.
-  public mutating func setSamples(_ samples: [Double], for phase: String) {
+  package mutating func setSamples(_ samples: [Double], for phase: String) {
     records = samples.enumerated().map { i, value in
       var record =
         i < records.count

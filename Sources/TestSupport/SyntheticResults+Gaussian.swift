@@ -6,20 +6,20 @@ import Statistics
 extension SyntheticResults {
   /// One cell of ``gaussian(_:runs:seed:)``: `config/condition`, its median first frame (ms), its
   /// noise (the standard deviation as a fraction of the median) and how many of its runs fail.
-  public struct GaussianCell: Sendable {
+  package struct GaussianCell: Sendable {
     /// The configuration, e.g. `deferred`.
-    public var config: String
+    package var config: String
     /// The condition, e.g. `warm`.
-    public var condition: String
+    package var condition: String
     /// The median first frame, ms.
-    public var medianMs: Double
+    package var medianMs: Double
     /// The standard deviation as a fraction of the median (0.02 = 2 %).
-    public var noise: Double
+    package var noise: Double
     /// Runs that fail without a first frame (the last ones of the cell).
-    public var failed: Int
+    package var failed: Int
 
     /// Creates a cell.
-    public init(config: String, condition: String = "warm", medianMs: Double, noise: Double, failed: Int = 0)
+    package init(config: String, condition: String = "warm", medianMs: Double, noise: Double, failed: Int = 0)
     {
       self.config = config
       self.condition = condition
@@ -33,7 +33,7 @@ extension SyntheticResults {
   /// same seed gives the same samples): the samples the gate's power and its sizing are tested on.
   /// Each cell has `runs` runs, its `failed` last ones failed (no phase); records only, no
   /// timelines, no summaries.
-  public static func gaussian(_ specs: [GaussianCell], runs: Int, seed: UInt64 = 7) -> BenchResults {
+  package static func gaussian(_ specs: [GaussianCell], runs: Int, seed: UInt64 = 7) -> BenchResults {
     var rng = SplitMix64(seed: seed)
     var results = make(configs: ["deferred"], conditions: ["warm"], seed: seed, runs: 2)
     results.cells = specs.map { spec in

@@ -7,7 +7,7 @@ extension SyntheticResults {
   /// CPU time 1.2 × running, run-queue wait 1.5 × runnable, `io_ms` = io, and counts that grow
   /// with the phase (a major fault per 10 ms, a minor one per ms, a voluntary switch per 5 ms, an
   /// involuntary one per 20 ms). `running` names the thread on a CPU at the first frame.
-  public static func threadStates(
+  package static func threadStates(
     phases: [String: Double], shares: [Double] = [0.5, 0.2, 0.1, 0.2], method: String = "tracefs",
     incomplete: Bool = false, lostEvents: Int = 0, errorBoundMs: Double? = nil,
     running: BenchResults.ThreadIdentity? = .init(pid: 4242, tid: 4242, name: "camera-app")
@@ -30,7 +30,7 @@ extension SyntheticResults {
 
   /// `results` with every finished run given `threadStates(phases:)` of its own phases
   /// (`method` for each), the records of failed runs left without.
-  public static func withThreadStates(_ results: BenchResults, method: String = "tracefs") -> BenchResults {
+  package static func withThreadStates(_ results: BenchResults, method: String = "tracefs") -> BenchResults {
     var out = results
     for c in out.cells.indices {
       for r in out.cells[c].records.indices where out.cells[c].records[r].ok {

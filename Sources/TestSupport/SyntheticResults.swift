@@ -8,10 +8,10 @@ import Statistics
 
 /// Realistic, seeded synthetic results for tests of the analysis and the `bench` subcommands (and
 /// for looking at the plot). The same seed always gives the same results.
-public enum SyntheticResults {
+package enum SyntheticResults {
   /// A skewed launch-time sample: median·exp(N(0, sigma)) plus, in 10 % of runs, an exponential
   /// tail spike (page faults, scheduler hiccups), ms.
-  public static func launchTimes(_ n: Int, median: Double, sigma: Double = 0.07, rng: inout SplitMix64)
+  package static func launchTimes(_ n: Int, median: Double, sigma: Double = 0.07, rng: inout SplitMix64)
     -> [Double]
   {
     (0..<n).map { _ in
@@ -22,7 +22,7 @@ public enum SyntheticResults {
   }
 
   /// Medians of first_frame_observed by config and condition, ms.
-  public static let medians: [String: [String: Double]] = [
+  package static let medians: [String: [String: Double]] = [
     "deferred": ["cold": 250, "warm": 150, "relock": 95, "loaded": 330, "low-power": 420, "hot": 170],
     "eager": ["cold": 520, "warm": 330, "relock": 210, "loaded": 690, "low-power": 900, "hot": 370],
     "preview-only": ["cold": 240, "warm": 145, "relock": 92, "loaded": 320, "low-power": 400, "hot": 165],
@@ -31,7 +31,7 @@ public enum SyntheticResults {
   /// 8 cells (deferred, eager × cold, warm, relock, loaded) × `runs` runs, with timelines.
   /// `scale` multiplies every median; `failEvery: k` makes every k-th run fail; `comparisons` fills
   /// in the within-run comparisons.
-  public static func make(
+  package static func make(
     configs: [String] = ["deferred", "eager"], conditions: [String] = ["cold", "warm", "relock", "loaded"],
     seed: UInt64 = 42, runs: Int = 20, scale: Double = 1, camera: String = "synthetic",
     version: String = "0.1.0",
@@ -81,7 +81,7 @@ public enum SyntheticResults {
   }
 
   /// One run: phases that add up to `firstFrame` (ms), and the events that produced them.
-  public static func record(
+  package static func record(
     run: Int, config: String, condition: String, firstFrame: Double, rng: inout SplitMix64
   )
     -> BenchResults.RunRecord

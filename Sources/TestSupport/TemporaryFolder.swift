@@ -8,7 +8,7 @@ import Foundation
 /// across processes, then given mode 0755 as a folder made the plain way); returns its path. The
 /// tests' one temporary-folder helper: remove the folder with
 /// `FileManager.default.removeItem(atPath:)` when done.
-public func temporaryFolder(_ label: String = "benchkit") -> String {
+package func temporaryFolder(_ label: String = "benchkit") -> String {
   var template = Array((NSTemporaryDirectory() + "\(label)-XXXXXX").utf8CString)
   if template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil {
     let path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)

@@ -11,15 +11,15 @@ import SystemCalls
 /// and a program still running at the deadline is stopped (SIGTERM, then SIGKILL after 2 s) and
 /// marked ``timedOut``. The names follow Foundation's `Process` so that a test changes little.
 /// How it ended is a ``Termination`` (exit status or signal); ``signal(_:)`` sends it any signal.
-public final class TestProcess: @unchecked Sendable {
+package final class TestProcess: @unchecked Sendable {
   // @unchecked: `process` is Foundation's `Process`, not marked Sendable, whose state reads and
   // `run()` lock internally; the rest is immutable or atomic.
   private let process = Process()
   /// The file its standard output goes to (removed when this object goes).
-  public let standardOutputPath: String
+  package let standardOutputPath: String
   /// The file its standard error goes to, unless `standardError` gave a descriptor (removed when
   /// this object goes).
-  public let standardErrorPath: String
+  package let standardErrorPath: String
   private let standardErrorHandle: FileHandle?
   private let stopped = Atomic<Bool>(false)
 
@@ -28,7 +28,7 @@ public final class TestProcess: @unchecked Sendable {
   /// is that pipe's read end (for `fd:0` endpoints). With `standardError` set, the program's
   /// standard error is that descriptor (a pipe whose reader is gone, say) instead of
   /// ``standardErrorPath``; the caller keeps it open until ``run()`` returned, then closes it.
-  public init(
+  package init(
     executable: String, arguments: [String] = [], environment: [String: String]? = nil,
     workingDirectory: String? = nil, input: Pipe? = nil, standardError: FileHandle? = nil
   ) {
@@ -50,7 +50,7 @@ public final class TestProcess: @unchecked Sendable {
   }
 
   /// Starts the program.
-  public func run() throws {
+  package func run() throws {
     _ = FileManager.default.createFile(atPath: standardOutputPath, contents: nil)
     _ = FileManager.default.createFile(atPath: standardErrorPath, contents: nil)
     process.standardOutput = FileHandle(forWritingAtPath: standardOutputPath)
@@ -59,16 +59,16 @@ public final class TestProcess: @unchecked Sendable {
   }
 
   /// The process id.
-  public var processIdentifier: Int32 { process.processIdentifier }
+  package var processIdentifier: Int32 { process.processIdentifier }
   /// Whether it still runs.
-  public var isRunning: Bool { process.isRunning }
+  package var isRunning: Bool { process.isRunning }
 
   /// Asks it to end (SIGTERM), without waiting.
-  public func terminate() { signal(SIGTERM) }
+  package func terminate() { signal(SIGTERM) }
 
   /// Sends `signal` (`SIGINT`, `SIGKILL`, …) to the program alone, not to what it started; does
   /// nothing once it has ended and been reaped. The corresponding call is `kill(2)`.
-  public func signal(_ signal: Int32) {
+  package func signal(_ signal: Int32) {
     guard process.isRunning else { return }
     kill(process.processIdentifier, signal)
   }
@@ -76,7 +76,7 @@ public final class TestProcess: @unchecked Sendable {
   /// Waits until the program ends, at most `timeout`; then stops it (SIGTERM, SIGKILL after 2 s)
   /// and marks it ``timedOut``. Returns whether it ended by itself in time.
   @discardableResult
-  public func waitUntilExit(timeout: Duration) -> Bool {
+  package func waitUntilExit(timeout: Duration) -> Bool {
     if blockUntil(timeout: timeout, every: .milliseconds(5), { !process.isRunning }) { return true }
     stopped.store(true, ordering: .releasing)
     kill(process.processIdentifier, SIGTERM)
@@ -88,11 +88,11 @@ public final class TestProcess: @unchecked Sendable {
   }
 
   /// Whether a wait had to stop the program.
-  public var timedOut: Bool { stopped.load(ordering: .acquiring) }
+  package var timedOut: Bool { stopped.load(ordering: .acquiring) }
   /// The exit status, or the signal number when a signal ended it (as `Process`); -1 while it runs.
-  public var terminationStatus: Int32 { process.isRunning ? -1 : process.terminationStatus }
+  package var terminationStatus: Int32 { process.isRunning ? -1 : process.terminationStatus }
   /// How it ended: its exit status or the signal that ended it; nil while it runs.
-  public var termination: Termination? {
+  package var termination: Termination? {
     guard !process.isRunning else { return nil }
     switch process.terminationReason {
     case .exit: return .exited(process.terminationStatus)
@@ -101,14 +101,14 @@ public final class TestProcess: @unchecked Sendable {
     }
   }
   /// Everything it wrote to standard output so far.
-  public var standardOutputData: Data { FileManager.default.contents(atPath: standardOutputPath) ?? Data() }
+  package var standardOutputData: Data { FileManager.default.contents(atPath: standardOutputPath) ?? Data() }
   /// Everything it wrote to standard error so far, as text.
-  public var standardErrorText: String {
+  package var standardErrorText: String {
     String(decoding: FileManager.default.contents(atPath: standardErrorPath) ?? Data(), as: UTF8.self)
   }
 
   /// Runs `executable` to its end, at most `timeout` (see ``waitUntilExit(timeout:)``).
-  public static func run(
+  package static func run(
     _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
     timeout: Duration = .seconds(120)
   ) throws -> TestProcess {

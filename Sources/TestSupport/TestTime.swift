@@ -11,9 +11,9 @@ import Foundation
 /// them: ``TestProcess``, ``BenchInvocation``, the recorders' waits) and, through
 /// ``minutes(_:)``, the `.timeLimit` traits. Deadlines are safety nets, never timing assertions,
 /// so stretching them changes no outcome of a passing test.
-public enum TestTime {
+package enum TestTime {
   /// The factor, 1…100.
-  public static let scale: Int = {
+  package static let scale: Int = {
     guard let text = HarnessVariable.testTimeScale.value,
       let value = Int(text), (1...100).contains(value)
     else { return 1 }
@@ -21,12 +21,12 @@ public enum TestTime {
   }()
 
   /// `minutes` stretched by ``scale``: for `.timeLimit(.minutes(TestTime.minutes(2)))`.
-  public static func minutes(_ minutes: Int) -> Int { minutes * scale }
+  package static func minutes(_ minutes: Int) -> Int { minutes * scale }
 
   /// `duration` stretched by ``scale``.
-  public static func scaled(_ duration: Duration) -> Duration { duration * scale }
+  package static func scaled(_ duration: Duration) -> Duration { duration * scale }
 
   /// `seconds` stretched by ``scale``, for the waits that take seconds as a number
   /// (`ChildProcess.wait(timeout:)`, a `Date` or `DispatchTime` deadline).
-  public static func seconds(_ seconds: Double) -> Double { seconds * Double(scale) }
+  package static func seconds(_ seconds: Double) -> Double { seconds * Double(scale) }
 }

@@ -5,9 +5,9 @@ import Foundation
 
 /// Whether this machine lets bench trace: root, and tracefs mounted or mountable with the
 /// scheduler's events.
-public enum TracefsAvailability {
+package enum TracefsAvailability {
   /// Nil when it does; else why the tracefs tests are skipped.
-  public static let reason: String? = {
+  package static let reason: String? = {
     guard getuid() == 0 else { return "thread states' tracefs checks need root (CI runs them as root)" }
     let root = "/sys/kernel/tracing"
     if !FileManager.default.fileExists(atPath: root + "/instances") {

@@ -9,7 +9,7 @@ import SystemCalls
 /// a blocking test does (``blockUntil(timeout:every:_:)``): suspended, its next check would queue
 /// behind every other blocking test's job, for minutes in a full run, and a state that holds for
 /// a while (a bench mid-run) would come and go unseen. Elsewhere it suspends between checks.
-public func waitUntil(timeout: Duration = .seconds(120), _ condition: @Sendable () -> Bool) async -> Bool {
+package func waitUntil(timeout: Duration = .seconds(120), _ condition: @Sendable () -> Bool) async -> Bool {
   if BlockingThreadMarker.isCurrentThreadMarked() { return blockUntil(timeout: timeout, condition) }
   let clock = ContinuousClock()
   let deadline = clock.now.advanced(by: TestTime.scaled(timeout))
@@ -24,7 +24,7 @@ public func waitUntil(timeout: Duration = .seconds(120), _ condition: @Sendable 
 /// every `interval` (1 ms unless said) on the calling thread until it holds (true) or `timeout`
 /// passes (false). The timeout is a safety net, not a timing assertion (stretched by
 /// ``TestTime/scale`` under the sanitizers).
-public func blockUntil(
+package func blockUntil(
   timeout: Duration = .seconds(120), every interval: Duration = .milliseconds(1), _ condition: () -> Bool
 ) -> Bool {
   let deadline = MonotonicClock.now() &+ nanoseconds(TestTime.scaled(timeout))

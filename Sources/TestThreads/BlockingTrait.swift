@@ -16,18 +16,18 @@ import Testing
 /// turns on threads of their own, as many as the machine has cores, so the blocking ones still
 /// do not all run at once (which overloads the machine: every bench run at the same time), and
 /// the cooperative pool stays free for the rest.
-public struct BlockingTrait: SuiteTrait, TestTrait, TestScoping {
+package struct BlockingTrait: SuiteTrait, TestTrait, TestScoping {
   /// Applies to every test of the suite, and of suites nested in it.
-  public var isRecursive: Bool { true }
+  package var isRecursive: Bool { true }
 
   /// Provides scope to each test case's run, not to the suite as a whole.
-  public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
+  package func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
     testCase == nil ? nil : self
   }
 
   /// Runs `function` (the test case's body) under a task executor preference for
   /// ``BlockingTestExecutor/shared``.
-  public func provideScope(
+  package func provideScope(
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
   ) async throws {
     try await withTaskExecutorPreference(BlockingTestExecutor.shared) { try await function() }
@@ -37,15 +37,15 @@ public struct BlockingTrait: SuiteTrait, TestTrait, TestScoping {
 extension Trait where Self == BlockingTrait {
   /// This test blocks its thread (processes, builds, blocking waits): run it on the blocking
   /// tests' threads, never on one of the cooperative pool's (``BlockingTrait``).
-  public static var blocking: Self { BlockingTrait() }
+  package static var blocking: Self { BlockingTrait() }
 }
 
 /// A task executor with a fixed number of threads of its own that run the jobs given to it in the
 /// order given. For tests only: a job that blocks holds one of these threads, never the
 /// cooperative pool's.
-public final class BlockingTestExecutor: TaskExecutor, @unchecked Sendable {
+package final class BlockingTestExecutor: TaskExecutor, @unchecked Sendable {
   /// The executor ``BlockingTrait`` uses: one thread per active processor, at least 2.
-  public static let shared = BlockingTestExecutor(
+  package static let shared = BlockingTestExecutor(
     threads: max(2, ProcessInfo.processInfo.activeProcessorCount))
   private let condition = NSCondition()
   private var queue: [UnownedJob] = []
@@ -54,7 +54,7 @@ public final class BlockingTestExecutor: TaskExecutor, @unchecked Sendable {
   private var threads: [pthread_t] = []
 
   /// Starts `threads` threads (8 MiB of stack each) that wait for jobs.
-  public init(threads: Int) {
+  package init(threads: Int) {
     for _ in 0..<max(1, threads) {
       let thread = Thread { [unowned self] in self.serve() }
       thread.stackSize = 8 << 20
@@ -63,7 +63,7 @@ public final class BlockingTestExecutor: TaskExecutor, @unchecked Sendable {
   }
 
   /// Queues `job`; the next free thread runs it.
-  public func enqueue(_ job: consuming ExecutorJob) {
+  package func enqueue(_ job: consuming ExecutorJob) {
     let job = UnownedJob(job)
     condition.lock()
     queue.append(job)
@@ -96,11 +96,11 @@ public final class BlockingTestExecutor: TaskExecutor, @unchecked Sendable {
   /// The key under which a blocking test thread's `Thread.threadDictionary` holds `true`
   /// (TestSupport's `BlockingThreadMarker` reads the same key; TestSupport cannot import this
   /// module, which links Testing).
-  public static let threadMarker = "firstframe.blocking-test-thread"
+  package static let threadMarker = "firstframe.blocking-test-thread"
 
   /// Whether the calling thread is one of this executor's (Foundation's thread names are no
   /// guide: a new thread starts with its creator's name, and `Thread.current.name` may read it).
-  public func runsCurrentThread() -> Bool {
+  package func runsCurrentThread() -> Bool {
     let me = pthread_self()
     condition.lock()
     defer { condition.unlock() }

@@ -15,21 +15,22 @@ import V4L2Camera
 /// fuzzer's ``Config/tamper`` hook rewrites the fake's answers with hostile values. Like the
 /// kernel, `mmap` refuses (`EINVAL`) a length beyond the buffer it maps, so whatever the answers
 /// say, the camera can only be handed memory that exists.
-public final class FakeV4L2Kernel: Sendable {
+package final class FakeV4L2Kernel: Sendable {
   /// A pixel format the fake camera offers.
-  public struct Format: Sendable {
+  package struct Format: Sendable {
     /// The format's four-character code, e.g. `YUYV`.
-    public var fourCC: String
+    package var fourCC: String
     /// Whether libv4l2 would list it as converted (`V4L2_FMT_FLAG_EMULATED`).
-    public var emulated = false
+    package var emulated = false
     /// Its sizes in pixels, each with its frame rates (frames per second).
-    public var sizes: [(width: Int, height: Int, rates: [UInt32])]
+    package var sizes: [(width: Int, height: Int, rates: [UInt32])]
     /// A scaler's size range instead (`V4L2_FRMSIZE_TYPE_STEPWISE`, step 2), every size in it at
     /// `rate` (as vivid's HDMI input reports its one rate for any size); `sizes` is then unused.
-    public var range: (minWidth: Int, minHeight: Int, maxWidth: Int, maxHeight: Int, rate: UInt32)?
+    package var range: (minWidth: Int, minHeight: Int, maxWidth: Int, maxHeight: Int, rate: UInt32)?
 
     /// Creates a format.
-    public init(fourCC: String, emulated: Bool = false, sizes: [(width: Int, height: Int, rates: [UInt32])]) {
+    package init(fourCC: String, emulated: Bool = false, sizes: [(width: Int, height: Int, rates: [UInt32])])
+    {
       self.fourCC = fourCC
       self.emulated = emulated
       self.sizes = sizes
@@ -37,22 +38,23 @@ public final class FakeV4L2Kernel: Sendable {
   }
 
   /// A control the fake camera offers (`VIDIOC_QUERY_EXT_CTRL`).
-  public struct Control: Sendable {
+  package struct Control: Sendable {
     /// The control id, e.g. `V4L2_CID_BRIGHTNESS`.
-    public var id: UInt32
+    package var id: UInt32
     /// Its name.
-    public var name: String
+    package var name: String
     /// `v4l2_ctrl_type`.
-    public var type: UInt32
+    package var type: UInt32
     /// The smallest value.
-    public var minimum: Int64
+    package var minimum: Int64
     /// The largest value.
-    public var maximum: Int64
+    package var maximum: Int64
     /// The value before any `VIDIOC_S_CTRL`.
-    public var defaultValue: Int64
+    package var defaultValue: Int64
 
     /// Creates a control.
-    public init(id: UInt32, name: String, type: UInt32, minimum: Int64, maximum: Int64, defaultValue: Int64) {
+    package init(id: UInt32, name: String, type: UInt32, minimum: Int64, maximum: Int64, defaultValue: Int64)
+    {
       self.id = id
       self.name = name
       self.type = type
@@ -65,41 +67,41 @@ public final class FakeV4L2Kernel: Sendable {
   /// Rewrites an answer after the fake computed it: gets the request, its argument (the
   /// request's C struct, `argumentBytes(of:)` bytes) and the fake's result (≥ 0 or `-errno`),
   /// and returns the result to give the caller.
-  public typealias Tamper = @Sendable (V4L2Request, UnsafeMutableRawBufferPointer, Int32) -> Int32
+  package typealias Tamper = @Sendable (V4L2Request, UnsafeMutableRawBufferPointer, Int32) -> Int32
 
   /// What the fake camera offers and which failures it injects.
-  public struct Config: Sendable {
+  package struct Config: Sendable {
     /// The pixel formats.
-    public var formats: [Format] = [
+    package var formats: [Format] = [
       Format(fourCC: "YUYV", sizes: [(320, 240, [60, 30]), (640, 480, [30, 15]), (1280, 720, [10, 5])])
     ]
     /// What `stat` says about the node, or nil when it does not exist.
-    public var node: V4L2NodeInfo? = V4L2NodeInfo(isCharacterDevice: true, groupID: 44, permissions: 0o660)
+    package var node: V4L2NodeInfo? = V4L2NodeInfo(isCharacterDevice: true, groupID: 44, permissions: 0o660)
     /// `open` fails with this errno.
-    public var openErrno: Int32?
+    package var openErrno: Int32?
     /// The input's DV timings' active size (`VIDIOC_G_DV_TIMINGS`), or nil: `-ENODATA`, as for
     /// an input without timings.
-    public var dvTimings: (width: Int, height: Int)?
+    package var dvTimings: (width: Int, height: Int)?
     /// `device_caps`.
-    public var capabilities = UInt32(V4L2_CAP_VIDEO_CAPTURE) | UInt32(V4L2_CAP_STREAMING)
+    package var capabilities = UInt32(V4L2_CAP_VIDEO_CAPTURE) | UInt32(V4L2_CAP_STREAMING)
     /// errno values returned by the next calls of a request, in order.
-    public var failures: [V4L2Request: [Int32]] = [:]
+    package var failures: [V4L2Request: [Int32]] = [:]
     /// DQBUF fails with this errno once this many frames were dequeued.
-    public var dequeueFailure: (afterFrames: Int, errno: Int32)?
+    package var dequeueFailure: (afterFrames: Int, errno: Int32)?
     /// The controls.
-    public var controls: [Control] = [
+    package var controls: [Control] = [
       Control(id: 0x0098_0900, name: "Brightness", type: 1, minimum: 0, maximum: 255, defaultValue: 128),
       Control(id: 0x00f0_f002, name: "Horizontal Movement", type: 3, minimum: 0, maximum: 6, defaultValue: 3),
     ]
     /// How long `poll` takes when a buffer is ready, in nanoseconds (the frame pacing; 1 ms).
-    public var readyPollNanoseconds: UInt64 = 1_000_000
+    package var readyPollNanoseconds: UInt64 = 1_000_000
     /// The longest `poll` wait when no buffer is ready, in milliseconds (5).
-    public var idlePollMilliseconds: Int32 = 5
+    package var idlePollMilliseconds: Int32 = 5
     /// Rewrites every answer (for the fuzzer), or nil.
-    public var tamper: Tamper?
+    package var tamper: Tamper?
 
     /// The default camera: YUYV at 320×240, 640×480 and 1280×720, streaming, no failures.
-    public init() {}
+    package init() {}
   }
 
   struct State: Sendable {
@@ -124,17 +126,17 @@ public final class FakeV4L2Kernel: Sendable {
 
   let state: PThreadMutex<State>
   /// The group that owns the fake node (gid 44).
-  public static let group = "video"
+  package static let group = "video"
   /// The fake node.
-  public static let path = "/dev/video0"
+  package static let path = "/dev/video0"
   /// `V4L2_BUF_TYPE_VIDEO_OUTPUT`.
   static let outputType = UInt32(V4L2_BUF_TYPE_VIDEO_OUTPUT.rawValue)
   /// The largest buffer the fake allocates, in bytes: a bigger `sizeimage` fails `VIDIOC_REQBUFS`
   /// with `ENOMEM`, as a kernel out of memory would.
-  public static let maxBufferBytes = 64 << 20
+  package static let maxBufferBytes = 64 << 20
 
   /// Creates a fake kernel serving one camera at ``path``.
-  public init(_ config: Config = Config()) {
+  package init(_ config: Config = Config()) {
     state = PThreadMutex(State(config: config))
   }
 
@@ -145,28 +147,28 @@ public final class FakeV4L2Kernel: Sendable {
   }
 
   /// The luma value the fake writes into frame `n` (from 0).
-  public static func luma(ofFrame n: Int) -> UInt8 { UInt8(truncatingIfNeeded: 16 + n * 7) }
+  package static func luma(ofFrame n: Int) -> UInt8 { UInt8(truncatingIfNeeded: 16 + n * 7) }
 
   /// The most output frames kept by ``outputFrames``.
-  public static let maxOutputFrames = 256
+  package static let maxOutputFrames = 256
 
   /// What a writer queued on the output queue (`VIDIOC_QBUF` with `V4L2_BUF_TYPE_VIDEO_OUTPUT`),
   /// in order: the buffer index and a copy of its `bytesused` bytes (the first
   /// ``maxOutputFrames`` frames). The fake shows them at once: `VIDIOC_DQBUF` of the output
   /// queue hands the oldest back, unchanged.
-  public var outputFrames: [(index: Int, bytes: [UInt8])] { state.withLock { $0.outputFrames } }
+  package var outputFrames: [(index: Int, bytes: [UInt8])] { state.withLock { $0.outputFrames } }
 
   /// How often `request` was issued.
-  public func count(_ request: V4L2Request) -> Int {
+  package func count(_ request: V4L2Request) -> Int {
     state.withLock { $0.calls.filter { $0 == request }.count }
   }
   /// The current interval set by S_PARM, frames per second.
-  public var framesPerSecond: Double {
+  package var framesPerSecond: Double {
     state.withLock { Double($0.interval.denominator) / Double($0.interval.numerator) }
   }
 
   /// The size of `request`'s argument (its C struct), in bytes.
-  public static func argumentBytes(of request: V4L2Request) -> Int {
+  package static func argumentBytes(of request: V4L2Request) -> Int {
     switch request {
     case .queryCapability: MemoryLayout<v4l2_capability>.size
     case .enumerateFormat: MemoryLayout<v4l2_fmtdesc>.size
@@ -185,7 +187,7 @@ public final class FakeV4L2Kernel: Sendable {
   }
 
   /// The seam to hand to `V4L2Camera(path:kernel:)`.
-  public var kernel: V4L2Kernel {
+  package var kernel: V4L2Kernel {
     V4L2Kernel(
       open: { path, _ in
         self.state.withLock { s in
@@ -221,7 +223,7 @@ public final class FakeV4L2Kernel: Sendable {
   }
 
   /// Answers `request` on `argument` (the request's C struct): ≥ 0 or `-errno`.
-  public func ioctl(_ request: V4L2Request, _ argument: UnsafeMutableRawPointer) -> Int32 {
+  package func ioctl(_ request: V4L2Request, _ argument: UnsafeMutableRawPointer) -> Int32 {
     let (result, tamper) = state.withLock { s -> (Int32, Tamper?) in
       s.calls.append(request)
       if var queue = s.config.failures[request], !queue.isEmpty {

@@ -2,9 +2,9 @@ import SystemCalls
 
 /// A failure of the X11 display path: a code, one line a person can act on, and the cause —
 /// the library, the request or system call, the X error code or `errno` (STYLE.md rule 4).
-public struct X11Error: Error, Sendable, Hashable, CustomStringConvertible {
+package struct X11Error: Error, Sendable, Hashable, CustomStringConvertible {
   /// What kind of failure.
-  public enum Code: Sendable, Hashable {
+  package enum Code: Sendable, Hashable {
     /// A library (libxcb, libxcb-shm, libxcb-damage, libxcb-render) could not be loaded: install its package.
     case libraryMissing
     /// The X server could not be reached, or refused the connection.
@@ -23,18 +23,18 @@ public struct X11Error: Error, Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The kind.
-  public var code: Code
+  package var code: Code
   /// One line.
-  public var message: String
+  package var message: String
   /// The request or system call that failed (`xcb_shm_attach_fd`, `mmap`), if one did.
-  public var call: String?
+  package var call: String?
   /// The X error code the server sent (BadMatch is 8, BadAccess 10), if it sent one.
-  public var xErrorCode: UInt8?
+  package var xErrorCode: UInt8?
   /// The `errno` of the system call that failed, if one did.
-  public var errno: Errno?
+  package var errno: Errno?
 
   /// Creates the error.
-  public init(
+  package init(
     _ code: Code, _ message: String, call: String? = nil, xErrorCode: UInt8? = nil, errno: Errno? = nil
   ) {
     self.code = code
@@ -45,5 +45,5 @@ public struct X11Error: Error, Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The one line.
-  public var description: String { message }
+  package var description: String { message }
 }

@@ -15,7 +15,7 @@ import Testing
     #expect(o.responsiveCapture)
   }
 
-  @Test("every configuration and output spelled as in DESIGN.md parses")
+  @Test("every configuration and output spelled as in the docs parses")
   func spellings() throws {
     for config in ["deferred", "eager", "manual", "preview-only"] {
       #expect(try CameraAppCommand.parse(["--config", config])?.configuration.rawValue == config)

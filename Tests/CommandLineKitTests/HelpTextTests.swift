@@ -5,7 +5,7 @@ import CommandLineKit
 import Foundation
 import Testing
 
-/// The `--help` texts are a contract (DESIGN.md "Command line"): each must stay byte-identical
+/// The `--help` texts are a contract (docs/options.md): each must stay byte-identical
 /// to its committed copy in Fixtures/ (taken before the option tables became typed).
 @Suite struct HelpTextTests {
   /// The text of Fixtures/`name`, from the bundle or beside this source file.

@@ -42,7 +42,7 @@ import TestSupport
     // 100 Hz: the third scanout's work takes 45 ms, four ticks and a half.
     let compositor = try Compositor(surface: surface, refreshHz: 100, realtime: false) { scanout in
       if scanout.index == 2 {
-        MonotonicClock.sleep(nanoseconds: 45_000_000)
+        MonotonicClock.sleep(nanoseconds: 45_000_000)  // not a timing assertion: the stall under test
         stalls.append(scanout.index)
       }
     }

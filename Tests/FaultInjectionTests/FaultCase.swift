@@ -61,11 +61,14 @@ struct FaultCase: Sendable, CustomTestStringConvertible {
   /// Checks what every hostile-app case expects: bench ended by itself with `status` (not a signal,
   /// not the deadline), every announced run kept, nothing left behind.
   static func expectCalmEnd(
-    _ o: BenchProcess.Outcome, status: Int32 = 1, sourceLocation: SourceLocation = #_sourceLocation
+    _ outcome: BenchProcess.Outcome, status: Int32 = 1, sourceLocation: SourceLocation = #_sourceLocation
   ) {
-    #expect(!o.hung, "bench did not end by the deadline", sourceLocation: sourceLocation)
+    #expect(!outcome.hung, "bench did not end by the deadline", sourceLocation: sourceLocation)
     #expect(
-      o.termination == .exited(status), "\(o.termination)\n\(o.logTail)", sourceLocation: sourceLocation)
-    #expect(o.leftovers.isEmpty, "left behind: \(o.leftoverDescriptions)", sourceLocation: sourceLocation)
+      outcome.termination == .exited(status), "\(outcome.termination)\n\(outcome.logTail)",
+      sourceLocation: sourceLocation)
+    #expect(
+      outcome.leftovers.isEmpty, "left behind: \(outcome.leftoverDescriptions)",
+      sourceLocation: sourceLocation)
   }
 }

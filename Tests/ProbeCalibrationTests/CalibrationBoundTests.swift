@@ -85,7 +85,7 @@ import SystemCalls
     // Wait until it has slept a few times (a deadline, not a sleep-then-assert).
     let deadline = MonotonicClock.now() &+ 10_000_000_000
     while sampler.sampleCount < 5 && MonotonicClock.now() < deadline {
-      MonotonicClock.sleep(nanoseconds: 1_000_000)
+      MonotonicClock.sleep(nanoseconds: 1_000_000)  // not a timing assertion: a poll under a deadline
     }
     let report = sampler.stop(trials: 30)
     #expect(report.samples >= 5)

@@ -16,7 +16,7 @@ import Testing
     try FileDescriptorIO.writeAll(pipe.write, "12")
     let writer = pipe.write
     try SystemThread.start(name: "pipe-writer") {
-      MonotonicClock.sleep(nanoseconds: 10_000_000)
+      MonotonicClock.sleep(nanoseconds: 10_000_000)  // not a timing assertion: the rest comes later
       try? FileDescriptorIO.writeAll(writer, "3\nfour\nfi")
     }
     #expect(reader.lines(until: Self.later) == .lines(["123", "four"]))

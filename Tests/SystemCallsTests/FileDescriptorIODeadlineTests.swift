@@ -47,7 +47,7 @@ import Testing
     defer { [pipe.read, pipe.write].forEach(FileDescriptorIO.close) }
     let writer = pipe.write
     try SystemThread.start(name: "deadline-writer") {
-      MonotonicClock.sleep(nanoseconds: 10_000_000)
+      MonotonicClock.sleep(nanoseconds: 10_000_000)  // not a timing assertion: the write comes later
       try? FileDescriptorIO.writeAll(writer, "x")
     }
     let read = try Self.read(pipe.read, until: MonotonicClock.now() + 30_000_000_000)

@@ -12,7 +12,7 @@ import X11Display
   @Test("a connection refused twice, then taken: the third try connects")
   func transientRefusal() throws {
     var tries = 0
-    let value = try BenchRunner.retryingConnection(pause: 0, serverGone: { false }) { () throws(X11Error) in
+    let value = try X11Server.retryingConnection(pause: 0, serverGone: { false }) { () throws(X11Error) in
       tries += 1
       if tries < 3 { throw Self.refused }
       return "connected"
@@ -24,13 +24,13 @@ import X11Display
   func alwaysRefused() {
     var tries = 0
     do {
-      _ = try BenchRunner.retryingConnection(pause: 0, serverGone: { false }) { () throws(X11Error) -> Int in
+      _ = try X11Server.retryingConnection(pause: 0, serverGone: { false }) { () throws(X11Error) -> Int in
         tries += 1
         throw Self.refused
       }
       Issue.record("connected")
     } catch {
-      #expect(error.attempts == BenchRunner.probeConnectAttempts && tries == BenchRunner.probeConnectAttempts)
+      #expect(error.attempts == X11Server.probeConnectAttempts && tries == X11Server.probeConnectAttempts)
       #expect(error.error.message == Self.refused.message)
     }
   }
@@ -42,7 +42,7 @@ import X11Display
     ] {
       var tries = 0
       do {
-        _ = try BenchRunner.retryingConnection(pause: 0, serverGone: { gone }) { () throws(X11Error) -> Int in
+        _ = try X11Server.retryingConnection(pause: 0, serverGone: { gone }) { () throws(X11Error) -> Int in
           tries += 1
           throw failure
         }

@@ -73,7 +73,7 @@ struct X11ProbeTests {
       let (frame, _) = Self.frame(&scene, width: 160, height: 120, sequence: k)
       let presented = presenter.publish(frame)
       if firstPresent == nil { firstPresent = presented }
-      MonotonicClock.sleep(nanoseconds: 33_000_000)
+      MonotonicClock.sleep(nanoseconds: 33_000_000)  // not a timing assertion: frames at 30 fps
       k += 1
     }
     #expect(calls.blockUntilCount(1, timeout: .seconds(10)))
@@ -164,7 +164,7 @@ struct X11ProbeTests {
     for k in 0..<6 {
       let presented = presenter.publish(Self.frame(&scene, width: 96, height: 64, sequence: UInt64(k)).0)
       if firstPresent == nil { firstPresent = presented }
-      MonotonicClock.sleep(nanoseconds: 33_000_000)
+      MonotonicClock.sleep(nanoseconds: 33_000_000)  // not a timing assertion: frames at 30 fps
     }
     #expect(calls.blockUntilCount(1, timeout: .seconds(10)))
     let first = try #require(monitor.snapshot().firstLiveFrame)
@@ -228,8 +228,10 @@ struct X11ProbeTests {
     _ = presentFresh()
     #expect(busyAt.blockUntilCount(1, timeout: .seconds(10)))
     _ = presentFresh()  // arrives while the probe is busy
-    // The probe stays busy for longer than the run's reach, then reads the change it missed.
-    MonotonicClock.sleep(until: busyAt.values[0] &+ reach &+ 50_000_000)
+    // The probe stays busy for longer than the run's reach (waited for on the clock it stamps
+    // reads with), then reads the change it missed.
+    let pastReach = busyAt.values[0] &+ reach &+ 50_000_000
+    #expect(blockUntil(timeout: .seconds(10)) { MonotonicClock.now() > pastReach })
     release.signal()
     #expect(blockUntil(timeout: .seconds(10)) { freshReads().count >= 3 })
     for _ in 0..<4 where detector.withLock({ $0.firstLiveFrame }) == nil {
@@ -287,7 +289,7 @@ struct X11ProbeTests {
     var scene = CalibrationScene(width: 96, height: 64, kind: .pattern, seed: 11)
     for k in 0..<12 where policies.count == 0 {
       presenter.publish(Self.frame(&scene, width: 96, height: 64, sequence: UInt64(k)).0)
-      MonotonicClock.sleep(nanoseconds: 33_000_000)
+      MonotonicClock.sleep(nanoseconds: 33_000_000)  // not a timing assertion: frames at 30 fps
     }
     #expect(policies.blockUntilCount(1, timeout: .seconds(10)))
     #expect(policies.values.first == SCHED_FIFO, "the probe analysed the deciding image at normal priority")

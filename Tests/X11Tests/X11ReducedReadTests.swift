@@ -73,7 +73,7 @@ struct X11ReducedReadTests {
     while MonotonicClock.now() < deadline {
       _ = try capture.pollEvents()
       if capture.hasChanges { return true }
-      MonotonicClock.sleep(nanoseconds: 1_000_000)
+      MonotonicClock.sleep(nanoseconds: 1_000_000)  // not a timing assertion: a poll under a deadline
     }
     return false
   }

@@ -38,7 +38,7 @@ struct X11RoundTripTests {
     let deadline = MonotonicClock.now() &+ 5_000_000_000
     while mapped == nil && MonotonicClock.now() < deadline {
       for case .mapped(let window, _) in try capture.pollEvents() { mapped = window }
-      MonotonicClock.sleep(nanoseconds: 1_000_000)
+      MonotonicClock.sleep(nanoseconds: 1_000_000)  // not a timing assertion: a poll under a deadline
     }
     let window = try #require(mapped)
     #expect(capture.processID(of: window) == 4242)
@@ -50,7 +50,7 @@ struct X11RoundTripTests {
     while inHand == nil && MonotonicClock.now() < deadline {
       _ = try capture.pollEvents()
       inHand = try capture.readChanges()
-      if inHand == nil { MonotonicClock.sleep(nanoseconds: 1_000_000) }
+      if inHand == nil { MonotonicClock.sleep(nanoseconds: 1_000_000) }  // not a timing assertion: a poll
     }
     #expect(try #require(inHand) >= presented!)
     let pixels = capture.withLuma { base, w, h in Array(UnsafeBufferPointer(start: base, count: w * h)) }

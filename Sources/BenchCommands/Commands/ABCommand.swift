@@ -41,7 +41,7 @@ package enum ABCommand: Command {
     summary: """
       Measures two revisions of camera-app against each other on this machine, in one run: builds
       camera-app at each git revision (release, as bench builds it; in a worktree under
-      .build/ab, one cached binary per commit), then runs both under every condition and
+      .build/ab, one cached binary per source tree), then runs both under every condition and
       configuration, interleaved run by run (A B, then B A, …) so that machine drift hits both
       alike. Both run the same simulated hardware: one cost profile (--profile, else REV_A's
       default profile, copied to OUT/profile.json), recorded in both results with whether the

@@ -21,8 +21,8 @@ package enum BuildAppCommand: Command {
     options: [], epilogue: "exit status: 0 built (or up to date), 1 the build failed, 2 usage error")
 
   /// Checks the command line: no arguments.
-  package static func options(from o: ParsedOptions) throws(UsageError) {
-    try o.expectNoArguments()
+  package static func options(from parsed: ParsedOptions) throws(UsageError) {
+    try parsed.expectNoArguments()
   }
 
   /// Locates or builds camera-app; its path goes to `output`, progress and errors to `errors`.

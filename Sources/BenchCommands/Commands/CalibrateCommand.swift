@@ -1,8 +1,6 @@
 import BenchKit
-import Display
 import Foundation
 import LaunchContract
-import Probe
 import ProbeCalibration
 
 /// `bench calibrate`: the probe against ground truth through the real display path (a presenter
@@ -73,27 +71,7 @@ package enum CalibrateCommand: Command {
   ) throws(UsageError) -> Int32 {
     // The display, checked here rather than in `options(from:)`: parsing opens nothing.
     try BenchDisplay.validate(options.display)
-    if options.display.isX11 { return executeX11(options, output: &output, errors: &errors) }
-    var reports: [CalibrationReport] = []
-    for load in options.load ? [false, true] : [false] {
-      var settings = options.settings
-      settings.load = load
-      do {
-        reports.append(try Calibration.run(settings))
-      } catch {
-        errors.write("bench calibrate: \(error)\n")
-        return 1
-      }
-    }
-    let costs = [
-      ProbeCostBenchmark.run(width: 640, height: 480), ProbeCostBenchmark.run(width: 1280, height: 720),
-    ]
-    switch options.format {
-    case .json: output.write(json(JSONReport(calibration: reports, probeCost: costs)))
-    case .table:
-      output.write(table(reports, costs))
-    }
-    return status(of: reports, errors: &errors)
+    return DisplayCommands.server(options.display.server).calibrate(options, output: &output, errors: &errors)
   }
 
   /// The exit status for `reports`: 0 when the probe's error bound holds under every load level
@@ -158,36 +136,6 @@ package enum CalibrateCommand: Command {
       let load = r.load ? "with \(r.loadThreads) burners" : "without load"
       s +=
         "host wake-up latency \(load) (\(h.samples) sleeps on \(h.cpus) CPU\(h.cpus == 1 ? "" : "s") at the compositor's priority, \(h.realtime ? "SCHED_FIFO" : "normal policy"), same trials): p50 \(f(h.p50Milliseconds)) ms, p99 \(f(h.p99Milliseconds)) ms, max \(f(h.maxMilliseconds)) ms; allowance (the q\(String(format: "%.4g", h.allowanceQuantile * 100)) the trials stay under 99 % of the time) \(f(h.allowanceMilliseconds)) ms\n"
-    }
-    return s
-  }
-
-  static func table(_ reports: [CalibrationReport], _ costs: [ProbeCostReport]) -> String {
-    func f(_ v: Double) -> String { v.isNaN ? "-" : String(format: "%.2f", v) }
-    var s = ""
-    if let r = reports.first {
-      s +=
-        "refresh interval: \(f(r.refreshIntervalMilliseconds)) ms (\(f(r.refreshHz)) Hz), real-time priority: \(r.realtimeGranted ? "granted" : "not granted") (presenter: \(r.presenterRealtime == true ? "granted" : "not granted")), light board decodes: \(r.boardDecodes ? "yes" : "no")\n\n"
-    }
-    s += rowsHeader + "methods\n"
-    for r in reports {
-      let methods = r.methods.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(
-        separator: ", ")
-      s += row(r) + methods + "\n"
-    }
-    for r in reports {
-      let load = r.load ? "with \(r.loadThreads) burners" : "without load"
-      s +=
-        r.violations.isEmpty
-        ? "bound (no early, no miss, lag p99 ≤ \(boundFormula(r))) holds \(load)\n"
-        : "bound BROKEN \(load): \(r.violations.joined(separator: "; "))\n"
-    }
-    s += hostWakeupLines(reports)
-    s +=
-      "\nprobe cost (thread CPU per scanout; goal ≤ 3 % of one core at 120 Hz for 640×480, release build):\n"
-    for c in costs {
-      s +=
-        "  \(c.width)×\(c.height): \(f(c.microsecondsPerScanout)) µs/scanout, \(f(c.percentOfCoreAt120Hz)) % of one core at 120 Hz\n"
     }
     return s
   }

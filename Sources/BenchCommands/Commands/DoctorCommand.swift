@@ -62,7 +62,9 @@ package enum DoctorCommand: Command {
     out += "PSI: \(pressure())\n"
     out += "CPU governor: \(governor())\n"
     out += "thermal zones: \(thermalZones())\n"
-    out += "X11 display path (--display x11): \(x11())\n"
+    for server in DisplayCommands.servers {
+      if let line = server.doctorLine() { out += line + "\n" }
+    }
     return out
   }
 

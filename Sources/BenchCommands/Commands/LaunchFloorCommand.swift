@@ -46,9 +46,9 @@ package enum LaunchFloorCommand: Command {
     epilogue: "exit status: 0 every launch reached app.main, 1 some did not, 2 usage error")
 
   /// Checks the command line: the numbers, the conditions and each `NAME=PATH` (an executable).
-  package static func options(from o: ParsedOptions) throws(UsageError) -> Options {
+  package static func options(from parsed: ParsedOptions) throws(UsageError) -> Options {
     var references: [LaunchFloor.Program] = []
-    for argument in o.positional {
+    for argument in parsed.positional {
       let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
       guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
         throw UsageError("a reference program is NAME=PATH, not '\(argument)'")
@@ -59,7 +59,7 @@ package enum LaunchFloorCommand: Command {
       references.append(LaunchFloor.Program(name: parts[0], argv: [parts[1]]))
     }
     return Options(
-      launches: try o.value(launches), conditions: try o.value(conditions), references: references)
+      launches: try parsed.value(launches), conditions: try parsed.value(conditions), references: references)
   }
 
   /// Locates (or builds) camera-app, runs the launches and writes the report to `output`;

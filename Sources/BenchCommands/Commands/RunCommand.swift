@@ -133,7 +133,7 @@ package enum RunCommand: Command {
   static let overwrite = Flag(
     "--overwrite", "write into a non-empty --out folder, replacing the results bench wrote there")
 
-  /// The option table (DESIGN.md "Command line", a contract).
+  /// The option table (docs/options.md, a contract).
   package static let spec = CommandLineSpec(
     command: "bench",
     synopsis: "[options]    (or: bench COMMAND … --help; the commands are listed below)",
@@ -187,14 +187,14 @@ package enum RunCommand: Command {
     s.refreshHz = try parsed.value(refreshHz)
     s.display = try parsed.value(display)
     s.x11Read = try parsed.value(x11Read)
-    if parsed.isGiven(x11Read) && !s.display.isX11 {
+    if parsed.isGiven(x11Read) && !s.display.server.readsScreenOrWindow {
       throw UsageError("--x11-read applies to --display x11 or x11:NAME only")
     }
     s.lockSeconds = try parsed.value(lockSeconds)
     s.runTimeoutSeconds = try parsed.value(runTimeout)
     s.quitGraceSeconds = try parsed.value(quitGrace)
     s.windowTimeoutSeconds = try parsed.value(windowTimeout)
-    if parsed.isGiven(windowTimeout) && !s.display.isX11 {
+    if parsed.isGiven(windowTimeout) && !s.display.server.mapsWindows {
       throw UsageError("--window-timeout applies to --display x11 or x11:NAME only")
     }
     s.tap = !parsed.isSet(noTap)

@@ -64,7 +64,7 @@ extension BenchPipeline {
       }
     }
     recorded.notRun = notRun.isEmpty ? nil : notRun
-    if settings.display.isX11 { recorded.windowTimeoutSeconds = settings.windowTimeoutSeconds }
+    if settings.display.server.mapsWindows { recorded.windowTimeoutSeconds = settings.windowTimeoutSeconds }
   }
 
   /// Writes the final results (results.json, samples.csv, the reports), ends the journal when

@@ -210,7 +210,7 @@ package enum BenchPipeline {
     do {
       display = try BenchDisplay.open(
         settings.display, width: settings.displayWidth, height: settings.displayHeight,
-        logPath: settings.display == .privateX11 ? settings.outDir + "/xvfb.log" : nil)
+        logFolder: settings.outDir)
     } catch {
       errors.write("bench: \(error.message)\n")
       return nil

@@ -2,6 +2,7 @@ import Reports
 import RunAnalysis
 import Gates
 import BenchKit
+import LightBoardFeed
 import AppBuilds
 import ResultsSchema
 
@@ -56,7 +57,9 @@ package struct RunJob: BenchJob, Sendable {
     interrupted: @escaping @Sendable () -> Bool, log: (String) -> Void
   ) -> [BenchResults?] {
     let runner = runners[0]
-    let feed = LightBoardFeed.start(settings: settings, follows: runner.feedFollows) { line in
+    let feed = LightBoardFeed.start(
+      output: settings.feedLightBoard, capture: settings.camera.devicePath, follows: runner.feedFollows
+    ) { line in
       log("bench: \(line)")
     }
     if let feed { runner.feedPriming.attach(feed.feeder) }

@@ -7,16 +7,16 @@ import Subprocess
 /// time limits.
 extension BenchRunner {
   /// Waits for the first live frame and then for `awaited` events in the trace (after `since`).
-  /// On X11, a launch (`awaitsWindow`) whose app maps no window within `--window-timeout`
-  /// fails. A headless program (`liveFrame` false) shows no frame: it waits for `awaited` alone,
-  /// and an app that ends with status 0 after writing them has settled.
+  /// On a display that maps windows (X11), a launch (`awaitsWindow`) whose app maps no window
+  /// within `--window-timeout` fails. A headless program (`liveFrame` false) shows no frame: it
+  /// waits for `awaited` alone, and an app that ends with status 0 after writing them has settled.
   func settle(
     _ app: LaunchedApp, since: UInt64, firstLive: FirstLiveFrameTime, awaited: [EventName],
     awaitsWindow: Bool = false, liveFrame: Bool = true, interrupted: @Sendable () -> Bool
   ) -> SettleOutcome {
     let timeoutNs = UInt64(settings.runTimeoutSeconds * 1e9)
     let windowTimeoutNs = UInt64(settings.windowTimeoutSeconds * 1e9)
-    var windowSeen = !awaitsWindow || !liveFrame || display.x11Name == nil
+    var windowSeen = !awaitsWindow || !liveFrame || !display.path.server.mapsWindows
     var lastTraceCheck: UInt64 = 0
     var learned = false
     var events = AwaitedEvents(awaited: awaited, since: since)
@@ -46,7 +46,7 @@ extension BenchRunner {
           windowSeen = app.monitor.snapshot().windowMapped
           if !windowSeen {
             return .failed(
-              "no window within \(Self.seconds(settings.windowTimeoutSeconds)) s (no window of the app was mapped on \(display.x11Name ?? "the display"); last event: \(lastEventName(app, since: since)))"
+              "no window within \(Self.seconds(settings.windowTimeoutSeconds)) s (no window of the app was mapped on \(display.name ?? "the display"); last event: \(lastEventName(app, since: since)))"
             )
           }
         }

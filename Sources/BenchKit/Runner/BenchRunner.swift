@@ -5,6 +5,7 @@ import RunAnalysis
 import Foundation
 import HostConditions
 import LaunchContract
+import LightBoardFeed
 import PhaseTrace
 import Probe
 import ResultsSchema

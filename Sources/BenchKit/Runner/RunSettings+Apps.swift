@@ -43,7 +43,7 @@ extension RunSettings {
     }
     var reasons = condition.inapplicablePhases
     reasons[PhaseName.shutterToPhoto] = "\(app.name): a third-party app is not asked to take a photo"
-    if !display.isX11 {
+    if !display.server.mapsWindows {
       reasons[PhaseName.windowMapped] = "shm: the app presents into a shared-memory surface, not a window"
     }
     if app.headless {

@@ -1,9 +1,9 @@
 #pragma once
 // CLibraryLoader: the one dlopen loader of the shims that load a C library at run time
-// (CSQLiteShims: libsqlite3, CPQShims: libpq, CXCBShims: libxcb). Each shim keeps a table of
-// function pointers; this opens the library and fills the table from a list of names, once,
-// under one lock, with dlerror's text in a caller's buffer when it cannot. Everything is
-// prefixed CLibraryLoader_ (STYLE.md rule 5).
+// (CSQLiteShims: libsqlite3, CPQShims: libpq, CXCBShims: libxcb, CV4L2Shims: libv4l2). Each
+// shim keeps a table of function pointers; this opens the library and fills the table from a
+// list of names, once, under one lock, with dlerror's text in a caller's buffer when it cannot.
+// Everything is prefixed CLibraryLoader_ (STYLE.md rule 5).
 #include <stddef.h>
 
 /// One function to resolve: its name in the library and the pointer to fill.
@@ -20,7 +20,9 @@ int CLibraryLoader_resolve(void *library, const char *name, void **slot, char *m
 
 /// Opens `path` and, the first time one succeeds (`*loaded` still 0), resolves each of the
 /// `count` symbols and sets `*loaded` to 1; the library then stays open for the life of the
-/// process. Thread-safe (one lock for every shim). Returns 0 when the functions are usable,
+/// process. Thread-safe (one lock for every shim); `*loaded` is stored with release order, so a
+/// shim may read it without the lock (`__atomic_load_n(…, __ATOMIC_ACQUIRE)`) before calling
+/// through its table. Returns 0 when the functions are usable,
 /// otherwise -1 with the reason in `message`. A path that cannot be opened always fails, even
 /// when another one was loaded before (a test asking for a missing library sees it missing).
 int CLibraryLoader_load(const char *path, const CLibraryLoader_Symbol *symbols, size_t count, int *loaded,

@@ -1,9 +1,9 @@
 #pragma once
 // CV4L2Shims: what Swift cannot import from libv4l2 and <linux/videodev2.h>.
 //
-// - libv4l2 loaded at run time (dlopen) on first use, so that a program that never opens a V4L2
-//   camera maps no video library and the build needs no libv4l-dev: its few functions are
-//   declared here, not taken from <libv4l2.h>;
+// - libv4l2 loaded at run time (dlopen, through CLibraryLoader) on first use, so that a program
+//   that never opens a V4L2 camera maps no video library and the build needs no libv4l-dev: its
+//   few functions are declared here, not taken from <libv4l2.h>;
 // - libv4l2's variadic v4l2_open/v4l2_ioctl wrapped as fixed-arity functions;
 // - the VIDIOC_* request codes (function-like _IOWR macros) as constants;
 // - v4l2_mmap's MAP_FAILED folded into a NULL return.

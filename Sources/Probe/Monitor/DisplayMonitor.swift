@@ -33,6 +33,8 @@ public final class DisplayMonitor: Sendable {
   public var height: Int { (source as? SurfaceFrameSource)?.surface.height ?? 0 }
   /// Why the display stopped delivering frames (the X server went away), or nil.
   public var failure: String? { source.failure }
+  /// The display server the probe watches.
+  public var server: DisplayServerKind { source.server }
 
   private let source: any FrameSource
   private let box: Box
@@ -97,7 +99,7 @@ public final class DisplayMonitor: Sendable {
   /// `configuration` gives one. `resolution` says whether a large window is read at half size
   /// (`X11WindowCapture.Resolution`).
   /// - Throws: `X11Error` — the XCB libraries, the server or its DAMAGE extension missing.
-  public init(
+  package init(
     x11Display: String?, authorization: X11Authorization? = nil,
     source capture: X11WindowCapture.Source = .window, resolution: X11WindowCapture.Resolution = .reduced,
     configuration: DetectorConfiguration = DetectorConfiguration(), realtime: Bool = true
@@ -124,10 +126,10 @@ public final class DisplayMonitor: Sendable {
     self.appDisplay = .x11(display: source.capture.connection.displayName)
   }
 
-  /// X11: the app's pid, whose window the probe watches (`_NET_WM_PID`, or the first window
-  /// mapped). Does nothing on shared memory.
+  /// The app's pid, whose window the probe watches on a server that maps windows (X11: the
+  /// window that pid's client owns). Does nothing on shared memory.
   public func watch(processID pid: Int32) {
-    (source as? X11FrameSource)?.watch(processID: pid)
+    source.watch(processID: pid)
   }
 
   private static func analyse(_ frame: ProbeFrame, box: Box) {

@@ -1,13 +1,21 @@
+import LaunchContract
 import PhaseTrace
 
-/// Where the probe's frames come from: what `DisplayMonitor` watches. Every source feeds the
-/// same detector (`LiveFrameDetector`) on its own thread, one frame at a time.
+/// Where the probe's frames come from: what `DisplayMonitor` watches, and the probe's side of
+/// the display-server seam (one source per `DisplayServerKind`). Every source feeds the same
+/// detector (`LiveFrameDetector`) on its own thread, one frame at a time, each frame stamped on
+/// `CLOCK_MONOTONIC` when the probe saw it.
 ///
 /// - `SurfaceFrameSource`: the compositor's scanouts of a shared-memory surface, at a fixed
 ///   refresh rate (every scanout, changed or not).
 /// - `X11FrameSource`: an X server's window, read whenever DAMAGE says it changed (and once
 ///   when the probe is armed), so there is no refresh grid.
 protocol FrameSource: AnyObject, Sendable {
+  /// The display server the frames come from.
+  var server: DisplayServerKind { get }
+  /// The app's pid, once it is spawned: a source whose server maps windows
+  /// (`DisplayServerKind.mapsWindows`) watches the window that pid owns; the others ignore it.
+  func watch(processID pid: Int32)
   /// Starts delivering frames (to the closure the source was created with), on the source's
   /// thread; returns once that thread runs.
   func start() throws(ProbeSourceError)

@@ -1,4 +1,5 @@
 import Display
+import LaunchContract
 import LightBoard
 import PhaseTrace
 
@@ -27,6 +28,10 @@ final class SurfaceFrameSource: FrameSource {
     }
     self.surface = surface
   }
+
+  var server: DisplayServerKind { .sharedMemory }
+
+  func watch(processID pid: Int32) {}  // the app presents into the surface it was handed
 
   func start() throws(ProbeSourceError) {
     compositor.start()

@@ -112,6 +112,8 @@ final class X11FrameSource: FrameSource {
     self.wantsRealtime = realtime
   }
 
+  var server: DisplayServerKind { .x11 }
+
   /// The app's pid: its window is the one to watch.
   func watch(processID pid: Int32) {
     state.withLock { $0.expectedPID = pid }

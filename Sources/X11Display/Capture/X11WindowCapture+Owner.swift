@@ -1,7 +1,7 @@
 extension X11WindowCapture {
   /// How the probe knows which process owns a window: the method a `display.window_mapped`
   /// event names.
-  public enum Ownership: String, Sendable {
+  package enum Ownership: String, Sendable {
     /// The X server's own record of the client's process (X-Resource 1.2 `QueryClientIds`,
     /// from the client's socket): it needs nothing from the app and no other client can forge it.
     case clientPID = "client_pid"
@@ -12,11 +12,11 @@ extension X11WindowCapture {
 
   /// How this capture knows a window's owner: ``Ownership/clientPID`` where the server speaks
   /// X-Resource 1.2 (Xvfb, Xorg and Xwayland do), ``Ownership/netWMPid`` otherwise.
-  public var ownership: Ownership { knowsClientProcesses ? .clientPID : .netWMPid }
+  package var ownership: Ownership { knowsClientProcesses ? .clientPID : .netWMPid }
 
   /// The process that owns `window`, as ``ownership`` knows it: the client's process id from
   /// X-Resource, else the window's `_NET_WM_PID`. Nil when neither says.
-  public func ownerProcessID(of window: UInt32) -> Int32? {
+  package func ownerProcessID(of window: UInt32) -> Int32? {
     knowsClientProcesses
       ? connection.clientProcessID(of: window) : connection.processID(of: window, netWMPid: netWMPid)
   }
@@ -24,7 +24,7 @@ extension X11WindowCapture {
   /// The process id that `window`'s `_NET_WM_PID` property names, looking one level down when a
   /// window manager framed it; nil when none is set. What a client wrote, not what the server
   /// knows (``ownerProcessID(of:)``).
-  public func processID(of window: UInt32) -> Int32? {
+  package func processID(of window: UInt32) -> Int32? {
     if let pid = connection.processID(of: window, netWMPid: netWMPid) { return pid }
     for child in connection.children(of: window) {
       if let pid = connection.processID(of: child, netWMPid: netWMPid) { return pid }
@@ -36,7 +36,7 @@ extension X11WindowCapture {
   /// owner (``ownerProcessID(of:)``) is one `isApp` accepts, else the first child of it whose
   /// owner is (the client inside a window manager's frame); nil when neither is the app's. Never
   /// a window by the order it was mapped in.
-  public func appWindow(_ window: UInt32, isApp: (Int32) -> Bool) -> (window: UInt32, owner: Int32)? {
+  package func appWindow(_ window: UInt32, isApp: (Int32) -> Bool) -> (window: UInt32, owner: Int32)? {
     for candidate in [window] + connection.children(of: window) {
       if let owner = ownerProcessID(of: candidate), isApp(owner) { return (candidate, owner) }
     }

@@ -15,11 +15,11 @@ import SystemCalls
 /// without RENDER, is read pixel for pixel.
 ///
 /// Used from one thread (the probe's); nothing here blocks except the replies it waits for.
-public final class X11WindowCapture: @unchecked Sendable {
+package final class X11WindowCapture: @unchecked Sendable {
   // @unchecked: used from one thread at a time (the probe's); the connection itself is thread-safe.
 
   /// What to read a watched window's pixels from.
-  public enum Source: String, Sendable, CaseIterable {
+  package enum Source: String, Sendable, CaseIterable {
     /// The window's own contents: what the app gave the server (the default).
     case window
     /// The screen (the root window) where the window is: what a compositing window manager
@@ -28,7 +28,7 @@ public final class X11WindowCapture: @unchecked Sendable {
   }
 
   /// How much of a window the probe reads.
-  public enum Resolution: String, Sendable, CaseIterable {
+  package enum Resolution: String, Sendable, CaseIterable {
     /// Half the window's size in each dimension when it is at least `reducedMinimum` (640×360)
     /// and the server has RENDER; every pixel otherwise (the default).
     case reduced
@@ -38,33 +38,33 @@ public final class X11WindowCapture: @unchecked Sendable {
   }
 
   /// The smallest image `Resolution.reduced` scales a window down to, pixels.
-  public static let reducedMinimum = (width: 320, height: 180)
+  package static let reducedMinimum = (width: 320, height: 180)
 
   /// The connection.
-  public let connection: X11Connection
+  package let connection: X11Connection
   /// Where pixels are read from.
-  public let source: Source
+  package let source: Source
   /// Whether images cross in shared memory.
-  public let usesSharedMemory: Bool
+  package let usesSharedMemory: Bool
   /// Whether the server scales a large window straight into the shared memory (a MIT-SHM
   /// pixmap), so that no image has to be copied out of a pixmap afterwards.
-  public let usesSharedPixmaps: Bool
+  package let usesSharedPixmaps: Bool
   /// How much of a large window is read.
-  public let resolution: Resolution
+  package let resolution: Resolution
   /// The watched window, once `watch(_:)` was called.
-  public private(set) var window: UInt32?
+  package private(set) var window: UInt32?
   /// The watched window's size, pixels.
-  public private(set) var width = 0
+  package private(set) var width = 0
   /// The watched window's size, pixels.
-  public private(set) var height = 0
+  package private(set) var height = 0
   /// Reads the server refused (a window partly off screen, or unmapped meanwhile).
-  public private(set) var refusedReads = 0
+  package private(set) var refusedReads = 0
   /// The luma image's size, pixels: the window's, divided by `scale`.
-  public private(set) var imageWidth = 0
+  package private(set) var imageWidth = 0
   /// The luma image's size, pixels: the window's, divided by `scale`.
-  public private(set) var imageHeight = 0
+  package private(set) var imageHeight = 0
   /// How many times smaller than the watched window its image is, in each dimension (1 or 2).
-  public var scale: Int { downscaler?.scale ?? 1 }
+  package var scale: Int { downscaler?.scale ?? 1 }
 
   /// Whether the server says which process owns a window (X-Resource 1.2, ``Ownership/clientPID``).
   let knowsClientProcesses: Bool
@@ -83,7 +83,7 @@ public final class X11WindowCapture: @unchecked Sendable {
   /// 1.2, else images come through the socket), and starts watching the root window for
   /// windows being created, mapped and reparented.
   /// - Throws: `X11Error` — a library or the server missing, or `.extensionMissing` without DAMAGE.
-  public convenience init(
+  package convenience init(
     display: String?, authorization: X11Authorization? = nil, source: Source = .window,
     resolution: Resolution = .reduced
   ) throws(X11Error) {
@@ -124,12 +124,12 @@ public final class X11WindowCapture: @unchecked Sendable {
   }
 
   /// The connection's socket, to `poll` for events.
-  public var fileDescriptor: Int32 { connection.fileDescriptor }
+  package var fileDescriptor: Int32 { connection.fileDescriptor }
 
   /// The events that have arrived (never blocks). Damage to the watched window is also kept
   /// for the next `readChanges()`.
   /// - Throws: `X11Error` `.connectionLost` when the server has gone.
-  public func pollEvents() throws(X11Error) -> [X11Event] {
+  package func pollEvents() throws(X11Error) -> [X11Event] {
     var events: [X11Event] = []
     while let event = connection.nextEvent(damageFirstEvent: damageFirstEvent) {
       if case .damaged(let drawable, var area) = event, damage != 0 {
@@ -149,7 +149,7 @@ public final class X11WindowCapture: @unchecked Sendable {
   /// Starts watching `window`: a DAMAGE object on it (or on the root, reading `.screen`), its
   /// size and pixel format, the shared image. The whole window counts as changed, so the next
   /// `readChanges()` reads all of it.
-  public func watch(_ window: UInt32) throws(X11Error) {
+  package func watch(_ window: UInt32) throws(X11Error) {
     if damage != 0 { _ = CXCBShims_damageDestroy(connection.raw, damage) }
     self.window = window
     let damage = try connection.generateID()
@@ -164,7 +164,7 @@ public final class X11WindowCapture: @unchecked Sendable {
 
   /// Re-reads the watched window's size and format (after a `ConfigureNotify`), and sets up its
   /// scaling (`Resolution.reduced`).
-  public func resize() throws(X11Error) {
+  package func resize() throws(X11Error) {
     guard let window else { return }
     let geometry = try connection.geometry(of: window)
     let attributes = try connection.attributes(of: window)
@@ -215,10 +215,10 @@ public final class X11WindowCapture: @unchecked Sendable {
   }
 
   /// Whether changes are waiting to be read.
-  public var hasChanges: Bool { pending.map { !$0.isEmpty } ?? false }
+  package var hasChanges: Bool { pending.map { !$0.isEmpty } ?? false }
 
   /// Marks the whole window as changed (read it all next time: a snapshot).
-  public func invalidate() {
+  package func invalidate() {
     if window != nil { pending = X11Rectangle(x: 0, y: 0, width: width, height: height) }
   }
 
@@ -229,7 +229,7 @@ public final class X11WindowCapture: @unchecked Sendable {
   /// in `refusedReads`). `inHand` runs right after the stamp, before the pixels are converted
   /// (the probe leaves real-time priority there).
   /// - Throws: `X11Error` `.connectionLost` when the server has gone.
-  public func readChanges(inHand: () -> Void = {}) throws(X11Error) -> UInt64? {
+  package func readChanges(inHand: () -> Void = {}) throws(X11Error) -> UInt64? {
     let changed = pending
     pending = nil  // taken even when nothing can be read, so a caller looping on hasChanges ends
     guard let window, let format, let area = changed?.clipped(width: width, height: height), !area.isEmpty
@@ -330,12 +330,12 @@ public final class X11WindowCapture: @unchecked Sendable {
   }
 
   /// Runs `body` on the luma image (`imageWidth`×`imageHeight`, rows packed).
-  public func withLuma<R>(_ body: (UnsafePointer<UInt8>, _ width: Int, _ height: Int) -> R) -> R {
+  package func withLuma<R>(_ body: (UnsafePointer<UInt8>, _ width: Int, _ height: Int) -> R) -> R {
     luma.withUnsafeBufferPointer { body($0.baseAddress!, imageWidth, imageHeight) }
   }
 
   /// Stops watching (the window's DAMAGE object) and closes the connection. Safe to call more than once.
-  public func close() {
+  package func close() {
     downscaler?.close()
     downscaler = nil
     segment?.close()
@@ -350,7 +350,7 @@ extension X11WindowCapture.Resolution {
   /// How many times smaller, in each dimension, a `width`×`height` window is read: 1 at `full`;
   /// at `reduced`, the largest whole number that keeps the image at least
   /// `X11WindowCapture.reducedMinimum` (320×180) — 2 for 640×480, 4 for 1280×720 — or 1.
-  public func scale(width: Int, height: Int) -> Int {
+  package func scale(width: Int, height: Int) -> Int {
     guard self == .reduced else { return 1 }
     let minimum = X11WindowCapture.reducedMinimum
     return max(1, min(width / minimum.width, height / minimum.height))

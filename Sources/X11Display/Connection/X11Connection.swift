@@ -7,17 +7,17 @@ import SystemCalls
 ///
 /// Requests are sent by the functions in `CXCBShims` (one per XCB call); this type turns their
 /// failures into `X11Error`s that name the request.
-public final class X11Connection: @unchecked Sendable {
+package final class X11Connection: @unchecked Sendable {
   // @unchecked: XCB serialises every use of one connection under its own lock (libxcb's
   // iolock), so the connection may be used from any thread; `raw` and `setup` never change, and
   // `disconnect()` runs once, guarded by `closed` (a Mutex).
 
   /// The display as it was asked for (`:1`), or `$DISPLAY` when none was given.
-  public let displayName: String
+  package let displayName: String
   /// What the server sent at connection setup.
-  public let setup: X11Setup
+  package let setup: X11Setup
   /// The screen the display name selects (`:1.0` is 0).
-  public let screenNumber: Int
+  package let screenNumber: Int
   let raw: OpaquePointer
   private let closed = PThreadMutex(false)
 
@@ -25,7 +25,7 @@ public final class X11Connection: @unchecked Sendable {
   /// XCB reads `$XAUTHORITY` (or `~/.Xauthority`) as every X client does. The corresponding
   /// calls are `xcb_connect` / `xcb_connect_to_display_with_auth_info` and `xcb_get_setup`.
   /// - Throws: `X11Error` `.libraryMissing` (with the package to install) or `.cannotConnect`.
-  public init(display: String?, authorization: X11Authorization? = nil, libraries: [X11Library])
+  package init(display: String?, authorization: X11Authorization? = nil, libraries: [X11Library])
     throws(X11Error)
   {
     try X11Library.load(libraries)
@@ -87,14 +87,14 @@ public final class X11Connection: @unchecked Sendable {
   }
 
   /// The screen the display name selects.
-  public var screen: X11Setup.Screen { setup.screens[screenNumber] }
+  package var screen: X11Setup.Screen { setup.screens[screenNumber] }
 
   /// The connection's socket, to `poll` for events. The corresponding call is `xcb_get_file_descriptor`.
-  public var fileDescriptor: Int32 { CXCBShims_fileDescriptor(raw) }
+  package var fileDescriptor: Int32 { CXCBShims_fileDescriptor(raw) }
 
   /// Why the connection broke, or nil while it works. The corresponding call is
   /// `xcb_connection_has_error`.
-  public var failure: X11Error? {
+  package var failure: X11Error? {
     let code = CXCBShims_connectionError(raw)
     guard code != 0 else { return nil }
     return X11Error(
@@ -104,20 +104,20 @@ public final class X11Connection: @unchecked Sendable {
   }
 
   /// A new resource id (window, GC, DAMAGE, segment). The corresponding call is `xcb_generate_id`.
-  public func generateID() throws(X11Error) -> UInt32 {
+  package func generateID() throws(X11Error) -> UInt32 {
     let id = CXCBShims_generateID(raw)
     guard id != UInt32.max else { throw failure ?? lost("xcb_generate_id") }
     return id
   }
 
   /// Sends what is buffered. The corresponding call is `xcb_flush`.
-  public func flush() throws(X11Error) {
+  package func flush() throws(X11Error) {
     guard CXCBShims_flush(raw) > 0 else { throw failure ?? lost("xcb_flush") }
   }
 
   /// Waits until the server has handled every request sent so far: `GetInputFocus` and its
   /// reply (the cheapest round trip).
-  public func roundTrip() throws(X11Error) {
+  package func roundTrip() throws(X11Error) {
     _ = try reply(CXCBShims_getInputFocus(raw), "xcb_get_input_focus")
   }
 
@@ -148,7 +148,7 @@ public final class X11Connection: @unchecked Sendable {
   }
 
   /// The X protocol's name for error `code` (`BadMatch`).
-  public static func errorName(_ code: UInt8) -> String {
+  package static func errorName(_ code: UInt8) -> String {
     let names = [
       "Success", "BadRequest", "BadValue", "BadWindow", "BadPixmap", "BadAtom", "BadCursor", "BadFont",
       "BadMatch", "BadDrawable", "BadAccess", "BadAlloc", "BadColor", "BadGC", "BadIDChoice", "BadName",
@@ -159,7 +159,7 @@ public final class X11Connection: @unchecked Sendable {
 
   /// The atom called `name` (created if it does not exist). The corresponding call is
   /// `xcb_intern_atom`.
-  public func atom(_ name: String) throws(X11Error) -> UInt32 {
+  package func atom(_ name: String) throws(X11Error) -> UInt32 {
     let cookie = name.withCString { CXCBShims_internAtom(raw, 0, UInt16(name.utf8.count), $0) }
     return try reply(cookie, "xcb_intern_atom").u32(8)
   }
@@ -173,7 +173,7 @@ public final class X11Connection: @unchecked Sendable {
   }
 
   /// Every event that has arrived (never blocks).
-  public func pendingEvents() -> [X11Event] {
+  package func pendingEvents() -> [X11Event] {
     var events: [X11Event] = []
     while let event = nextEvent(damageFirstEvent: nil) { events.append(event) }
     return events
@@ -188,7 +188,7 @@ public final class X11Connection: @unchecked Sendable {
 
   /// Closes the connection (the server then destroys its windows). Safe to call more than once.
   /// The corresponding call is `xcb_disconnect`.
-  public func disconnect() {
+  package func disconnect() {
     let first = closed.withLock { c -> Bool in
       defer { c = true }
       return !c

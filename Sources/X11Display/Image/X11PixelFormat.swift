@@ -1,22 +1,22 @@
 /// How a window's pixels are laid out in an image (`ZPixmap`): 32 bits per pixel, rows of
 /// `4 × width` bytes, red, green and blue where the visual's masks say, in the server's image
 /// byte order. Converts FirstFrame's 8-bit luma to pixels (presenting) and back (the probe).
-public struct X11PixelFormat: Sendable, Hashable {
+package struct X11PixelFormat: Sendable, Hashable {
   /// The depth images are sent with (24 on a TrueColor desktop, 32 for an ARGB window).
-  public let depth: UInt8
+  package let depth: UInt8
   /// Where red is in a pixel value.
-  public let redMask: UInt32
+  package let redMask: UInt32
   /// Where green is in a pixel value.
-  public let greenMask: UInt32
+  package let greenMask: UInt32
   /// Where blue is in a pixel value.
-  public let blueMask: UInt32
+  package let blueMask: UInt32
   /// Whether pixels are stored most significant byte first (the server's image byte order).
-  public let mostSignificantByteFirst: Bool
+  package let mostSignificantByteFirst: Bool
 
   /// The format of `visual` at `depth` on a server with `setup`.
   /// - Throws: `X11Error` `.unsupportedVisual` unless the visual is TrueColor or DirectColor and
   ///   images of its depth take 32 bits per pixel.
-  public init(setup: X11Setup, visual: X11Setup.Visual, depth: UInt8) throws(X11Error) {
+  package init(setup: X11Setup, visual: X11Setup.Visual, depth: UInt8) throws(X11Error) {
     guard visual.visualClass == 4 || visual.visualClass == 5 else {
       throw X11Error(
         .unsupportedVisual,
@@ -37,10 +37,10 @@ public struct X11PixelFormat: Sendable, Hashable {
   }
 
   /// Bytes per image row of `width` pixels.
-  public func bytesPerRow(width: Int) -> Int { 4 * width }
+  package func bytesPerRow(width: Int) -> Int { 4 * width }
 
   /// The 32-bit word, as it lies in memory, for each grey level 0…255.
-  public func greyPixels() -> [UInt32] {
+  package func greyPixels() -> [UInt32] {
     (0...255).map { v -> UInt32 in
       let pixel =
         Self.scaled(UInt32(v), into: redMask) | Self.scaled(UInt32(v), into: greenMask)
@@ -66,7 +66,7 @@ public struct X11PixelFormat: Sendable, Hashable {
   /// Converts `height` rows of `width` pixels at `source` (`sourceBytesPerRow` apart) to luma at
   /// `destination` (`destinationBytesPerRow` apart): Y = (77 R + 150 G + 29 B + 128) / 256, the
   /// BT.601 weights in 8-bit fixed point, so a grey pixel (v, v, v) reads back as exactly v.
-  public func luma(
+  package func luma(
     from source: UnsafeRawPointer, sourceBytesPerRow: Int, width: Int, height: Int,
     into destination: UnsafeMutablePointer<UInt8>, destinationBytesPerRow: Int
   ) {

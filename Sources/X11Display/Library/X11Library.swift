@@ -3,7 +3,7 @@ import Synchronization
 
 /// The XCB libraries, opened at run time (`dlopen`) the first time the X11 path is used, so that
 /// the default build and the shared-memory path need no X package.
-public enum X11Library: Sendable, Hashable, CaseIterable {
+package enum X11Library: Sendable, Hashable, CaseIterable {
   /// `libxcb.so.1`, the X protocol client (Debian package `libxcb1`).
   case core
   /// `libxcb-shm.so.0`, the MIT-SHM extension: images through shared memory (`libxcb-shm0`).
@@ -15,7 +15,7 @@ public enum X11Library: Sendable, Hashable, CaseIterable {
   case render
 
   /// The file name `dlopen` is given.
-  public var fileName: String {
+  package var fileName: String {
     switch self {
     case .core: "libxcb.so.1"
     case .shm: "libxcb-shm.so.0"
@@ -25,7 +25,7 @@ public enum X11Library: Sendable, Hashable, CaseIterable {
   }
 
   /// The Debian package that installs it.
-  public var package: String {
+  package var package: String {
     switch self {
     case .core: "libxcb1"
     case .shm: "libxcb-shm0"
@@ -44,15 +44,15 @@ public enum X11Library: Sendable, Hashable, CaseIterable {
   }
 
   /// What an app that presents needs: the protocol and MIT-SHM.
-  public static let presenting: [X11Library] = [.core, .shm]
+  package static let presenting: [X11Library] = [.core, .shm]
   /// What the probe needs: the protocol, MIT-SHM, DAMAGE and RENDER.
-  public static let probing: [X11Library] = [.core, .shm, .damage, .render]
+  package static let probing: [X11Library] = [.core, .shm, .damage, .render]
 
   /// Loads `libraries` (a library already loaded is kept). The corresponding calls are
   /// `dlopen` and `dlsym` (in `CXCBShims_load`).
   /// - Throws: `X11Error` `.libraryMissing` naming the first library that could not be loaded
   ///   and the package that installs it.
-  public static func load(_ libraries: [X11Library]) throws(X11Error) {
+  package static func load(_ libraries: [X11Library]) throws(X11Error) {
     try load(libraries, fileNames: { $0.fileName })
   }
 

@@ -13,20 +13,20 @@ import SystemCalls
 /// `PutImage` in bands when the server refuses shared memory), and followed by a round trip, so
 /// that `present(_:)` returns only once the server has the frame — when `preview.first_present`
 /// is stamped, the frame is on the X screen, not in a buffer.
-public final class X11Presenter: DisplaySink, @unchecked Sendable {
+package final class X11Presenter: DisplaySink, @unchecked Sendable {
   // @unchecked: everything mutable (the pixel buffers, the scaler, the shared segment) lives
   // in `state` (a Mutex) and every request that uses it is made holding that lock.
 
   /// The window's width in pixels.
-  public let width: Int
+  package let width: Int
   /// The window's height in pixels.
-  public let height: Int
+  package let height: Int
   /// The window's id on the server.
-  public let window: UInt32
+  package let window: UInt32
   /// The connection (the display name, the setup).
-  public let connection: X11Connection
+  package let connection: X11Connection
   /// Whether frames cross in shared memory (MIT-SHM) rather than through the socket.
-  public let usesSharedMemory: Bool
+  package let usesSharedMemory: Bool
 
   private let format: X11PixelFormat
   private let gc: UInt32
@@ -49,7 +49,7 @@ public final class X11Presenter: DisplaySink, @unchecked Sendable {
   /// runs once if the server goes away while presenting.
   /// - Throws: `X11Error` — the library or the server missing, or a screen that is not 24/32-bit
   ///   TrueColor.
-  public convenience init(
+  package convenience init(
     display: String?, authorization: X11Authorization? = nil, width: Int, height: Int, title: String,
     pid: Int32?, onConnectionLost: @escaping @Sendable (X11Error) -> Void = { _ in }
   ) throws(X11Error) {
@@ -103,17 +103,17 @@ public final class X11Presenter: DisplaySink, @unchecked Sendable {
   }
 
   /// Scales `frame` to the window and puts it; returns once the server has it.
-  public func present(_ frame: VideoFrame) { _ = publish(frame) }
+  package func present(_ frame: VideoFrame) { _ = publish(frame) }
 
   /// Puts `frame` and returns the time the server had it (`CLOCK_MONOTONIC` ns, read after the
   /// round trip): on X11 `preview.first_present` means "the server has the frame", not "sent".
-  public func presentStamped(_ frame: VideoFrame) -> UInt64 {
+  package func presentStamped(_ frame: VideoFrame) -> UInt64 {
     _ = publish(frame)
     return MonotonicClock.now()
   }
 
   /// Fills the window with black (the lock cover); returns once the server has it.
-  public func presentBlack() { _ = publishBlack() }
+  package func presentBlack() { _ = publishBlack() }
 
   /// Puts `frame`; returns the ground-truth present time (`CLOCK_MONOTONIC` ns, read just before
   /// the image request was sent, so nothing on screen can show it earlier), or nil when the
@@ -216,7 +216,7 @@ public final class X11Presenter: DisplaySink, @unchecked Sendable {
   }
 
   /// Destroys the window and closes the connection. Safe to call more than once.
-  public func close() {
+  package func close() {
     state.withLock { s in
       s.segment?.close()
       s.segment = nil

@@ -1,6 +1,6 @@
 /// An event (or the error of an unchecked request) from the server, as far as FirstFrame reads
 /// it. Parsed from the 32-byte wire format (X protocol, "Events"; DAMAGE, "DamageNotify").
-public enum X11Event: Sendable, Hashable {
+package enum X11Event: Sendable, Hashable {
   /// A window was created (`CreateNotify`, on its parent).
   case created(window: UInt32, parent: UInt32)
   /// A window was mapped (`MapNotify`): it is on screen, unless an ancestor is unmapped.
@@ -49,18 +49,18 @@ public enum X11Event: Sendable, Hashable {
 }
 
 /// A rectangle in window coordinates, pixels.
-public struct X11Rectangle: Sendable, Hashable {
+package struct X11Rectangle: Sendable, Hashable {
   /// Left edge.
-  public var x: Int
+  package var x: Int
   /// Top edge.
-  public var y: Int
+  package var y: Int
   /// Width.
-  public var width: Int
+  package var width: Int
   /// Height.
-  public var height: Int
+  package var height: Int
 
   /// Creates the rectangle.
-  public init(x: Int, y: Int, width: Int, height: Int) {
+  package init(x: Int, y: Int, width: Int, height: Int) {
     self.x = x
     self.y = y
     self.width = width
@@ -68,10 +68,10 @@ public struct X11Rectangle: Sendable, Hashable {
   }
 
   /// Whether it covers no pixel.
-  public var isEmpty: Bool { width <= 0 || height <= 0 }
+  package var isEmpty: Bool { width <= 0 || height <= 0 }
 
   /// The smallest rectangle holding both.
-  public func union(_ other: X11Rectangle) -> X11Rectangle {
+  package func union(_ other: X11Rectangle) -> X11Rectangle {
     if isEmpty { return other }
     if other.isEmpty { return self }
     let x0 = min(x, other.x)
@@ -82,7 +82,7 @@ public struct X11Rectangle: Sendable, Hashable {
   }
 
   /// The part inside `width`×`height` from the origin.
-  public func clipped(width w: Int, height h: Int) -> X11Rectangle {
+  package func clipped(width w: Int, height h: Int) -> X11Rectangle {
     let x0 = max(0, x)
     let y0 = max(0, y)
     let x1 = min(w, x + width)

@@ -1,64 +1,64 @@
 /// What the server said when the connection was set up: image byte order, pixmap formats, and
 /// per screen its root window, size, depths and visuals. Parsed from the setup reply's wire
 /// format (X protocol, "Connection Setup").
-public struct X11Setup: Sendable, Hashable {
+package struct X11Setup: Sendable, Hashable {
   /// How many bits per pixel the server uses for a depth, and how rows are padded.
-  public struct PixmapFormat: Sendable, Hashable {
+  package struct PixmapFormat: Sendable, Hashable {
     /// Bits of colour (24 for TrueColor RGB).
-    public var depth: UInt8
+    package var depth: UInt8
     /// Bits per pixel in images of this depth (32 for depth 24 on every modern server).
-    public var bitsPerPixel: UInt8
+    package var bitsPerPixel: UInt8
     /// Each image row is padded to this many bits.
-    public var scanlinePad: UInt8
+    package var scanlinePad: UInt8
   }
 
   /// A visual: how a pixel value maps to colour.
-  public struct Visual: Sendable, Hashable {
+  package struct Visual: Sendable, Hashable {
     /// The visual's id.
-    public var id: UInt32
+    package var id: UInt32
     /// Its depth.
-    public var depth: UInt8
+    package var depth: UInt8
     /// 4 is TrueColor, 5 DirectColor (the classes with red, green and blue masks).
-    public var visualClass: UInt8
+    package var visualClass: UInt8
     /// Where red is in a pixel value.
-    public var redMask: UInt32
+    package var redMask: UInt32
     /// Where green is in a pixel value.
-    public var greenMask: UInt32
+    package var greenMask: UInt32
     /// Where blue is in a pixel value.
-    public var blueMask: UInt32
+    package var blueMask: UInt32
   }
 
   /// A screen.
-  public struct Screen: Sendable, Hashable {
+  package struct Screen: Sendable, Hashable {
     /// Its root window.
-    public var root: UInt32
+    package var root: UInt32
     /// The black pixel value.
-    public var blackPixel: UInt32
+    package var blackPixel: UInt32
     /// Width in pixels.
-    public var width: Int
+    package var width: Int
     /// Height in pixels.
-    public var height: Int
+    package var height: Int
     /// The root window's visual.
-    public var rootVisual: UInt32
+    package var rootVisual: UInt32
     /// The root window's depth.
-    public var rootDepth: UInt8
+    package var rootDepth: UInt8
     /// Every visual the screen offers, with its depth.
-    public var visuals: [Visual]
+    package var visuals: [Visual]
   }
 
   /// The vendor string ("The X.Org Foundation").
-  public var vendor: String
+  package var vendor: String
   /// The vendor's release number (12101007 is X.Org 21.1.7).
-  public var releaseNumber: UInt32
+  package var releaseNumber: UInt32
   /// 0 when images are least significant byte first, 1 when most significant byte first.
-  public var imageByteOrder: UInt8
+  package var imageByteOrder: UInt8
   /// The formats, by depth.
-  public var pixmapFormats: [PixmapFormat]
+  package var pixmapFormats: [PixmapFormat]
   /// The screens.
-  public var screens: [Screen]
+  package var screens: [Screen]
 
   /// The format of images of `depth`, if the server has one.
-  public func format(depth: UInt8) -> PixmapFormat? { pixmapFormats.first { $0.depth == depth } }
+  package func format(depth: UInt8) -> PixmapFormat? { pixmapFormats.first { $0.depth == depth } }
 
   /// Parses the setup at `base` (`xcb_get_setup`: 8 bytes, then `4 × length` more).
   package init(wire base: UnsafeRawPointer) {
@@ -102,7 +102,7 @@ public struct X11Setup: Sendable, Hashable {
   }
 
   /// The visual called `id` on `screen`, if it has one.
-  public func visual(_ id: UInt32, on screen: Int) -> Visual? {
+  package func visual(_ id: UInt32, on screen: Int) -> Visual? {
     screens.indices.contains(screen) ? screens[screen].visuals.first { $0.id == id } : nil
   }
 }

@@ -91,11 +91,11 @@ struct XServerLockTests {
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let me = ProcessInfo.processInfo.processIdentifier
     try "      \(me)\n".write(toFile: folder + "/.X7-lock", atomically: true, encoding: .utf8)
-    #expect(BenchDisplay.lockedPID(display: ":7", lockFolder: folder) == me)
-    #expect(BenchDisplay.lockedPID(display: ":7.0", lockFolder: folder) == me)
-    #expect(BenchDisplay.lockedPID(display: "remote:7", lockFolder: folder) == nil)
-    #expect(BenchDisplay.lockedPID(display: ":8", lockFolder: folder) == nil)
+    #expect(X11Server.lockedPID(display: ":7", lockFolder: folder) == me)
+    #expect(X11Server.lockedPID(display: ":7.0", lockFolder: folder) == me)
+    #expect(X11Server.lockedPID(display: "remote:7", lockFolder: folder) == nil)
+    #expect(X11Server.lockedPID(display: ":8", lockFolder: folder) == nil)
     try "      999999999\n".write(toFile: folder + "/.X9-lock", atomically: true, encoding: .utf8)
-    #expect(BenchDisplay.lockedPID(display: ":9", lockFolder: folder) == nil)
+    #expect(X11Server.lockedPID(display: ":9", lockFolder: folder) == nil)
   }
 }

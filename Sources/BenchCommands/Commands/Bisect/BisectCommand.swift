@@ -47,7 +47,7 @@ package enum BisectCommand: Command {
       GOOD..BAD: the mainline; a side branch counts as its merge), whose camera-app is slower than
       GOOD's in one cell and phase (--cell, --phase). Binary search, as git bisect: BAD is taken as
       slower until measured, each probed commit is measured against GOOD in one interleaved bench ab
-      session (camera-app built incrementally in .build/ab, cached per commit) and decided by the
+      session (camera-app built incrementally in .build/ab, cached per tree) and decided by the
       baseline gate's rule (--threshold, 5 % by default; α = 0.01; failed runs ranked slowest). A
       commit that does not build is skipped as git bisect skip does; an inconclusive probe is
       measured again with twice the runs, up to --max-runs, then the range it could not narrow is

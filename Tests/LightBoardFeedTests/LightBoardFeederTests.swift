@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 import V4L2Camera
 import V4L2TestSupport
-@testable import BenchKit
+@testable import LightBoardFeed
 
 /// The light-board feeder against the fake kernel: what it queues on the output, in which order,
 /// in which format. No timing is asserted (the cadence's regularity is a benchmark's business).

@@ -53,7 +53,7 @@ package final class XvfbServer: Sendable {
   /// The path of `Xvfb` on `PATH`, or nil.
   package static func locate() -> String? {
     for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-    where access("\(dir)/Xvfb", X_OK) == 0 {
+    where FileSystem.isExecutable(atPath: "\(dir)/Xvfb") {
       return "\(dir)/Xvfb"
     }
     return nil
@@ -128,7 +128,7 @@ package final class XvfbServer: Sendable {
       try XauthorityFile.write(authorization, display: nil, to: authorityFile)
       fds = try ProcessControl.pipe()
     } catch {
-      try? FileManager.default.removeItem(atPath: folder)
+      try? FileSystem.remove(atPath: folder)  // the failure below is the one to report
       throw RunnerError(.displayFailed, "cannot prepare Xvfb: \(error)")
     }
     return Preparation(folder: folder, authorization: authorization, authorityFile: authorityFile, fds: fds)
@@ -168,7 +168,7 @@ package final class XvfbServer: Sendable {
     switch owner.spawned.withLock({ $0 }) {
     case .success(let p): return p
     case .failure(let e):
-      try? FileManager.default.removeItem(atPath: folder)
+      try? FileSystem.remove(atPath: folder)  // the spawn's failure is the one to report
       throw RunnerError(.displayFailed, "cannot start \(xvfb): \(e.message)", errno: e)
     case nil: fatalError("the owner thread signals after recording the spawn")
     }
@@ -182,10 +182,10 @@ package final class XvfbServer: Sendable {
     kill(pid, SIGKILL)
     _ = owner.endedSignal.wait(timeout: .now() + 5)
     let tail =
-      logPath.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) }?
+      logPath.flatMap { FileSystem.readText(atPath: $0) }?
       .split(separator: "\n").suffix(3).joined(separator: " / ") ?? ""
     Self.removeLeftovers(pid: pid, display: nil)
-    try? FileManager.default.removeItem(atPath: folder)
+    try? FileSystem.remove(atPath: folder)  // the server's failure is the one to report
     let why =
       owner.ended.withLock { $0 }.map { "exited: \($0)" } ?? "did not report a display within \(timeout) s"
     return RunnerError(.displayFailed, "Xvfb \(why)" + (tail.isEmpty ? "" : " (\(tail))"))
@@ -203,9 +203,10 @@ package final class XvfbServer: Sendable {
   /// `MachineClaim`) are removed first.
   private static func privateFolder() throws(Errno) -> String {
     let prefix = "firstframe-xvfb-"
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: "/tmp")) ?? []
+    let names = (try? FileSystem.contentsOfDirectory(atPath: "/tmp")) ?? []
     _ = MachineClaim.removeLeftovers(names, prefix: prefix) {
-      (try? FileManager.default.removeItem(atPath: "/tmp/" + $0)) != nil
+      // Another bench's leftovers: best effort.
+      (try? FileSystem.remove(atPath: "/tmp/" + $0)) != nil
     }
     var template = Array("/tmp/\(prefix)\(MachineClaim.currentToken)-XXXXXX".utf8CString)
     guard let made = mkdtemp(&template) else { throw Errno.current }
@@ -238,7 +239,7 @@ package final class XvfbServer: Sendable {
       }
     }
     Self.removeLeftovers(pid: pid, display: displayNumber)
-    try? FileManager.default.removeItem(atPath: folder)
+    try? FileSystem.remove(atPath: folder)  // cleanup on the way out: nothing to tell anyone
   }
 
   /// Removes `/tmp/.X<N>-lock` and `/tmp/.X11-unix/X<N>` when the lock names `pid` (Xvfb killed
@@ -246,11 +247,11 @@ package final class XvfbServer: Sendable {
   static func removeLeftovers(pid: pid_t, display: Int?) {
     let locks =
       display.map { ["/tmp/.X\($0)-lock"] }
-      ?? ((try? FileManager.default.contentsOfDirectory(atPath: "/tmp")) ?? []).filter {
+      ?? ((try? FileSystem.contentsOfDirectory(atPath: "/tmp")) ?? []).filter {
         $0.hasPrefix(".X") && $0.hasSuffix("-lock")
       }.map { "/tmp/" + $0 }
     for lock in locks {
-      guard let text = try? String(contentsOfFile: lock, encoding: .utf8),
+      guard let text = FileSystem.readText(atPath: lock, maxBytes: 64),
         Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) == pid
       else { continue }
       let number = lock.dropFirst("/tmp/.X".count).dropLast("-lock".count)

@@ -2,10 +2,13 @@ import BenchKit
 import Foundation
 import X11Display
 
-extension DoctorCommand {
+extension X11ServerCommands {
+  /// `bench doctor`'s line on the X11 display path.
+  static func doctorLine() -> String? { "X11 display path (--display x11): \(doctorFindings())" }
+
   /// Whether `--display x11` can run here (the XCB libraries and Xvfb), and whether `DISPLAY`'s
   /// server answers (for `--display x11:NAME`).
-  static func x11() -> String {
+  static func doctorFindings() -> String {
     do {
       try X11Library.load(X11Library.probing)
     } catch {

@@ -1,4 +1,3 @@
-import Foundation
 import SystemCalls
 import X11Display
 
@@ -12,8 +11,8 @@ enum XauthorityFile {
 
   /// The file's bytes for `authorization` on display number `display` (nil: any display,
   /// for the server's own `-auth` file, written before its number is known).
-  static func contents(_ authorization: X11Authorization, display: Int?) -> Data {
-    var out = Data()
+  static func contents(_ authorization: X11Authorization, display: Int?) -> [UInt8] {
+    var out: [UInt8] = []
     func u16(_ v: UInt16) { out.append(contentsOf: [UInt8(v >> 8), UInt8(v & 0xff)]) }
     func field(_ bytes: [UInt8]) {
       u16(UInt16(bytes.count))
@@ -31,8 +30,7 @@ enum XauthorityFile {
   /// (``FileSystem/replaceAtomically(_:atPath:mode:)-([UInt8],_,_)``).
   /// - Throws: the ``Errno`` of the call that failed.
   static func write(_ authorization: X11Authorization, display: Int?, to path: String) throws(Errno) {
-    try FileSystem.replaceAtomically(
-      Array(contents(authorization, display: display)), atPath: path, mode: 0o600)
+    try FileSystem.replaceAtomically(contents(authorization, display: display), atPath: path, mode: 0o600)
   }
 
   /// A new `MIT-MAGIC-COOKIE-1` authorization: 16 bytes from the system's random generator.

@@ -1,4 +1,4 @@
-import BenchKit
+import LightBoardFeed
 import LaunchContract
 import PhaseTrace
 import RunAnalysis

@@ -8,13 +8,14 @@ package struct LightBoardFeed {
   package let feeder: LightBoardFeeder
   let loopVideo: Bool?
 
-  /// Starts feeding when `settings` asks for it; nil when it does not, or when the feeder cannot
-  /// start (`note` gets one line why: the runs then find their first frames by change detection).
-  /// Each follow of the capture format after the first is recorded in `follows`.
-  package static func start(settings: RunSettings, follows: FeedFollowLog? = nil, note: (String) -> Void)
-    -> LightBoardFeed?
-  {
-    guard let output = settings.feedLightBoard, let capture = settings.camera.devicePath else { return nil }
+  /// Starts feeding `output` (`--feed-light-board`) for the camera node `capture` when both are
+  /// given; nil when they are not, or when the feeder cannot start (`note` gets one line why: the
+  /// runs then find their first frames by change detection). Each follow of the capture format
+  /// after the first is recorded in `follows`.
+  package static func start(
+    output: String?, capture: String?, follows: FeedFollowLog? = nil, note: (String) -> Void
+  ) -> LightBoardFeed? {
+    guard let output, let capture else { return nil }
     let loopVideo = Self.loopVideo(capture: capture)
     if loopVideo == false {
       note("--feed-light-board: \(capture) has Loop Video off; runs fall back to change detection")

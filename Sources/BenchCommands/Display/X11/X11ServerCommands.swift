@@ -1,69 +1,76 @@
 import BenchKit
 import Foundation
 import LaunchContract
-import Probe
 import ProbeCalibration
+import ResultsSchema
 import X11Display
 
-extension CalibrateCommand {
+/// An X server for bench's commands: calibration through a real X client on a private Xvfb or
+/// an existing server, the X11 probe's cost, and `bench doctor`'s line on the X11 path.
+enum X11ServerCommands: DisplayServerCommands {
+  static var kind: DisplayServerKind { .x11 }
+
   /// `bench calibrate --display x11|x11:NAME`: the trials through a real X client, without and
   /// with load, then the X11 probe's cost at 640×480 and 1280×720, reading every pixel and
   /// reading at half size (the default), one after the other. Returns 0 when every report
   /// passes (no early detection, no miss, lag p99 ≤ 4 ms), 1 otherwise.
-  static func executeX11(
-    _ options: Options, output: inout some TextOutputStream, errors: inout some TextOutputStream
+  static func calibrate(
+    _ options: CalibrateCommand.Options, output: inout some TextOutputStream,
+    errors: inout some TextOutputStream
   ) -> Int32 {
-    let display: BenchDisplay
+    let server: X11Server
     do {
-      display = try BenchDisplay.open(
-        options.display, width: options.settings.width, height: options.settings.height, logPath: nil)
+      server = try X11Server.open(
+        options.display, width: options.settings.width, height: options.settings.height, logFolder: nil)
     } catch {
       errors.write("bench calibrate: \(error.message)\n")
       return 1
     }
-    defer { display.stop() }
-    let name = display.x11Name
+    defer { server.stop() }
+    let name = server.displayName
     var reports: [CalibrationReport] = []
     var costs: [X11ProbeCostReport] = []
     do {
       for load in options.load ? [false, true] : [false] {
         var settings = options.settings
         settings.load = load
-        var report = try Calibration.runX11(settings, display: name, authorization: display.authorization)
-        report.displayServerRealtime = display.server?.realtimeGranted
+        var report = try Calibration.runX11(settings, display: name, authorization: server.authorization)
+        report.displayServerRealtime = server.xvfb?.realtimeGranted
         reports.append(report)
       }
       for (w, h) in [(640, 480), (1280, 720)] {
         for resolution in [X11WindowCapture.Resolution.full, .reduced] {
           costs.append(
             try X11ProbeCost.run(
-              width: w, height: h, display: name, authorization: display.authorization,
-              serverPID: display.server?.pid, resolution: resolution))
+              width: w, height: h, display: name, authorization: server.authorization,
+              serverPID: server.xvfb?.pid, resolution: resolution))
         }
       }
     } catch {
-      errors.write("bench calibrate: \(display.failure ?? error.message)\n")
+      errors.write("bench calibrate: \(server.failure ?? error.message)\n")
       return 1
     }
     switch options.format {
-    case .json: output.write(json(JSONReport(calibration: reports, x11ProbeCost: costs)))
-    case .table: output.write(x11Table(reports, costs, display: display))
+    case .json:
+      output.write(
+        CalibrateCommand.json(CalibrateCommand.JSONReport(calibration: reports, x11ProbeCost: costs)))
+    case .table: output.write(table(reports, costs, server: server.serverInfo))
     }
-    return status(of: reports, errors: &errors)
+    return CalibrateCommand.status(of: reports, errors: &errors)
   }
 
   /// How the probe read the window, for a person: "every pixel read", "read at 1/2 size".
   static func readScale(_ scale: Int) -> String { scale > 1 ? "read at 1/\(scale) size" : "every pixel read" }
 
-  static func x11Table(_ reports: [CalibrationReport], _ costs: [X11ProbeCostReport], display: BenchDisplay)
-    -> String
-  {
+  static func table(
+    _ reports: [CalibrationReport], _ costs: [X11ProbeCostReport], server: BenchResults.DisplayServerInfo
+  ) -> String {
     func f(_ v: Double) -> String { v.isNaN ? "-" : String(format: "%.2f", v) }
     func yes(_ b: Bool?) -> String {
       b.map { $0 ? "granted" : "not granted" } ?? "not bench's (existing server)"
     }
     var s = ""
-    if let r = reports.first, let server = display.serverInfo {
+    if let r = reports.first {
       s +=
         "display: \(r.display ?? "x11") (\(server.vendor) \(server.release), \(server.started ? "Xvfb started by bench" : "existing server")), images: \(r.sharedMemoryImages == true ? "MIT-SHM" : "through the socket"), window \(readScale(r.x11ReadScale ?? 1))\n"
       s +=
@@ -71,12 +78,13 @@ extension CalibrateCommand {
       s +=
         "goal: no early detection, no miss, lag p99 ≤ \(f(r.pathLagBoundMilliseconds ?? .nan)) ms + the host's wake-up allowance, measured in the same trials\n\n"
     }
-    s += rowsHeader + "verdict\n"
-    for r in reports { s += row(r) + (r.passes ? "ok" : "FAIL") + "\n" }
+    s += CalibrateCommand.rowsHeader + "verdict\n"
+    for r in reports { s += CalibrateCommand.row(r) + (r.passes ? "ok" : "FAIL") + "\n" }
     for r in reports {
-      s += "\(r.load ? "with \(r.loadThreads) burners" : "without load"): lag p99 ≤ \(boundFormula(r))\n"
+      s +=
+        "\(r.load ? "with \(r.loadThreads) burners" : "without load"): lag p99 ≤ \(CalibrateCommand.boundFormula(r))\n"
     }
-    s += hostWakeupLines(reports)
+    s += CalibrateCommand.hostWakeupLines(reports)
     #if DEBUG
       let build = "a debug build: unoptimised, many times a release build's cost"
     #else

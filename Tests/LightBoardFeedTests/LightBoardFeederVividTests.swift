@@ -1,4 +1,4 @@
-import BenchKit
+import LightBoardFeed
 import CaptureKit
 import Foundation
 import LightBoard
