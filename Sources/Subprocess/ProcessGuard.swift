@@ -35,11 +35,11 @@ package final class ProcessGuard: Sendable {
   /// The hidden command that runs the guard.
   package static let command = "__guard"
 
-  private let writeEnd: Int32
+  private let outbox: GuardOutbox
   private let process: ChildProcess
 
   private init(writeEnd: Int32, process: ChildProcess) {
-    self.writeEnd = writeEnd
+    self.outbox = GuardOutbox(fd: writeEnd)
     self.process = process
   }
 
@@ -71,10 +71,12 @@ package final class ProcessGuard: Sendable {
       throw error
     }
     FileDescriptorIO.close(readEnd)
-    // Never wait on the guard: a message that does not fit is dropped (it reads continuously).
+    // Never wait on the guard: a message that does not fit waits in the outbox (none is dropped).
     _ = fcntl(writeEnd, F_SETFL, fcntl(writeEnd, F_GETFL) | O_NONBLOCK)
     let started = ProcessGuard(writeEnd: writeEnd, process: process)
     current.withLock { $0 = started }
+    // Bench's claim on what it makes (MachineClaim): the guard removes it when bench is gone.
+    if let claim = MachineClaim.current { started.removeClaimOnExit(claim.path) }
     return started
   }
 
@@ -92,6 +94,15 @@ package final class ProcessGuard: Sendable {
   /// deleted one by one.
   package func removeDirectoryOnExit(_ path: String) { send("rmdir " + path) }
 
+  /// Asks the guard to remove bench's claim file `path` (``MachineClaim``) when bench is gone,
+  /// after everything else, and only when every folder it was left to remove is gone.
+  package func removeClaimOnExit(_ path: String) { send("unclaim " + path) }
+
+  /// Asks the guard to write back the kernel settings saved in `stateFile`
+  /// (``SavedControlValues``: the cpufreq cap's originals) if bench dies before ``keep(_:)``,
+  /// when the file still names bench's claim as its owner.
+  package func restoreOnExit(_ stateFile: String) { send("restore " + stateFile) }
+
   /// Bench removed (or keeps) `path` itself: the guard forgets it.
   package func keep(_ path: String) { send("keep " + path) }
 
@@ -104,23 +115,25 @@ package final class ProcessGuard: Sendable {
 
   private func send(_ line: String) {
     guard !line.contains("\n") else { return }
-    try? FileDescriptorIO.writeAll(writeEnd, line + "\n")
+    outbox.send(line)
   }
 
   /// Removes the kernel folder `path` (a tracefs instance) with `rmdir`, retrying for up to 30 s
   /// while it fails for any reason but its absence: bench's last open file in it is released
   /// only as bench's exit finishes, which can be after the guard saw its pipe end, and a bench
   /// killed while it sized the instance's buffer leaves the kernel busy with it a while longer.
-  static func removeBusyDirectory(_ path: String) {
+  @discardableResult
+  static func removeBusyDirectory(_ path: String) -> Bool {
     for _ in 0..<1500 {
       do {
         try FileSystem.removeDirectory(atPath: path)
-        return
+        return true
       } catch {
-        guard error != .noSuchFile else { return }
+        guard error != .noSuchFile else { return true }
         MonotonicClock.sleep(nanoseconds: 20_000_000)
       }
     }
+    return false
   }
 
   /// The guard's own pid (for tests and diagnostics).
@@ -134,6 +147,8 @@ package final class ProcessGuard: Sendable {
     var paths: [String] = []
     var folders: [String] = []
     var prefixes: [(folder: String, prefix: String)] = []
+    var claims: [String] = []
+    var restores: [String] = []
     var pending: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 4096)
     while true {
@@ -157,10 +172,15 @@ package final class ProcessGuard: Sendable {
         } else if line.hasPrefix("rmprefix "), let slash = line.firstIndex(of: "/") {
           let prefix = String(line[line.index(line.startIndex, offsetBy: 9)..<slash])
           if !prefix.isEmpty { prefixes.append((String(line[slash...]), prefix)) }
+        } else if line.hasPrefix("restore /") {
+          restores.append(String(line.dropFirst(8)))
+        } else if line.hasPrefix("unclaim /") {
+          claims.append(String(line.dropFirst(8)))
         } else if line.hasPrefix("keep ") {
           let path = String(line.dropFirst(5))
           paths.removeAll { $0 == path }
           folders.removeAll { $0 == path }
+          restores.removeAll { $0 == path }
         }
       }
     }
@@ -168,14 +188,19 @@ package final class ProcessGuard: Sendable {
       kill(-g, SIGKILL)
       kill(g, SIGKILL)
     }
+    // Bench's caps, when they still name bench's claim (a later bench's are its own).
+    let owner = claims.first.map { String($0.split(separator: "/").last ?? "") }
+    for file in restores { SavedControlValues.writeBack(from: file, owner: owner) }
     for path in paths { try? FileSystem.remove(atPath: path, absentIsFine: true) }
-    for folder in folders { removeBusyDirectory(folder) }
+    let removedAll = folders.map { removeBusyDirectory($0) }.allSatisfy { $0 }
     for (folder, prefix) in prefixes {
       for entry in (try? FileSystem.contentsOfDirectory(atPath: folder)) ?? []
       where entry.hasPrefix(prefix) {
         unlink(folder + "/" + entry)
       }
     }
+    // A claim goes last: whatever could not be removed stays claimed, for the next bench to sweep.
+    if removedAll { for claim in claims { unlink(claim) } }
     exit(0)
   }
 }

@@ -39,6 +39,8 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
   public static let fileExists = Errno(rawValue: EEXIST)
   /// `EPIPE`: the reading end of a pipe is closed.
   public static let brokenPipe = Errno(rawValue: EPIPE)
+  /// `EBUSY`: the resource is in use (a kernel folder with a reader, a mount).
+  public static let busy = Errno(rawValue: EBUSY)
 
   static let names: [Int32: String] = [
     EPERM: "EPERM", ENOENT: "ENOENT", ESRCH: "ESRCH", EINTR: "EINTR", EIO: "EIO", ENXIO: "ENXIO",

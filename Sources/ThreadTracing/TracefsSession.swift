@@ -1,7 +1,7 @@
 import Subprocess
 import SystemCalls
 
-/// Bench's own tracefs instance (`/sys/kernel/tracing/instances/firstframe-<bench pid>`): the
+/// Bench's own tracefs instance (`/sys/kernel/tracing/instances/firstframe-<bench's claim>`): the
 /// scheduler events of every CPU on the `mono` trace clock (CLOCK_MONOTONIC, the clock of the
 /// phase events), into a ring buffer sized up front that drops new events when full rather
 /// than overwriting the run's start (`overwrite` off; the drops are counted). Tracing is on only
@@ -16,7 +16,7 @@ import SystemCalls
 /// not recorded: on a loaded machine they were 10–50 thousand a run, and parsing them between
 /// runs took seconds, long enough for a warm device to go cold.
 ///
-/// A companion instance (`firstframe-<bench pid>-runtime`, same tasks and clock) records only
+/// A companion instance (`firstframe-<bench's claim>-runtime`, same tasks and clock) records only
 /// `sched_stat_runtime`, which places the switches into a thread that this kernel leaves out of
 /// the trace (docs/thread-states.md, Limits). It has a buffer of its own because an app can
 /// fill it: every read of a running thread's CPU-time clock writes one. When it is full, the
@@ -25,11 +25,11 @@ import SystemCalls
 /// The instances are removed by ``close()`` (the runs' end, Ctrl-C and SIGTERM end the pipeline
 /// normally), by the process guard when bench dies any other way (SIGKILL:
 /// ``ProcessGuard/removeDirectoryOnExit(_:)``), and as a last resort by the next bench
-/// (``removeStale(root:)``: `firstframe-<pid>` instances whose pid is gone).
+/// (``removeStale(root:)``: `firstframe-<token>` instances whose claim is free, `MachineClaim`).
 package final class TracefsSession: Sendable {
   /// Where tracefs is mounted (bench mounts it there when it is not).
   package static let defaultRoot = "/sys/kernel/tracing"
-  /// The name of bench's instances: this prefix and bench's pid.
+  /// The name of bench's instances: this prefix and bench's claim token (`MachineClaim`).
   package static let instancePrefix = "firstframe-"
   /// The events recorded (all in the `sched` group).
   package static let events = [
@@ -83,15 +83,16 @@ package final class TracefsSession: Sendable {
   }
 
   /// Opens bench's instance: mounts tracefs at `root` when it is not mounted, removes stale
-  /// instances of benches that died, makes `firstframe-<pid>` and sets it up, tracing off.
+  /// instances of benches that died, makes `firstframe-<token>` and sets it up, tracing off.
+  /// `token` names the instance's owner: this process's claim (`MachineClaim.currentToken`).
   /// - Throws: a ``TracefsError`` saying why tracefs cannot be used (not root, no tracefs, no
   ///   `mono` clock, a missing event).
   package static func open(
-    root: String = defaultRoot, pid: Int32 = ProcessControl.currentProcessID, bufferKB: Int = bufferKBPerCPU
+    root: String = defaultRoot, token: String = MachineClaim.currentToken, bufferKB: Int = bufferKBPerCPU
   ) throws(TracefsError) -> TracefsSession {
     try mountIfNeeded(root)
     removeStale(root: root)
-    let path = root + "/instances/" + instancePrefix + String(pid)
+    let path = root + "/instances/" + instancePrefix + token
     // The guard first (the pipeline's own, started early), told before the folder exists: a
     // bench killed with SIGKILL at any moment after the mkdir leaves it to the guard to remove.
     _ = try? ProcessGuard.start()
@@ -251,34 +252,29 @@ package final class TracefsSession: Sendable {
     return (lost, bytes)
   }
 
-  /// Turns tracing off and removes the instances (the kernel frees their buffers).
+  /// Turns tracing off and removes the instances (the kernel frees their buffers). An instance
+  /// the kernel still holds busy is retried for up to a second, then left to the guard (and,
+  /// were the guard gone too, to the next bench's sweep): the guard forgets only what is gone.
   package func close() {
     for folder in paths.reversed() {
       try? write("0", "tracing_on", in: folder)
-      try? FileSystem.removeDirectory(atPath: folder)
-      ProcessGuard.running?.keep(folder)
+      if Self.removeInstance(folder) { ProcessGuard.running?.keep(folder) }
     }
   }
 
-  /// Removes the instances of benches that are gone (`firstframe-<pid>` and its companion
-  /// `firstframe-<pid>-runtime`, whose pid does not exist): what a bench killed with SIGKILL left
-  /// when its guard could not remove it either. Returns the folders removed.
+  /// Removes the instances of benches that are gone (`firstframe-<token>` and its companion
+  /// `firstframe-<token>-runtime`, whose claim is free: `MachineClaim.isFree(token:folders:)`,
+  /// whatever pid namespace the owner ran in): what a bench killed with SIGKILL left when its
+  /// guard could not remove it either. Returns the folders removed.
   @discardableResult
-  package static func removeStale(root: String = defaultRoot) -> [String] {
+  package static func removeStale(
+    root: String = defaultRoot, claims: [String] = MachineClaim.searchFolders
+  ) -> [String] {
     let instances = root + "/instances"
-    var removed: [String] = []
-    for name in (try? FileSystem.contentsOfDirectory(atPath: instances)) ?? []
-    where name.hasPrefix(instancePrefix) {
-      var digits = name.dropFirst(instancePrefix.count)
-      if digits.hasSuffix(runtimeSuffix) { digits = digits.dropLast(runtimeSuffix.count) }
-      guard let pid = Int32(digits), !ProcessControl.isAlive(pid) else {
-        continue
-      }
-      if (try? FileSystem.removeDirectory(atPath: instances + "/" + name)) != nil {
-        removed.append(instances + "/" + name)
-      }
-    }
-    return removed
+    let names = (try? FileSystem.contentsOfDirectory(atPath: instances)) ?? []
+    return MachineClaim.removeLeftovers(names, prefix: instancePrefix, folders: claims) {
+      (try? FileSystem.removeDirectory(atPath: instances + "/" + $0)) != nil
+    }.map { instances + "/" + $0 }
   }
 }
 

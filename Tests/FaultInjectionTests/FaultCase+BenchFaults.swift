@@ -60,7 +60,7 @@ extension FaultCase {
         #expect(o.termination == .signaled(SIGKILL))
         let pid = bench.process.processIdentifier
         let surfaces = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev/shm")) ?? []).filter {
-          $0.hasPrefix("firstframe-\(pid)-")
+          $0.hasPrefix("firstframe-\(pid)x")
         }
         #expect(surfaces.isEmpty, "surfaces left: \(surfaces)")
         let again = try BenchProcess(cameraRuns(out: out, runs: 1)).finish(deadline: 60)

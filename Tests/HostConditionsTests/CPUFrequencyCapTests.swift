@@ -2,6 +2,7 @@
   import Glibc
 #endif
 import Foundation
+import SystemCalls
 import TestSupport
 import Testing
 
@@ -60,12 +61,29 @@ import Testing
     try sys.addCPUs(2)
     let cap = CPUFrequencyCap(root: sys.cpuRoot, statePath: sys.root + "/state")
     _ = try cap.apply(fraction: 0.5)
-    // As if another bench (pid 999999) had written the state file and been SIGKILLed.
     let text = try #require(try? String(contentsOfFile: sys.root + "/state", encoding: .utf8))
-    try text.replacingOccurrences(of: "pid \(getpid())", with: "pid 999999").write(
-      toFile: sys.root + "/state", atomically: true, encoding: .utf8)
+    func owned(by pid: String, _ token: String) throws {
+      try text.replacingOccurrences(of: "pid \(getpid())", with: "pid \(pid)")
+        .replacingOccurrences(of: "owner \(MachineClaim.currentToken)", with: "owner \(token)")
+        .write(toFile: sys.root + "/state", atomically: true, encoding: .utf8)
+    }
+    // As if another bench, alive in another pid namespace (its pid 999999 is no process here),
+    // had written the state file: its claim is held.
+    let other = try MachineClaim()
+    try owned(by: "999999", other.token)
+    #expect(cap.restoreLeftovers() == 0)
+    #expect(sys.read("cpu/cpu0/cpufreq/scaling_max_freq") == "1500000")
+    // A state file without a claim, of a bench that is alive.
+    try owned(by: "999999", "999999")
     #expect(cap.restoreLeftovers(isAlive: { _ in true }) == 0)
     #expect(sys.read("cpu/cpu0/cpufreq/scaling_max_freq") == "1500000")
+    // As if that other bench had been SIGKILLed, its guard too, and its pid given to this
+    // process since: its claim is free.
+    let folder = String(other.path.dropLast(other.token.count))
+    let dead = "\(getpid())x" + String(format: "%016llx", UInt64.random(in: 0...UInt64.max))
+    FileDescriptorIO.close(try FileSystem.createFile(atPath: folder + dead))
+    defer { unlink(folder + dead) }
+    try owned(by: "\(getpid())", dead)
     let cleanup = LowPowerCleanup.restoreLeftovers(cpufreq: cap, cgroups: nil)
     #expect(cleanup.restoredValues == 6)
     #expect(sys.read("cpu/cpu0/cpufreq/scaling_max_freq") == "3000000")

@@ -21,10 +21,14 @@ struct TracefsSessionTests {
 
   @Test("a session records a spawned child's fork and switches on the mono clock, and close removes it")
   func records() throws {
-    // An instance name no bench uses: a pid above the kernel's pid_max (4194304).
-    let session = try TracefsSession.open(pid: 2_000_000_001)
+    // An instance of the test's own claim: no other bench's sweep may remove it.
+    let claim = try MachineClaim()
+    let session = try TracefsSession.open(token: claim.token)
     var closed = false
-    defer { if !closed { session.close() } }
+    defer {
+      if !closed { session.close() }
+      withExtendedLifetime(claim) {}
+    }
     #expect(FileManager.default.fileExists(atPath: session.path))
     #expect(FileSystem.readText(atPath: session.path + "/trace_clock")?.contains("[mono]") == true)
     try session.begin()
@@ -62,8 +66,12 @@ struct TracefsSessionTests {
     "each run's trace holds only that run: the buffers are emptied after a run is read, and at a begin no end followed"
   )
   func eachRunAlone() throws {
-    let session = try TracefsSession.open(pid: 2_000_000_003)
-    defer { session.close() }
+    let claim = try MachineClaim()
+    let session = try TracefsSession.open(token: claim.token)
+    defer {
+      session.close()
+      withExtendedLifetime(claim) {}
+    }
     func spawnTrue() throws -> Int {
       let child = try ChildProcess.spawn(argv: ["/bin/true"], environment: [:])
       _ = child.wait(timeout: 30)
@@ -100,8 +108,12 @@ struct TracefsSessionTests {
     let other = try ChildProcess.spawn(
       argv: ["/bin/sh", "-c", "while :; do /bin/true; done"], environment: [:])
     defer { other.terminate(grace: 0) }
-    let session = try TracefsSession.open(pid: 2_000_000_002)
-    defer { session.close() }
+    let claim = try MachineClaim()
+    let session = try TracefsSession.open(token: claim.token)
+    defer {
+      session.close()
+      withExtendedLifetime(claim) {}
+    }
     try session.begin()
     let child = try ChildProcess.spawn(
       argv: ["/bin/sh", "-c", "/bin/true; /bin/true; /bin/true"], environment: [:])
@@ -118,13 +130,19 @@ struct TracefsSessionTests {
       "the other process's \(forks.filter { $0.0 == Int(other.pid) }.count) forks are traced")
   }
 
-  @Test("the next bench removes an instance whose bench is gone, and keeps a live bench's")
+  @Test(
+    "the next bench removes an instance whose claim is free though its pid lives, and keeps a claimed one")
   func removesStale() throws {
-    let dead = try ChildProcess.spawn(argv: ["/bin/true"], environment: [:])
-    _ = dead.wait(timeout: 30)
-    let stale = Self.instances + TracefsSession.instancePrefix + String(dead.pid)
-    let live = Self.instances + TracefsSession.instancePrefix + String(getpid())
-    let folders = [stale, stale + TracefsSession.runtimeSuffix, live, live + TracefsSession.runtimeSuffix]
+    // A dead bench's claim, free, whose pid is this live process's (reused since).
+    let token = "\(getpid())x" + String(format: "%016llx", UInt64.random(in: 0...UInt64.max))
+    let claimFile = MachineClaim.machineFolder + "/" + token
+    FileDescriptorIO.close(try FileSystem.createFile(atPath: claimFile))
+    defer { unlink(claimFile) }
+    let live = try MachineClaim()
+    defer { withExtendedLifetime(live) {} }
+    let stale = Self.instances + TracefsSession.instancePrefix + token
+    let kept = Self.instances + TracefsSession.instancePrefix + live.token
+    let folders = [stale, stale + TracefsSession.runtimeSuffix, kept, kept + TracefsSession.runtimeSuffix]
     for folder in folders { try FileSystem.createDirectory(atPath: folder) }
     defer { for folder in folders { try? FileSystem.removeDirectory(atPath: folder) } }
     let removed = TracefsSession.removeStale()
@@ -132,7 +150,41 @@ struct TracefsSessionTests {
     #expect(removed.contains(stale + TracefsSession.runtimeSuffix))
     #expect(!FileManager.default.fileExists(atPath: stale))
     #expect(!FileManager.default.fileExists(atPath: stale + TracefsSession.runtimeSuffix))
-    #expect(FileManager.default.fileExists(atPath: live))
-    #expect(FileManager.default.fileExists(atPath: live + TracefsSession.runtimeSuffix))
+    #expect(FileManager.default.fileExists(atPath: kept))
+    #expect(FileManager.default.fileExists(atPath: kept + TracefsSession.runtimeSuffix))
+  }
+
+  @Test("another bench's sweep leaves a live session's instance alone, whatever its pid says")
+  func sweptUnderIt() throws {
+    // The case: another session's sweep removed a test's instance (named by a pid no
+    // process has) under it, and the next write to it failed.
+    let claim = try MachineClaim()
+    let session = try TracefsSession.open(token: claim.token)
+    defer {
+      session.close()
+      withExtendedLifetime(claim) {}
+    }
+    let removed = TracefsSession.removeStale()
+    #expect(!removed.contains(session.path), "the sweep removed \(session.path)")
+    try session.begin()
+    _ = session.end()
+  }
+
+  @Test("close leaves a busy instance to the guard rather than forget it, and removes a free one")
+  func closeRetries() throws {
+    let missing = Self.instances + TracefsSession.instancePrefix + "0x0000000000000000-none"
+    #expect(TracefsSession.removeInstance(missing, retryMilliseconds: 0))
+    let claim = try MachineClaim()
+    defer { withExtendedLifetime(claim) {} }
+    let folder = Self.instances + TracefsSession.instancePrefix + claim.token
+    try FileSystem.createDirectory(atPath: folder)
+    defer { try? FileSystem.removeDirectory(atPath: folder) }
+    // A reader holds the instance's trace_pipe open: the kernel refuses the rmdir (EBUSY).
+    let reader = try FileSystem.openForReading(atPath: folder + "/trace_pipe", nonBlocking: true)
+    #expect(!TracefsSession.removeInstance(folder, retryMilliseconds: 100))
+    #expect(FileManager.default.fileExists(atPath: folder))
+    FileDescriptorIO.close(reader)
+    #expect(TracefsSession.removeInstance(folder))
+    #expect(!FileManager.default.fileExists(atPath: folder))
   }
 }

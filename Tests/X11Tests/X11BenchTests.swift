@@ -27,7 +27,7 @@ struct X11BenchTests {
       let environ = FileManager.default.contents(atPath: "/proc/\(entry)/environ") ?? Data()
       let cmdline = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") ?? Data()
       if String(decoding: environ, as: UTF8.self).contains(marker) { return pid }
-      if String(decoding: cmdline, as: UTF8.self).contains("firstframe-xvfb-\(benchPID)-") { return pid }
+      if String(decoding: cmdline, as: UTF8.self).contains("firstframe-xvfb-\(benchPID)x") { return pid }
       return nil
     }
   }
@@ -38,14 +38,14 @@ struct X11BenchTests {
       pid in
       let cmdline = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") ?? Data()
       let text = String(decoding: cmdline, as: UTF8.self)
-      return text.hasPrefix("/") && text.contains("Xvfb") && text.contains("firstframe-xvfb-\(benchPID)-")
+      return text.hasPrefix("/") && text.contains("Xvfb") && text.contains("firstframe-xvfb-\(benchPID)x")
     }
   }
 
   /// Whether bench `benchPID` left its Xauthority folder in /tmp.
   static func authorityFolderLeft(by benchPID: Int32) -> Bool {
     ((try? FileManager.default.contentsOfDirectory(atPath: "/tmp")) ?? []).contains {
-      $0.hasPrefix("firstframe-xvfb-\(benchPID)-")
+      $0.hasPrefix("firstframe-xvfb-\(benchPID)x")
     }
   }
 

@@ -34,8 +34,8 @@ package enum BenchPipeline {
     let guardProcess = startGuard(errors: &errors)
     // The results folders first: one in use or holding results is refused before anything is built.
     let folders = try claim(job, errors: &errors)
-    // Surfaces left by a bench that was killed with SIGKILL (nothing else can leak them).
-    _ = DisplaySurface.removeStale()
+    // What benches killed with SIGKILL left and their guards could not remove (claims free).
+    BenchLeftovers.removeStale()
     let apps: [String?]
     switch job.apps(interrupted: interrupted, log: { errors.write($0 + "\n") }) {
     case .apps(let found): apps = found
@@ -73,7 +73,8 @@ package enum BenchPipeline {
       apps: apps, display: display, device: device, progress: progress, guardProcess: guardProcess,
       interrupted: stop)
     guard let sides = makeSides(job, folders: folders, context, errors: &errors) else { return .failed }
-    guardProcess?.removeOnExit(in: "/dev/shm", namesStartingWith: DisplaySurface.namePrefix + "\(getpid())-")
+    guardProcess?.removeOnExit(
+      in: "/dev/shm", namesStartingWith: DisplaySurface.namePrefix + MachineClaim.currentToken + "-")
     let results = job.run(
       sides.map(\.session), runners: sides.map(\.runner), progress: progress, interrupted: stop,
       log: { errors.write($0 + "\n") })

@@ -30,7 +30,7 @@ final class PrivateTrace: Sendable {
   init() throws(RunnerError) {
     _ = Self.abandonedRemoved
     do {
-      folder = try PrivateDirectory.makeTemporary(prefix: "\(Self.namePrefix)\(getpid())-")
+      folder = try PrivateDirectory.makeTemporary(prefix: "\(Self.namePrefix)\(MachineClaim.currentToken)-")
     } catch {
       throw RunnerError(.spawnFailed, "cannot make the run's private trace folder: \(error.message)")
     }
@@ -45,19 +45,17 @@ final class PrivateTrace: Sendable {
 
   deinit { try? FileSystem.remove(atPath: folder, absentIsFine: true) }
 
-  /// Removes the private folders in `root` whose bench (the pid in their name) no longer runs:
-  /// what a bench killed with SIGKILL left behind. Only folders of this user's own (not links:
-  /// `PrivateDirectory.check`) are removed; one whose bench still runs, or whose name holds no
-  /// pid, is left alone. A pid reused since only keeps a folder until a later bench.
+  /// Removes the private folders in `root` whose bench (the claim token in their name,
+  /// `MachineClaim`) is gone: what a bench killed with SIGKILL left behind. Only folders of this
+  /// user's own (not links: `PrivateDirectory.check`) are removed; one whose bench still runs, in
+  /// whatever pid namespace, or whose name holds no token, is left alone.
   static func removeAbandoned(in root: String) {
-    for name in (try? FileSystem.contentsOfDirectory(atPath: root)) ?? [] where name.hasPrefix(namePrefix) {
-      let rest = name.dropFirst(namePrefix.count)
-      guard let dash = rest.firstIndex(of: "-"), let owner = pid_t(rest[..<dash]), owner > 0,
-        !ProcessControl.isAlive(owner)
-      else { continue }
+    let names = (try? FileSystem.contentsOfDirectory(atPath: root)) ?? []
+    _ = MachineClaim.removeLeftovers(names, prefix: namePrefix) { name in
       let path = root + "/" + name
-      guard (try? PrivateDirectory.check(path)) != nil else { continue }
+      guard (try? PrivateDirectory.check(path)) != nil else { return false }
       try? FileSystem.remove(atPath: path, absentIsFine: true)
+      return true
     }
   }
 

@@ -60,7 +60,8 @@ public final class DisplaySurface: @unchecked Sendable {
     var fd: Int32 = -1
     var name = ""
     for attempt in 1...8 {
-      name = "/\(namePrefix)\(getpid())-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
+      name =
+        "/\(namePrefix)\(MachineClaim.currentToken)-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
       do {
         fd = try Syscalls.check("shm_open", "could not create the display surface \(name)") {
           () throws(Errno) in try Syscalls.shmOpen(name, flags: O_CREAT | O_EXCL | O_RDWR, mode: 0o600)
@@ -173,19 +174,18 @@ public final class DisplaySurface: @unchecked Sendable {
     }
   }
 
-  /// Removes surfaces in `directory` (where glibc keeps POSIX shared memory) whose owning process
-  /// (the pid in `/firstframe-<pid>-<random>`) no longer exists: the crash-safe cleanup path for
-  /// the runner. Returns the names removed. The corresponding call is `shm_unlink`.
+  /// Removes surfaces in `directory` (where glibc keeps POSIX shared memory) whose owner's claim
+  /// (the token in `/firstframe-<token>-<random>`, `MachineClaim`, looked up in `claims`) is
+  /// free: the crash-safe cleanup path for the runner, right in any pid namespace. Returns the
+  /// names removed. The corresponding call is `shm_unlink`.
   @discardableResult
-  public static func removeStale(directory: String = "/dev/shm") -> [String] {
+  public static func removeStale(
+    directory: String = "/dev/shm", claims: [String] = MachineClaim.searchFolders
+  ) -> [String] {
     guard let entries = try? FileSystem.contentsOfDirectory(atPath: directory) else { return [] }
-    var removed: [String] = []
-    for entry in entries where entry.hasPrefix(namePrefix) {
-      let rest = entry.dropFirst(namePrefix.count)
-      guard let dash = rest.firstIndex(of: "-"), let pid = pid_t(rest[..<dash]) else { continue }
-      if pid == getpid() || Syscalls.processExists(pid) { continue }
-      if Syscalls.shmUnlink("/" + entry) == 0 { removed.append("/" + entry) }
-    }
-    return removed
+    let named = entries.filter { $0.dropFirst(namePrefix.count).contains("-") }
+    return MachineClaim.removeLeftovers(named, prefix: namePrefix, folders: claims) {
+      Syscalls.shmUnlink("/" + $0) == 0
+    }.map { "/" + $0 }
   }
 }

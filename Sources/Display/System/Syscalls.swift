@@ -65,9 +65,4 @@ enum Syscalls {
 
   /// `close(fd)`.
   static func closeDescriptor(_ fd: Int32) { FileDescriptorIO.close(fd) }
-
-  /// `kill(pid, 0)`: whether process `pid` exists.
-  static func processExists(_ pid: pid_t) -> Bool {
-    kill(pid, 0) == 0 || Errno.current == Errno(rawValue: EPERM)
-  }
 }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
   import Glibc
 #endif
+import Subprocess
 import SystemCalls
 
 /// The `low-power` condition's cap where cpufreq is writable: every CPU's governor set to
@@ -8,10 +9,12 @@ import SystemCalls
 /// and its `scaling_max_freq` lowered — what a laptop's power-saver profile does.
 ///
 /// The original values are written to a state file (`statePath`, one `PATH<TAB>VALUE` line each,
-/// after a `pid N` line naming bench) before anything is changed, and written back by
-/// ``restore()`` when the condition ends — normally, on Ctrl-C or SIGTERM (the runner's interrupt
-/// flag ends the condition the ordinary way). A bench killed with SIGKILL cannot restore: the next
-/// bench finds the file of a dead pid and restores it (``restoreLeftovers()``).
+/// after a `pid N` and an `owner TOKEN` line naming bench and its `MachineClaim`) before anything
+/// is changed, and written back by ``restore()`` when the condition ends — normally, on Ctrl-C or
+/// SIGTERM (the runner's interrupt flag ends the condition the ordinary way). A bench killed with
+/// SIGKILL cannot restore: its guard does (`ProcessGuard.restoreOnExit(_:)`), and were the guard
+/// killed too, the next bench finds the file of a free claim and restores it
+/// (``restoreLeftovers(isAlive:)``).
 package struct CPUFrequencyCap: Sendable, Hashable {
   /// The folder standing for `/sys/devices/system/cpu`: tests point it at a fake sysfs tree.
   package var root: String
@@ -88,6 +91,7 @@ package struct CPUFrequencyCap: Sendable, Hashable {
       writes.append((policy.directory + "/scaling_max_freq", String(ceiling)))
     }
     try saveOriginals(of: writes.map(\.path))
+    ProcessGuard.running?.restoreOnExit(statePath)
     for write in writes {
       do {
         try FileSystem.writeControlFile(write.value + "\n", atPath: write.path)
@@ -103,7 +107,7 @@ package struct CPUFrequencyCap: Sendable, Hashable {
 
   /// Writes the state file: `pid N`, then each path with its current value.
   func saveOriginals(of paths: [String]) throws(CPUCapError) {
-    var text = "pid \(getpid())\n"
+    var text = "pid \(getpid())\nowner \(MachineClaim.currentToken)\n"
     for path in paths {
       guard let value = FileSystem.readText(atPath: path, maxBytes: 4096)?.trimmingWhitespace() else {
         throw CPUCapError("cannot read the original value", path: path)
@@ -121,21 +125,9 @@ package struct CPUFrequencyCap: Sendable, Hashable {
   /// written back (0 when there was no state file).
   @discardableResult
   package func restore() -> Int {
-    guard let text = FileSystem.readText(atPath: statePath, maxBytes: 1 << 20) else { return 0 }
-    var restored = 0
     // The governor first: some drivers clamp scaling_max_freq to what the governor allows.
-    let lines = text.split(separator: "\n").filter { !$0.hasPrefix("pid ") }
-    let ordered =
-      lines.filter { $0.contains("/scaling_governor\t") }
-      + lines.filter { !$0.contains("/scaling_governor\t") }
-    for line in ordered {
-      let parts = line.split(separator: "\t", maxSplits: 1)
-      guard parts.count == 2 else { continue }
-      if (try? FileSystem.writeControlFile(String(parts[1]) + "\n", atPath: String(parts[0]))) != nil {
-        restored += 1
-      }
-    }
-    _ = unlink(statePath)
+    let restored = SavedControlValues.writeBack(from: statePath, first: "/scaling_governor")
+    ProcessGuard.running?.keep(statePath)
     return restored
   }
 
@@ -147,11 +139,19 @@ package struct CPUFrequencyCap: Sendable, Hashable {
     return pid_t(line.dropFirst(4))
   }
 
-  /// Restores what a bench that is no longer alive (`isAlive`) left capped. Returns how many
-  /// values were written back (0 when nothing was left, or its bench still runs).
+  /// Restores what a bench that is gone left capped: one whose claim (the `owner` line) is free,
+  /// in whatever pid namespace it ran; for a state file without one (or naming a bare pid),
+  /// whose pid is no longer
+  /// alive (`isAlive`). Returns how many values were written back (0 when nothing was left, or
+  /// its bench still runs).
   @discardableResult
   package func restoreLeftovers(isAlive: (pid_t) -> Bool = ProcessControl.isAlive) -> Int {
-    guard let owner = stateOwner(), owner != getpid(), !isAlive(owner) else { return 0 }
+    let text = FileSystem.readText(atPath: statePath, maxBytes: 1 << 20) ?? ""
+    if let token = SavedControlValues.owner(in: text), token.contains("x") {
+      guard token != MachineClaim.currentToken, MachineClaim.isFree(token: token) else { return 0 }
+    } else {
+      guard let owner = stateOwner(), owner != getpid(), !isAlive(owner) else { return 0 }
+    }
     return restore()
   }
 

@@ -83,25 +83,22 @@ package struct CgroupCPUController: Sendable, Hashable {
     return nil
   }
 
-  /// The name of a run's cgroup: `firstframe-<bench pid>-<run>`, so that the next bench can tell
-  /// a dead bench's leftovers from a live one's.
-  package static func runGroupName(benchPID: pid_t, run: String) -> String {
-    "firstframe-\(benchPID)-\(run)"
+  /// The name of a run's cgroup: `firstframe-<owner>-<run>`, `owner` bench's claim token
+  /// (`MachineClaim`), so that the next bench can tell a dead bench's leftovers from a live
+  /// one's in any pid namespace.
+  package static func runGroupName(owner: String = MachineClaim.currentToken, run: String) -> String {
+    "firstframe-\(owner)-\(run)"
   }
 
-  /// Removes the `firstframe-<pid>-…` cgroups under bench's own whose bench (`pid`) is no longer
-  /// alive (`isAlive`), moving any task left in one to bench's own cgroup first. Returns the
-  /// names removed.
+  /// Removes the `firstframe-<token>-…` cgroups under bench's own whose claim is free
+  /// (`MachineClaim.isFree(token:folders:)`, claims looked up in `claims`), moving any task left
+  /// in one to bench's own cgroup first. Returns the names removed.
   @discardableResult
-  package func removeStaleGroups(isAlive: (pid_t) -> Bool = ProcessControl.isAlive) -> [String] {
+  package func removeStaleGroups(claims: [String] = MachineClaim.searchFolders) -> [String] {
     guard let names = try? FileSystem.contentsOfDirectory(atPath: ownDirectory) else { return [] }
-    var removed: [String] = []
-    for name in names.sorted() where name.hasPrefix("firstframe-") {
-      let parts = name.split(separator: "-")
-      guard parts.count >= 3, let pid = pid_t(parts[1]), !isAlive(pid) else { continue }
-      let group = RunCgroup(controller: self, name: name)
-      if group.remove() { removed.append(name) }
+    let groups = names.sorted().filter { $0.split(separator: "-").count >= 3 }
+    return MachineClaim.removeLeftovers(groups, prefix: "firstframe-", folders: claims) {
+      RunCgroup(controller: self, name: $0).remove()
     }
-    return removed
   }
 }

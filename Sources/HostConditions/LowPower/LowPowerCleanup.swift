@@ -1,6 +1,6 @@
 /// What a killed bench left of the `low-power` condition, undone by the next bench before it
 /// runs anything: cpufreq settings a SIGKILLed bench left capped (its state file names a dead
-/// pid), and `firstframe-<pid>-<run>` cgroups of benches no longer alive.
+/// pid), and `firstframe-<token>-<run>` cgroups whose claim is free (`MachineClaim`).
 package enum LowPowerCleanup {
   /// Restores the leftovers on this machine (`cpufreq`, the cgroup hierarchy that carries `cpu`).
   /// Returns how many cpufreq values were written back and which cgroups were removed.

@@ -39,7 +39,7 @@ package final class LowPowerCondition: LaunchConditionControl {
   {
     guard case .success(.quota(let controller, let quota)) = plan else { return LowPowerRun(condition: self) }
     do throws(CPUCapError) {
-      let name = CgroupCPUController.runGroupName(benchPID: context.benchPID, run: context.runID)
+      let name = CgroupCPUController.runGroupName(run: context.runID)
       return LowPowerRun(
         condition: self, cgroup: try RunCgroup.create(in: controller, name: name, quota: quota))
     } catch {

@@ -8,7 +8,7 @@ import SystemCalls
 /// a CPU quota: the app is put into it for the launch, its throttling is read back at the end,
 /// and it is removed afterwards. A bench killed in between leaves it to its process guard, which
 /// kills the app's group and then removes the folder (``ProcessGuard/removeDirectoryOnExit(_:)``),
-/// and as a last resort to the next bench (``CgroupCPUController/removeStaleGroups(isAlive:)``).
+/// and as a last resort to the next bench (``CgroupCPUController/removeStaleGroups(claims:)``).
 ///
 /// On cgroup v1 the app is in it from its first instruction: the spawning thread enters the
 /// group (its thread id into `tasks`), calls `posix_spawn` (a new process starts in its parent

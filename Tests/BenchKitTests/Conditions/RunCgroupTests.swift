@@ -28,8 +28,7 @@ import Testing
   func realQuota() throws {
     let controller = try #require(Self.real)
     let runner = try BenchRunner(settings: RunSettings(), appBinary: nil)
-    let name = CgroupCPUController.runGroupName(
-      benchPID: getpid(), run: "test-\(UInt32.random(in: 0...UInt32.max))")
+    let name = CgroupCPUController.runGroupName(run: "test-\(UInt32.random(in: 0...UInt32.max))")
     let quota = CPUQuota(quotaMicroseconds: 5_000, periodMicroseconds: 100_000)
     let group = try RunCgroup.create(in: controller, name: name, quota: quota)
     defer { group.remove() }
@@ -56,20 +55,28 @@ import Testing
   }
 
   @Test(
-    "the next bench removes a dead bench's run cgroups and keeps a live one's",
+    "the next bench removes run cgroups whose claim is free, though their pid lives, and keeps a claimed one's",
     .disabled(if: real == nil, Comment(rawValue: noRealCgroup)))
   func staleGroups() throws {
     let controller = try #require(Self.real)
     let quota = CPUQuota(quotaMicroseconds: 50_000, periodMicroseconds: 100_000)
-    let dead = try RunCgroup.create(in: controller, name: "firstframe-999999-stale-\(getpid())", quota: quota)
-    let live = try RunCgroup.create(
-      in: controller, name: CgroupCPUController.runGroupName(benchPID: getpid(), run: "live"), quota: quota)
-    defer { live.remove() }
-    let removed = controller.removeStaleGroups(isAlive: { $0 == getpid() })
+    let claims = temporaryFolder("claims")
+    defer { try? FileManager.default.removeItem(atPath: claims) }
+    // A dead bench's claim, free, whose token holds this live process's pid (reused since).
+    let token = "\(getpid())x" + String(format: "%016llx", UInt64.random(in: 0...UInt64.max))
+    FileDescriptorIO.close(try FileSystem.createFile(atPath: claims + "/" + token))
+    let live = try MachineClaim(folder: claims)
+    let dead = try RunCgroup.create(
+      in: controller, name: CgroupCPUController.runGroupName(owner: token, run: "stale"), quota: quota)
+    let kept = try RunCgroup.create(
+      in: controller, name: CgroupCPUController.runGroupName(owner: live.token, run: "live"), quota: quota)
+    defer { kept.remove() }
+    let removed = controller.removeStaleGroups(claims: [claims])
     #expect(removed.contains(dead.name))
-    #expect(!removed.contains(live.name))
+    #expect(!removed.contains(kept.name))
     #expect(!FileManager.default.fileExists(atPath: dead.directory))
-    #expect(FileManager.default.fileExists(atPath: live.directory))
+    #expect(FileManager.default.fileExists(atPath: kept.directory))
+    withExtendedLifetime(live) {}
   }
 
   @Test("a cap that did not take effect is the run's failure, with the reason")

@@ -24,11 +24,16 @@ struct TracefsKilledBenchTests {
       "on",
       "--quiet", "--out", dir + "/results",
     ])
-    let instance = Self.instances + TracefsSession.instancePrefix + String(bench.processIdentifier)
-    // Until the instance exists or bench has ended (then it never will: say how bench ended).
-    let made = await waitUntil(timeout: .seconds(300)) {
-      FileManager.default.fileExists(atPath: instance) || !bench.isRunning
+    // Bench's instance: named by its claim, whose token begins with its pid.
+    let named = TracefsSession.instancePrefix + "\(bench.processIdentifier)x"
+    @Sendable func found() -> String? {
+      ((try? FileManager.default.contentsOfDirectory(atPath: Self.instances)) ?? []).first {
+        $0.hasPrefix(named) && !$0.hasSuffix(TracefsSession.runtimeSuffix)
+      }.map { Self.instances + $0 }
     }
+    // Until the instance exists or bench has ended (then it never will: say how bench ended).
+    let made = await waitUntil(timeout: .seconds(300)) { found() != nil || !bench.isRunning }
+    let instance = found() ?? Self.instances + named + "…"
     let exists = FileManager.default.fileExists(atPath: instance)
     let ended = !bench.isRunning
     bench.signal(SIGKILL)

@@ -198,18 +198,17 @@ package final class XvfbServer: Sendable {
     return sched_setscheduler(pid, SCHED_FIFO, &param) == 0
   }
 
-  /// `/tmp/firstframe-xvfb-<bench pid>-XXXXXX`, mode 0700; folders of bench processes that are
-  /// gone (killed with SIGKILL, which nothing can clean up after) are removed first.
+  /// `/tmp/firstframe-xvfb-<bench's claim token>-XXXXXX`, mode 0700; folders of benches that
+  /// are gone (killed with SIGKILL, which nothing can clean up after: their claim is free,
+  /// `MachineClaim`) are removed first.
   private static func privateFolder() throws(Errno) -> String {
     let prefix = "firstframe-xvfb-"
-    for name in (try? FileSystem.contentsOfDirectory(atPath: "/tmp")) ?? []
-    where name.hasPrefix(prefix) {
-      let owner = name.dropFirst(prefix.count).prefix { $0 != "-" }
-      if let pid = Int32(owner), !ProcessControl.isAlive(pid) {
-        try? FileSystem.remove(atPath: "/tmp/" + name)  // another bench's leftovers: best effort
-      }
+    let names = (try? FileSystem.contentsOfDirectory(atPath: "/tmp")) ?? []
+    _ = MachineClaim.removeLeftovers(names, prefix: prefix) {
+      // Another bench's leftovers: best effort.
+      (try? FileSystem.remove(atPath: "/tmp/" + $0)) != nil
     }
-    var template = Array("/tmp/\(prefix)\(getpid())-XXXXXX".utf8CString)
+    var template = Array("/tmp/\(prefix)\(MachineClaim.currentToken)-XXXXXX".utf8CString)
     guard let made = mkdtemp(&template) else { throw Errno.current }
     return String(cString: made)
   }
