@@ -55,26 +55,29 @@
 //   8 BenchHistory → CPQShims, CSQLiteShims, HistoryAnalysis, PhaseTrace, ResultsSchema, RunAnalysis,
 //       SystemCalls
 //   8 camera-app (executable) → CameraApp
+//   8 DisplayServers → CommandLineKit, LaunchContract, Probe, ResultsSchema, Subprocess, SystemCalls,
+//       X11Display
 //   8 ProbeCalibration → CaptureKit, Display, LightBoard, Probe, Sampling, SystemCalls, X11Display
 //   8 Reports → Gates, HistoryAnalysis, LaunchContract, PhaseTrace, ResultsSchema, RunAnalysis, Sampling,
 //       Statistics
-//   9 BenchKit → AppBuilds, CommandLineKit, Display, Gates, HostConditions, LaunchContract, LightBoard,
-//       LightBoardFeed, PhaseTrace, Probe, Reports, ResultsSchema, RunAnalysis, Statistics, Subprocess,
-//       SyntheticCamera, SystemCalls, ThreadStates, ThreadTracing, V4L2Camera, X11Display
+//   9 BenchKit → AppBuilds, CommandLineKit, Display, DisplayServers, Gates, HostConditions,
+//       LaunchContract, LightBoard, LightBoardFeed, PhaseTrace, Probe, Reports, ResultsSchema,
+//       RunAnalysis, Statistics, Subprocess, SyntheticCamera, SystemCalls, ThreadStates, ThreadTracing,
+//       V4L2Camera, X11Display
 //   9 FuzzTargets → CameraApp, CaptureKit, Display, Gates, LaunchContract, LightBoard, PhaseTrace, Probe,
 //       Reports, ResultsSchema, RunAnalysis, SyntheticCamera, SystemCalls, TestSupport, ThreadStates,
 //       V4L2Camera, V4L2TestSupport
 //   9 history-benchmark (executable) → BenchHistory, CommandLineKit, HistoryAnalysis, ResultsSchema,
 //       RunAnalysis, Sampling, Statistics
-//   10 BenchJobs → AppBuilds, BenchHistory, BenchKit, CommandLineKit, Display, Gates, HistoryAnalysis,
-//       HostConditions, LaunchContract, LightBoardFeed, Reports, ResultsSchema, RunAnalysis, Statistics,
-//       Subprocess, SyntheticCamera, SystemCalls, ThreadTracing, V4L2Camera
+//   10 BenchJobs → AppBuilds, BenchHistory, BenchKit, CommandLineKit, Display, DisplayServers, Gates,
+//       HistoryAnalysis, HostConditions, LaunchContract, LightBoardFeed, Reports, ResultsSchema,
+//       RunAnalysis, Statistics, Subprocess, SyntheticCamera, SystemCalls, ThreadTracing, V4L2Camera
 //   10 results-benchmark (executable) → BenchKit, CommandLineKit, Gates, LaunchContract, ResultsSchema,
 //       Sampling, Subprocess, SystemCalls, TestSupport
-//   11 BenchCommands → AppBuilds, BenchHistory, BenchJobs, BenchKit, CommandLineKit, Display, Gates,
-//       HistoryAnalysis, HostConditions, LaunchContract, Probe, ProbeCalibration, Reports, ResultsSchema,
-//       RunAnalysis, Statistics, Subprocess, SyntheticCamera, SystemCalls, ThreadTracing, V4L2Camera,
-//       X11Display
+//   11 BenchCommands → AppBuilds, BenchHistory, BenchJobs, BenchKit, CommandLineKit, Display,
+//       DisplayServers, Gates, HistoryAnalysis, HostConditions, LaunchContract, Probe, ProbeCalibration,
+//       Reports, ResultsSchema, RunAnalysis, Statistics, Subprocess, SyntheticCamera, SystemCalls,
+//       ThreadTracing, V4L2Camera, X11Display
 //   12 bench (executable) → AppBuilds, BenchCommands, BenchKit, HostConditions, Subprocess, SystemCalls
 // graph:end
 import PackageDescription
@@ -292,8 +295,7 @@ let package = Package(
       swiftSettings: strict),
     // The runner: runs, sessions (one per results folder; `bench ab`'s interleaved pair) and the
     // one condition loop they share, the settings and the resources a benchmark holds open, the
-    // display (shared memory or Xvfb), the launch floor, the preload library, the results folder
-    // and journal.
+    // launch floor, the preload library, the results folder and journal.
     .target(
       name: "BenchKit",
       dependencies: [
@@ -301,6 +303,18 @@ let package = Package(
         "V4L2Camera", "SyntheticCamera",
         "CommandLineKit", "LaunchContract", "SystemCalls", "Subprocess", "AppBuilds", "X11Display",
         "LightBoard", "LightBoardFeed", "ResultsSchema", "ThreadStates", "ThreadTracing",
+        "DisplayServers",
+      ],
+      swiftSettings: strict),
+    // Bench's side of the display-server seam: the DisplayServer protocol (checked, set up once
+    // for a benchmark, the app's environment, a probe per run, stopped), its implementations for
+    // shared memory and X11 (a private Xvfb with its Xauthority, or an existing server), and
+    // BenchDisplay, which picks the server of a `--display` path.
+    .target(
+      name: "DisplayServers",
+      dependencies: [
+        "CommandLineKit", "LaunchContract", "Probe", "ResultsSchema", "Subprocess", "SystemCalls",
+        "X11Display",
       ],
       swiftSettings: strict),
     // The light-board feeder of a real camera's loop (`--feed-light-board`): renders the board
@@ -323,6 +337,7 @@ let package = Package(
         "HostConditions", "LightBoardFeed",
         "LaunchContract", "ResultsSchema", "Subprocess", "SyntheticCamera", "SystemCalls", "ThreadTracing",
         "V4L2Camera",
+        "DisplayServers",
       ],
       swiftSettings: strict),
     // The thin commands layer: `bench`'s command line (one option table per command) and each
@@ -334,6 +349,7 @@ let package = Package(
         "CommandLineKit", "Display", "LaunchContract", "Probe",
         "SyntheticCamera", "SystemCalls", "V4L2Camera", "X11Display", "Subprocess", "AppBuilds",
         "ResultsSchema", "ProbeCalibration", "BenchHistory", "BenchJobs", "ThreadTracing",
+        "DisplayServers",
       ],
       swiftSettings: strict),
     // The preload library (Preload/firstframe-preload.c) and its C companions, compiled by the
@@ -506,6 +522,7 @@ let package = Package(
         "LaunchContract", "SystemCalls", "Subprocess", "AppBuilds", "ResultsSchema",
         "TestSupport", "TestThreads", "V4L2Camera", "V4L2TestSupport", "CV4L2Shims", "LightBoard",
         "CaptureKit", "BenchHistory", "ThreadStates", "ThreadTracing",
+        "DisplayServers",
       ],
       exclude: ["Fixtures"], swiftSettings: strict),
     // The history database against a real SQLite file and a real PostgreSQL server (TestSupport's
@@ -546,6 +563,11 @@ let package = Package(
         "RunAnalysis", "SystemCalls", "TestSupport", "V4L2Camera", "V4L2TestSupport",
       ],
       swiftSettings: strict),
+    // The display servers' table (one implementation per kind) and the probe's connection retry.
+    .testTarget(
+      name: "DisplayServersTests",
+      dependencies: ["DisplayServers", "LaunchContract", "TestSupport", "X11Display"],
+      swiftSettings: strict),
     // The launch contract's parsers and tables: endpoints, the environment, owners, commands.
     .testTarget(name: "LaunchContractTests", dependencies: ["LaunchContract"], swiftSettings: strict),
     // The jobs' outcome as an exit status.
@@ -577,6 +599,7 @@ let package = Package(
         "PhaseTrace",
         "SystemCalls", "TestSupport",
         "TestThreads",
+        "DisplayServers",
       ], swiftSettings: strict),
     // End to end: bench against small hostile apps, killed and interrupted at random, on a full
     // disk; prints the suite's figures (cases, crashes, runs lost, processes left, peak memory).

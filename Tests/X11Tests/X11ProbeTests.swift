@@ -1,3 +1,4 @@
+import DisplayServers
 import BenchKit
 import CaptureKit
 import Dispatch

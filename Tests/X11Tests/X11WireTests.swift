@@ -2,6 +2,7 @@ import LaunchContract
 import Testing
 
 @testable import BenchKit
+@testable import DisplayServers
 @testable import Probe
 @testable import ProbeCalibration
 @testable import X11Display

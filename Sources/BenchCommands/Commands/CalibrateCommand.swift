@@ -1,3 +1,4 @@
+import DisplayServers
 import BenchKit
 import Foundation
 import LaunchContract

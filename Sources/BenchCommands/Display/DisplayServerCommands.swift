@@ -1,3 +1,4 @@
+import DisplayServers
 import LaunchContract
 
 /// One display server as bench's commands use it beyond a benchmark: the probe's calibration

@@ -1,3 +1,4 @@
+import DisplayServers
 import Foundation
 import LaunchContract
 import ProbeCalibration

@@ -1,3 +1,4 @@
+import DisplayServers
 import Probe
 import Subprocess
 import SystemCalls
@@ -8,7 +9,7 @@ extension BenchRunner {
   func makeMonitor() throws(RunnerError) -> DisplayMonitor {
     var detector = DetectorConfiguration()
     detector.decodesLightBoard = settings.readsLightBoard
-    return try display.makeMonitor(settings, detector: detector)
+    return try display.makeMonitor(settings.probeRequest, detector: detector)
   }
 
   /// Why the run cannot go on because its display is gone — the private Xvfb exited, or the

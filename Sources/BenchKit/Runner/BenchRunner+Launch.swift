@@ -1,6 +1,7 @@
 #if canImport(Glibc)
   import Glibc
 #endif
+import DisplayServers
 import Foundation
 import HostConditions
 import LaunchContract

@@ -1,3 +1,4 @@
+import DisplayServers
 import HostConditions
 import LaunchContract
 import ResultsSchema
@@ -107,5 +108,12 @@ package struct RunSettings: Sendable {
     AppExpectations(
       configuration: configuration, outputs: outputs, tap: tap, isReferenceApp: appCommand == nil,
       display: display)
+  }
+}
+
+extension RunSettings {
+  /// What each run's probe is asked for: the surface's size and refresh, and what X11 reads.
+  package var probeRequest: ProbeRequest {
+    ProbeRequest(width: displayWidth, height: displayHeight, refreshHz: refreshHz, x11Read: x11Read)
   }
 }

@@ -6,6 +6,7 @@ import TestSupport
 import Testing
 
 @testable import BenchKit
+@testable import DisplayServers
 
 /// Bench's own threads and the X server's get figures of their own (`thread_states.bench`,
 /// `thread_states.x_server`) from the real trace: the probe's compositor reads the display until

@@ -36,10 +36,10 @@ package protocol DisplayServer: Sendable {
   /// `environment` with what a client launched on this server needs (`DISPLAY`, `XAUTHORITY`).
   func clientEnvironment(_ environment: [String: String]) -> [String: String]
 
-  /// A fresh probe for one launch, with `detector`, as `settings` ask: the probe's side of the
+  /// A fresh probe for one launch, with `detector`, as `request` asks: the probe's side of the
   /// seam (`DisplayMonitor` over the server's `FrameSource`).
   /// - Throws: `RunnerError` `.displayFailed` when the probe cannot watch the display.
-  func makeMonitor(_ settings: RunSettings, detector: DetectorConfiguration) throws(RunnerError)
+  func makeMonitor(_ request: ProbeRequest, detector: DetectorConfiguration) throws(RunnerError)
     -> DisplayMonitor
 
   /// Stops a private server and removes what it left. Safe to call more than once.

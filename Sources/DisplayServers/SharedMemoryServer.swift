@@ -22,13 +22,13 @@ package struct SharedMemoryServer: DisplayServer {
 
   package func clientEnvironment(_ environment: [String: String]) -> [String: String] { environment }
 
-  /// A fresh surface with its compositor at `settings.refreshHz`.
-  package func makeMonitor(_ settings: RunSettings, detector: DetectorConfiguration) throws(RunnerError)
+  /// A fresh surface with its compositor at `request.refreshHz`.
+  package func makeMonitor(_ request: ProbeRequest, detector: DetectorConfiguration) throws(RunnerError)
     -> DisplayMonitor
   {
     do {
       return try DisplayMonitor(
-        width: settings.displayWidth, height: settings.displayHeight, refreshHz: settings.refreshHz,
+        width: request.width, height: request.height, refreshHz: request.refreshHz,
         slots: 3, configuration: detector)
     } catch {
       throw RunnerError(.displayFailed, "cannot create the display surface: \(error)", errno: error.errno)

@@ -74,10 +74,10 @@ package final class BenchDisplay: Sendable {
   package var serverPID: Int32? { server.pid }
 
   /// A fresh probe for one launch (see ``DisplayServer/makeMonitor(_:detector:)``).
-  package func makeMonitor(_ settings: RunSettings, detector: DetectorConfiguration) throws(RunnerError)
+  package func makeMonitor(_ request: ProbeRequest, detector: DetectorConfiguration) throws(RunnerError)
     -> DisplayMonitor
   {
-    try server.makeMonitor(settings, detector: detector)
+    try server.makeMonitor(request, detector: detector)
   }
 
   /// Stops a private server (and removes what it left). Safe to call more than once.

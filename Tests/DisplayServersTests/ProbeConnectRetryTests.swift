@@ -2,7 +2,7 @@ import TestSupport
 import Testing
 import X11Display
 
-@testable import BenchKit
+@testable import DisplayServers
 
 /// The probe's connection for a run: a live server that refuses once is asked again; a server
 /// that is gone, or any other failure, ends the run at once.

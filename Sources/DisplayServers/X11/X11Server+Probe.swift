@@ -5,8 +5,8 @@ import X11Display
 
 extension X11Server {
   /// The probe's X client on this server, which then waits for the app's window; it reads the
-  /// window or the screen as `settings.x11Read` says.
-  package func makeMonitor(_ settings: RunSettings, detector: DetectorConfiguration) throws(RunnerError)
+  /// window or the screen as `request.x11Read` says.
+  package func makeMonitor(_ request: ProbeRequest, detector: DetectorConfiguration) throws(RunnerError)
     -> DisplayMonitor
   {
     // A server that is up but did not take the connection this once (a busy Xvfb under load or
@@ -15,7 +15,7 @@ extension X11Server {
     do {
       return try Self.retryingConnection(serverGone: { failure != nil }) { () throws(X11Error) in
         try DisplayMonitor(
-          x11Display: displayName, authorization: authorization, source: settings.x11Read,
+          x11Display: displayName, authorization: authorization, source: request.x11Read,
           configuration: detector)
       }
     } catch {
