@@ -572,7 +572,7 @@ let package = Package(
     .testTarget(name: "LaunchContractTests", dependencies: ["LaunchContract"], swiftSettings: strict),
     // The jobs' outcome as an exit status.
     .testTarget(
-      name: "BenchJobsTests", dependencies: ["BenchJobs", "TestSupport"], swiftSettings: strict),
+      name: "BenchJobsTests", dependencies: ["BenchJobs", "BenchKit", "ResultsSchema", "TestSupport"], swiftSettings: strict),
     // The seeded generator and the type-7 percentile against published values.
     .testTarget(name: "SamplingTests", dependencies: ["Sampling"], swiftSettings: strict),
     // The probe's calibration report and its bound.

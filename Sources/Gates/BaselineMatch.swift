@@ -5,7 +5,10 @@ import ResultsSchema
 /// Compared: the tool version; how the launches were made (camera, cost profile name and
 /// contents hash, app command, outputs, refresh rate, tap, lock seconds, injected delay, the
 /// loaded condition's load kind, the low-power cap and the hot soak where both sides ran them,
-/// the run timeout, each `--app-config` command by name); how the
+/// the run timeout, each `--app-config` command by name and which of them ran headless); what
+/// else bench did around each launch (the warm-ups, the thread-states method, whether
+/// camera-app ran under the preload library, the quit grace, the X11 window timeout, the loaded
+/// condition's burner count); how the
 /// first frame was found (the display path, whether the light board was read or ignored with
 /// `--no-board`, what the X11 probe read with `--x11-read`, the `--feed-light-board` feeder's
 /// output node, capture node and formats); what
@@ -13,7 +16,8 @@ import ResultsSchema
 /// cache-eviction method); and the machine itself (machine id, kernel, CPU model and count). A
 /// value recorded on one side only is a difference: it cannot be shown to match. A field older
 /// results lack is read as the default the documentation gives it (the display `shm`, the load
-/// `cpu`, the board read, the X11 probe reading the `window`), not as a difference.
+/// `cpu`, the board read, the X11 probe reading the `window`, thread states `off`, camera-app not
+/// preloaded, no headless apps, a 3 s quit grace, a 10 s window timeout), not as a difference.
 public enum BaselineMatch {
   /// Each difference as `what baseline vs results`, in a fixed order; empty when they match.
   public static func differences(baseline: BenchResults, results: BenchResults) -> [String] {
@@ -44,6 +48,7 @@ public enum BaselineMatch {
     // Results from before the X11 path were all made on the shared-memory surface.
     compare("display", b.settings.display ?? "shm", r.settings.display ?? "shm")
     out += firstFrameDifferences(b.settings, r.settings)
+    out += measurementDifferences(b.settings, r.settings)
     compare("cache eviction", b.host.cacheEviction, r.host.cacheEviction)
     compare("machine id", b.host.machineId, r.host.machineId)
     compare("kernel", b.host.kernel, r.host.kernel)

@@ -74,6 +74,13 @@ extension BenchResults {
     /// X11: a launch run whose app mapped no window within this many seconds failed
     /// (`--window-timeout`), seconds. Absent on the shared-memory path and in older results.
     public var windowTimeoutSeconds: Double? = nil
+    /// `--quit-grace`: after a run the app got this many seconds to quit before SIGTERM (and a
+    /// third of it again before SIGKILL; an app that had to be killed failed its run), seconds.
+    /// Absent at the default (``defaultQuitGraceSeconds``), as in results from before it was
+    /// recorded, which all gave the default.
+    public var quitGraceSeconds: Double? = nil
+    /// The quit grace of results that record none, and `--quit-grace`'s default: 3 seconds.
+    public static let defaultQuitGraceSeconds = 3.0
     /// The cells (`condition/config`) whose first counted run followed one uncounted priming run
     /// of the same app, because no run preceded it (`--warmup 0`, a warm or loaded cell whose
     /// configuration no earlier condition ran); each cell keeps that run as `priming`. Absent

@@ -26,11 +26,12 @@ extension BenchResults {
 
 extension BenchResults.Cell {
   /// The samples of `phase` over every counted run, ms, in run order, **failed runs included**:
-  /// a failed run that has no value for `phase` did not reach it in the time allowed, so it counts
-  /// as `+∞`, after every finished run. What the rank tests, the gates and the headline's
-  /// distribution read (issue 25: a change that makes the slowest launches time out must not look
-  /// faster). A failed run that did record `phase` (it failed later) keeps its value. Empty for a
-  /// phase that does not apply to the cell (`notApplicable`).
+  /// a failed run counts as `+∞`, after every finished run, whatever its reason. What the rank
+  /// tests, the gates and the headline's distribution read (issue 25: a change that makes the
+  /// slowest launches time out must not look faster). A failed run that did record `phase` ranks
+  /// slowest too (issue 37): a forged light board, an uncapped low-power run or an unsoaked hot
+  /// one measured something other than the cell's launch, and its time, often faster, must not
+  /// count as the cell's. Empty for a phase that does not apply to the cell (`notApplicable`).
   ///
   /// Results without records (summaries only) give the summary's samples and one `+∞` per failed run.
   public func rankedSamples(for phase: String) -> [Double] {
@@ -40,10 +41,10 @@ extension BenchResults.Cell {
       return finished.isEmpty && failed == 0 ? [] : finished + Array(repeating: .infinity, count: failed)
     }
     let values = records.compactMap { record -> Double? in
-      if let value = record.phases[phase], value.isFinite { return value }
-      return record.ok ? nil : .infinity
+      guard record.ok else { return .infinity }
+      return record.phases[phase].flatMap { $0.isFinite ? $0 : nil }
     }
-    // A phase no finished run measured and no failed run reached is not this cell's.
+    // A phase no finished run measured is not this cell's, unless every run failed.
     return values.contains(where: \.isFinite) || values.count == records.count ? values : []
   }
 }

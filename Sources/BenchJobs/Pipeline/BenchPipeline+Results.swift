@@ -47,8 +47,9 @@ extension BenchPipeline {
     return base
   }
 
-  /// Records the third-party apps, the cells that cannot apply to them, and the window timeout.
-  static func record(apps settings: RunSettings, in recorded: inout BenchResults.BenchSettings) {
+  /// Records the third-party apps, the cells that cannot apply to them, the window timeout and a
+  /// quit grace other than the default.
+  package static func record(apps settings: RunSettings, in recorded: inout BenchResults.BenchSettings) {
     if !settings.appConfigs.isEmpty {
       recorded.appConfigs = Dictionary(
         uniqueKeysWithValues: settings.appConfigs.map { ($0.name, $0.command) })
@@ -66,6 +67,9 @@ extension BenchPipeline {
     }
     recorded.notRun = notRun.isEmpty ? nil : notRun
     if settings.display.server.mapsWindows { recorded.windowTimeoutSeconds = settings.windowTimeoutSeconds }
+    if settings.quitGraceSeconds != BenchResults.BenchSettings.defaultQuitGraceSeconds {
+      recorded.quitGraceSeconds = settings.quitGraceSeconds
+    }
   }
 
   /// Writes the final results (results.json, samples.csv, the reports), ends the journal when

@@ -66,7 +66,7 @@ package struct RunSettings: Sendable {
   package var runTimeoutSeconds = 10.0
   /// After a run, how long the app gets to end once told to quit, seconds; then SIGTERM and a
   /// third of it again before SIGKILL. An app that has to be killed fails its run.
-  package var quitGraceSeconds = 3.0
+  package var quitGraceSeconds = BenchResults.BenchSettings.defaultQuitGraceSeconds
   /// X11: a launch run whose app has mapped no window after this many seconds fails
   /// ("no window within N s").
   package var windowTimeoutSeconds = 10.0
