@@ -173,14 +173,22 @@ package final class ThreadStatesRecorder: Sendable {
     let runtime = SchedTraceParser.parse(capture.runtimeText)
     parsed.events = runtime.events + parsed.events
     parsed.malformedLines += runtime.malformedLines
+    // In another pid namespace the trace names tasks by the machine's ids: the app is what the
+    // spawning thread forked, bench the thread's process (an X server's id is not known there).
+    var traced = (root: Int(pid), bench: bench, xServer: xServer)
+    if case .tracefs(let session) = method, let spawner = session.spawner {
+      traced.root = TraceMarker.spawnedProcess(by: spawner.tid, in: parsed.events) ?? traced.root
+      traced.bench = WatchedProcess(pid: spawner.tgid ?? spawner.tid, samples: bench.samples)
+      traced.xServer = nil
+    }
     let timeline = SchedTimeline(
-      events: parsed.events, root: Int(pid), seed: seed.withLock { $0 },
-      watched: Set([bench.pid] + (xServer.map { [$0.pid] } ?? [])))
+      events: parsed.events, root: traced.root, seed: seed.withLock { $0 },
+      watched: Set([traced.bench.pid] + (traced.xServer.map { [$0.pid] } ?? [])))
     var record = ThreadStatesBreakdown.exact(
       timeline: timeline, phases: phases, samples: samples, events: parsed.events.count,
       totals: .init(
         lostEvents: capture.lostEvents, traceBytes: capture.bytes, malformedLines: parsed.malformedLines),
-      firstFrame: firstFrame, bench: bench, xServer: xServer)
+      firstFrame: firstFrame, bench: traced.bench, xServer: traced.xServer)
     record.eventsToFirstFrame = firstFrame.map { frame in parsed.events.count { $0.ts <= frame } }
     let parseNs = MonotonicClock.now() - started
     let cost = costNs.withLock { $0 }

@@ -1,5 +1,6 @@
 import Subprocess
 import SystemCalls
+import ThreadStates
 
 /// Bench's own tracefs instance (`/sys/kernel/tracing/instances/firstframe-<bench's claim>`): the
 /// scheduler events of every CPU on the `mono` trace clock (CLOCK_MONOTONIC, the clock of the
@@ -61,6 +62,13 @@ package final class TracefsSession: Sendable {
   /// the kernel's work of clearing them (a wait for RCU, ~60 ms an instance) falls between runs
   /// and not just before a spawn. ``begin()`` clears them only when a run did not end.
   private let cleared = PThreadMutex(true)
+  /// Whether bench's pid namespace is not the machine's (found at ``open(root:token:bufferKB:)``
+  /// by a marker line coming back under another id): then `/proc`'s ids mean nothing to
+  /// tracefs, and ``begin()`` adds the thread that calls it by the id its marker shows.
+  private let namespaced = PThreadMutex(false)
+  /// The thread that called the last ``begin()``, as the trace names it: set in another pid
+  /// namespace only (nil in the machine's, where bench's ids are the trace's).
+  private let beganBy = PThreadMutex<TraceMarker.Task?>(nil)
 
   private init(root: String, path: String, runtimePath: String? = nil) {
     self.root = root
@@ -107,7 +115,7 @@ package final class TracefsSession: Sendable {
     }
     let main = TracefsSession(root: root, path: path)
     do {
-      try main.configure(bufferKB: bufferKB, events: Self.events)
+      try main.configure(bufferKB: bufferKB, events: Self.events, namespaced: Self.probeNamespace(path))
     } catch {
       main.close()
       throw error
@@ -117,10 +125,11 @@ package final class TracefsSession: Sendable {
     let runtimePath = path + runtimeSuffix
     ProcessGuard.running?.removeDirectoryOnExit(runtimePath)
     let session = TracefsSession(root: root, path: path, runtimePath: runtimePath)
+    session.namespaced.withLock { $0 = main.namespaced.withLock { $0 } }
     do {
       try FileSystem.createDirectory(atPath: runtimePath, mode: 0o700)
       try TracefsSession(root: root, path: runtimePath).configure(
-        bufferKB: runtimeBufferKBPerCPU, events: [runtimeEvent])
+        bufferKB: runtimeBufferKBPerCPU, events: [runtimeEvent], namespaced: main.namespaced.withLock { $0 })
     } catch {
       try? FileSystem.removeDirectory(atPath: runtimePath)
       ProcessGuard.running?.keep(runtimePath)
@@ -142,7 +151,31 @@ package final class TracefsSession: Sendable {
     }
   }
 
-  private func configure(bufferKB: Int, events: [String]) throws(TracefsError) {
+  /// Whether the calling thread's id in the trace differs from its id here: a marker written to
+  /// the fresh instance at `path` (tracing on only for it, the buffer emptied after). False when
+  /// the marker cannot be written or read: bench's ids are then taken as the trace's.
+  static func probeNamespace(_ path: String) -> Bool {
+    guard let task = writeMarker(in: path) else { return false }
+    try? FileSystem.writeControlFile("", atPath: path + "/trace")
+    return task.tid != Int(SystemThread.currentID())
+  }
+
+  /// Writes a marker unique to this call to `path`'s `trace_marker` with tracing on (and leaves
+  /// it as it was), and returns the task the trace says wrote it.
+  private static func writeMarker(in path: String, tracingOn: Bool = false) -> TraceMarker.Task? {
+    let marker =
+      "firstframe-self \(MachineClaim.currentToken) \(SystemThread.currentID()) \(MonotonicClock.now())"
+    if !tracingOn { try? FileSystem.writeControlFile("1", atPath: path + "/tracing_on") }
+    defer { if !tracingOn { try? FileSystem.writeControlFile("0", atPath: path + "/tracing_on") } }
+    guard (try? FileSystem.writeControlFile(marker + "\n", atPath: path + "/trace_marker")) != nil else {
+      return nil
+    }
+    let text = FileSystem.readText(atPath: path + "/trace", maxBytes: Self.maxTraceText) ?? ""
+    return TraceMarker.writer(of: marker, in: text)
+  }
+
+  private func configure(bufferKB: Int, events: [String], namespaced: Bool) throws(TracefsError) {
+    self.namespaced.withLock { $0 = namespaced }
     try write("0", "tracing_on")
     try write("mono", "trace_clock")
     try write(String(bufferKB), "buffer_size_kb")
@@ -167,7 +200,10 @@ package final class TracefsSession: Sendable {
   /// started in an earlier run, an X server bench did not start). What they fork from then on is
   /// added by `event-fork`.
   /// - Throws: ``TracefsError`` when `set_event_pid` cannot be written.
+  /// In another pid namespace it adds nothing: `/proc`'s ids there name other tasks of the
+  /// machine (1 is its init); ``begin()`` adds its calling thread by its marker instead.
   package func track(_ pid: Int32, descendants: Bool = true, proc: String = "/proc") throws(TracefsError) {
+    guard !namespaced.withLock({ $0 }) else { return }
     var tids: [Int] = []
     var pending = [Int(pid)]
     var seen = Set<Int>()
@@ -218,7 +254,26 @@ package final class TracefsSession: Sendable {
       if clear { try write("", "trace", in: folder) }
       try write("1", "tracing_on", in: folder)
     }
+    guard namespaced.withLock({ $0 }) else { return }
+    // The app is spawned by this thread: traced by the id the trace knows it by, `event-fork`
+    // follows it into the app.
+    guard let task = Self.writeMarker(in: path, tracingOn: true) else {
+      throw TracefsError("cannot find bench's own thread in \(path)'s trace (another pid namespace)")
+    }
+    beganBy.withLock { $0 = task }
+    for folder in paths {
+      do {
+        try FileSystem.appendControlFile("\(task.tid)\n", atPath: folder + "/set_event_pid")
+      } catch {
+        throw TracefsError(
+          "cannot add bench's thread \(task.tid) to \(folder)/set_event_pid: \(error.message)")
+      }
+    }
   }
+
+  /// The thread that called the last ``begin()``, as the trace names it, in another pid
+  /// namespace; nil in the machine's (bench's ids are the trace's).
+  package var spawner: TraceMarker.Task? { beganBy.withLock { $0 } }
 
   /// Turns tracing off and reads what the run recorded.
   package func end() -> Capture {
