@@ -196,3 +196,43 @@ package struct SequentialOutcome: Sendable, Hashable, Codable {
   /// The runs a side it used.
   package var runsPerSide: Int
 }
+
+/// What a design costs and catches on recorded runs: the numbers `bench power --sequential` will
+/// print (issue 39, item 3).
+package struct SequentialPower: Sendable, Hashable {
+  /// The planted uniform shift (a fraction).
+  package var shift: Double
+  /// Resampled A/B comparisons.
+  package var trials: Int
+  /// How many ended with each verdict.
+  package var verdicts: [SequentialVerdict: Int]
+  /// The mean runs a side used.
+  package var meanRuns: Double
+  /// The most runs a side any comparison used.
+  package var worstRuns: Int
+}
+
+extension SequentialDesign {
+  /// Runs the design `trials` times on both sides resampled (with replacement) from `recorded`
+  /// (ms, a failed run `+∞`), the new side's finished runs multiplied by 1 + `shift`; seeded.
+  package func power(recorded: [Double], shift: Double, trials: Int, seed: UInt64) -> SequentialPower {
+    var rng = SplitMix64(seed: seed)
+    var verdicts: [SequentialVerdict: Int] = [:]
+    var total = 0
+    var worst = 0
+    guard !recorded.isEmpty else {
+      return SequentialPower(shift: shift, trials: 0, verdicts: [:], meanRuns: .nan, worstRuns: 0)
+    }
+    for _ in 0..<trials {
+      let reference = (0..<maximumRuns).map { _ in recorded[rng.nextIndex(below: recorded.count)] }
+      let new = (0..<maximumRuns).map { _ in recorded[rng.nextIndex(below: recorded.count)] * (1 + shift) }
+      let outcome = run(reference: reference, new: new)
+      verdicts[outcome.verdict, default: 0] += 1
+      total += outcome.runsPerSide
+      worst = max(worst, outcome.runsPerSide)
+    }
+    return SequentialPower(
+      shift: shift, trials: trials, verdicts: verdicts,
+      meanRuns: trials > 0 ? Double(total) / Double(trials) : .nan, worstRuns: worst)
+  }
+}

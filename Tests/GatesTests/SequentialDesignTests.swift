@@ -106,3 +106,20 @@ import Testing
     #expect(zip(bounds, bounds.dropFirst()).allSatisfy { $0 > $1 })
   }
 }
+
+@Suite(.timeLimit(.minutes(TestTime.minutes(10)))) struct SequentialPowerTests {
+  @Test("resampling recorded runs: A/A says SAME in few runs, +20 % says SLOWER, all seeded")
+  func resampled() {
+    var rng = SplitMix64(seed: 41)
+    let recorded = SequentialDesignTests.runs(60, shift: 0, failureRate: 0.02, rng: &rng)
+    let design = SequentialDesignTests.design
+    let aa = design.power(recorded: recorded, shift: 0, trials: 300, seed: 1)
+    let big = design.power(recorded: recorded, shift: 0.2, trials: 300, seed: 2)
+    #expect(aa == design.power(recorded: recorded, shift: 0, trials: 300, seed: 1))
+    #expect((aa.verdicts[.slower] ?? 0) + (aa.verdicts[.faster] ?? 0) <= 6)
+    #expect(aa.meanRuns <= 0.6 * Double(SequentialDesignTests.fixedRuns))
+    #expect(big.verdicts[.slower] == 300)
+    #expect(aa.worstRuns <= design.maximumRuns && big.worstRuns <= design.maximumRuns)
+    #expect(design.power(recorded: [], shift: 0, trials: 10, seed: 3).trials == 0)
+  }
+}
