@@ -10,7 +10,9 @@ import Subprocess
 package final class BenchDisplay: Sendable {
   /// The display servers bench runs benchmarks on, one implementation per kind; a new server is
   /// one more entry (and one more `DisplayServerKind`).
-  package static let servers: [any DisplayServer.Type] = [SharedMemoryServer.self, X11Server.self]
+  package static let servers: [any DisplayServer.Type] = [
+    SharedMemoryServer.self, X11Server.self, WaylandServer.self,
+  ]
 
   /// The path.
   package let path: DisplayPath

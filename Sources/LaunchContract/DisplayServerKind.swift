@@ -9,6 +9,8 @@ public enum DisplayServerKind: String, Sendable, Hashable, CaseIterable, CustomS
   case sharedMemory = "shm"
   /// An X server (`--display x11`, `x11:NAME`).
   case x11
+  /// A Wayland compositor (`--display wayland`, `wayland:SOCKET`).
+  case wayland
 
   /// Whether the app presents into a window of its own that the probe must find (by the pid
   /// that owns it) before it can watch it: the `window_mapped` phase and `--window-timeout`
@@ -16,7 +18,7 @@ public enum DisplayServerKind: String, Sendable, Hashable, CaseIterable, CustomS
   public var mapsWindows: Bool {
     switch self {
     case .sharedMemory: false
-    case .x11: true
+    case .x11, .wayland: true
     }
   }
 
@@ -26,19 +28,20 @@ public enum DisplayServerKind: String, Sendable, Hashable, CaseIterable, CustomS
   public var runsApart: Bool {
     switch self {
     case .sharedMemory: false
-    case .x11: true
+    case .x11, .wayland: true
     }
   }
 
   /// Whether the probe may read what the screen shows where the app's window is instead of the
   /// window's own contents (`--x11-read screen`: a compositing window manager's output).
+  /// False on Wayland, where screencopy always reads the compositor's output.
   public var readsScreenOrWindow: Bool {
     switch self {
-    case .sharedMemory: false
+    case .sharedMemory, .wayland: false
     case .x11: true
     }
   }
 
-  /// `shm` or `x11`, as `--display` spells the kind.
+  /// `shm`, `x11` or `wayland`, as `--display` spells the kind.
   public var description: String { rawValue }
 }

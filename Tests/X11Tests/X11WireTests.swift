@@ -156,13 +156,13 @@ import Testing
     }
   }
 
-  @Test("--display takes shm, x11 and x11:NAME; anything else is one line")
+  @Test("--display takes shm, x11, x11:NAME and wayland[:SOCKET]; anything else is one line")
   func displayPaths() throws {
     #expect(try DisplayPath(parsing: "shm") == .sharedMemory)
     #expect(try DisplayPath(parsing: "x11") == .privateX11)
     #expect(try DisplayPath(parsing: "x11::0") == .x11(display: ":0"))
     #expect(try DisplayPath(parsing: "x11::0").description == "x11::0")
-    for bad in ["wayland", "x11:", "X11", ""] {
+    for bad in ["weston", "x11:", "X11", ""] {
       #expect(throws: LaunchContractError.self) { try DisplayPath(parsing: bad) }
     }
   }

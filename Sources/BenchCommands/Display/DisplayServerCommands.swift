@@ -27,7 +27,7 @@ enum DisplayCommands {
   /// One implementation per `DisplayServerKind`, in `bench doctor`'s order; a new server is one
   /// more entry.
   static var servers: [any DisplayServerCommands.Type] {
-    [SharedMemoryServerCommands.self, X11ServerCommands.self]
+    [SharedMemoryServerCommands.self, X11ServerCommands.self, WaylandServerCommands.self]
   }
 
   /// The implementation of `kind`.
