@@ -30,6 +30,7 @@
 //   2 CommandLineKit → SystemCalls
 //   2 LaunchContract → SystemCalls
 //   2 LightBoard → SystemCalls
+//   2 WaylandClient → SystemCalls
 //   3 PhaseTrace → JSONDecoding, LaunchContract, SystemCalls
 //   3 Subprocess → CommandLineKit, SystemCalls
 //   4 AppBuilds → CommandLineKit, LaunchContract, Subprocess, SystemCalls
@@ -244,6 +245,10 @@ let package = Package(
     .target(
       name: "X11Display", dependencies: ["CXCBShims", "CaptureKit", "Display", "SystemCalls"],
       swiftSettings: strict),
+    // The Wayland display path's client: the wire protocol spoken directly on the compositor's
+    // socket (no libwayland), its registry and shared-memory buffers; the probe's screencopy and
+    // the app's preview surface build on it. No Foundation: camera-app links it.
+    .target(name: "WaylandClient", dependencies: ["SystemCalls"], swiftSettings: strict),
     // The probe: finds the first live frame from scanned-out pixels alone.
     .target(
       name: "Probe",
@@ -572,7 +577,8 @@ let package = Package(
     .testTarget(name: "LaunchContractTests", dependencies: ["LaunchContract"], swiftSettings: strict),
     // The jobs' outcome as an exit status.
     .testTarget(
-      name: "BenchJobsTests", dependencies: ["BenchJobs", "BenchKit", "ResultsSchema", "TestSupport"], swiftSettings: strict),
+      name: "BenchJobsTests", dependencies: ["BenchJobs", "BenchKit", "ResultsSchema", "TestSupport"],
+      swiftSettings: strict),
     // The seeded generator and the type-7 percentile against published values.
     .testTarget(name: "SamplingTests", dependencies: ["Sampling"], swiftSettings: strict),
     // The probe's calibration report and its bound.
@@ -590,6 +596,11 @@ let package = Package(
       swiftSettings: strict),
     .testTarget(
       name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "TestSupport"], swiftSettings: strict),
+    // The Wayland wire protocol against a fake compositor on a socket pair, and a real one where
+    // sway is installed.
+    .testTarget(
+      name: "WaylandClientTests", dependencies: ["WaylandClient", "SystemCalls", "TestSupport"],
+      swiftSettings: strict),
     // The X11 display path against a real Xvfb (skipped, and saying so, where Xvfb is missing).
     .testTarget(
       name: "X11Tests",
