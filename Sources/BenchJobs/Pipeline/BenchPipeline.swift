@@ -211,7 +211,7 @@ package enum BenchPipeline {
     do {
       display = try BenchDisplay.open(
         settings.display, width: settings.displayWidth, height: settings.displayHeight,
-        logFolder: settings.outDir)
+        refreshHz: settings.refreshHz, logFolder: settings.outDir)
     } catch {
       errors.write("bench: \(error.message)\n")
       return nil
