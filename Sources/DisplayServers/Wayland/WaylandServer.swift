@@ -141,6 +141,10 @@ package struct WaylandServer: DisplayServer {
     }
   }
 
+  /// The private compositor's output (size and refresh, read back), for the probe and the
+  /// calibration bound; nil for a running compositor.
+  package var output: WaylandCompositor.Output? { compositor?.output }
+
   package var name: String? { socketPath }
   package var info: BenchResults.DisplayServerInfo? { serverInfo }
   /// Why the private compositor exited, or nil.
