@@ -217,7 +217,8 @@ package enum BenchPipeline {
       return nil
     }
     if let server = display.serverInfo, !quiet {
-      errors.write("bench: display \(settings.display): X server \(server.name) (\(server.vendor))\n")
+      let what = settings.display.server == .wayland ? "Wayland compositor" : "X server"
+      errors.write("bench: display \(settings.display): \(what) \(server.name) (\(server.vendor))\n")
     }
     return display
   }
