@@ -28,6 +28,7 @@
 //   1 Statistics → Sampling
 //   1 SystemCalls → CPlatformShims
 //   2 CommandLineKit → SystemCalls
+//   2 CompositorIPC → JSONDecoding, SystemCalls
 //   2 LaunchContract → SystemCalls
 //   2 LightBoard → SystemCalls
 //   2 WaylandClient → SystemCalls
@@ -56,8 +57,8 @@
 //   8 BenchHistory → CPQShims, CSQLiteShims, HistoryAnalysis, PhaseTrace, ResultsSchema, RunAnalysis,
 //       SystemCalls
 //   8 camera-app (executable) → CameraApp
-//   8 DisplayServers → CommandLineKit, LaunchContract, Probe, ResultsSchema, Subprocess, SystemCalls,
-//       X11Display
+//   8 DisplayServers → CommandLineKit, CompositorIPC, LaunchContract, Probe, ResultsSchema, Subprocess,
+//       SystemCalls, X11Display
 //   8 ProbeCalibration → CaptureKit, Display, LightBoard, Probe, Sampling, SystemCalls, X11Display
 //   8 Reports → Gates, HistoryAnalysis, LaunchContract, PhaseTrace, ResultsSchema, RunAnalysis, Sampling,
 //       Statistics
@@ -131,6 +132,10 @@ let package = Package(
     // JSON without Foundation: a parser and a Decoder for Codable types (profiles, trace lines), so
     // that nothing camera-app links needs Foundation.
     .target(name: "JSONDecoding", swiftSettings: strict),
+    // sway's IPC (i3-ipc over a Unix socket, JSON replies): outputs and their modes, the tree's
+    // windows with their pid, window events — a compositor's readiness and `window_mapped` on
+    // the Wayland path. No Foundation: the probe links it.
+    .target(name: "CompositorIPC", dependencies: ["JSONDecoding", "SystemCalls"], swiftSettings: strict),
     // Phase events: the trace protocol's writer (any app) and reader (bench).
     .target(
       name: "PhaseTrace", dependencies: ["JSONDecoding", "LaunchContract", "SystemCalls"],
@@ -318,8 +323,8 @@ let package = Package(
     .target(
       name: "DisplayServers",
       dependencies: [
-        "CommandLineKit", "LaunchContract", "Probe", "ResultsSchema", "Subprocess", "SystemCalls",
-        "X11Display",
+        "CommandLineKit", "CompositorIPC", "LaunchContract", "Probe", "ResultsSchema", "Subprocess",
+        "SystemCalls", "X11Display",
       ],
       swiftSettings: strict),
     // The light-board feeder of a real camera's loop (`--feed-light-board`): renders the board
@@ -571,7 +576,10 @@ let package = Package(
     // The display servers' table (one implementation per kind) and the probe's connection retry.
     .testTarget(
       name: "DisplayServersTests",
-      dependencies: ["DisplayServers", "LaunchContract", "TestSupport", "X11Display"],
+      dependencies: [
+        "CompositorIPC", "DisplayServers", "LaunchContract", "Subprocess", "SystemCalls", "TestSupport",
+        "TestThreads", "X11Display",
+      ],
       swiftSettings: strict),
     // The launch contract's parsers and tables: endpoints, the environment, owners, commands.
     .testTarget(name: "LaunchContractTests", dependencies: ["LaunchContract"], swiftSettings: strict),

@@ -42,17 +42,18 @@ package final class BenchDisplay: Sendable {
     try serverType(path.server).validate(path)
   }
 
-  /// Sets up `path` for a benchmark whose preview is `width`×`height`: starts a private server
-  /// (a private Xvfb logs to `xvfb.log` in `logFolder`, when given), or connects once to the
-  /// existing server to describe it.
+  /// Sets up `path` for a benchmark whose preview is `width`×`height` at `refreshHz`: starts a
+  /// private server (a private Xvfb logs to `xvfb.log` in `logFolder`, when given; a private
+  /// compositor to `sway.log` or `cage.log`), or connects once to the existing server to
+  /// describe it.
   /// - Throws: `RunnerError` `.displayFailed` when the server cannot be started or reached.
-  package static func open(_ path: DisplayPath, width: Int, height: Int, logFolder: String?)
-    throws(RunnerError)
-    -> BenchDisplay
-  {
+  package static func open(
+    _ path: DisplayPath, width: Int, height: Int, refreshHz: Double = 60, logFolder: String?
+  ) throws(RunnerError) -> BenchDisplay {
     BenchDisplay(
       path: path,
-      server: try serverType(path.server).open(path, width: width, height: height, logFolder: logFolder))
+      server: try serverType(path.server).open(
+        path, width: width, height: height, refreshHz: refreshHz, logFolder: logFolder))
   }
 
   /// The name an app reaches the display server by (`:1` on X11); nil on shared memory.

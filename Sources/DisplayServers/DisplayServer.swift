@@ -18,11 +18,12 @@ package protocol DisplayServer: Sendable {
   /// - Throws: `UsageError`, one line naming the package to install or the display that did not answer.
   static func validate(_ path: DisplayPath) throws(UsageError)
 
-  /// Sets up `path` for a benchmark whose preview is `width`×`height`: starts a private server
-  /// (its log in `logFolder`, when given) or reaches an existing one to describe it.
+  /// Sets up `path` for a benchmark whose preview is `width`×`height` at `refreshHz`: starts a
+  /// private server (its log in `logFolder`, when given) or reaches an existing one to describe
+  /// it. A server without a refresh of its own (Xvfb) ignores `refreshHz`.
   /// - Throws: `RunnerError` `.displayFailed` when the server cannot be started or reached.
-  static func open(_ path: DisplayPath, width: Int, height: Int, logFolder: String?) throws(RunnerError)
-    -> Self
+  static func open(_ path: DisplayPath, width: Int, height: Int, refreshHz: Double, logFolder: String?)
+    throws(RunnerError) -> Self
 
   /// The name clients reach the server by (`:1` on X11), nil where there is none (shared memory).
   var name: String? { get }

@@ -11,7 +11,9 @@ package struct SharedMemoryServer: DisplayServer {
 
   package static func validate(_ path: DisplayPath) throws(UsageError) {}
 
-  package static func open(_ path: DisplayPath, width: Int, height: Int, logFolder: String?)
+  package static func open(
+    _ path: DisplayPath, width: Int, height: Int, refreshHz: Double, logFolder: String?
+  )
     throws(RunnerError) -> SharedMemoryServer
   { SharedMemoryServer() }
 

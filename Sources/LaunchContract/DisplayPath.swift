@@ -5,7 +5,8 @@
 ///   grid and exact ground truth (the default);
 /// - `x11` — a private X server (Xvfb) that bench starts for the benchmark and stops after it;
 /// - `x11:NAME` — an existing X server (`x11::0`, a desktop);
-/// - `wayland` — a private headless Wayland compositor (sway, or cage) that bench starts and stops;
+/// - `wayland` — a private headless Wayland compositor (sway) that bench starts and stops;
+/// - `wayland-cage` — the same with cage, the kiosk compositor, instead of sway;
 /// - `wayland:SOCKET` — a running compositor, read only: a socket name in `XDG_RUNTIME_DIR`
 ///   (`wayland:wayland-0`) or an absolute path.
 public enum DisplayPath: Sendable, Hashable, CustomStringConvertible {
@@ -15,19 +16,20 @@ public enum DisplayPath: Sendable, Hashable, CustomStringConvertible {
   case privateX11
   /// `x11:NAME`: the X server `NAME` (`:0`).
   case x11(display: String)
-  /// `wayland`: a private headless compositor.
-  case privateWayland
+  /// `wayland` (sway) or `wayland-cage`: a private headless compositor.
+  case privateWayland(WaylandCompositorKind)
   /// `wayland:SOCKET`: the running compositor at `SOCKET` (a name in `XDG_RUNTIME_DIR`, or an
   /// absolute path).
   case wayland(socket: String)
 
-  /// Parses `shm`, `x11`, `x11:NAME`, `wayland` or `wayland:SOCKET`.
+  /// Parses `shm`, `x11`, `x11:NAME`, `wayland`, `wayland-cage` or `wayland:SOCKET`.
   /// - Throws: `LaunchContractError` for anything else, or `x11:`/`wayland:` without a name.
   public init(parsing text: String) throws(LaunchContractError) {
     switch text {
     case "shm": self = .sharedMemory
     case "x11": self = .privateX11
-    case "wayland": self = .privateWayland
+    case "wayland": self = .privateWayland(.sway)
+    case "wayland-cage": self = .privateWayland(.cage)
     default:
       if text.hasPrefix("wayland:") {
         self = .wayland(socket: try Self.waylandSocket(text))
@@ -35,7 +37,7 @@ public enum DisplayPath: Sendable, Hashable, CustomStringConvertible {
       }
       guard text.hasPrefix("x11:") else {
         throw LaunchContractError(
-          "unknown display '\(text)' for --display (choose from shm, x11, x11:NAME, wayland or wayland:SOCKET)"
+          "unknown display '\(text)' for --display (choose from shm, x11, x11:NAME, wayland, wayland-cage or wayland:SOCKET)"
         )
       }
       let name = String(text.dropFirst(4))
@@ -72,13 +74,14 @@ public enum DisplayPath: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
-  /// `shm`, `x11`, `x11:NAME`, `wayland` or `wayland:SOCKET`.
+  /// `shm`, `x11`, `x11:NAME`, `wayland`, `wayland-cage` or `wayland:SOCKET`.
   public var description: String {
     switch self {
     case .sharedMemory: "shm"
     case .privateX11: "x11"
     case .x11(let display): "x11:" + display
-    case .privateWayland: "wayland"
+    case .privateWayland(.sway): "wayland"
+    case .privateWayland(let compositor): "wayland-" + compositor.rawValue
     case .wayland(let socket): "wayland:" + socket
     }
   }

@@ -80,11 +80,12 @@ package final class ProcessGuard: Sendable {
     return started
   }
 
-  /// Asks the guard to kill process group `group` if bench dies before releasing it.
-  func watch(group: pid_t) { send("+\(group)") }
+  /// Asks the guard to kill process group `group` if bench dies before releasing it (also for
+  /// a server bench starts outside `ChildProcess`: a private compositor).
+  package func watch(group: pid_t) { send("+\(group)") }
 
   /// The child leading `group` was reaped and its group killed: nothing left to watch.
-  func release(group: pid_t) { send("-\(group)") }
+  package func release(group: pid_t) { send("-\(group)") }
 
   /// Asks the guard to remove `path` (recursively) if bench dies before ``keep(_:)``.
   package func removeOnExit(_ path: String) { send("rm " + path) }

@@ -5,14 +5,17 @@ import Testing
 /// The Wayland spellings of the display contract: `--display wayland[:SOCKET]` and
 /// `FIRSTFRAME_DISPLAY=wayland:/PATH`, and what the Wayland kind offers.
 @Suite(.timeLimit(.minutes(TestTime.minutes(10)))) struct WaylandDisplayTests {
-  @Test("--display wayland is a private compositor; wayland:SOCKET a running one, by name or path")
+  @Test(
+    "--display wayland is a private sway, wayland-cage a private cage; wayland:SOCKET a running one, by name or path"
+  )
   func parsesPaths() throws {
-    #expect(try DisplayPath(parsing: "wayland") == .privateWayland)
+    #expect(try DisplayPath(parsing: "wayland") == .privateWayland(.sway))
+    #expect(try DisplayPath(parsing: "wayland-cage") == .privateWayland(.cage))
     #expect(try DisplayPath(parsing: "wayland:wayland-0") == .wayland(socket: "wayland-0"))
     #expect(
       try DisplayPath(parsing: "wayland:/run/user/1000/wayland-1")
         == .wayland(socket: "/run/user/1000/wayland-1"))
-    for text in ["wayland", "wayland:wayland-0", "wayland:/tmp/s"] {
+    for text in ["wayland", "wayland-cage", "wayland:wayland-0", "wayland:/tmp/s"] {
       #expect(try DisplayPath(parsing: text).description == text)
       #expect(try DisplayPath(parsing: text).server == .wayland)
     }
@@ -23,6 +26,7 @@ import Testing
     #expect(throws: LaunchContractError.self) { try DisplayPath(parsing: "wayland:") }
     #expect(throws: LaunchContractError.self) { try DisplayPath(parsing: "wayland:run/wayland-0") }
     #expect(throws: LaunchContractError.self) { try DisplayPath(parsing: "weston") }
+    #expect(throws: LaunchContractError.self) { try DisplayPath(parsing: "wayland-weston") }
   }
 
   @Test("FIRSTFRAME_DISPLAY=wayland:/PATH names the compositor's socket by its absolute path")

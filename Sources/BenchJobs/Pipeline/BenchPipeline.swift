@@ -211,13 +211,14 @@ package enum BenchPipeline {
     do {
       display = try BenchDisplay.open(
         settings.display, width: settings.displayWidth, height: settings.displayHeight,
-        logFolder: settings.outDir)
+        refreshHz: settings.refreshHz, logFolder: settings.outDir)
     } catch {
       errors.write("bench: \(error.message)\n")
       return nil
     }
     if let server = display.serverInfo, !quiet {
-      errors.write("bench: display \(settings.display): X server \(server.name) (\(server.vendor))\n")
+      let what = settings.display.server == .wayland ? "Wayland compositor" : "X server"
+      errors.write("bench: display \(settings.display): \(what) \(server.name) (\(server.vendor))\n")
     }
     return display
   }

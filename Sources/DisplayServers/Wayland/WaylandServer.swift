@@ -1,4 +1,5 @@
 import CommandLineKit
+import CompositorIPC
 import Foundation
 import LaunchContract
 import Probe
@@ -6,23 +7,42 @@ import ResultsSchema
 import Subprocess
 import SystemCalls
 
-/// A Wayland compositor for a benchmark (`--display wayland`, `wayland:SOCKET`): bench's side
-/// of the display-server seam for Wayland (issue 36).
+/// A Wayland compositor for a benchmark: bench's side of the display-server seam for Wayland
+/// (issue 36). `wayland` (sway) and `wayland-cage` start a private headless compositor
+/// (``WaylandCompositor``) and stop it after the benchmark; `wayland:SOCKET` reaches a running
+/// compositor, checked once, read only.
 ///
-/// Not measurable yet: the probe that reads the compositor (wlr-screencopy with damage) needs
-/// the `WaylandClient` module, which is not in this build, so ``validate(_:)`` refuses every
-/// Wayland path with one line (exit status 2) instead of starting a compositor no run can
-/// watch. Until then this type keeps `BenchDisplay.servers` one entry per `DisplayServerKind`.
+/// The probe that reads a compositor (wlr-screencopy with damage, `WaylandFrameSource`) is not
+/// in this build yet: ``validate(_:)`` checks what a path needs (the compositor's package, a
+/// socket that answers) and then refuses to measure with ``probeMissingMessage`` while
+/// ``probeAvailable`` is false; ``makeMonitor(_:detector:)`` is the one call to plug it in.
 package struct WaylandServer: DisplayServer {
   package static var kind: DisplayServerKind { .wayland }
 
-  /// The one line for every Wayland path until the probe can read a compositor.
-  package static let unavailableMessage =
-    "--display wayland: not measurable in this build yet (the screencopy probe is issue 36's next step)"
+  /// Whether the screencopy probe is in this build: false until `WaylandFrameSource` lands
+  /// (then ``makeMonitor(_:detector:)`` builds it and this goes).
+  package static let probeAvailable = false
 
-  /// The compositors `--display wayland` is to start (sway by default, cage for kiosk
-  /// products), by program name.
-  package static let compositors = ["sway", "cage"]
+  /// The one line for a Wayland path while the probe is missing.
+  package static let probeMissingMessage =
+    "--display wayland: not measurable in this build yet (the screencopy probe is not in this build)"
+
+  /// The compositors `--display wayland` (sway) and `--display wayland-cage` start, by program
+  /// name.
+  package static let compositors = WaylandCompositorKind.allCases.map(\.program)
+
+  /// The private compositor (`wayland`, `wayland-cage`); nil for a running one.
+  package let compositor: WaylandCompositor?
+  /// The Wayland socket's absolute path.
+  package let socketPath: String
+  /// The runtime folder clients get as `XDG_RUNTIME_DIR` (the private compositor's, or the
+  /// socket's folder).
+  package let runtimeFolder: String
+  /// sway's IPC socket (the private sway's, or `SWAYSOCK` for a running one); nil for cage or
+  /// a compositor without one.
+  package let ipcSocketPath: String?
+  /// The compositor, for results.
+  package let serverInfo: BenchResults.DisplayServerInfo
 
   /// The path of `program` on `PATH`, or nil.
   package static func locate(_ program: String) -> String? {
@@ -33,34 +53,129 @@ package struct WaylandServer: DisplayServer {
     return nil
   }
 
-  /// Refuses every Wayland path (see the type's comment).
-  /// - Throws: `UsageError`, one line.
+  /// The absolute path `wayland:SOCKET` names: itself when absolute, else in `XDG_RUNTIME_DIR`;
+  /// nil when a name has no `XDG_RUNTIME_DIR` to be in.
+  package static func socketPath(_ socket: String, environment: [String: String]) -> String? {
+    if socket.hasPrefix("/") { return socket }
+    guard let folder = environment["XDG_RUNTIME_DIR"], !folder.isEmpty else { return nil }
+    return folder + "/" + socket
+  }
+
+  /// Checks, for `wayland`/`wayland-cage`, that the compositor (and setpriv, when bench is root)
+  /// is installed; for `wayland:SOCKET`, that a compositor answers there. Then, while the probe
+  /// is missing, refuses to measure.
+  /// - Throws: `UsageError`, one line naming the package to install or the socket that did not
+  ///   answer.
   package static func validate(_ path: DisplayPath) throws(UsageError) {
-    throw UsageError(unavailableMessage)
+    switch path {
+    case .privateWayland(let kind):
+      guard locate(kind.program) != nil else { throw UsageError(WaylandCompositor.missingMessage(kind)) }
+      guard geteuid() != 0 || FileSystem.isExecutable(atPath: WaylandCompositor.setpriv) else {
+        throw UsageError(
+          "--display \(path) as root needs \(WaylandCompositor.setpriv) (\(kind.program) refuses to run as root): install the package util-linux"
+        )
+      }
+    case .wayland(let socket):
+      _ = try reach(socket, path: path)
+    default: throw UsageError("--display \(path) is not a Wayland path")
+    }
+    guard probeAvailable else { throw UsageError(probeMissingMessage) }
   }
 
-  /// Fails: nothing is started while the probe cannot read the compositor.
-  /// - Throws: `RunnerError` `.displayFailed`, always.
-  package static func open(_ path: DisplayPath, width: Int, height: Int, logFolder: String?)
-    throws(RunnerError) -> WaylandServer
-  {
-    throw RunnerError(.displayFailed, unavailableMessage)
+  /// The socket `wayland:SOCKET` names, once it accepted a connection.
+  /// - Throws: `UsageError` when there is no such socket or nobody answers there.
+  static func reach(_ socket: String, path: DisplayPath) throws(UsageError) -> String {
+    guard let absolute = socketPath(socket, environment: ProcessInfo.processInfo.environment) else {
+      throw UsageError(
+        "--display \(path): XDG_RUNTIME_DIR is not set, so the socket name \(socket) names nothing")
+    }
+    do {
+      FileDescriptorIO.close(try UnixSocket.connect(path: absolute))
+    } catch {
+      throw UsageError("--display \(path): no Wayland compositor answers at \(absolute) (\(error.message))")
+    }
+    return absolute
   }
 
-  package var name: String? { nil }
-  package var info: BenchResults.DisplayServerInfo? { nil }
-  package var failure: String? { nil }
-  package var pid: Int32? { nil }
+  /// Starts the private compositor (its output in `logFolder`/`sway.log` or `cage.log`) with
+  /// one output of `width`×`height` at `refreshHz`, or reaches the running one.
+  package static func open(
+    _ path: DisplayPath, width: Int, height: Int, refreshHz: Double, logFolder: String?
+  ) throws(RunnerError) -> WaylandServer {
+    switch path {
+    case .privateWayland(let kind):
+      let compositor = try WaylandCompositor(
+        kind, width: width, height: height, refreshHz: refreshHz,
+        logPath: logFolder.map { "\($0)/\(kind.program).log" })
+      let o = compositor.output
+      let info = BenchResults.DisplayServerInfo(
+        name: compositor.socketPath, vendor: "\(kind.program) \(compositor.version)", release: 0,
+        started: true,
+        screen: "\(o.width)x\(o.height)@\(WaylandCompositor.hertz(Double(o.refreshMillihertz) / 1000))Hz",
+        realtime: nil, sharedMemory: true)
+      return WaylandServer(
+        compositor: compositor, socketPath: compositor.socketPath, runtimeFolder: compositor.runtimeFolder,
+        ipcSocketPath: compositor.ipcSocketPath, serverInfo: info)
+    case .wayland(let socket):
+      let absolute: String
+      do {
+        absolute = try reach(socket, path: path)
+      } catch {
+        throw RunnerError(.displayFailed, error.message)
+      }
+      let environment = ProcessInfo.processInfo.environment
+      let ipc = environment["SWAYSOCK"].flatMap { $0.isEmpty ? nil : $0 }
+      let vendor = ipc.flatMap { try? SwayIPC(path: $0) }.flatMap { connection in
+        defer { connection.close() }
+        return (try? connection.version(until: MonotonicClock.now() &+ 2_000_000_000)).map { "sway " + $0 }
+      }
+      let info = BenchResults.DisplayServerInfo(
+        name: absolute, vendor: vendor ?? "Wayland compositor", release: 0, started: false, screen: nil,
+        realtime: nil, sharedMemory: true)
+      let folder = String(absolute[..<(absolute.lastIndex(of: "/") ?? absolute.startIndex)])
+      return WaylandServer(
+        compositor: nil, socketPath: absolute, runtimeFolder: folder.isEmpty ? "/" : folder,
+        ipcSocketPath: vendor == nil ? nil : ipc, serverInfo: info)
+    default:
+      throw RunnerError(.displayFailed, "--display \(path) is not a Wayland path")
+    }
+  }
 
-  package func clientEnvironment(_ environment: [String: String]) -> [String: String] { environment }
+  /// The private compositor's output (size and refresh, read back), for the probe and the
+  /// calibration bound; nil for a running compositor.
+  package var output: WaylandCompositor.Output? { compositor?.output }
 
-  /// Fails: there is no Wayland probe in this build.
-  /// - Throws: `RunnerError` `.displayFailed`, always.
+  package var name: String? { socketPath }
+  package var info: BenchResults.DisplayServerInfo? { serverInfo }
+  /// Why the private compositor exited, or nil.
+  package var failure: String? { compositor?.exitReason }
+  /// The private compositor's pid; nil for a running one.
+  package var pid: Int32? { compositor?.pid }
+
+  /// `environment` with `WAYLAND_DISPLAY` (the socket's absolute path), `XDG_RUNTIME_DIR` and
+  /// `FIRSTFRAME_DISPLAY` (`wayland:/PATH`), without `DISPLAY` (an app that finds an X server
+  /// may present there instead).
+  package func clientEnvironment(_ environment: [String: String]) -> [String: String] {
+    var env = environment
+    env["WAYLAND_DISPLAY"] = socketPath
+    env["XDG_RUNTIME_DIR"] = runtimeFolder
+    env[LaunchEnvironment.Key.display.rawValue] = DisplayTarget.wayland(socket: socketPath).description
+    env["DISPLAY"] = nil
+    return env
+  }
+
+  /// The probe's Wayland client on this compositor, which then waits for the app's window.
+  /// While ``probeAvailable`` is false it fails; the screencopy probe plugs in here with one
+  /// call, e.g. `DisplayMonitor(waylandSocket: socketPath, windowEvents: ipcSocketPath, …)`,
+  /// where the frame source opens `SwayWindowEvents(ipcSocket:until:)` before the launch.
+  /// - Throws: `RunnerError` `.displayFailed`.
   package func makeMonitor(_ request: ProbeRequest, detector: DetectorConfiguration) throws(RunnerError)
     -> DisplayMonitor
   {
-    throw RunnerError(.displayFailed, Self.unavailableMessage)
+    if let failure { throw RunnerError(.displayFailed, failure) }
+    throw RunnerError(.displayFailed, Self.probeMissingMessage)
   }
 
-  package func stop() {}
+  /// Stops the private compositor and removes its runtime folder. Safe to call more than once.
+  package func stop() { compositor?.stop() }
 }

@@ -41,10 +41,10 @@ package struct X11Server: DisplayServer {
   }
 
   /// Starts the private Xvfb (its output in `logFolder`/xvfb.log), or connects once to the
-  /// existing server to describe it.
-  package static func open(_ path: DisplayPath, width: Int, height: Int, logFolder: String?)
-    throws(RunnerError) -> X11Server
-  {
+  /// existing server to describe it. Xvfb has no refresh: `refreshHz` is not used.
+  package static func open(
+    _ path: DisplayPath, width: Int, height: Int, refreshHz: Double = 60, logFolder: String?
+  ) throws(RunnerError) -> X11Server {
     guard case .x11(let name) = path else {
       // A screen with room for the preview and for the cost benchmark's 1280×720 window.
       let server = try XvfbServer(

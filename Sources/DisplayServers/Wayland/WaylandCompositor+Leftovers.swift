@@ -1,0 +1,42 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+import CompositorIPC
+import Foundation
+import LaunchContract
+import SystemCalls
+
+/// What a gone bench's compositor left: its runtime folder (claimed with the bench's token), and
+/// the compositor itself when it still runs there.
+extension WaylandCompositor {
+  /// Removes the runtime folders in `/tmp` whose claim is free (their bench is gone), first
+  /// killing the compositor still running in one; returns the folders removed.
+  @discardableResult
+  package static func removeStale(in parent: String = "/tmp", claims: [String] = MachineClaim.searchFolders)
+    -> [String]
+  {
+    let names = ((try? FileSystem.contentsOfDirectory(atPath: parent)) ?? []).filter {
+      $0.hasPrefix(folderPrefix)
+    }
+    return MachineClaim.removeLeftovers(names, prefix: folderPrefix, folders: claims) { name in
+      let folder = parent + "/" + name
+      if let pid = leftoverCompositor(in: folder) {
+        Glibc.kill(-pid, SIGKILL)
+        Glibc.kill(pid, SIGKILL)
+      }
+      // Another bench's leftovers: best effort.
+      return (try? FileSystem.remove(atPath: folder)) != nil
+    }.map { parent + "/" + $0 }
+  }
+
+  /// The pid in `folder`'s `compositor.pid` when that process lives with `folder` as its
+  /// `XDG_RUNTIME_DIR` (a pid reused by another process is never named).
+  static func leftoverCompositor(in folder: String) -> pid_t? {
+    guard let text = FileSystem.readText(atPath: folder + "/" + pidFile, maxBytes: 64),
+      let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 1,
+      let environ = FileSystem.readFile(atPath: "/proc/\(pid)/environ", maxBytes: 1 << 20)
+    else { return nil }
+    let wanted = Array("XDG_RUNTIME_DIR=\(folder)".utf8)
+    return environ.split(separator: 0).contains { Array($0) == wanted } ? pid : nil
+  }
+}

@@ -1,0 +1,103 @@
+import CompositorIPC
+import Foundation
+import SystemCalls
+import TestSupport
+import TestThreads
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// sway's IPC client against a fake server that answers what it is told to: a reply that is not
+/// i3-ipc, one larger than bench reads, or none at all is one error, never a hang or a crash.
+@Suite(.blocking, .serialized, .timeLimit(.minutes(TestTime.minutes(10))))
+struct SwayIPCTests {
+  /// A listening Unix socket in a temporary folder whose one client gets `reply` (then the
+  /// socket stays open until the test ends).
+  final class FakeServer: Sendable {
+    let folder = temporaryFolder("sway-ipc")
+    var path: String { folder + "/ipc.sock" }
+    let listener: Int32
+    let accepted = PThreadMutex<Int32>(-1)
+
+    init(reply: [UInt8]) throws {
+      let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+      listener = fd
+      var address = sockaddr_un()
+      address.sun_family = sa_family_t(AF_UNIX)
+      let bytes = Array((folder + "/ipc.sock").utf8) + [0]
+      withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+      let bound = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+        }
+      }
+      try #require(bound == 0 && listen(fd, 1) == 0)
+      let accepted = self.accepted
+      try SystemThread.start(name: "fake-sway") {
+        let client = accept(fd, nil, nil)
+        accepted.withLock { $0 = client }
+        var request = [UInt8](repeating: 0, count: 14)
+        _ = request.withUnsafeMutableBytes { read(client, $0.baseAddress, 14) }
+        _ = reply.withUnsafeBytes { write(client, $0.baseAddress, $0.count) }
+      }
+    }
+
+    deinit {
+      close(listener)
+      let client = accepted.withLock { $0 }
+      if client >= 0 { close(client) }
+      try? FileSystem.remove(atPath: folder)
+    }
+  }
+
+  static func header(length: UInt32, type: UInt32, magic: String = "i3-ipc") -> [UInt8] {
+    var bytes = Array(magic.utf8)
+    withUnsafeBytes(of: length) { bytes += $0 }
+    withUnsafeBytes(of: type) { bytes += $0 }
+    return bytes
+  }
+
+  @Test("a reply that is not i3-ipc, or larger than bench reads, is a protocol error")
+  func badReplies() throws {
+    for reply in [
+      Self.header(length: 2, type: 3, magic: "x11ipc") + Array("[]".utf8),
+      Self.header(length: UInt32(SwayIPC.maximumPayload + 1), type: 3),
+      Self.header(length: 5, type: 3) + Array("[1,]x".utf8),
+    ] {
+      let server = try FakeServer(reply: reply)
+      let ipc = try SwayIPC(path: server.path)
+      defer { ipc.close() }
+      #expect {
+        try ipc.request(.getOutputs, until: MonotonicClock.now() &+ 10_000_000_000)
+      } throws: { ($0 as? SwayIPCError)?.kind == .protocolError }
+    }
+  }
+
+  @Test("no reply by the deadline is a time-out; no socket is a connect error")
+  func silenceAndClosing() throws {
+    let silent = try FakeServer(reply: Self.header(length: 100, type: 3))
+    let ipc = try SwayIPC(path: silent.path)
+    defer { ipc.close() }
+    #expect {
+      try ipc.request(.getOutputs, until: MonotonicClock.now() &+ 50_000_000)
+    } throws: { ($0 as? SwayIPCError)?.kind == .timedOut }
+    #expect {
+      try SwayIPC(path: silent.folder + "/nothing.sock")
+    } throws: { ($0 as? SwayIPCError)?.kind == .connect }
+  }
+
+  @Test("a reply's outputs are read from sway's JSON, the refresh in mHz")
+  func parsesReplies() throws {
+    let outputs =
+      #"[{"name":"HEADLESS-1","active":true,"rect":{"x":0,"y":0,"width":640,"height":360},"current_mode":{"width":640,"height":360,"refresh":59940}}]"#
+    let server = try FakeServer(
+      reply: Self.header(length: UInt32(outputs.utf8.count), type: 3) + Array(outputs.utf8))
+    let ipc = try SwayIPC(path: server.path)
+    defer { ipc.close() }
+    let found = try ipc.outputs(until: MonotonicClock.now() &+ 10_000_000_000)
+    #expect(found.count == 1 && found.first?.refreshMillihertz == 59940 && found.first?.active == true)
+    #expect(found.first?.rect == SwayRect(x: 0, y: 0, width: 640, height: 360))
+  }
+}
