@@ -54,9 +54,10 @@ public final class MachineLock: Sendable {
       self.use = use
     }
 
-    /// `another bench (pid N) holds the cpufreq cap`, what is known of it.
+    /// `another bench (pid N) holds the machine for the cpufreq cap`, what is known of it.
     public var description: String {
-      "another bench" + (pid.map { " (pid \($0))" } ?? "") + " holds " + (use ?? "it")
+      "another bench" + (pid.map { " (pid \($0))" } ?? "") + " holds the machine"
+        + (use.map { " for " + $0 } ?? "")
     }
   }
 

@@ -29,7 +29,7 @@ import Testing
     #expect(done.values.isEmpty)
     #expect(
       notes.values == [
-        "bench: waiting for the machine: another bench (pid \(getpid())) holds the cpufreq cap (\(folder)/machine.lock); this bench needs it for full-load burners (--no-wait refuses instead)"
+        "bench: waiting for the machine: another bench (pid \(getpid())) holds the machine for the cpufreq cap (\(folder)/machine.lock); this bench needs it for full-load burners (--no-wait refuses instead)"
       ])
     first.release()
     #expect(done.blockUntilCount(1))
@@ -51,7 +51,7 @@ import Testing
     #expect(first.isHeld, "a lock pinned for the benchmark was let go after one condition")
     let refused = MachineGate(path: folder + "/machine.lock", waits: false)
     let line =
-      "the machine is in use: another bench (pid \(getpid())) holds the hot soak (\(folder)/machine.lock); this bench needs it for the cpufreq cap: run it again when that bench ends, or without --no-wait to wait"
+      "the machine is in use: another bench (pid \(getpid())) holds the machine for the hot soak (\(folder)/machine.lock); this bench needs it for the cpufreq cap: run it again when that bench ends, or without --no-wait to wait"
     #expect(refused.pin(for: "the cpufreq cap") == line)
     #expect(refused.take(for: "the cpufreq cap", interrupted: { false }, note: { _ in }) == .refused(line))
     let stopped = MachineGate(path: folder + "/machine.lock")

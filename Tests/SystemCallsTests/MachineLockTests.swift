@@ -21,7 +21,7 @@ struct MachineLockTests {
       return
     }
     #expect(holder == .init(pid: getpid(), use: "the cpufreq cap"))
-    #expect(holder.description == "another bench (pid \(getpid())) holds the cpufreq cap")
+    #expect(holder.description == "another bench (pid \(getpid())) holds the machine for the cpufreq cap")
     withExtendedLifetime(first) {}
     first = nil
     // A child another test spawns at this moment shares the lock's open file until its exec:
