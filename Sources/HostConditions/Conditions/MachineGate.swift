@@ -1,3 +1,4 @@
+import Subprocess
 import SystemCalls
 
 /// A benchmark's way through the machine lock (``MachineLock``): a condition that needs the whole
@@ -104,6 +105,8 @@ package final class MachineGate: Sendable {
       switch try MachineLock.take(atPath: path, for: use) {
       case .success(let lock):
         state.withLock { $0.lock = lock }
+        // A cap of this bench's is written back by its guard under the same lock.
+        ProcessGuard.running?.lockBeforeRestoring(path)
         return .success(true)
       case .failure: return .success(false)
       }
