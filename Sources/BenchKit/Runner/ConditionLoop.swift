@@ -32,12 +32,12 @@ struct ConditionLoop {
       let machine = uses.isEmpty ? nil : runners.lazy.compactMap(\.machine).first
       if let machine {
         switch machine.take(
-          for: uses.joined(separator: " and "), interrupted: interrupted, note: progress.note)
+          for: uses.joined(separator: " and "), interrupted: interrupted, note: progress.notice)
         {
         case .taken: break
         case .interrupted: return
         case .refused(let line):
-          progress.note("bench: " + line)
+          progress.notice("bench: " + line)
           return
         }
       }

@@ -25,14 +25,14 @@ struct MachineLockBenchTests {
     return try #require(held)
   }
 
-  @Test("a loaded bench waits for the machine with one line, and runs once it is let go")
+  @Test("a loaded bench waits for the machine with one line, --quiet too, and runs once it is let go")
   func waits() throws {
     let dir = temporaryFolder("machine-lock-bench")
     defer { try? FileManager.default.removeItem(atPath: dir) }
     var lock: MachineLock? = try Self.holdMachine()
     let bench = try BenchInvocation.start([
       "--runs", "1", "--warmup", "0", "--conditions", "loaded", "--configs", "deferred", "--thread-states",
-      "off", "--out", dir + "/results",
+      "off", "--quiet", "--out", dir + "/results",
     ])
     defer {
       bench.signal(SIGKILL)
