@@ -551,6 +551,7 @@ let package = Package(
       name: "HostConditionsTests",
       dependencies: [
         "HostConditions", "LaunchContract", "PhaseTrace", "ResultsSchema", "SystemCalls", "TestSupport",
+        "TestThreads",
       ],
       swiftSettings: strict),
     // bench's command line: parsing each command's options, compare, gate (baseline, relative,

@@ -104,6 +104,12 @@ package final class ProcessGuard: Sendable {
   /// when the file still names bench's claim as its owner.
   package func restoreOnExit(_ stateFile: String) { send("restore " + stateFile) }
 
+  /// Tells the guard the machine lock bench takes for a condition that needs the whole machine
+  /// (``MachineLock``): a cap is written back only under it, so that the guard of a killed bench
+  /// never undoes the cap of the next bench, which took the lock the moment the killed one let go
+  /// (that bench writes the killed one's cap back itself, its claim being free).
+  package func lockBeforeRestoring(_ path: String) { send("lock " + path) }
+
   /// Bench removed (or keeps) `path` itself: the guard forgets it.
   package func keep(_ path: String) { send("keep " + path) }
 
@@ -137,6 +143,29 @@ package final class ProcessGuard: Sendable {
     return false
   }
 
+  /// The machine lock at `path`, waited for (a line on standard error says so) for up to an hour
+  /// while another bench holds it; nil when it cannot be had (the write-back goes ahead: it
+  /// touches only a state file that still names bench's claim).
+  static func waitForMachine(_ path: String) -> MachineLock? {
+    var said = false
+    for _ in 0..<36_000 {
+      switch try? MachineLock.take(atPath: path, for: "writing back a killed bench's cpufreq cap") {
+      case .success(let lock): return lock
+      case .failure(let holder):
+        if !said {
+          said = true
+          try? FileDescriptorIO.writeAll(
+            2,
+            "bench guard: waiting for the machine to write back the killed bench's cpufreq cap: \(holder.description)\n"
+          )
+        }
+        MonotonicClock.sleep(nanoseconds: 100_000_000)
+      case nil: return nil
+      }
+    }
+    return nil
+  }
+
   /// The guard's own pid (for tests and diagnostics).
   package var pid: pid_t { process.pid }
 
@@ -150,6 +179,7 @@ package final class ProcessGuard: Sendable {
     var prefixes: [(folder: String, prefix: String)] = []
     var claims: [String] = []
     var restores: [String] = []
+    var lock: String?
     var pending: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 4096)
     while true {
@@ -175,6 +205,8 @@ package final class ProcessGuard: Sendable {
           if !prefix.isEmpty { prefixes.append((String(line[slash...]), prefix)) }
         } else if line.hasPrefix("restore /") {
           restores.append(String(line.dropFirst(8)))
+        } else if line.hasPrefix("lock /") {
+          lock = String(line.dropFirst(5))
         } else if line.hasPrefix("unclaim /") {
           claims.append(String(line.dropFirst(8)))
         } else if line.hasPrefix("keep ") {
@@ -189,9 +221,6 @@ package final class ProcessGuard: Sendable {
       kill(-g, SIGKILL)
       kill(g, SIGKILL)
     }
-    // Bench's caps, when they still name bench's claim (a later bench's are its own).
-    let owner = claims.first.map { String($0.split(separator: "/").last ?? "") }
-    for file in restores { SavedControlValues.writeBack(from: file, owner: owner) }
     for path in paths { try? FileSystem.remove(atPath: path, absentIsFine: true) }
     let removedAll = folders.map { removeBusyDirectory($0) }.allSatisfy { $0 }
     for (folder, prefix) in prefixes {
@@ -200,6 +229,12 @@ package final class ProcessGuard: Sendable {
         unlink(folder + "/" + entry)
       }
     }
+    // Bench's caps, under the machine lock, when they still name bench's claim (a later bench's
+    // are its own).
+    let owner = claims.first.map { String($0.split(separator: "/").last ?? "") }
+    let held = restores.isEmpty ? nil : lock.flatMap { waitForMachine($0) }
+    for file in restores { SavedControlValues.writeBack(from: file, owner: owner) }
+    withExtendedLifetime(held) {}
     // A claim goes last: whatever could not be removed stays claimed, for the next bench to sweep.
     if removedAll { for claim in claims { unlink(claim) } }
     exit(0)

@@ -54,6 +54,23 @@ import Testing
     cap.restore()
   }
 
+  @Test(
+    "a second cap while one is on (another bench's, or this one's) refuses: it never saves the capped values as the originals"
+  )
+  func secondCapRefused() throws {
+    let sys = FakeSysfs()
+    defer { sys.remove() }
+    try sys.addCPUs(2)
+    let first = CPUFrequencyCap(root: sys.cpuRoot, statePath: sys.root + "/state")
+    let second = CPUFrequencyCap(root: sys.cpuRoot, statePath: sys.root + "/state")
+    _ = try first.apply(fraction: 0.5)
+    #expect(throws: CPUCapError.self) { _ = try second.apply(fraction: 0.25) }
+    #expect(sys.read("cpu/cpu0/cpufreq/scaling_max_freq") == "1500000")
+    #expect(first.restore() == 6)
+    #expect(sys.read("cpu/cpu0/cpufreq/scaling_max_freq") == "3000000")
+    #expect(sys.read("cpu/cpu1/cpufreq/scaling_governor") == "performance")
+  }
+
   @Test("the next bench restores what a killed bench left capped, and leaves a live bench's cap alone")
   func leftovers() throws {
     let sys = FakeSysfs()

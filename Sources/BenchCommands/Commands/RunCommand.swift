@@ -121,6 +121,10 @@ package enum RunCommand: Command {
     "--thread-states", "HOW",
     "each phase's thread states (running, runnable, io, sleeping): auto (tracefs where bench can use it, else sampled), on (tracefs or exit 2), sampled (/proc totals), off",
     default: defaults.threadStates, parser: .choice())
+  static let noWait = Flag(
+    "--no-wait",
+    "when another bench holds the machine (a cpufreq cap, loaded's burners, hot's soak) and a condition here needs it: refuse at once with exit status 2 instead of waiting"
+  )
   static let noTap = Flag("--no-tap", "do not press the shutter when the first live frame appears")
   static let noBoard = Flag(
     "--no-board", "the probe ignores the light board: change detection only (to check it with camera-app)")
@@ -149,7 +153,7 @@ package enum RunCommand: Command {
       x11Read,
       refreshHz,
       lockSeconds, runTimeout, quitGrace, windowTimeout, load, lowPower, soakSeconds, threadStates,
-      injectDelay, noTap, noBoard,
+      noWait, injectDelay, noTap, noBoard,
       out, overwrite, format, quiet,
     ],
     epilogue: """
@@ -205,6 +209,7 @@ package enum RunCommand: Command {
     s.lowPower = try parsed.value(lowPower)
     s.soakSeconds = try parsed.value(soakSeconds)
     s.threadStates = try parsed.value(threadStates)
+    s.waitsForMachine = !parsed.isSet(noWait)
     s.camera = try parsed.value(camera)
     return Options(
       settings: s, format: try parsed.value(format), quiet: parsed.isSet(quiet),

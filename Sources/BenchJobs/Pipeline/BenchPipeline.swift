@@ -26,7 +26,7 @@ package enum BenchPipeline {
   /// sets (installed here when nil): a command that runs several jobs (`bench bisect`) installs
   /// one and passes it to each, so that one Ctrl-C stops the job in flight and the command.
   /// - Throws: `UsageError` when a results folder cannot be made, is held by another bench or
-  ///   holds results.
+  ///   holds results, or (`--no-wait`) another bench holds the machine lock a condition needs.
   package static func run(
     _ job: some BenchJob, interrupt: InterruptFlag? = nil, output: inout some TextOutputStream,
     errors: inout some TextOutputStream
@@ -37,6 +37,13 @@ package enum BenchPipeline {
     let folders = try claim(job, errors: &errors)
     // What benches killed with SIGKILL left and their guards could not remove (claims free).
     BenchLeftovers.removeStale()
+    // --no-wait: the machine lock taken now for the whole job, or the job refused before anything
+    // runs (a bench refused half-way through would throw its runs away).
+    if !job.settings.waitsForMachine, let use = job.resources.machineUse,
+      let refusal = job.resources.machine.pin(for: use)
+    {
+      throw UsageError(refusal)
+    }
     let apps: [String?]
     switch job.apps(interrupted: interrupted, log: { errors.write($0 + "\n") }) {
     case .apps(let found): apps = found

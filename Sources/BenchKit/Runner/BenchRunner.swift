@@ -90,6 +90,9 @@ package final class BenchRunner: RunPerforming {
     resources.control(for: condition)
   }
 
+  /// The benchmark's gate to the machine lock (its resources').
+  package var machine: MachineGate? { resources.machine }
+
   // MARK: - Argv and environment
 
   func argv(config: BenchConfiguration) -> [String] {

@@ -4,7 +4,9 @@ import LaunchContract
 /// The one loop over a benchmark's conditions, shared by `bench` (``BenchSession``), `bench ab`
 /// and `bench bisect` (``ABSession``): each condition in turn, prepared before its runs (each
 /// runner's control once: `bench ab`'s sides share theirs) and restored after them, interrupted
-/// or not.
+/// or not. A condition that needs the whole machine (``LaunchConditionControl/machineUse``) is
+/// prepared only once the runners' ``MachineGate`` holds the machine lock, and lets go of it once
+/// restored; a wait says so in one line.
 struct ConditionLoop {
   /// The conditions, in order.
   let conditions: [LaunchCondition]
@@ -25,13 +27,30 @@ struct ConditionLoop {
         let control = runner.control(for: condition)
         if !controls.contains(where: { $0 === control }) { controls.append(control) }
       }
+      // What needs the whole machine waits for the machine lock (or, --no-wait, is refused).
+      let uses = controls.compactMap(\.machineUse)
+      let machine = uses.isEmpty ? nil : runners.lazy.compactMap(\.machine).first
+      if let machine {
+        switch machine.take(
+          for: uses.joined(separator: " and "), interrupted: interrupted, note: progress.notice)
+        {
+        case .taken: break
+        case .interrupted: return
+        case .refused(let line):
+          progress.notice("bench: " + line)
+          return
+        }
+      }
       var preparation = ConditionPreparation()
       for control in controls {
         let prepared = control.prepare()
         if let note = prepared.note { progress.note(note) }
         preparation.burners = preparation.burners ?? prepared.burners
       }
-      defer { for control in controls { control.restore() } }
+      defer {
+        for control in controls { control.restore() }
+        machine?.release()
+      }
       guard body(condition, preparation) else { break }
     }
   }

@@ -58,6 +58,12 @@ package final class ProgressReporter: Sendable {
     }
   }
 
+  /// A line that is shown even with `--quiet`: bench waits for something outside it (the machine
+  /// lock), and a silent wait would look like a hang.
+  package func notice(_ text: String) {
+    emit((style == .bar ? "\r\u{1B}[2K" : "") + text + "\n")
+  }
+
   /// Ends the bar line.
   package func finish() {
     if style == .bar { emit("\r\u{1B}[2K") }

@@ -21,6 +21,10 @@ package protocol RunPerforming: Sendable {
   /// The control of `condition` (``LaunchConditionControl``): the condition loop prepares it
   /// before the condition's first run and restores it after the last.
   func control(for condition: LaunchCondition) -> any LaunchConditionControl
+
+  /// The gate to the machine lock of the conditions that need the whole machine; nil: none is
+  /// taken.
+  var machine: MachineGate? { get }
 }
 
 extension RunPerforming {
@@ -28,6 +32,9 @@ extension RunPerforming {
   package func control(for condition: LaunchCondition) -> any LaunchConditionControl {
     UnpreparedCondition(condition)
   }
+
+  /// No machine lock (a runner that launches nothing real).
+  package var machine: MachineGate? { nil }
 }
 
 /// A relock cell's app, launched once: each run unlocks it, measures, and locks it again.

@@ -16,6 +16,9 @@ package final class RunResources: Sendable {
   package let threadStates: ThreadStatesMethod
   /// One control per condition.
   let controls: [LaunchCondition: any LaunchConditionControl]
+  /// The machine lock's gate, for the conditions that need the whole machine (waiting for it,
+  /// or with `--no-wait` refusing).
+  package let machine: MachineGate
   /// Whether ``close()`` ran; guarded by its own lock.
   private let closed = PThreadMutex(false)
 
@@ -36,6 +39,21 @@ package final class RunResources: Sendable {
       }
     }
     self.controls = controls
+    self.machine = MachineGate(waits: settings.waitsForMachine)
+    self.conditions = settings.conditions
+  }
+
+  /// The conditions asked for, in order.
+  let conditions: [LaunchCondition]
+
+  /// What the benchmark's conditions need the whole machine for (`the cpufreq cap and
+  /// full-load burners`); nil when none does.
+  package var machineUse: String? {
+    var uses: [String] = []
+    for condition in conditions {
+      if let use = control(for: condition).machineUse, !uses.contains(use) { uses.append(use) }
+    }
+    return uses.isEmpty ? nil : uses.joined(separator: " and ")
   }
 
   /// Opens `settings`' resources: resolves `--thread-states` (``ThreadStatesMethod/resolve(_:root:)``:
@@ -62,6 +80,7 @@ package final class RunResources: Sendable {
     }
     guard first else { return }
     for control in controls.values { control.restore() }
+    machine.close()
     threadStates.close()
   }
 

@@ -92,6 +92,9 @@ package struct RunSettings: Sendable {
   package var soakSeconds = 60.0
   /// `--thread-states`: how the runs' thread states are recorded (auto: tracefs where usable).
   package var threadStates: ThreadStatesRequest = .auto
+  /// Whether a condition that needs the whole machine waits for another bench that holds it
+  /// (false: `--no-wait`, refused with exit status 2 before anything runs).
+  package var waitsForMachine = true
   /// On X11, what the probe reads (`--x11-read`): the app's window, or the screen where it is.
   package var x11Read: X11WindowCapture.Source = .window
 

@@ -36,6 +36,16 @@ package protocol LaunchConditionControl: AnyObject, Sendable {
 
   /// Restores what ``prepare()`` changed.
   func restore()
+
+  /// What the condition needs the whole machine for (`the cpufreq cap`, `full-load burners`,
+  /// `the hot soak`), taken under the machine lock (``MachineGate``) from before ``prepare()``
+  /// to after ``restore()``; nil when it shares the machine with other benches.
+  var machineUse: String? { get }
+}
+
+extension LaunchConditionControl {
+  /// Shares the machine: nothing machine-wide.
+  package var machineUse: String? { nil }
 }
 
 /// What ``LaunchConditionControl/prepare()`` did.

@@ -7,6 +7,8 @@ import SystemCalls
 /// condition runs without them (its cells record 0 burners).
 package final class LoadedCondition: LaunchConditionControl {
   package var condition: LaunchCondition { .loaded }
+  /// Burners on every CPU bench may use load the whole machine.
+  package var machineUse: String? { "full-load burners" }
   /// The plan made when the command was parsed; nil: one made at ``prepare()`` from `load`.
   let plan: BurnerPlan?
   /// What the burners do when there is no plan.

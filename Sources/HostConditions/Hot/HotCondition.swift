@@ -8,6 +8,8 @@ import SystemCalls
 /// read before it, at the spawn, and when the probe sees the first live frame.
 package final class HotCondition: LaunchConditionControl {
   package var condition: LaunchCondition { .hot }
+  /// The soak heats the whole machine.
+  package var machineUse: String? { "the hot soak" }
   /// What the condition reads (thermal zones, frequencies, PSI).
   package let sensors: HostSensors
   /// How long each soak runs, seconds.

@@ -63,9 +63,10 @@ package struct CPUFrequencyCap: Sendable, Hashable {
   }
 
   /// Saves the originals to the state file, then caps every CPU: `powersave` (if offered),
-  /// `power` (if offered) and `scaling_max_freq` at `fraction` of `cpuinfo_max_freq`.
-  /// - Throws: `CPUCapError` when the state file cannot be written or a file refuses its value
-  ///   (what was already changed is restored).
+  /// `power` (if offered) and `scaling_max_freq` at `fraction` of `cpuinfo_max_freq`. A state
+  /// file already there is a gone bench's (written back first) or a live one's cap (refused).
+  /// - Throws: `CPUCapError` when another bench's cap is on, the state file cannot be written or
+  ///   a file refuses its value (what was already changed is restored).
   package func apply(fraction: Double) throws(CPUCapError) -> Applied {
     let all = policies()
     guard let first = all.first else { throw CPUCapError("no cpufreq", path: root) }
@@ -89,6 +90,16 @@ package struct CPUFrequencyCap: Sendable, Hashable {
       if offersPowersave { writes.append((policy.directory + "/scaling_governor", "powersave")) }
       if offersPower { writes.append((policy.directory + "/energy_performance_preference", "power")) }
       writes.append((policy.directory + "/scaling_max_freq", String(ceiling)))
+    }
+    // Another cap's originals: written back when their bench is gone, else never overwritten
+    // (saving the capped values as the originals would leave the machine capped for good).
+    if FileSystem.exists(atPath: statePath) {
+      restoreLeftovers()
+      if FileSystem.exists(atPath: statePath) {
+        throw CPUCapError(
+          "another bench's cpufreq cap is on (its originals are kept here): not capping over it",
+          path: statePath)
+      }
     }
     try saveOriginals(of: writes.map(\.path))
     ProcessGuard.running?.restoreOnExit(statePath)

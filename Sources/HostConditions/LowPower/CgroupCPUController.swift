@@ -90,15 +90,48 @@ package struct CgroupCPUController: Sendable, Hashable {
     "firstframe-\(owner)-\(run)"
   }
 
-  /// Removes the `firstframe-<token>-…` cgroups under bench's own whose claim is free
-  /// (`MachineClaim.isFree(token:folders:)`, claims looked up in `claims`), moving any task left
-  /// in one to bench's own cgroup first. Returns the names removed.
+  /// Removes the `firstframe-<token>-…` cgroups whose claim is free
+  /// (`MachineClaim.isFree(token:folders:)`, claims looked up in `claims`) anywhere in the
+  /// hierarchy — a bench in another cgroup (a systemd scope, a container's) made its runs' groups
+  /// under its own —, moving any task left in one to the cgroup above it first. Returns the
+  /// names removed.
   @discardableResult
   package func removeStaleGroups(claims: [String] = MachineClaim.searchFolders) -> [String] {
-    guard let names = try? FileSystem.contentsOfDirectory(atPath: ownDirectory) else { return [] }
-    let groups = names.sorted().filter { $0.split(separator: "-").count >= 3 }
-    return MachineClaim.removeLeftovers(groups, prefix: "firstframe-", folders: claims) {
-      RunCgroup(controller: self, name: $0).remove()
+    var removed: [String] = []
+    for parent in groupFolders() {
+      guard let names = try? FileSystem.contentsOfDirectory(atPath: mount + parent) else { continue }
+      let groups = names.sorted().filter {
+        $0.hasPrefix("firstframe-") && $0.split(separator: "-").count >= 3
+      }
+      let above = Self(version: version, mount: mount, ownPath: parent.isEmpty ? "/" : parent)
+      removed += MachineClaim.removeLeftovers(groups, prefix: "firstframe-", folders: claims) {
+        RunCgroup(controller: above, name: $0).remove()
+      }
     }
+    return removed
+  }
+
+  /// The hierarchy's cgroups, as paths under ``mount`` (`""` for the root, `/system.slice`, …),
+  /// breadth first, down to 8 levels and at most 10,000 of them, without descending into a
+  /// run's group (`firstframe-…`): the folders where a run's group may have been made.
+  func groupFolders() -> [String] {
+    var found: [String] = [""]
+    var next = 0
+    var depth: [Int] = [0]
+    while next < found.count, found.count < 10_000 {
+      let parent = found[next]
+      let level = depth[next]
+      next += 1
+      guard level < 8, let names = try? FileSystem.contentsOfDirectory(atPath: mount + parent) else {
+        continue
+      }
+      for name in names.sorted() where !name.hasPrefix("firstframe-") && !name.hasPrefix(".") {
+        let path = parent + "/" + name
+        guard FileSystem.isDirectory(mount + path) else { continue }
+        found.append(path)
+        depth.append(level + 1)
+      }
+    }
+    return found
   }
 }

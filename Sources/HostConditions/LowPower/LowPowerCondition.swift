@@ -7,6 +7,11 @@ import SystemCalls
 /// every run's record says what was applied and whether it was read back in force.
 package final class LowPowerCondition: LaunchConditionControl {
   package var condition: LaunchCondition { .lowPower }
+  /// cpufreq caps every CPU of the machine; a quota caps only the run's own cgroup.
+  package var machineUse: String? {
+    guard case .success(.cpufreq) = plan else { return nil }
+    return "the cpufreq cap"
+  }
   /// How this machine carries out `low-power`, or why it cannot (its cells are then not run);
   /// nil when the condition was not asked for.
   package let plan: Result<LowPowerPlan, LowPowerUnavailable>?
