@@ -1,5 +1,6 @@
 import Foundation
 import LightBoard
+import SystemCalls
 import TestSupport
 import TestThreads
 import Testing
@@ -52,6 +53,42 @@ struct CameraAppWaylandTests {
     kill(app.processIdentifier, SIGTERM)  // the app quits
     #expect(app.waitUntilExit(timeout: .seconds(60)), "camera-app did not quit after SIGTERM")
     #expect(app.terminationStatus == 0, "\(app.standardErrorText)")
+  }
+
+  @Test("on Wayland camera-app writes every phase event it writes presenting to its own surface")
+  func samePhasesAsOnItsOwnSurface() throws {
+    let sway = try HeadlessSway()
+    defer { sway.stop() }
+    let onWayland = try Self.tracedEvents(Self.environment(sway, throughContract: true))
+    let onSurface = try Self.tracedEvents([:])  // no display named: a private surface
+    #expect(onWayland.contains("preview.first_present event"), "\(onWayland)")
+    #expect(onWayland == onSurface)
+  }
+
+  /// The names of the events (`name kind`) camera-app traces with `environment` from its start
+  /// until its secondary UI is up, then SIGTERM, but the pressure poll's.
+  static func tracedEvents(_ environment: [String: String]) throws -> Set<String> {
+    let folder = try PrivateDirectory.makeTemporary(prefix: "camera-app-wayland-trace-", in: "/tmp")
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let trace = folder + "/trace.jsonl"
+    let app = try run(environment.merging(["FIRSTFRAME_TRACE": trace]) { _, new in new })
+    defer { app.signal(SIGKILL) }
+    let settled = blockUntil(timeout: .seconds(60)) {
+      !app.isRunning
+        || ((try? String(contentsOfFile: trace, encoding: .utf8)) ?? "").contains("ui.secondary_visible")
+    }
+    #expect(settled && app.isRunning, "camera-app did not settle: \(app.standardErrorText)")
+    kill(app.processIdentifier, SIGTERM)
+    #expect(
+      app.waitUntilExit(timeout: .seconds(60)) && app.terminationStatus == 0, "\(app.standardErrorText)")
+    let lines = ((try? String(contentsOfFile: trace, encoding: .utf8)) ?? "").split(separator: "\n")
+    return Set(
+      lines.compactMap { line -> String? in
+        guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+          let name = object["name"] as? String, let kind = object["kind"] as? String, name != "pressure.level"
+        else { return nil }
+        return name + " " + kind
+      })
   }
 
   @Test("when the compositor goes away, camera-app says so in one line and exits with status 1")
