@@ -263,7 +263,7 @@ package final class WaylandPresenter: DisplaySink, @unchecked Sendable {
       try? link.send(objects.surface, 0)
       for buffer in buffers { try? link.send(buffer, 0) }
     }
-    pool.destroy()
+    link.sendingExclusively { pool.destroy() }
     link.stop()
   }
 }

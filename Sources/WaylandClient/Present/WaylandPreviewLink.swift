@@ -68,6 +68,10 @@ final class WaylandPreviewLink: @unchecked Sendable {  // mutable state behind `
     try result.get()
   }
 
+  /// Runs `body`, which sends requests by other means (a pool's own `destroy`), holding the
+  /// lock every request of the presenter is sent under.
+  func sendingExclusively(_ body: () -> Void) { sendLock.withLock { _ in body() } }
+
   // MARK: - The dispatching thread
 
   /// Starts the thread that reads the compositor's events until the presenter is closed or the
