@@ -31,7 +31,6 @@
 //   2 CompositorIPC → JSONDecoding, SystemCalls
 //   2 LaunchContract → SystemCalls
 //   2 LightBoard → SystemCalls
-//   2 WaylandClient → SystemCalls
 //   3 PhaseTrace → JSONDecoding, LaunchContract, SystemCalls
 //   3 Subprocess → CommandLineKit, SystemCalls
 //   4 AppBuilds → CommandLineKit, LaunchContract, Subprocess, SystemCalls
@@ -47,9 +46,10 @@
 //   6 LightBoardFeed → LaunchContract, LightBoard, PhaseTrace, ResultsSchema, SystemCalls, V4L2Camera
 //   6 ThreadTracing → LaunchContract, ResultsSchema, Subprocess, SystemCalls, ThreadStates
 //   6 V4L2TestSupport → CV4L2Shims, SystemCalls, V4L2Camera
+//   6 WaylandClient → CaptureKit, Display, SystemCalls
 //   6 X11Display → CXCBShims, CaptureKit, Display, SystemCalls
 //   7 CameraApp → CaptureKit, CommandLineKit, Display, LaunchContract, PhaseTrace, SyntheticCamera,
-//       SystemCalls, V4L2Camera, X11Display
+//       SystemCalls, V4L2Camera, WaylandClient, X11Display
 //   7 HistoryAnalysis → Gates, ResultsSchema, RunAnalysis, Sampling, Statistics, SystemCalls
 //   7 Probe → CaptureKit, Display, LaunchContract, LightBoard, PhaseTrace, SystemCalls, X11Display
 //   7 TestSupport → CaptureKit, Gates, LaunchContract, PhaseTrace, ResultsSchema, RunAnalysis, Sampling,
@@ -252,8 +252,10 @@ let package = Package(
       swiftSettings: strict),
     // The Wayland display path's client: the wire protocol spoken directly on the compositor's
     // socket (no libwayland), its registry and shared-memory buffers; the probe's screencopy and
-    // the app's preview surface build on it. No Foundation: camera-app links it.
-    .target(name: "WaylandClient", dependencies: ["SystemCalls"], swiftSettings: strict),
+    // the app's preview window (an xdg-shell toplevel) build on it. No Foundation: camera-app
+    // links it.
+    .target(
+      name: "WaylandClient", dependencies: ["CaptureKit", "Display", "SystemCalls"], swiftSettings: strict),
     // The probe: finds the first live frame from scanned-out pixels alone.
     .target(
       name: "Probe",
@@ -277,7 +279,7 @@ let package = Package(
       dependencies: [
         "CaptureKit", "PhaseTrace", "SyntheticCamera", "V4L2Camera", "Display", "CommandLineKit",
         "LaunchContract",
-        "SystemCalls", "X11Display",
+        "SystemCalls", "WaylandClient", "X11Display",
       ],
       swiftSettings: strict),
     // The reference camera app's executable: parses its command line and runs CameraApp.
@@ -606,9 +608,13 @@ let package = Package(
     .testTarget(
       name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "TestSupport"], swiftSettings: strict),
     // The Wayland wire protocol against a fake compositor on a socket pair, and a real one where
-    // sway is installed.
+    // sway is installed: screencopy, the preview window, camera-app presenting on it (the built
+    // product, which `swift build --build-tests` builds beside the tests).
     .testTarget(
-      name: "WaylandClientTests", dependencies: ["WaylandClient", "SystemCalls", "TestSupport"],
+      name: "WaylandClientTests",
+      dependencies: [
+        "WaylandClient", "CaptureKit", "LightBoard", "SystemCalls", "TestSupport", "TestThreads",
+      ],
       swiftSettings: strict),
     // The X11 display path against a real Xvfb (skipped, and saying so, where Xvfb is missing).
     .testTarget(

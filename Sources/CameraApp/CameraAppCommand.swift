@@ -44,8 +44,9 @@ package enum CameraAppCommand: Command {
     epilogue: """
       environment:
         FIRSTFRAME_TRACE          append phase events to this path, or fd:N
-        FIRSTFRAME_DISPLAY        where to present: fd:N (an inherited surface), a shared-memory name, or x11:NAME;
-                                  unset: a window on DISPLAY's X server if set, else a private surface
+        FIRSTFRAME_DISPLAY        where to present: fd:N (an inherited surface), a shared-memory name, x11:NAME,
+                                  or wayland:/PATH (a compositor's socket); unset: a window on WAYLAND_DISPLAY's
+                                  compositor if set, else on DISPLAY's X server if set, else a private surface
         FIRSTFRAME_CONTROL        read commands (tap, lock, unlock, quit) from this path or fd:N
         FIRSTFRAME_RUN            the run id, copied into app.main
         FIRSTFRAME_INJECT_DELAY_MS  delay the start of preview by N ms (to check that a gate catches it)

@@ -18,6 +18,7 @@ struct CameraAppX11Tests {
     var env = ProcessInfo.processInfo.environment
     env.removeValue(forKey: "FIRSTFRAME_DISPLAY")
     env.removeValue(forKey: "DISPLAY")
+    env.removeValue(forKey: "WAYLAND_DISPLAY")
     env["FIRSTFRAME_APP_STATE"] = NSTemporaryDirectory() + "camera-app-x11-\(getpid())"
     env["FIRSTFRAME_SYNTHETIC_STATE"] = NSTemporaryDirectory() + "camera-app-x11-\(getpid())"
     let p = TestProcess(
