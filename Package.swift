@@ -50,7 +50,8 @@
 //   7 CameraApp → CaptureKit, CommandLineKit, Display, LaunchContract, PhaseTrace, SyntheticCamera,
 //       SystemCalls, V4L2Camera, X11Display
 //   7 HistoryAnalysis → Gates, ResultsSchema, RunAnalysis, Sampling, Statistics, SystemCalls
-//   7 Probe → CaptureKit, Display, LaunchContract, LightBoard, PhaseTrace, SystemCalls, X11Display
+//   7 Probe → CaptureKit, Display, LaunchContract, LightBoard, PhaseTrace, SystemCalls, WaylandClient,
+//       X11Display
 //   7 TestSupport → CaptureKit, Gates, LaunchContract, PhaseTrace, ResultsSchema, RunAnalysis, Sampling,
 //       Statistics, SystemCalls
 //   8 BenchHistory → CPQShims, CSQLiteShims, HistoryAnalysis, PhaseTrace, ResultsSchema, RunAnalysis,
@@ -254,7 +255,7 @@ let package = Package(
       name: "Probe",
       dependencies: [
         "LightBoard", "Display", "PhaseTrace", "CaptureKit", "LaunchContract", "SystemCalls",
-        "X11Display",
+        "WaylandClient", "X11Display",
       ],
       swiftSettings: strict),
     // The probe's calibration against ground truth (`bench calibrate`): a stand-in camera presents

@@ -208,22 +208,10 @@ final class X11FrameSource: FrameSource {
     _ = Glibc.write(wakeWrite, &one, 1)
   }
 
-  private static func requestRealtime() -> Bool { setRealtime(pthread_self()) }
-
-  /// Puts `thread` at `SCHED_FIFO` (`pthread_setschedparam`); whether it was allowed.
-  @discardableResult
-  private static func setRealtime(_ thread: pthread_t) -> Bool {
-    var param = sched_param()
-    param.sched_priority = min(sched_get_priority_min(SCHED_FIFO) + 10, sched_get_priority_max(SCHED_FIFO))
-    return pthread_setschedparam(thread, SCHED_FIFO, &param) == 0
-  }
-
+  private static func requestRealtime() -> Bool { ProbeThreadPriority.enterRealtime(pthread_self()) }
+  private static func setRealtime(_ thread: pthread_t) { ProbeThreadPriority.enterRealtime(thread) }
   /// Back to normal priority (`SCHED_OTHER`) for the CPU-heavy part of a frame.
-  private static func leaveRealtime() {
-    var param = sched_param()
-    param.sched_priority = 0
-    _ = pthread_setschedparam(pthread_self(), SCHED_OTHER, &param)
-  }
+  private static func leaveRealtime() { ProbeThreadPriority.leaveRealtime() }
 
   // MARK: - The thread
 
