@@ -59,7 +59,8 @@
 //   8 camera-app (executable) → CameraApp
 //   8 DisplayServers → CommandLineKit, LaunchContract, Probe, ResultsSchema, Subprocess, SystemCalls,
 //       X11Display
-//   8 ProbeCalibration → CaptureKit, Display, LightBoard, Probe, Sampling, SystemCalls, X11Display
+//   8 ProbeCalibration → CaptureKit, Display, LightBoard, Probe, Sampling, SystemCalls, WaylandClient,
+//       X11Display
 //   8 Reports → Gates, HistoryAnalysis, LaunchContract, PhaseTrace, ResultsSchema, RunAnalysis, Sampling,
 //       Statistics
 //   9 BenchKit → AppBuilds, CommandLineKit, Display, DisplayServers, Gates, HostConditions,
@@ -264,7 +265,8 @@ let package = Package(
     .target(
       name: "ProbeCalibration",
       dependencies: [
-        "Probe", "CaptureKit", "Display", "LightBoard", "Sampling", "SystemCalls", "X11Display",
+        "Probe", "CaptureKit", "Display", "LightBoard", "Sampling", "SystemCalls", "WaylandClient",
+        "X11Display",
       ],
       swiftSettings: strict),
     // The reference camera app, as a library so that tests can drive it.

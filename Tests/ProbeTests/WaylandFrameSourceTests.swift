@@ -7,6 +7,7 @@ import Testing
 import TestSupport
 
 @testable import Probe
+import ProbeCalibration
 
 /// The Wayland probe against a real headless sway (`HeadlessSway`) and a real Wayland client
 /// (GStreamer's `waylandsink` showing a moving ball at 60 frames/s), one at a time (the last test
@@ -134,6 +135,25 @@ struct WaylandFrameSourceTests {
     second.arm(.launch(since: MonotonicClock.now()))  // returns at once: the source has failed
     second.stop()
     #expect(Self.probeThreads() == 0)
+  }
+
+  @Test("the probe's CPU per frame and its lag behind the compositor, over a real client's frames")
+  func costAndLag() throws {
+    let sway = try HeadlessSway(width: 640, height: 360, refresh: 60)
+    defer { sway.stop() }
+    let ball = try WaylandBall(sway)
+    defer { ball.stop() }
+    let report = try WaylandProbeCost.run(socket: sway.socket, seconds: 4)
+    print(
+      "Wayland probe cost: \(report.framesObserved) frames in \(report.seconds) s at 1/\(report.readScale), "
+        + "\(report.probeMicrosecondsPerFrame) µs a frame (detector \(report.detectorMicrosecondsPerFrame) µs), "
+        + "\(report.probePercentOfCore) % of a core; lag p50 \(report.lagP50Milliseconds) ms, "
+        + "p99 \(report.lagP99Milliseconds) ms, max \(report.lagMaximumMilliseconds) ms")
+    #expect(report.framesObserved > 0)
+    #expect(report.probeMicrosecondsPerFrame > 0)
+    #expect(report.readScale == 2)
+    #expect(report.lagP50Milliseconds <= report.lagP99Milliseconds)
+    #expect(report.lagP99Milliseconds <= report.lagMaximumMilliseconds)
   }
 
   /// This process's threads named as the Wayland probe's (`firstframe.wlprobe`, 15 characters

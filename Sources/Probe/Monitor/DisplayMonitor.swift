@@ -278,6 +278,10 @@ public final class DisplayMonitor: Sendable {
   /// paths or before a frame.
   package var waylandProbeLag: ProbeLag? { (source as? WaylandFrameSource)?.lag }
 
+  /// Wayland: how many times smaller than the output, in each dimension, the images the probe
+  /// analyses are (1 before the first frame); nil on the other paths.
+  package var waylandReadScale: Int? { (source as? WaylandFrameSource)?.readScale }
+
   /// X11: how many times smaller than the app's window, in each dimension, the images the probe
   /// analyses are (1 or 2; 1 before the window is found); nil on shared memory.
   package var x11ReadScale: Int? { (source as? X11FrameSource)?.readScale }
