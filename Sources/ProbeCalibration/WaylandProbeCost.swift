@@ -12,6 +12,9 @@ package struct WaylandProbeCostReport: Sendable, Codable, Hashable {
   /// Frames the probe copied and delivered in that time (one per output commit with damage that
   /// it had a copy pending for).
   package var framesObserved: Int
+  /// Of those, frames copied late: asked for more than one refresh after the previous commit,
+  /// because the probe was busy (`ProbeFrame.seenLate`).
+  package var framesLate: Int
   /// The probe thread's CPU time per frame, microseconds (`CLOCK_THREAD_CPUTIME_ID`: waking,
   /// the screencopy requests and events, converting to luma, the live-frame detector).
   package var probeMicrosecondsPerFrame: Double
@@ -47,15 +50,18 @@ package enum WaylandProbeCost {
     monitor.arm(.launch(since: MonotonicClock.now()))  // restarts the lag account
     let (cpu0, frames0) = monitor.waylandProbeThreadCost ?? (0, 0)
     let analysis0 = monitor.analysisCost
+    let late0 = monitor.waylandLateFrames ?? 0
     MonotonicClock.sleep(nanoseconds: UInt64(seconds * 1e9))
     let (cpu1, frames1) = monitor.waylandProbeThreadCost ?? (0, 0)
     let analysis1 = monitor.analysisCost
+    let late1 = monitor.waylandLateFrames ?? 0
     let lag = monitor.waylandProbeLag
     if let failure = monitor.failure { throw WaylandError(.connectionLost, failure) }
     let observed = Int(frames1 - frames0)
     let perFrame = observed == 0 ? Double.nan : Double(cpu1 - cpu0) / Double(observed) / 1000
     return WaylandProbeCostReport(
       readScale: monitor.waylandReadScale ?? 1, seconds: seconds, framesObserved: observed,
+      framesLate: Int(late1 - late0),
       probeMicrosecondsPerFrame: perFrame,
       probePercentOfCore: perFrame * Double(observed) / seconds / 1e6 * 100,
       detectorMicrosecondsPerFrame: Double(analysis1.nanoseconds - analysis0.nanoseconds)

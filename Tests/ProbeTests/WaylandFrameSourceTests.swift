@@ -145,7 +145,7 @@ struct WaylandFrameSourceTests {
     defer { ball.stop() }
     let report = try WaylandProbeCost.run(socket: sway.socket, seconds: 4)
     print(
-      "Wayland probe cost: \(report.framesObserved) frames in \(report.seconds) s at 1/\(report.readScale), "
+      "Wayland probe cost: \(report.framesObserved) frames (\(report.framesLate) late) in \(report.seconds) s at 1/\(report.readScale), "
         + "\(report.probeMicrosecondsPerFrame) µs a frame (detector \(report.detectorMicrosecondsPerFrame) µs), "
         + "\(report.probePercentOfCore) % of a core; lag p50 \(report.lagP50Milliseconds) ms, "
         + "p99 \(report.lagP99Milliseconds) ms, max \(report.lagMaximumMilliseconds) ms")

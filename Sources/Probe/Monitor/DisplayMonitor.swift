@@ -278,6 +278,10 @@ public final class DisplayMonitor: Sendable {
   /// paths or before a frame.
   package var waylandProbeLag: ProbeLag? { (source as? WaylandFrameSource)?.lag }
 
+  /// Wayland: the frames delivered late so far (`WaylandFrameSource.lateCopies`: copied a
+  /// commit or more after their change, while the probe was busy); nil on the other paths.
+  package var waylandLateFrames: UInt64? { (source as? WaylandFrameSource)?.lateCopies }
+
   /// Wayland: how many times smaller than the output, in each dimension, the images the probe
   /// analyses are (1 before the first frame); nil on the other paths.
   package var waylandReadScale: Int? { (source as? WaylandFrameSource)?.readScale }

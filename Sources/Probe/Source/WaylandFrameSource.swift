@@ -79,6 +79,7 @@ final class WaylandFrameSource: FrameSource {
     var threadCPUNanoseconds: UInt64 = 0
     var framesDelivered: UInt64 = 0
     var duplicateCopies: UInt64 = 0
+    var lateCopies: UInt64 = 0
     var lags: [UInt64] = []
     var presentedAfterReceipt: UInt64 = 0
     var readScale = 1
@@ -123,22 +124,6 @@ final class WaylandFrameSource: FrameSource {
     self.deliver = deliver
     self.searching = searching
     self.wantsRealtime = realtime
-  }
-
-  /// The refresh interval of the output screencopy reads (the first `wl_output`): its current
-  /// mode's refresh (mHz), or nil when the compositor gave none.
-  private static func outputRefresh(_ registry: WaylandRegistry) throws(WaylandError) -> UInt64? {
-    let refresh = PThreadMutex<UInt64?>(nil)
-    _ = try registry.bind("wl_output", version: 1) { event, _ throws(WaylandError) in
-      guard event.opcode == 1 else { return }  // mode(flags, width, height, refresh mHz)
-      let flags = try event.uint()
-      _ = try event.uint()
-      _ = try event.uint()
-      let millihertz = try event.uint()
-      if flags & 1 != 0, millihertz > 0 { refresh.withLock { $0 = 1_000_000_000_000 / UInt64(millihertz) } }
-    }
-    try registry.connection.roundtrip(timeoutMilliseconds: 2_000)
-    return refresh.withLock { $0 }
   }
 
   var server: DisplayServerKind { .wayland }
@@ -239,6 +224,9 @@ final class WaylandFrameSource: FrameSource {
   var lag: ProbeLag? { ProbeLag(state.withLock { $0.lags }) }
   /// Frames presented after the probe read them (a compositor whose clock is not the probe's).
   var presentedAfterReceipt: UInt64 { state.withLock { $0.presentedAfterReceipt } }
+  /// Frames delivered `seenLate`: a change copy asked for more than one refresh after the
+  /// previous commit (the probe was busy), stamped with a commit that may be later than the change's.
+  var lateCopies: UInt64 { state.withLock { $0.lateCopies } }
   /// Copies dropped for being presented no later than a frame already delivered.
   var duplicateCopies: UInt64 { state.withLock { $0.duplicateCopies } }
   /// How many times smaller than the output the images it delivers are, in each dimension.
@@ -386,6 +374,7 @@ final class WaylandFrameSource: FrameSource {
       if frame.presentedNanoseconds > frame.receivedNanoseconds { $0.presentedAfterReceipt += 1 }
       $0.threadCPUNanoseconds = cpu
       $0.framesDelivered += 1
+      if seenLate { $0.lateCopies += 1 }
       $0.readScale = scale
     }
   }
