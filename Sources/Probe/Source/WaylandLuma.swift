@@ -15,32 +15,43 @@ enum WaylandLuma {
     max(1, min(width / 320, height / 180))
   }
 
-  /// Converts `frame` at 1/`scale` into `out` (`width/scale` × `height/scale`, packed).
-  /// Returns false for a layout other than 32-bit RGB: `wl_shm` ARGB8888 or XRGB8888 (red in
-  /// bits 16–23 of the little-endian word) or the DRM XBGR8888 and ABGR8888.
+  /// Converts `frame` at 1/`scale` into `out` (`width/scale` × `height/scale`, packed); false
+  /// for a layout other than 32-bit RGB (see ``convert(_:format:width:height:stride:yInverted:scale:into:)``).
   static func convert(
     _ frame: WaylandScreencopy.Frame, scale: Int, into out: UnsafeMutableBufferPointer<UInt8>
   )
     -> Bool
   {
+    convert(
+      frame.pixels, format: frame.format, width: frame.width, height: frame.height, stride: frame.stride,
+      yInverted: frame.yInverted, scale: scale, into: out)
+  }
+
+  /// Converts `height` rows of `width` pixels (`stride` bytes apart, bottom up when `yInverted`)
+  /// at 1/`scale` into `out` (`width/scale` × `height/scale`, packed). Returns false for a
+  /// layout other than 32-bit RGB — `wl_shm` ARGB8888 or XRGB8888 (red in bits 16–23 of the
+  /// little-endian word) or the DRM XBGR8888 and ABGR8888 — or buffers too small.
+  static func convert(
+    _ pixels: UnsafeRawBufferPointer, format: UInt32, width: Int, height: Int, stride: Int, yInverted: Bool,
+    scale: Int, into out: UnsafeMutableBufferPointer<UInt8>
+  ) -> Bool {
     let redLow: Bool
-    switch frame.format {
+    switch format {
     case 0, 1: redLow = false
     case let format where redLowFormats.contains(format): redLow = true
     default: return false
     }
-    let width = frame.width / scale
-    let height = frame.height / scale
-    guard let source = frame.pixels.baseAddress, let destination = out.baseAddress,
-      out.count >= width * height, frame.pixels.count >= frame.stride * frame.height,
-      frame.stride >= frame.width * 4
+    let outWidth = width / max(1, scale)
+    let outHeight = height / max(1, scale)
+    guard scale >= 1, let source = pixels.baseAddress, let destination = out.baseAddress,
+      out.count >= outWidth * outHeight, pixels.count >= stride * height, stride >= width * 4
     else { return false }
     let (redShift, blueShift): (UInt32, UInt32) = redLow ? (0, 16) : (16, 0)
-    for y in 0..<height {
-      let sourceRow = frame.yInverted ? frame.height - 1 - y * scale : y * scale
-      let row = source + sourceRow * frame.stride
-      let target = destination + y * width
-      for x in 0..<width {
+    for y in 0..<outHeight {
+      let sourceRow = yInverted ? height - 1 - y * scale : y * scale
+      let row = source + sourceRow * stride
+      let target = destination + y * outWidth
+      for x in 0..<outWidth {
         let p = row.loadUnaligned(fromByteOffset: 4 * x * scale, as: UInt32.self).littleEndian
         let sum =
           77 &* ((p >> redShift) & 0xff) &+ 150 &* ((p >> 8) & 0xff) &+ 29 &* ((p >> blueShift) & 0xff) &+ 128
