@@ -61,7 +61,7 @@ final class WaylandFrameSource: FrameSource {
   private let wakeRead: Int32
   private let wakeWrite: Int32
   private let exited = DispatchSemaphore(value: 0)
-  private let armReadDone = DispatchSemaphore(value: 0)
+  private let armReads = ArmReadGate()
 
   struct State {
     var started = false
@@ -71,8 +71,6 @@ final class WaylandFrameSource: FrameSource {
     var expectedPID: Int32?
     var candidates: [WaylandWindow] = []
     var watched: WaylandWindow?
-    var snapshotsRequested: UInt64 = 0
-    var snapshotsDone: UInt64 = 0
     var events: [PhaseEvent] = []
     var failure: String?
     var refusedReads: UInt64 = 0
@@ -171,20 +169,16 @@ final class WaylandFrameSource: FrameSource {
   /// Asks for an arm-time copy and waits until the probe thread has it in hand (at most
   /// `armReadTimeoutNanoseconds`). Restarts the lag account.
   func armed() {
-    let (ticket, live) = state.withLock { s -> (UInt64, Bool) in
-      s.snapshotsRequested += 1
+    let ticket = armReads.request()
+    let live = state.withLock { s -> Bool in
       s.lags.removeAll(keepingCapacity: true)
       if s.realtime, let thread = s.thread { ProbeThreadPriority.enterRealtime(thread) }
-      return (s.snapshotsRequested, s.started && !s.stopRequested && s.failure == nil)
+      return s.started && !s.stopRequested && s.failure == nil
     }
     wake()
     guard live else { return }
-    let deadline = MonotonicClock.now() + Self.armReadTimeoutNanoseconds
-    while true {
-      let done = state.withLock { s in s.snapshotsDone >= ticket || s.stopRequested || s.failure != nil }
-      let now = MonotonicClock.now()
-      if done || now >= deadline { return }
-      _ = armReadDone.wait(timeout: .now() + .nanoseconds(Int(deadline - now)))
+    armReads.wait(for: ticket, timeout: Self.armReadTimeoutNanoseconds) {
+      state.withLock { $0.stopRequested || $0.failure != nil }
     }
   }
 
@@ -195,7 +189,7 @@ final class WaylandFrameSource: FrameSource {
     }
     if wasRunning {
       watcher?.stop()
-      armReadDone.signal()
+      armReads.wakeWaiter()
       wake()
       exited.wait()
     }
@@ -279,7 +273,7 @@ final class WaylandFrameSource: FrameSource {
         try service(&progress)
       } catch {
         state.withLock { if $0.failure == nil { $0.failure = error.message } }
-        armReadDone.signal()
+        armReads.wakeWaiter()
         return
       }
       _ = poll(&fds, 2, -1)  // a hang-up wakes it too, and the next read names it
@@ -295,9 +289,7 @@ final class WaylandFrameSource: FrameSource {
     while true {
       var moved = false
       if progress.armTicket == nil {
-        progress.armTicket = state.withLock { s in
-          s.snapshotsRequested > s.snapshotsDone ? s.snapshotsRequested : nil
-        }
+        progress.armTicket = armReads.pending
       }
       if let ticket = progress.armTicket {
         let refused = whole.counts.failures
@@ -380,8 +372,5 @@ final class WaylandFrameSource: FrameSource {
   }
 
   /// The arm-time copies up to `ticket` are in hand: `armed()` may return.
-  private func markArmRead(upTo ticket: UInt64) {
-    state.withLock { $0.snapshotsDone = max($0.snapshotsDone, ticket) }
-    armReadDone.signal()
-  }
+  private func markArmRead(upTo ticket: UInt64) { armReads.markDone(upTo: ticket) }
 }
