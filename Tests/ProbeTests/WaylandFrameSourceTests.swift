@@ -1,5 +1,7 @@
+import Dispatch
 import Glibc
 import LaunchContract
+import LightBoard
 import PhaseTrace
 import SystemCalls
 import TestThreads
@@ -62,6 +64,58 @@ struct WaylandFrameSourceTests {
     let lag = try #require(source.lag)
     #expect(lag.frames >= 59)
     #expect(source.failure == nil)
+  }
+
+  @Test("a change made while the probe is busy is still copied, at the next commit, and marked late")
+  func changeWhileBusyIsNotLost() throws {
+    let sway = try HeadlessSway(width: 640, height: 360, refresh: 60)
+    defer { sway.stop() }
+    // The probe under test: once held, it stays in its delivery callback until released.
+    let held = PThreadMutex((holding: false, blocked: false))
+    let release = DispatchSemaphore(value: 0)
+    let seen = Collector<(time: UInt64, late: Bool, mean: Int)>()
+    let busy = try WaylandFrameSource(socket: sway.socket, watcher: nil, realtime: true) { frame in
+      seen.append((frame.time, frame.seenLate, Self.meanLuma(frame.image)))
+      let hold = held.withLock { s -> Bool in
+        defer { if s.holding { s.blocked = true } }
+        return s.holding
+      }
+      if hold { release.wait() }
+    }
+    defer { busy.stop() }
+    try busy.start()
+    #expect(seen.blockUntilCount(1, timeout: .seconds(20)))
+    // A second probe, never busy, to see when the client has drawn.
+    let watching = Collector<Int>()
+    let observer = try WaylandFrameSource(socket: sway.socket, watcher: nil, realtime: false) { frame in
+      watching.append(Self.meanLuma(frame.image))
+    }
+    defer { observer.stop() }
+    try observer.start()
+    held.withLock { $0.holding = true }
+    busy.armed()  // the arm-time copy (grey) is delivered, and the probe stays there
+    #expect(blockUntil(timeout: .seconds(20)) { held.withLock { $0.blocked } })
+    let grey = try #require(seen.values.last?.mean)
+    let ball = try WaylandBall(sway)
+    defer { ball.stop() }
+    #expect(blockUntil(timeout: .seconds(60)) { watching.values.contains { $0 != grey } })
+    ball.process.signal(SIGSTOP)  // no more changes: only what accumulated while busy is left
+    defer { ball.process.signal(SIGCONT) }
+    let released = MonotonicClock.now()
+    held.withLock { $0.holding = false }
+    release.signal()
+    #expect(
+      blockUntil(timeout: .seconds(20)) { seen.values.contains { $0.time >= released && $0.mean != grey } })
+    let copied = try #require(seen.values.first { $0.time >= released && $0.mean != grey })
+    #expect(copied.late)
+  }
+
+  static func meanLuma(_ image: LumaImage) -> Int {
+    var sum = 0
+    for y in 0..<image.height {
+      for x in 0..<image.width { sum += Int(image[x, y]) }
+    }
+    return sum / max(1, image.width * image.height)
   }
 
   @Test("the change detector finds a client appearing on a blank output, after the arm")
