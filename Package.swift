@@ -51,7 +51,8 @@
 //   7 CameraApp → CaptureKit, CommandLineKit, Display, LaunchContract, PhaseTrace, SyntheticCamera,
 //       SystemCalls, V4L2Camera, WaylandClient, X11Display
 //   7 HistoryAnalysis → Gates, ResultsSchema, RunAnalysis, Sampling, Statistics, SystemCalls
-//   7 Probe → CaptureKit, Display, LaunchContract, LightBoard, PhaseTrace, SystemCalls, X11Display
+//   7 Probe → CaptureKit, Display, LaunchContract, LightBoard, PhaseTrace, SystemCalls, WaylandClient,
+//       X11Display
 //   7 TestSupport → CaptureKit, Gates, LaunchContract, PhaseTrace, ResultsSchema, RunAnalysis, Sampling,
 //       Statistics, SystemCalls
 //   8 BenchHistory → CPQShims, CSQLiteShims, HistoryAnalysis, PhaseTrace, ResultsSchema, RunAnalysis,
@@ -59,7 +60,8 @@
 //   8 camera-app (executable) → CameraApp
 //   8 DisplayServers → CommandLineKit, CompositorIPC, LaunchContract, Probe, ResultsSchema, Subprocess,
 //       SystemCalls, X11Display
-//   8 ProbeCalibration → CaptureKit, Display, LightBoard, Probe, Sampling, SystemCalls, X11Display
+//   8 ProbeCalibration → CaptureKit, Display, LightBoard, Probe, Sampling, SystemCalls, WaylandClient,
+//       X11Display
 //   8 Reports → Gates, HistoryAnalysis, LaunchContract, PhaseTrace, ResultsSchema, RunAnalysis, Sampling,
 //       Statistics
 //   9 BenchKit → AppBuilds, CommandLineKit, Display, DisplayServers, Gates, HostConditions,
@@ -261,7 +263,7 @@ let package = Package(
       name: "Probe",
       dependencies: [
         "LightBoard", "Display", "PhaseTrace", "CaptureKit", "LaunchContract", "SystemCalls",
-        "X11Display",
+        "WaylandClient", "X11Display",
       ],
       swiftSettings: strict),
     // The probe's calibration against ground truth (`bench calibrate`): a stand-in camera presents
@@ -270,7 +272,8 @@ let package = Package(
     .target(
       name: "ProbeCalibration",
       dependencies: [
-        "Probe", "CaptureKit", "Display", "LightBoard", "Sampling", "SystemCalls", "X11Display",
+        "Probe", "CaptureKit", "Display", "LightBoard", "Sampling", "SystemCalls", "WaylandClient",
+        "X11Display",
       ],
       swiftSettings: strict),
     // The reference camera app, as a library so that tests can drive it.

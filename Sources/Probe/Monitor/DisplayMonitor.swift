@@ -4,6 +4,7 @@ import LightBoard
 import PhaseTrace
 import Synchronization
 import SystemCalls
+import WaylandClient
 import X11Display
 
 #if canImport(Glibc)
@@ -13,10 +14,12 @@ import X11Display
 /// The runner's display and probe: a frame source (`FrameSource`) and a `LiveFrameDetector` that
 /// watches every frame it delivers, on the source's thread.
 ///
-/// Two display paths share everything after the source: on shared memory, a `DisplaySurface` for
-/// the app to present into and a `Compositor` that scans it out (`init(width:height:…)`); on
+/// Three display paths share everything after the source: on shared memory, a `DisplaySurface`
+/// for the app to present into and a `Compositor` that scans it out (`init(width:height:…)`); on
 /// X11, the probe's own X client reading the app's window on every change
-/// (`init(x11Display:…)`, then `watch(processID:)` once the app is spawned).
+/// (`init(x11Display:…)`, then `watch(processID:)` once the app is spawned); on Wayland, the
+/// probe's own client copying a wlroots compositor's output on every change
+/// (`init(waylandSocket:…)`, then `watch(processID:)`).
 public final class DisplayMonitor: Sendable {
   /// The surface's descriptor (a size-sealed memory file, close-on-exec): the app inherits it
   /// as descriptor N and is told `FIRSTFRAME_DISPLAY=fd:N`; -1 on X11 or once stopped.
@@ -25,7 +28,7 @@ public final class DisplayMonitor: Sendable {
   public let appDisplay: DisplayTarget
   /// Whether the source's thread (the compositor, or the X11 probe) got `SCHED_FIFO`.
   public var realtimeGranted: Bool { source.realtimeGranted }
-  /// The refresh interval, ns (0 on X11: no refresh grid).
+  /// The refresh interval, ns (0 on X11: no refresh grid; on Wayland the output's).
   public var refreshIntervalNanoseconds: UInt64 { source.refreshIntervalNanoseconds ?? 0 }
   /// The surface's width in pixels (shared-memory path).
   public var width: Int { (source as? SurfaceFrameSource)?.surface.width ?? 0 }
@@ -126,6 +129,44 @@ public final class DisplayMonitor: Sendable {
     self.appDisplay = .x11(display: source.capture.connection.displayName)
   }
 
+  /// Connects the probe to the wlroots compositor at `waylandSocket` (an absolute path, or a
+  /// socket name in `environment`'s `XDG_RUNTIME_DIR`) and starts copying its output on every
+  /// change (wlr-screencopy with damage); call `watch(processID:)` once the app is spawned.
+  /// `windows` (sway's IPC) reports the windows mapped with their owners' pids: the first one of
+  /// the app's becomes `display.window_mapped`; without it there is no such event. The detector's
+  /// refresh interval is the output's (`wl_output`'s current mode), else
+  /// `X11FrameSource.cadenceAllowanceNanoseconds`, unless `configuration` gives one. `reduced`:
+  /// an output of 640×360 or more is analysed at 1/2 size or less, as X11 reads a large window.
+  /// - Throws: `WaylandError` — no compositor at the socket, no `zwlr_screencopy_manager_v1`
+  ///   (version 2 or later), the window watcher or the probe thread not starting.
+  package init(
+    waylandSocket: String, environment: [String: String] = [:], windows: (any WaylandWindowWatcher)? = nil,
+    reduced: Bool = true, configuration: DetectorConfiguration = DetectorConfiguration(),
+    realtime: Bool = true
+  ) throws(WaylandError) {
+    var config = configuration
+    config.pid = getpid()
+    let box = Box(State(detector: LiveFrameDetector(configuration: config)))
+    let source = try WaylandFrameSource(
+      socket: waylandSocket, environment: environment, watcher: windows, reduced: reduced, realtime: realtime,
+      searching: { box.state.withLock { $0.detector.mode != nil && $0.detector.firstLiveFrame == nil } }
+    ) { frame in DisplayMonitor.analyse(frame, box: box) }
+    if config.refreshIntervalNanoseconds == nil {
+      config.refreshIntervalNanoseconds =
+        source.outputRefreshNanoseconds ?? X11FrameSource.cadenceAllowanceNanoseconds
+    }
+    box.state.withLock { $0.detector = LiveFrameDetector(configuration: config) }
+    do {
+      try source.start()
+    } catch {
+      source.stop()
+      throw WaylandError(.cannotConnect, error.message)
+    }
+    self.source = source
+    self.box = box
+    self.appDisplay = .wayland(socket: source.connection.socketPath)
+  }
+
   /// The app's pid, whose window the probe watches on a server that maps windows (X11: the
   /// window that pid's client owns). Does nothing on shared memory.
   public func watch(processID pid: Int32) {
@@ -200,7 +241,7 @@ public final class DisplayMonitor: Sendable {
       tornReads: faults.tornReads,
       missedDeadlines: source.missedDeadlines.map { $0 &- min($0, missedAtArm) },
       analysisMicrosecondsPerScanout: n == 0 ? 0 : Double(cpu) / Double(n) / 1000,
-      events: source.events + d.events)
+      events: source.events + d.events, presentationLag: (source as? WaylandFrameSource)?.lag)
   }
 
   /// Ground truth of the scanout the first live frame was found on (shared memory, calibration only).
@@ -226,11 +267,31 @@ public final class DisplayMonitor: Sendable {
     (source as? X11FrameSource)?.threadCost
   }
 
+  /// Wayland: the probe thread's CPU time so far (ns, everything: waiting, copying, converting,
+  /// detecting) and the frames it delivered; nil on the other paths.
+  package var waylandProbeThreadCost: (cpuNanoseconds: UInt64, frames: UInt64)? {
+    (source as? WaylandFrameSource)?.threadCost
+  }
+
+  /// Wayland: how long after the compositor presented each frame since the last arm the probe
+  /// had it in hand (the `ready` event read minus its presentation time); nil on the other
+  /// paths or before a frame.
+  package var waylandProbeLag: ProbeLag? { (source as? WaylandFrameSource)?.lag }
+
+  /// Wayland: the frames delivered late so far (`WaylandFrameSource.lateCopies`: copied a
+  /// commit or more after their change, while the probe was busy); nil on the other paths.
+  package var waylandLateFrames: UInt64? { (source as? WaylandFrameSource)?.lateCopies }
+
+  /// Wayland: how many times smaller than the output, in each dimension, the images the probe
+  /// analyses are (1 before the first frame); nil on the other paths.
+  package var waylandReadScale: Int? { (source as? WaylandFrameSource)?.readScale }
+
   /// X11: how many times smaller than the app's window, in each dimension, the images the probe
   /// analyses are (1 or 2; 1 before the window is found); nil on shared memory.
   package var x11ReadScale: Int? { (source as? X11FrameSource)?.readScale }
 
-  /// Stops the source (the compositor and its surface, or the X11 probe and its connection).
+  /// Stops the source (the compositor and its surface, or the X11 or Wayland probe and its
+  /// connection).
   /// Safe to call more than once.
   public func stop() { source.stop() }
 

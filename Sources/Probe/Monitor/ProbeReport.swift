@@ -35,7 +35,12 @@ public struct ProbeReport: Sendable {
   /// `display.first_live_frame`, `display.stale_frame`, `display.dropped_frame` (and on X11
   /// `display.window_mapped`), stamped with the probe's pid.
   public var events: [PhaseEvent]
+  /// Wayland: how long after the compositor presented each frame since the arm the probe had it
+  /// in hand (frames are stamped with their presentation time, so this is the probe's own delay,
+  /// not part of any phase); nil on the other paths.
+  public var presentationLag: ProbeLag? = nil
 
-  /// Whether the probe found the app's window on the screen (`display.window_mapped`; X11 only).
+  /// Whether the probe found the app's window on the screen (`display.window_mapped`; X11, and
+  /// Wayland with a window watcher).
   public var windowMapped: Bool { events.contains { $0.name == EventName.displayWindowMapped.rawValue } }
 }

@@ -10,6 +10,9 @@ import PhaseTrace
 ///   refresh rate (every scanout, changed or not).
 /// - `X11FrameSource`: an X server's window, read whenever DAMAGE says it changed (and once
 ///   when the probe is armed), so there is no refresh grid.
+/// - `WaylandFrameSource`: a wlroots compositor's output, copied (wlr-screencopy) whenever it
+///   changed and once when the probe is armed, each frame stamped with the compositor's
+///   presentation time.
 protocol FrameSource: AnyObject, Sendable {
   /// The display server the frames come from.
   var server: DisplayServerKind { get }
@@ -30,11 +33,11 @@ protocol FrameSource: AnyObject, Sendable {
   /// The refresh interval (ns), or nil without a refresh grid.
   var refreshIntervalNanoseconds: UInt64? { get }
   /// Reads refused or damaged: the surface's corrupt headers and torn slots, or the X server's
-  /// refusals.
+  /// or the compositor's refusals.
   var faults: FrameSourceFaults { get }
   /// The source's own probe events (`display.window_mapped`), stamped with the probe's pid.
   var events: [PhaseEvent] { get }
-  /// Why the source stopped delivering (the X server went away), or nil.
+  /// Why the source stopped delivering (the X server or the compositor went away), or nil.
   var failure: String? { get }
   /// Refresh deadlines missed since the source started (`DeadlineAccount`), or nil without a
   /// refresh grid of the source's own (X11: the server's scanout is not the probe's).
@@ -47,7 +50,8 @@ public struct FrameSourceFaults: Sendable, Hashable {
   public var corruptReads: UInt64 = 0
   /// Latches given up because the slot was torn on every retry (shared memory).
   public var tornReads: UInt64 = 0
-  /// Reads the X server refused (a window off screen or unmapped meanwhile).
+  /// Reads the X server refused (a window off screen or unmapped meanwhile), or copies the
+  /// Wayland compositor refused (screencopy `failed`).
   public var refusedReads: UInt64 = 0
 }
 

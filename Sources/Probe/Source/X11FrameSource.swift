@@ -54,8 +54,7 @@ final class X11FrameSource: FrameSource {
   private let wakeRead: Int32
   private let wakeWrite: Int32
   private let exited = DispatchSemaphore(value: 0)
-  /// Signalled by the probe thread after each arm-time read.
-  private let armReadDone = DispatchSemaphore(value: 0)
+  private let armReads = ArmReadGate()
 
   struct Candidate {
     var window: UInt32
@@ -70,9 +69,6 @@ final class X11FrameSource: FrameSource {
     var thread: pthread_t?
     var expectedPID: Int32?
     var candidates: [Candidate] = []
-    /// Arm-time reads asked for (`armed()`) and done (pixels in hand, or refused), counted.
-    var snapshotsRequested: UInt64 = 0
-    var snapshotsDone: UInt64 = 0
     /// Whether a window of the app is watched (set on the probe thread).
     var watching = false
     var events: [PhaseEvent] = []
@@ -154,19 +150,15 @@ final class X11FrameSource: FrameSource {
     // The probe thread may be converting or analysing the previous image at normal priority:
     // back to SCHED_FIFO now (under the lock, so the thread cannot have exited), so that the
     // arm-time read is not queued behind a loaded machine.
-    let (ticket, watching) = state.withLock { s -> (UInt64, Bool) in
-      s.snapshotsRequested += 1
+    let ticket = armReads.request()
+    let watching = state.withLock { s -> Bool in
       if s.realtime, let thread = s.thread { Self.setRealtime(thread) }
-      return (s.snapshotsRequested, s.watching && !s.stopRequested && s.failure == nil)
+      return s.watching && !s.stopRequested && s.failure == nil
     }
     wake()
     guard watching else { return }
-    let deadline = MonotonicClock.now() + Self.armReadTimeoutNanoseconds
-    while true {
-      let done = state.withLock { s in s.snapshotsDone >= ticket || s.stopRequested || s.failure != nil }
-      let now = MonotonicClock.now()
-      if done || now >= deadline { return }
-      _ = armReadDone.wait(timeout: .now() + .nanoseconds(Int(deadline - now)))
+    armReads.wait(for: ticket, timeout: Self.armReadTimeoutNanoseconds) {
+      state.withLock { $0.stopRequested || $0.failure != nil }
     }
   }
 
@@ -176,7 +168,7 @@ final class X11FrameSource: FrameSource {
       return s.started && !s.stopRequested
     }
     if wasRunning {
-      armReadDone.signal()
+      armReads.wakeWaiter()
       wake()
       exited.wait()
     }
@@ -208,22 +200,10 @@ final class X11FrameSource: FrameSource {
     _ = Glibc.write(wakeWrite, &one, 1)
   }
 
-  private static func requestRealtime() -> Bool { setRealtime(pthread_self()) }
-
-  /// Puts `thread` at `SCHED_FIFO` (`pthread_setschedparam`); whether it was allowed.
-  @discardableResult
-  private static func setRealtime(_ thread: pthread_t) -> Bool {
-    var param = sched_param()
-    param.sched_priority = min(sched_get_priority_min(SCHED_FIFO) + 10, sched_get_priority_max(SCHED_FIFO))
-    return pthread_setschedparam(thread, SCHED_FIFO, &param) == 0
-  }
-
+  private static func requestRealtime() -> Bool { ProbeThreadPriority.enterRealtime(pthread_self()) }
+  private static func setRealtime(_ thread: pthread_t) { ProbeThreadPriority.enterRealtime(thread) }
   /// Back to normal priority (`SCHED_OTHER`) for the CPU-heavy part of a frame.
-  private static func leaveRealtime() {
-    var param = sched_param()
-    param.sched_priority = 0
-    _ = pthread_setschedparam(pthread_self(), SCHED_OTHER, &param)
-  }
+  private static func leaveRealtime() { ProbeThreadPriority.leaveRealtime() }
 
   // MARK: - The thread
 
@@ -239,7 +219,7 @@ final class X11FrameSource: FrameSource {
         try serviceConnection()
       } catch {
         state.withLock { $0.failure = error.message }
-        armReadDone.signal()
+        armReads.wakeWaiter()
         return
       }
       _ = poll(&fds, 2, -1)
@@ -265,9 +245,7 @@ final class X11FrameSource: FrameSource {
       // The arm-time read: every request up to `snapshot` is answered by this read.
       var snapshot: UInt64?
       if capture.window != nil {
-        snapshot = state.withLock { s -> UInt64? in
-          s.snapshotsRequested > s.snapshotsDone ? s.snapshotsRequested : nil
-        }
+        snapshot = armReads.pending
         if snapshot != nil { capture.invalidate() }
       }
       guard capture.hasChanges else {
@@ -305,10 +283,7 @@ final class X11FrameSource: FrameSource {
 
   /// The arm-time reads up to `ticket` are in hand (the pixels, not yet converted): `armed()`
   /// may return while the frame is converted and analysed.
-  private func markArmRead(upTo ticket: UInt64) {
-    state.withLock { $0.snapshotsDone = max($0.snapshotsDone, ticket) }
-    armReadDone.signal()
-  }
+  private func markArmRead(upTo ticket: UInt64) { armReads.markDone(upTo: ticket) }
 
   private func handle(_ event: X11Event, at time: UInt64) throws(X11Error) {
     switch event {
