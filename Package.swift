@@ -78,10 +78,10 @@
 //       RunAnalysis, Statistics, Subprocess, SyntheticCamera, SystemCalls, ThreadTracing, V4L2Camera
 //   10 results-benchmark (executable) → BenchKit, CommandLineKit, Gates, LaunchContract, ResultsSchema,
 //       Sampling, Subprocess, SystemCalls, TestSupport
-//   11 BenchCommands → AppBuilds, BenchHistory, BenchJobs, BenchKit, CommandLineKit, Display,
+//   11 BenchCommands → AppBuilds, BenchHistory, BenchJobs, BenchKit, CaptureKit, CommandLineKit, Display,
 //       DisplayServers, Gates, HistoryAnalysis, HostConditions, LaunchContract, Probe, ProbeCalibration,
 //       Reports, ResultsSchema, RunAnalysis, Statistics, Subprocess, SyntheticCamera, SystemCalls,
-//       ThreadTracing, V4L2Camera, X11Display
+//       ThreadTracing, V4L2Camera, WaylandClient, X11Display
 //   12 bench (executable) → AppBuilds, BenchCommands, BenchKit, HostConditions, Subprocess, SystemCalls
 // graph:end
 import PackageDescription
@@ -364,7 +364,7 @@ let package = Package(
         "CommandLineKit", "Display", "LaunchContract", "Probe",
         "SyntheticCamera", "SystemCalls", "V4L2Camera", "X11Display", "Subprocess", "AppBuilds",
         "ResultsSchema", "ProbeCalibration", "BenchHistory", "BenchJobs", "ThreadTracing",
-        "DisplayServers",
+        "DisplayServers", "CaptureKit", "WaylandClient",
       ],
       swiftSettings: strict),
     // The preload library (Preload/firstframe-preload.c) and its C companions, compiled by the

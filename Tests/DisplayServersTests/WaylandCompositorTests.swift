@@ -213,7 +213,7 @@ struct WaylandCompositorTests {
     withExtendedLifetime(live) {}
   }
 
-  @Test("--display wayland:SOCKET that does not answer, and a Wayland path without the probe, are one line")
+  @Test("--display wayland:SOCKET that does not answer, is one line; an installed compositor passes")
   func validation() throws {
     do {
       try WaylandServer.validate(.wayland(socket: "/nonexistent/wayland-9"))
@@ -222,12 +222,8 @@ struct WaylandCompositorTests {
       #expect(error.message.contains("no Wayland compositor answers at /nonexistent/wayland-9"))
       #expect(!error.message.contains("\n"))
     }
-    do {
-      try WaylandServer.validate(.privateWayland(.sway))
-      Issue.record("--display wayland was accepted without its probe")
-    } catch {
-      #expect(error.message == WaylandServer.probeMissingMessage)
-    }
+    // sway is installed where this suite runs: the private path passes its checks.
+    #expect(throws: Never.self) { try WaylandServer.validate(.privateWayland(.sway)) }
     #expect(
       WaylandCompositor.missingMessage(.cage)
         == "--display wayland-cage needs cage: install the package cage (apt-get install cage)")

@@ -93,6 +93,7 @@ package enum CalibrateCommand: Command {
     var calibration: [CalibrationReport]
     var probeCost: [ProbeCostReport]?
     var x11ProbeCost: [X11ProbeCostReport]?
+    var waylandProbeCost: [WaylandProbeCostReport]?
   }
 
   static func json(_ report: JSONReport) -> String {
@@ -106,6 +107,26 @@ package enum CalibrateCommand: Command {
   /// The columns every calibration table shows, up to the last one.
   static let rowsHeader =
     "load       trials  early  misses  lag p50 ms  lag p99 ms  lag max ms  stale w/o cover  stale with cover  "
+
+  /// The verdict table of `reports` (one row each, `ok` or `FAIL`), each level's lag bound as a
+  /// formula, and the host's wake-up lines: what the X11 and Wayland tables share.
+  static func verdictLines(_ reports: [CalibrationReport]) -> String {
+    var s = rowsHeader + "verdict\n"
+    for r in reports { s += row(r) + (r.passes ? "ok" : "FAIL") + "\n" }
+    for r in reports {
+      s += "\(r.load ? "with \(r.loadThreads) burners" : "without load"): lag p99 ≤ \(boundFormula(r))\n"
+    }
+    return s + hostWakeupLines(reports)
+  }
+
+  /// What kind of build measured a probe's cost, for the tables.
+  static var buildKind: String {
+    #if DEBUG
+      "a debug build: unoptimised, many times a release build's cost"
+    #else
+      "release build"
+    #endif
+  }
 
   /// One report's columns under `rowsHeader`.
   static func row(_ r: CalibrationReport) -> String {

@@ -12,20 +12,10 @@ import SystemCalls
 /// (``WaylandCompositor``) and stop it after the benchmark; `wayland:SOCKET` reaches a running
 /// compositor, checked once, read only.
 ///
-/// The probe that reads a compositor (wlr-screencopy with damage, `WaylandFrameSource`) is not
-/// in this build yet: ``validate(_:)`` checks what a path needs (the compositor's package, a
-/// socket that answers) and then refuses to measure with ``probeMissingMessage`` while
-/// ``probeAvailable`` is false; ``makeMonitor(_:detector:)`` is the one call to plug it in.
+/// The probe reads the compositor's output with wlr-screencopy (`WaylandFrameSource`);
+/// ``validate(_:)`` checks what a path needs (the compositor's package, a socket that answers).
 package struct WaylandServer: DisplayServer {
   package static var kind: DisplayServerKind { .wayland }
-
-  /// Whether the screencopy probe is in this build: false until `WaylandFrameSource` lands
-  /// (then ``makeMonitor(_:detector:)`` builds it and this goes).
-  package static let probeAvailable = false
-
-  /// The one line for a Wayland path while the probe is missing.
-  package static let probeMissingMessage =
-    "--display wayland: not measurable in this build yet (the screencopy probe is not in this build)"
 
   /// The compositors `--display wayland` (sway) and `--display wayland-cage` start, by program
   /// name.
@@ -62,8 +52,7 @@ package struct WaylandServer: DisplayServer {
   }
 
   /// Checks, for `wayland`/`wayland-cage`, that the compositor (and setpriv, when bench is root)
-  /// is installed; for `wayland:SOCKET`, that a compositor answers there. Then, while the probe
-  /// is missing, refuses to measure.
+  /// is installed; for `wayland:SOCKET`, that a compositor answers there.
   /// - Throws: `UsageError`, one line naming the package to install or the socket that did not
   ///   answer.
   package static func validate(_ path: DisplayPath) throws(UsageError) {
@@ -79,7 +68,6 @@ package struct WaylandServer: DisplayServer {
       _ = try reach(socket, path: path)
     default: throw UsageError("--display \(path) is not a Wayland path")
     }
-    guard probeAvailable else { throw UsageError(probeMissingMessage) }
   }
 
   /// The socket `wayland:SOCKET` names, once it accepted a connection.
@@ -164,16 +152,28 @@ package struct WaylandServer: DisplayServer {
     return env
   }
 
-  /// The probe's Wayland client on this compositor, which then waits for the app's window.
-  /// While ``probeAvailable`` is false it fails; the screencopy probe plugs in here with one
-  /// call, e.g. `DisplayMonitor(waylandSocket: socketPath, windowEvents: ipcSocketPath, …)`,
-  /// where the frame source opens `SwayWindowEvents(ipcSocket:until:)` before the launch.
-  /// - Throws: `RunnerError` `.displayFailed`.
+  /// The probe's Wayland client on this compositor (wlr-screencopy with damage,
+  /// `WaylandFrameSource`), with sway's IPC as its window watcher where there is one: the
+  /// first window a process of the app owns becomes `display.window_mapped`.
+  /// - Throws: `RunnerError` `.displayFailed` when the compositor is gone or offers no screencopy.
   package func makeMonitor(_ request: ProbeRequest, detector: DetectorConfiguration) throws(RunnerError)
     -> DisplayMonitor
   {
     if let failure { throw RunnerError(.displayFailed, failure) }
-    throw RunnerError(.displayFailed, Self.probeMissingMessage)
+    do {
+      return try DisplayMonitor(
+        waylandSocket: socketPath, windows: windowWatcher(),
+        configuration: detector)
+    } catch {
+      throw RunnerError(
+        .displayFailed, failure ?? "the probe cannot read the Wayland compositor: \(error.message)")
+    }
+  }
+
+  /// A watcher of the compositor's windows for the probe: sway's IPC where there is one, else nil
+  /// (cage, a compositor without sway's IPC: no `display.window_mapped`).
+  package func windowWatcher() -> (any WaylandWindowWatcher)? {
+    ipcSocketPath.map { SwayWindowWatcher(ipcSocket: $0) }
   }
 
   /// Stops the private compositor and removes its runtime folder. Safe to call more than once.

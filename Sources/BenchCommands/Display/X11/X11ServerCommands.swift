@@ -79,18 +79,8 @@ enum X11ServerCommands: DisplayServerCommands {
       s +=
         "goal: no early detection, no miss, lag p99 ≤ \(f(r.pathLagBoundMilliseconds ?? .nan)) ms + the host's wake-up allowance, measured in the same trials\n\n"
     }
-    s += CalibrateCommand.rowsHeader + "verdict\n"
-    for r in reports { s += CalibrateCommand.row(r) + (r.passes ? "ok" : "FAIL") + "\n" }
-    for r in reports {
-      s +=
-        "\(r.load ? "with \(r.loadThreads) burners" : "without load"): lag p99 ≤ \(CalibrateCommand.boundFormula(r))\n"
-    }
-    s += CalibrateCommand.hostWakeupLines(reports)
-    #if DEBUG
-      let build = "a debug build: unoptimised, many times a release build's cost"
-    #else
-      let build = "release build"
-    #endif
+    s += CalibrateCommand.verdictLines(reports)
+    let build = CalibrateCommand.buildKind
     s +=
       "\nX11 probe cost (probe thread CPU per observed frame; goal ≤ 3 % of one core at 60 frames/s; \(build)):\n"
     for c in costs {
