@@ -1,0 +1,82 @@
+import Foundation
+
+/// What a cell of a benchmark measured beyond its machine, camera, condition, configuration and
+/// phase, read from the settings results.json records: the cost profile (its contents hash), the
+/// display path, the app command, the capture outputs and how thread states were recorded. Two
+/// cells that differ in any of these measured different things, so they are two series; an
+/// injected delay (`injectDelayMs`) is not among them: it stands for a code change and stays in
+/// the series, as a change point.
+package struct HistorySetup: Sendable, Hashable, Comparable, CustomStringConvertible {
+  /// One thing that changes what is measured, and its value.
+  package struct Field: Sendable, Hashable {
+    /// Its name, as `show` prints it: `profile`, `display`, `app`, `outputs`, `thread-states`.
+    package var name: String
+    /// Its value (`-` where results.json records none).
+    package var value: String
+
+    /// Creates a field.
+    package init(_ name: String, _ value: String) {
+      self.name = name
+      self.value = value
+    }
+  }
+
+  /// The fields, always the same names in the same order.
+  package var fields: [Field]
+
+  /// The setup of results recorded before any of it was known: every value `-`.
+  package static let unknown = HistorySetup(fields: names.map { Field($0, "-") })
+
+  /// The fields' names, in order.
+  package static let names = ["profile", "display", "app", "outputs", "thread-states"]
+
+  /// Creates a setup from its fields.
+  package init(fields: [Field]) { self.fields = fields }
+
+  /// The setup of the cell of configuration `config` in a benchmark whose settings are
+  /// `settings` (the JSON the history stores; what it lacks is `-`, `display` is `shm` as in
+  /// results from before the X11 path). The profile is `settings.profileHash`, else
+  /// `name:` and `settings.profileName`; the app is the configuration's `--app-config` command,
+  /// else `settings.app`, else `camera-app`.
+  package init(settings: String, config: String) {
+    let object =
+      (try? JSONSerialization.jsonObject(with: Data(settings.utf8))) as? [String: Any] ?? [:]
+    func text(_ key: String) -> String? { object[key] as? String }
+    let profile = text("profileHash") ?? text("profileName").map { "name:" + $0 } ?? "-"
+    let appConfigs = object["appConfigs"] as? [String: String] ?? [:]
+    let app = appConfigs[config] ?? text("app") ?? "camera-app"
+    let outputs = (object["outputs"] as? [String]).map { $0.joined(separator: ",") } ?? "-"
+    fields = [
+      Field("profile", profile), Field("display", text("display") ?? "shm"), Field("app", app),
+      Field("outputs", outputs), Field("thread-states", text("threadStates") ?? "-"),
+    ]
+  }
+
+  /// Every field as `name value`, separated by `, `.
+  package var description: String { Self.text(fields) }
+
+  /// The fields of each of `setups` that are not the same in all of them, as `name value`
+  /// separated by `, ` ("" for every setup when they are all alike or there is one).
+  package static func distinguishing(_ setups: [HistorySetup]) -> [HistorySetup: String] {
+    let distinct = Array(Set(setups))
+    guard distinct.count > 1 else { return Dictionary(uniqueKeysWithValues: distinct.map { ($0, "") }) }
+    let differing = Set(
+      names.indices.filter { i in
+        Set(distinct.map { $0.fields.indices.contains(i) ? $0.fields[i] : nil }).count > 1
+      })
+    return Dictionary(
+      uniqueKeysWithValues: distinct.map { setup in
+        (setup, text(setup.fields.indices.filter(differing.contains).map { setup.fields[$0] }))
+      })
+  }
+
+  /// Ordered by the fields' values, in order.
+  package static func < (l: HistorySetup, r: HistorySetup) -> Bool {
+    l.fields.map(\.value).lexicographicallyPrecedes(r.fields.map(\.value))
+  }
+
+  /// `fields` as `name value`, separated by `, `.
+  private static func text(_ fields: [Field]) -> String {
+    fields.map { "\($0.name) \($0.value)" }.joined(separator: ", ")
+  }
+}
