@@ -16,7 +16,7 @@ import Testing
 struct HistorySeriesSetupTests {
   /// What one test changes between the first two benchmarks and the last two.
   enum Change: String, CaseIterable, Sendable {
-    case profile, display, app, outputs, threadStates
+    case profile, display, app, outputs, threadStates, tap
 
     /// `settings` changed in this way.
     func apply(_ settings: inout BenchResults.BenchSettings) {
@@ -28,6 +28,7 @@ struct HistorySeriesSetupTests {
       case .app: settings.app = "/usr/bin/other-camera --fast"
       case .outputs: settings.outputs = ["preview", "photo"]
       case .threadStates: settings.threadStates = "tracefs"
+      case .tap: settings.tap = false
       }
     }
 
@@ -39,6 +40,7 @@ struct HistorySeriesSetupTests {
       case .app: "app"
       case .outputs: "outputs"
       case .threadStates: "thread-states"
+      case .tap: "tap"
       }
     }
   }
@@ -54,6 +56,7 @@ struct HistorySeriesSetupTests {
       results.settings.profileName = "default"
       results.settings.profileHash = "fnv1a64:0000000000000001"
       results.settings.threadStates = "sampled"
+      results.settings.tap = true
       if i >= 2 { change(&results.settings) }
       let path = try HistoryFixtures.write(results, named: "r\(i).json", in: folder)
       let recorded = HistoryFixtures.run(["record", path, "--commit", "commit\(i)", "--db", db])
@@ -92,16 +95,32 @@ struct HistorySeriesSetupTests {
     let setup = HistorySetup(
       settings:
         #"{"profileHash":"fnv1a64:1","profileName":"x","outputs":["preview"],"appConfigs":{"cheese":"cheese -d"},"app":"/bin/a","threadStates":"off"}"#,
-      config: "cheese")
+      condition: "warm", config: "cheese")
     #expect(
-      setup.description == "profile fnv1a64:1, display shm, app cheese -d, outputs preview, thread-states off"
+      setup.description
+        == "profile fnv1a64:1, display shm, app cheese -d, outputs preview, thread-states off, tap -"
     )
     #expect(
-      HistorySetup(settings: "{}", config: "deferred")
-        == HistorySetup(settings: "not json", config: "deferred"))
+      HistorySetup(settings: "{}", condition: "warm", config: "deferred")
+        == HistorySetup(settings: "not json", condition: "warm", config: "deferred"))
     #expect(
-      HistorySetup(settings: #"{"profileName":"fast"}"#, config: "deferred").description
-        == "profile name:fast, display shm, app camera-app, outputs -, thread-states -")
+      HistorySetup(settings: #"{"profileName":"fast"}"#, condition: "warm", config: "deferred").description
+        == "profile name:fast, display shm, app camera-app, outputs -, thread-states -, tap -")
+  }
+
+  @Test(
+    "a condition's own settings are in its cells' setup only: the load of loaded, the cap of low-power, the soak of hot"
+  )
+  func conditionFields() {
+    let settings =
+      #"{"tap":true,"load":{"kind":"cpu","burners":2,"cpus":[0,1]},"lowPower":"cpufreq at 0.5 of cpuinfo_max_freq","soakSeconds":30}"#
+    func setup(_ condition: String) -> String {
+      HistorySetup(settings: settings, condition: condition, config: "deferred").description
+    }
+    #expect(setup("warm").hasSuffix("thread-states -, tap on"))
+    #expect(setup("loaded").hasSuffix("tap on, load cpu × 2"), "\(setup("loaded"))")
+    #expect(setup("low-power").hasSuffix("tap on, low-power cpufreq at 0.5 of cpuinfo_max_freq"))
+    #expect(setup("hot").hasSuffix("tap on, soak 30 s"), "\(setup("hot"))")
   }
 
   @Test(

@@ -57,7 +57,7 @@ extension SQLHistoryStore {
       """, values)
     var list: [HistorySeries.CellSummary] = []
     let settings = try benchmarkSettings(condition: condition, values: values)
-    var setups: [String: HistorySetup] = [:]  // the current benchmark's, by configuration
+    var setups: [String: HistorySetup] = [:]  // the current benchmark's, by cell
     var places: [Int64: Int] = [:]
     var texts = TextCache()
     while try cells.next() {
@@ -75,11 +75,12 @@ extension SQLHistoryStore {
       }
       summary.condition = texts.text(cells, 7)
       summary.config = texts.text(cells, 8)
-      if let known = setups[summary.config] {
+      if let known = setups[summary.condition + "/" + summary.config] {
         summary.setup = known
       } else {
-        summary.setup = HistorySetup(settings: settings[id] ?? "", config: summary.config)
-        setups[summary.config] = summary.setup
+        summary.setup = HistorySetup(
+          settings: settings[id] ?? "", condition: summary.condition, config: summary.config)
+        setups[summary.condition + "/" + summary.config] = summary.setup
       }
       summary.camera = texts.text(cells, 9)
       summary.runs = Int(cells.integer(10))

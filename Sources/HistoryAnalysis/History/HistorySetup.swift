@@ -2,14 +2,17 @@ import Foundation
 
 /// What a cell of a benchmark measured beyond its machine, camera, condition, configuration and
 /// phase, read from the settings results.json records: the cost profile (its contents hash), the
-/// display path, the app command, the capture outputs and how thread states were recorded. Two
+/// display path, the app command, the capture outputs, how thread states were recorded, whether
+/// the runner tapped, and the condition's own settings (the `loaded` condition's load, the
+/// `low-power` cap, the `hot` soak). Two
 /// cells that differ in any of these measured different things, so they are two series; an
 /// injected delay (`injectDelayMs`) is not among them: it stands for a code change and stays in
 /// the series, as a change point.
 package struct HistorySetup: Sendable, Hashable, Comparable, CustomStringConvertible {
   /// One thing that changes what is measured, and its value.
   package struct Field: Sendable, Hashable {
-    /// Its name, as `show` prints it: `profile`, `display`, `app`, `outputs`, `thread-states`.
+    /// Its name, as `show` prints it: `profile`, `display`, `app`, `outputs`, `thread-states`,
+    /// `tap`, and for their conditions `load`, `low-power`, `soak`.
     package var name: String
     /// Its value (`-` where results.json records none).
     package var value: String
@@ -21,24 +24,27 @@ package struct HistorySetup: Sendable, Hashable, Comparable, CustomStringConvert
     }
   }
 
-  /// The fields, always the same names in the same order.
+  /// The fields: ``names`` in order, then the condition's own (one cell's series all have the
+  /// same names).
   package var fields: [Field]
 
-  /// The setup of results recorded before any of it was known: every value `-`.
-  package static let unknown = HistorySetup(fields: names.map { Field($0, "-") })
+  /// No fields: the setup of a key whose setup is not yet known.
+  package static let unknown = HistorySetup(fields: [])
 
   /// The fields' names, in order.
-  package static let names = ["profile", "display", "app", "outputs", "thread-states"]
+  package static let names = ["profile", "display", "app", "outputs", "thread-states", "tap"]
 
   /// Creates a setup from its fields.
   package init(fields: [Field]) { self.fields = fields }
 
-  /// The setup of the cell of configuration `config` in a benchmark whose settings are
-  /// `settings` (the JSON the history stores; what it lacks is `-`, `display` is `shm` as in
-  /// results from before the X11 path). The profile is `settings.profileHash`, else
-  /// `name:` and `settings.profileName`; the app is the configuration's `--app-config` command,
-  /// else `settings.app`, else `camera-app`.
-  package init(settings: String, config: String) {
+  /// The setup of the cell `condition/config` in a benchmark whose settings are `settings` (the
+  /// JSON the history stores; what it lacks is `-`, `display` is `shm` as in results from before
+  /// the X11 path). The profile is `settings.profileHash`, else `name:` and
+  /// `settings.profileName`; the app is the configuration's `--app-config` command, else
+  /// `settings.app`, else `camera-app`. A `loaded` cell adds `load` (`settings.load`'s kind ×
+  /// burners), a `low-power` cell `low-power` (`settings.lowPower`), a `hot` cell `soak`
+  /// (`settings.soakSeconds`).
+  package init(settings: String, condition: String, config: String) {
     let object =
       (try? JSONSerialization.jsonObject(with: Data(settings.utf8))) as? [String: Any] ?? [:]
     func text(_ key: String) -> String? { object[key] as? String }
@@ -49,7 +55,19 @@ package struct HistorySetup: Sendable, Hashable, Comparable, CustomStringConvert
     fields = [
       Field("profile", profile), Field("display", text("display") ?? "shm"), Field("app", app),
       Field("outputs", outputs), Field("thread-states", text("threadStates") ?? "-"),
+      Field("tap", (object["tap"] as? Bool).map { $0 ? "on" : "off" } ?? "-"),
     ]
+    switch condition {
+    case "loaded":
+      let load = object["load"] as? [String: Any]
+      let kind = load?["kind"] as? String
+      fields.append(Field("load", kind.map { "\($0) × \(load?["burners"] as? Int ?? 0)" } ?? "-"))
+    case "low-power": fields.append(Field("low-power", text("lowPower") ?? "-"))
+    case "hot":
+      let soak = (object["soakSeconds"] as? Double).map { $0 == $0.rounded() ? String(Int($0)) : String($0) }
+      fields.append(Field("soak", soak.map { $0 + " s" } ?? "-"))
+    default: break
+    }
   }
 
   /// Every field as `name value`, separated by `, `.
@@ -60,8 +78,9 @@ package struct HistorySetup: Sendable, Hashable, Comparable, CustomStringConvert
   package static func distinguishing(_ setups: [HistorySetup]) -> [HistorySetup: String] {
     let distinct = Array(Set(setups))
     guard distinct.count > 1 else { return Dictionary(uniqueKeysWithValues: distinct.map { ($0, "") }) }
+    let count = distinct.map(\.fields.count).max() ?? 0
     let differing = Set(
-      names.indices.filter { i in
+      (0..<count).filter { i in
         Set(distinct.map { $0.fields.indices.contains(i) ? $0.fields[i] : nil }).count > 1
       })
     return Dictionary(
