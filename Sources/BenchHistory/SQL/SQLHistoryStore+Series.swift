@@ -58,6 +58,7 @@ extension SQLHistoryStore {
     var list: [HistorySeries.CellSummary] = []
     let settings = try benchmarkSettings(condition: condition, values: values)
     var setups: [String: HistorySetup] = [:]  // the current benchmark's, by cell
+    var parsed = HistorySetup.Settings(json: "")  // the current benchmark's
     var places: [Int64: Int] = [:]
     var texts = TextCache()
     while try cells.next() {
@@ -67,6 +68,7 @@ extension SQLHistoryStore {
         summary = last  // the benchmark's strings are shared, not read again
       } else {
         setups = [:]
+        parsed = HistorySetup.Settings(json: settings[id] ?? "")
         summary = HistorySeries.CellSummary(
           benchmark: id, commit: cells.text(1) ?? "", branch: texts.text(cells, 2), time: cells.text(3) ?? "",
           machine: texts.text(cells, 4), hostname: texts.text(cells, 5), camera: "", condition: "",
@@ -78,8 +80,7 @@ extension SQLHistoryStore {
       if let known = setups[summary.condition + "/" + summary.config] {
         summary.setup = known
       } else {
-        summary.setup = HistorySetup(
-          settings: settings[id] ?? "", condition: summary.condition, config: summary.config)
+        summary.setup = HistorySetup(parsed, condition: summary.condition, config: summary.config)
         setups[summary.condition + "/" + summary.config] = summary.setup
       }
       summary.camera = texts.text(cells, 9)

@@ -73,12 +73,13 @@ package struct HistorySeries: Sendable, Hashable {
   package static func build(_ benchmarks: [HistoryBenchmark]) -> [HistorySeries] {
     var summaries: [CellSummary] = []
     for b in benchmarks {
+      let settings = HistorySetup.Settings(json: b.settings)
       for cell in b.cells {
         var summary = CellSummary(
           benchmark: b.id, commit: b.commit, branch: b.branch, time: b.time, machine: b.machine,
           hostname: b.hostname, camera: cell.camera, condition: cell.condition, config: cell.config,
           runs: cell.runs, failed: cell.failed)
-        summary.setup = HistorySetup(settings: b.settings, condition: cell.condition, config: cell.config)
+        summary.setup = HistorySetup(settings, condition: cell.condition, config: cell.config)
         var values: [String: [Double]] = [:]
         for run in cell.records where run.ok {
           for (phase, ms) in run.phases { values[phase, default: []].append(ms) }

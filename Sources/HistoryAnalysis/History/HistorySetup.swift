@@ -37,35 +37,70 @@ package struct HistorySetup: Sendable, Hashable, Comparable, CustomStringConvert
   /// Creates a setup from its fields.
   package init(fields: [Field]) { self.fields = fields }
 
+  /// What of a benchmark's settings a setup is made of, read once a benchmark: each value as
+  /// ``HistorySetup`` shows it, `-` where the settings lack it.
+  package struct Settings: Sendable {
+    /// `profileHash`, else `name:` and `profileName`.
+    var profile: String
+    /// `display`, `shm` where absent (results from before the X11 path).
+    var display: String
+    /// `app`, else `camera-app`.
+    var app: String
+    /// `appConfigs`: configuration → command.
+    var appConfigs: [String: String]
+    /// `outputs`, joined by commas.
+    var outputs: String
+    /// `threadStates`.
+    var threadStates: String
+    /// `tap`: `on` or `off`.
+    var tap: String
+    /// `load`: its kind × burners.
+    var load: String
+    /// `lowPower`.
+    var lowPower: String
+    /// `soakSeconds`, with ` s`.
+    var soak: String
+
+    /// The values in `json` (the settings the history stores; anything else reads as empty).
+    package init(json: String) {
+      let object = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any] ?? [:]
+      func text(_ key: String) -> String? { object[key] as? String }
+      profile = text("profileHash") ?? text("profileName").map { "name:" + $0 } ?? "-"
+      display = text("display") ?? "shm"
+      app = text("app") ?? "camera-app"
+      appConfigs = object["appConfigs"] as? [String: String] ?? [:]
+      outputs = (object["outputs"] as? [String]).map { $0.joined(separator: ",") } ?? "-"
+      threadStates = text("threadStates") ?? "-"
+      tap = (object["tap"] as? Bool).map { $0 ? "on" : "off" } ?? "-"
+      let loadObject = object["load"] as? [String: Any]
+      load = (loadObject?["kind"] as? String).map { "\($0) × \(loadObject?["burners"] as? Int ?? 0)" } ?? "-"
+      lowPower = text("lowPower") ?? "-"
+      soak =
+        (object["soakSeconds"] as? Double).map { ($0 == $0.rounded() ? String(Int($0)) : String($0)) + " s" }
+        ?? "-"
+    }
+  }
+
   /// The setup of the cell `condition/config` in a benchmark whose settings are `settings` (the
-  /// JSON the history stores; what it lacks is `-`, `display` is `shm` as in results from before
-  /// the X11 path). The profile is `settings.profileHash`, else `name:` and
-  /// `settings.profileName`; the app is the configuration's `--app-config` command, else
-  /// `settings.app`, else `camera-app`. A `loaded` cell adds `load` (`settings.load`'s kind ×
-  /// burners), a `low-power` cell `low-power` (`settings.lowPower`), a `hot` cell `soak`
-  /// (`settings.soakSeconds`).
+  /// JSON the history stores), as ``init(_:condition:config:)`` makes it.
   package init(settings: String, condition: String, config: String) {
-    let object =
-      (try? JSONSerialization.jsonObject(with: Data(settings.utf8))) as? [String: Any] ?? [:]
-    func text(_ key: String) -> String? { object[key] as? String }
-    let profile = text("profileHash") ?? text("profileName").map { "name:" + $0 } ?? "-"
-    let appConfigs = object["appConfigs"] as? [String: String] ?? [:]
-    let app = appConfigs[config] ?? text("app") ?? "camera-app"
-    let outputs = (object["outputs"] as? [String]).map { $0.joined(separator: ",") } ?? "-"
+    self.init(Settings(json: settings), condition: condition, config: config)
+  }
+
+  /// The setup of the cell `condition/config` of a benchmark with `settings`: profile, display,
+  /// app (the configuration's `--app-config` command, else `settings.app`, else `camera-app`),
+  /// outputs, thread states and tap; a `loaded` cell adds `load`, a `low-power` cell
+  /// `low-power`, a `hot` cell `soak`.
+  package init(_ settings: Settings, condition: String, config: String) {
     fields = [
-      Field("profile", profile), Field("display", text("display") ?? "shm"), Field("app", app),
-      Field("outputs", outputs), Field("thread-states", text("threadStates") ?? "-"),
-      Field("tap", (object["tap"] as? Bool).map { $0 ? "on" : "off" } ?? "-"),
+      Field("profile", settings.profile), Field("display", settings.display),
+      Field("app", settings.appConfigs[config] ?? settings.app), Field("outputs", settings.outputs),
+      Field("thread-states", settings.threadStates), Field("tap", settings.tap),
     ]
     switch condition {
-    case "loaded":
-      let load = object["load"] as? [String: Any]
-      let kind = load?["kind"] as? String
-      fields.append(Field("load", kind.map { "\($0) × \(load?["burners"] as? Int ?? 0)" } ?? "-"))
-    case "low-power": fields.append(Field("low-power", text("lowPower") ?? "-"))
-    case "hot":
-      let soak = (object["soakSeconds"] as? Double).map { $0 == $0.rounded() ? String(Int($0)) : String($0) }
-      fields.append(Field("soak", soak.map { $0 + " s" } ?? "-"))
+    case "loaded": fields.append(Field("load", settings.load))
+    case "low-power": fields.append(Field("low-power", settings.lowPower))
+    case "hot": fields.append(Field("soak", settings.soak))
     default: break
     }
   }
