@@ -1,9 +1,10 @@
 /// Where the history lives (`--db`): a plain path or `sqlite:PATH` is an SQLite file;
-/// `postgresql://…` or `postgres://…` is a PostgreSQL server (libpq's URI, docs/history.md).
+/// `postgresql://…` or `postgres://…` (libpq's URI) or a libpq keyword string
+/// (`host=/run/postgresql dbname=history`) is a PostgreSQL server (docs/history.md).
 package enum HistoryDatabaseURL: Sendable, Hashable, CustomStringConvertible {
   /// An SQLite file at this path.
   case sqlite(path: String)
-  /// A PostgreSQL connection URL.
+  /// A PostgreSQL server: libpq's URI or keyword string, as given.
   case postgresql(url: String)
 
   /// The default: `Results/history.sqlite`, relative to the working directory.
@@ -12,19 +13,27 @@ package enum HistoryDatabaseURL: Sendable, Hashable, CustomStringConvertible {
   /// The default database: the SQLite file at ``defaultPath``.
   package static let `default` = HistoryDatabaseURL.sqlite(path: defaultPath)
 
-  /// The file's path, or the URL as given (with its password: for `--help`'s default, not for
-  /// messages).
+  /// The file's path, or the connection string with its passwords shown as `***`.
   package var description: String {
     switch self {
     case .sqlite(let path): path
-    case .postgresql(let url): url
+    case .postgresql(let url): PQConnectionInfo.redacting(url, secretsOf: url)
     }
   }
 
   /// Parses `--db`'s value.
-  /// - Throws: `HistoryError` (`badDatabaseURL`) for an empty value or an unknown scheme.
+  /// - Throws: `HistoryError` (`badDatabaseURL`) for an empty value, an unknown scheme, or what
+  ///   starts like a keyword string (`word=… word=…`) with a word libpq does not know.
   package init(parsing text: String) throws(HistoryError) {
-    if text.hasPrefix("postgresql://") || text.hasPrefix("postgres://") {
+    if PQConnectionInfo.isURI(text) {
+      self = .postgresql(url: text)
+    } else if let keyword = PQConnectionInfo.leadingKeyword(text) {
+      guard PQConnectionInfo.keywords.contains(keyword.lowercased()) else {
+        throw HistoryError(
+          .badDatabaseURL,
+          "--db \(PQConnectionInfo.redacting(text, secretsOf: text)): \(keyword) is not a libpq connection keyword (host=, dbname=, user=, …); an SQLite file whose name has = is sqlite:PATH"
+        )
+      }
       self = .postgresql(url: text)
     } else if text.hasPrefix("sqlite:") {
       let path = String(text.dropFirst("sqlite:".count))
@@ -35,7 +44,8 @@ package enum HistoryDatabaseURL: Sendable, Hashable, CustomStringConvertible {
     } else if let colon = text.firstIndex(of: ":"), text[colon...].hasPrefix("://") {
       throw HistoryError(
         .badDatabaseURL,
-        "--db \(text): unknown scheme \(text[..<colon]) (sqlite:PATH, a path, or postgresql://…)")
+        "--db \(PQConnectionInfo.masked(text)): unknown scheme \(text[..<colon]) (sqlite:PATH, a path, postgresql://… or host=… dbname=…)"
+      )
     } else {
       guard !text.isEmpty else { throw HistoryError(.badDatabaseURL, "--db wants a path, not an empty one") }
       self = .sqlite(path: text)

@@ -1,5 +1,6 @@
 import Foundation
 import HistoryAnalysis
+import ResultsSchema
 import RunAnalysis
 
 /// `bench history show --svg DIR`: one SVG per series, in the results plots' style (SVGPlot):
@@ -95,9 +96,12 @@ package enum HistoryTrendPlot {
   /// The plot's file name: host, machine, camera, cell and phase, safe for any file system
   /// (`bench-1-7f572427-synthetic-warm-deferred-first_frame_observed.svg`).
   package static func fileName(_ key: HistorySeries.Key) -> String {
-    let parts = [
+    var parts = [
       k(key.hostname), HistoryReport.short(key.machine), k(key.camera), key.condition, key.config, key.phase,
     ]
+    if !key.distinction.isEmpty {
+      parts.append(HistoryReport.short(ContentHash.fnv1a64(Array(key.setup.description.utf8))))
+    }
     return parts.map(k).joined(separator: "-") + ".svg"
   }
 

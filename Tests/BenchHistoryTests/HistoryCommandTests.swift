@@ -19,6 +19,8 @@ import Testing
       (["record", "r.json", "--time", "yesterday"], "--time wants ISO 8601"),
       (["show", "--db", "mysql://host/db"], "unknown scheme mysql"),
       (["show", "--db", "postgresql:///none?host=/nonexistent"], "cannot connect to the history database"),
+      (["record", "r.json", "--db", "dbnme=d password=HUNTER2"], "dbnme is not a libpq connection keyword"),
+      (["show", "--db", "mysql://u:HUNTER2@host/db"], "mysql://u:***@host/db"),
     ])
   func badUsage(arguments: [String], message: String) {
     let (status, output, errors) = HistoryFixtures.run(arguments)
@@ -26,6 +28,7 @@ import Testing
     #expect(output.isEmpty)
     #expect(errors.hasPrefix("bench history: ") && errors.contains(message), "\(errors)")
     #expect(errors.filter { $0 == "\n" }.count == 1)
+    #expect(!errors.contains("HUNTER2"), "\(errors)")
   }
 
   @Test("show on a database that does not exist says how to make one, exit status 2")

@@ -7,22 +7,26 @@ import Foundation
 package final class PQConnection {
   /// The connection handle (`PGconn *`).
   private let handle: OpaquePointer
-  /// The URL it was opened with, its password left out, for messages.
+  /// The URL or keyword string it was opened with, its passwords shown as `***`, for messages.
   package let name: String
+  /// The URL or keyword string it was opened with, whose secrets every message leaves out.
+  private let conninfo: String
 
-  /// Loads libpq if needed and connects to `url` (`postgresql://…` or `postgres://…`; the
-  /// `PG*` environment variables fill what it leaves out). The corresponding C call is
-  /// `PQconnectdb`.
+  /// Loads libpq if needed and connects to `url` (`postgresql://…`, `postgres://…` or a keyword
+  /// string `host=… dbname=…`; the `PG*` environment variables fill what it leaves out). The
+  /// corresponding C call is `PQconnectdb`.
   /// - Throws: `HistoryError`: `libraryMissing`, or `cannotOpen` with libpq's reason.
   package init(url: String, library: String = PQLibrary.defaultPath) throws(HistoryError) {
     try PQLibrary.load(path: library)
-    name = Self.withoutPassword(url)
+    name = PQConnectionInfo.redacting(url, secretsOf: url)
+    conninfo = url
     guard let connection = CPQShims_connect(url) else {
       throw HistoryError(
         .cannotOpen, "cannot connect to the history database \(name)", cause: "out of memory")
     }
     guard CPQShims_status(connection) == Int32(CPQShims_CONNECTION_OK) else {
-      let reason = Self.oneLine(String(cString: CPQShims_errorMessage(connection)))
+      let reason = PQConnectionInfo.redacting(
+        Self.oneLine(String(cString: CPQShims_errorMessage(connection))), secretsOf: url)
       CPQShims_finish(connection)
       throw HistoryError(.cannotOpen, "cannot connect to the history database \(name)", cause: reason)
     }
@@ -102,7 +106,7 @@ package final class PQConnection {
     guard let result else {
       throw HistoryError(
         .statementFailed, "the history database \(name) failed running \(sql.prefix(60))",
-        cause: Self.oneLine(String(cString: CPQShims_errorMessage(handle))))
+        cause: reason(CPQShims_errorMessage(handle)))
     }
     let status = CPQShims_resultStatus(result)
     guard status != Int32(CPQShims_PGRES_COMMAND_OK) && status != Int32(CPQShims_PGRES_TUPLES_OK) else {
@@ -111,15 +115,12 @@ package final class PQConnection {
     let state = CPQShims_resultSQLState(result).map { String(cString: $0) } ?? "?????"
     throw HistoryError(
       .statementFailed, "the history database \(name) failed running \(sql.prefix(60))",
-      cause: state + " " + Self.oneLine(String(cString: CPQShims_resultErrorMessage(result))))
+      cause: state + " " + reason(CPQShims_resultErrorMessage(result)))
   }
 
-  /// `url` with the password (between `user:` and `@`) replaced by `***`.
-  static func withoutPassword(_ url: String) -> String {
-    guard let scheme = url.range(of: "://") else { return url }
-    let rest = url[scheme.upperBound...]
-    guard let at = rest.firstIndex(of: "@"), let colon = rest[..<at].firstIndex(of: ":") else { return url }
-    return String(url[..<rest.index(after: colon)]) + "***" + String(rest[at...])
+  /// libpq's message `text` on one line, the connection's secrets left out.
+  private func reason(_ text: UnsafePointer<CChar>) -> String {
+    PQConnectionInfo.redacting(Self.oneLine(String(cString: text)), secretsOf: conninfo)
   }
 
   /// libpq's text on one line (its messages end with a newline and may hold several).

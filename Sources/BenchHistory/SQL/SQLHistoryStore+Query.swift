@@ -33,7 +33,7 @@ extension SQLHistoryStore {
     let cells = try connection.select(
       """
       SELECT b.id, b.content_hash, b.commit_sha, b.branch, b.time, b.machine, b.hostname, b.tool_version,
-        c.id, c.condition, c.config, c.camera, c.runs, c.failed
+        c.id, c.condition, c.config, c.camera, c.runs, c.failed, b.settings
       FROM benchmark b JOIN cell c ON c.benchmark_id = b.id WHERE \(condition) ORDER BY b.time, b.id, c.id
       """, parameters.values)
     var benchmarks: [HistoryBenchmark] = []
@@ -44,7 +44,7 @@ extension SQLHistoryStore {
         var benchmark = HistoryBenchmark(
           contentHash: cells.text(1) ?? "", commit: cells.text(2) ?? "", branch: cells.text(3) ?? "",
           time: cells.text(4) ?? "", machine: cells.text(5) ?? "", hostname: cells.text(6) ?? "",
-          toolVersion: cells.text(7) ?? "", settings: "", cells: [])
+          toolVersion: cells.text(7) ?? "", settings: cells.text(14) ?? "", cells: [])
         benchmark.id = id
         benchmarks.append(benchmark)
       }

@@ -44,8 +44,8 @@ extension SQLHistoryStore {
     return HistorySeries.build(summaries: summaries.list)
   }
 
-  /// The cells `condition` selects, oldest benchmark first, without phases, and each cell id's
-  /// place in the list.
+  /// The cells `condition` selects, oldest benchmark first, without phases (each with its
+  /// setup, from its benchmark's settings), and each cell id's place in the list.
   private func cellSummaries(condition: String, values: [SQLValue]) throws(HistoryError) -> (
     list: [HistorySeries.CellSummary], places: [Int64: Int]
   ) {
@@ -56,6 +56,9 @@ extension SQLHistoryStore {
       FROM benchmark b JOIN cell c ON c.benchmark_id = b.id WHERE \(condition) ORDER BY b.time, b.id, c.id
       """, values)
     var list: [HistorySeries.CellSummary] = []
+    let settings = try benchmarkSettings(condition: condition, values: values)
+    var setups: [String: HistorySetup] = [:]  // the current benchmark's, by cell
+    var parsed = HistorySetup.Settings(json: "")  // the current benchmark's
     var places: [Int64: Int] = [:]
     var texts = TextCache()
     while try cells.next() {
@@ -64,6 +67,8 @@ extension SQLHistoryStore {
       if let last = list.last, last.benchmark == id {
         summary = last  // the benchmark's strings are shared, not read again
       } else {
+        setups = [:]
+        parsed = HistorySetup.Settings(json: settings[id] ?? "")
         summary = HistorySeries.CellSummary(
           benchmark: id, commit: cells.text(1) ?? "", branch: texts.text(cells, 2), time: cells.text(3) ?? "",
           machine: texts.text(cells, 4), hostname: texts.text(cells, 5), camera: "", condition: "",
@@ -72,6 +77,12 @@ extension SQLHistoryStore {
       }
       summary.condition = texts.text(cells, 7)
       summary.config = texts.text(cells, 8)
+      if let known = setups[summary.condition + "/" + summary.config] {
+        summary.setup = known
+      } else {
+        summary.setup = HistorySetup(parsed, condition: summary.condition, config: summary.config)
+        setups[summary.condition + "/" + summary.config] = summary.setup
+      }
       summary.camera = texts.text(cells, 9)
       summary.runs = Int(cells.integer(10))
       summary.failed = Int(cells.integer(11))
@@ -80,6 +91,23 @@ extension SQLHistoryStore {
       list.append(summary)
     }
     return (list, places)
+  }
+}
+
+extension SQLHistoryStore {
+  /// The settings (JSON) of each benchmark `condition` selects, by id: read once a benchmark, not
+  /// once a cell.
+  private func benchmarkSettings(condition: String, values: [SQLValue]) throws(HistoryError) -> [Int64:
+    String]
+  {
+    let rows = try connection.select(
+      """
+      SELECT DISTINCT b.id, b.settings FROM benchmark b JOIN cell c ON c.benchmark_id = b.id
+      WHERE \(condition)
+      """, values)
+    var settings: [Int64: String] = [:]
+    while try rows.next() { settings[rows.integer(0)] = rows.text(1) ?? "" }
+    return settings
   }
 }
 

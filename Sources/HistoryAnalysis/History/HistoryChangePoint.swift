@@ -13,6 +13,10 @@ package struct HistoryChangePoint: Sendable, Hashable, Codable {
   package var cell: String
   /// The phase.
   package var phase: String
+  /// The series' setup, every field (``HistorySetup``).
+  package var setup: String
+  /// What tells the series from the others of its cell and phase (``HistorySeries/Key/distinction``).
+  package var distinction: String
   /// The first point after the change, 0-based in the series (its finite medians).
   package var index: Int
   /// The benchmark of that point.
@@ -52,7 +56,8 @@ package struct HistoryChangePoint: Sendable, Hashable, Codable {
       let medianAfter = Statistics.median(after)
       return HistoryChangePoint(
         machine: series.key.machine, hostname: series.key.hostname, camera: series.key.camera,
-        cell: series.key.cell, phase: series.key.phase, index: change.index,
+        cell: series.key.cell, phase: series.key.phase, setup: series.key.setup.description,
+        distinction: series.key.distinction, index: change.index,
         benchmark: points[change.index].benchmark, commitBefore: points[change.index - 1].commit,
         commitAfter: points[change.index].commit, time: points[change.index].time, medianBefore: medianBefore,
         medianAfter: medianAfter, shift: medianAfter / medianBefore - 1,

@@ -4,14 +4,16 @@ import RunAnalysis
 /// How `bench history show` and `detect` print: a table for people, CSV for other tools
 /// (Apache Otava's layout for the series), JSON.
 package enum HistoryReport {
-  /// One block per series: a heading (host and machine fingerprint, camera, cell, phase), then
+  /// One block per series: a heading (host and machine fingerprint, camera, cell, phase, and
+  /// what tells it from other series of that cell and phase: `profile fnv1a64:…`), then
   /// one line per benchmark: commit, time, the median with its 95 % interval (ms), k of n failed.
   package static func table(_ series: [HistorySeries]) -> String {
     guard !series.isEmpty else { return "no benchmarks match\n" }
     var out = ""
     for s in series {
       out +=
-        "\(s.key.hostname) (\(short(s.key.machine))) · \(s.key.camera) · \(s.key.cell) · \(s.key.phase)\n"
+        "\(s.key.hostname) (\(short(s.key.machine))) · \(s.key.camera) · \(s.key.cell) · \(s.key.phase)"
+        + (s.key.distinction.isEmpty ? "" : " · \(s.key.distinction)") + "\n"
       out += "  commit        time                  median ms  95 % interval        failed\n"
       for p in s.points {
         let interval = "[\(NumberFormat.ms(p.interval.lower)), \(NumberFormat.ms(p.interval.upper))]"
@@ -26,11 +28,13 @@ package enum HistoryReport {
 
   /// Otava-compatible CSV: one row per machine × benchmark, columns `time`, `commit`, `branch`,
   /// `machine`, then one metric column per camera × cell × phase (`warm/deferred/first_frame_observed`,
-  /// the camera first when there is more than one), holding the median in ms (empty when absent).
+  /// the camera first when there is more than one, what tells series of one cell and phase apart
+  /// after it in brackets), holding the median in ms (empty when absent).
   package static func csv(_ series: [HistorySeries]) -> String {
     let cameras = Set(series.map(\.key.camera))
     func metric(_ k: HistorySeries.Key) -> String {
       (cameras.count > 1 ? "\(k.camera)/" : "") + "\(k.cell)/\(k.phase)"
+        + (k.distinction.isEmpty ? "" : " [\(k.distinction)]")
     }
     let metrics = Array(Set(series.map { metric($0.key) })).sorted()
     struct Row: Hashable { var machine: String, benchmark: Int64 }
@@ -54,7 +58,9 @@ package enum HistoryReport {
     return out
   }
 
-  /// The series as JSON: `{"series": [{machine, hostname, camera, cell, phase, points: [{benchmark,
+  /// The series as JSON: `{"series": [{machine, hostname, camera, cell, phase, setup (every field,
+  /// `profile …, display …`), distinction (the fields that tell it from the other series of its
+  /// cell and phase, or ""), points: [{benchmark,
   /// commit, branch, time, median_ms, interval_ms, samples, runs, failed}]}]}`; NaN is null.
   package static func json(_ series: [HistorySeries]) -> String {
     struct PointJSON: Encodable {
@@ -62,13 +68,14 @@ package enum HistoryReport {
       var median_ms: Double?, interval_ms: [Double?], samples: Int, runs: Int, failed: Int
     }
     struct SeriesJSON: Encodable {
-      var machine: String, hostname: String, camera: String, cell: String, phase: String, points: [PointJSON]
+      var machine: String, hostname: String, camera: String, cell: String, phase: String, setup: String
+      var distinction: String, points: [PointJSON]
     }
     let value = [
       "series": series.map { s in
         SeriesJSON(
           machine: s.key.machine, hostname: s.key.hostname, camera: s.key.camera, cell: s.key.cell,
-          phase: s.key.phase,
+          phase: s.key.phase, setup: s.key.setup.description, distinction: s.key.distinction,
           points: s.points.map {
             PointJSON(
               benchmark: $0.benchmark, commit: $0.commit, branch: $0.branch, time: $0.time,
@@ -87,7 +94,8 @@ package enum HistoryReport {
     var out = "\(points.count) change point\(points.count == 1 ? "" : "s") in \(seriesCount) series\n"
     for c in points {
       out +=
-        "\(c.hostname) (\(short(c.machine))) · \(c.camera) · \(c.cell) · \(c.phase): "
+        "\(c.hostname) (\(short(c.machine))) · \(c.camera) · \(c.cell) · \(c.phase)"
+        + (c.distinction.isEmpty ? "" : " · \(c.distinction)") + ": "
         + "\(c.commitBefore.prefix(12))..\(c.commitAfter.prefix(12)) (benchmark \(c.benchmark), \(c.time)), "
         + "\(NumberFormat.ms(c.medianBefore)) → \(NumberFormat.ms(c.medianAfter)) ms, shift \(percent(c.shift)) "
         + "[\(percent(c.shiftInterval[0])), \(percent(c.shiftInterval[1]))], p = \(String(format: "%.3f", c.pValue))\n"
@@ -99,13 +107,13 @@ package enum HistoryReport {
   package static func changePointCSV(_ points: [HistoryChangePoint]) -> String {
     var out =
       "machine,hostname,camera,cell,phase,commit_before,commit_after,benchmark,time,median_before_ms,"
-      + "median_after_ms,shift,shift_low,shift_high,p_value\n"
+      + "median_after_ms,shift,shift_low,shift_high,p_value,setup\n"
     for c in points {
       out += [c.machine, c.hostname, c.camera, c.cell, c.phase, c.commitBefore, c.commitAfter].map(field)
         .joined(separator: ",")
       out +=
         ",\(c.benchmark),\(field(c.time)),\(c.medianBefore),\(c.medianAfter),\(c.shift),"
-        + "\(c.shiftInterval[0]),\(c.shiftInterval[1]),\(c.pValue)\n"
+        + "\(c.shiftInterval[0]),\(c.shiftInterval[1]),\(c.pValue),\(field(c.setup))\n"
     }
     return out
   }

@@ -23,6 +23,8 @@ extension HistorySeries {
     package var condition: String
     /// The configuration.
     package var config: String
+    /// What else it measured (``HistorySetup``, from the benchmark's settings).
+    package var setup: HistorySetup = .unknown
     /// The cell's counted runs.
     package var runs: Int
     /// Of them, how many failed.
@@ -66,8 +68,9 @@ extension HistorySeries {
     }
   }
 
-  /// The series of `cells` (oldest benchmark first): one per machine × camera × cell × phase,
-  /// sorted by key, as `build(_:)` describes.
+  /// The series of `cells` (oldest benchmark first): one per machine × camera × cell × setup ×
+  /// phase, sorted by key, as `build(_:)` describes; each key says what tells it from the other
+  /// setups of its machine, camera, cell and phase (``Key/distinction``).
   package static func build(summaries cells: [CellSummary]) -> [HistorySeries] {
     var series: [Key: [Point]] = [:]
     var hostnames: [String: String] = [:]
@@ -85,9 +88,13 @@ extension HistorySeries {
             failed: cell.failed))
       }
     }
+    var setups: [Key: [HistorySetup]] = [:]  // the key without its setup → the setups
+    for key in series.keys { setups[unset(key), default: []].append(key.setup) }
+    let distinctions = setups.mapValues(HistorySetup.distinguishing)
     return series.map { key, points in
       var named = key
       named.hostname = hostnames[key.machine] ?? ""
+      named.distinction = distinctions[unset(key)]?[key.setup] ?? ""
       return HistorySeries(key: named, points: points)
     }.sorted { $0.key < $1.key }
   }
@@ -96,8 +103,14 @@ extension HistorySeries {
   private static func key(_ cell: CellSummary, phase: String) -> Key {
     Key(
       machine: cell.machine, hostname: "", camera: cell.camera, condition: cell.condition,
-      config: cell.config,
-      phase: phase)
+      config: cell.config, setup: cell.setup, phase: phase)
+  }
+
+  /// `key` with the unknown setup: what series that differ only in setup share.
+  private static func unset(_ key: Key) -> Key {
+    var shared = key
+    shared.setup = .unknown
+    return shared
   }
 }
 

@@ -34,10 +34,21 @@ extension HistoryCommand {
   /// The benchmark in the results file at `path`, with the commit, branch and time to record:
   /// `--commit` and `--branch` when given, else the ones results.json records (`tool.commit`,
   /// `tool.branch`; a file's branch goes with its commit only).
-  /// - Throws: `UsageError` when the file cannot be read, or records no commit and none was given.
+  /// - Throws: `UsageError` when the file cannot be read, is not a finished benchmark's
+  ///   (`complete` false, `settings.interrupted`), or records no commit and none was given.
   static func load(_ path: String, options: Options) throws(UsageError) -> HistoryBenchmark {
     let results = try UsageError.reading { () throws(ResultsFileError) in
       try ResultsFile.load(path: path, timelines: .none)
+    }
+    if results.complete == false {
+      throw UsageError(
+        "\(path) is not a finished benchmark's results (complete: false: a snapshot, or rebuilt from the journal of a bench that died); record the final results.json"
+      )
+    }
+    if results.settings.interrupted {
+      throw UsageError(
+        "\(path) is an interrupted benchmark's results (settings.interrupted: Ctrl-C or a fault stopped it early); record a benchmark that ran to its end"
+      )
     }
     guard let commit = options.commit ?? results.tool.commit else {
       throw UsageError(

@@ -60,7 +60,7 @@ package enum HistoryCommand: Command {
 
   static let db = Option(
     "--db", "URL",
-    "the history database: a path, sqlite:PATH, or postgresql://USER@HOST/DB (libpq; PG* variables apply)",
+    "the history database: a path, sqlite:PATH, postgresql://USER@HOST/DB or 'host=HOST dbname=DB' (libpq; PG* variables apply)",
     default: .default, parser: .historyDatabase)
   static let commit = Option<String?>(
     "--commit", "SHA", "record: the commit measured", shownAs: "the one results.json records",
