@@ -39,7 +39,8 @@ package enum CalibrateCommand: Command {
   static let noLoad = Flag("--no-load", "skip the run with CPU burners on every core")
   static let format = Option("--format", "FORMAT", "table or json", default: Format.table, parser: .choice())
   static let display = Option(
-    "--display", "DISPLAY", "shm, x11 (a private Xvfb) or x11:NAME (an existing X server)",
+    "--display", "DISPLAY",
+    "shm, x11 (a private Xvfb), x11:NAME (an existing X server), wayland (a private headless sway), wayland-cage or wayland:SOCKET (a running compositor)",
     default: DisplayPath.sharedMemory, parser: .displayPath)
 
   /// The option table (parser and `--help`).

@@ -73,7 +73,8 @@ package enum RunCommand: Command {
   static let refreshHz = Option(
     "--refresh-hz", "N", "display refresh rate", default: defaults.refreshHz, parser: .refreshRate)
   static let display = Option(
-    "--display", "DISPLAY", "shm, x11 (a private Xvfb) or x11:NAME (an existing X server, e.g. x11::0)",
+    "--display", "DISPLAY",
+    "shm, x11 (a private Xvfb), x11:NAME (an existing X server, e.g. x11::0), wayland (a private headless sway), wayland-cage or wayland:SOCKET (a running compositor, e.g. wayland:wayland-0)",
     default: defaults.display, parser: .displayPath)
   static let x11Read = Option(
     "--x11-read", "WHAT",
@@ -92,7 +93,7 @@ package enum RunCommand: Command {
     default: defaults.quitGraceSeconds,
     parser: .number(in: NumberRange(greaterThan: 0, atMost: 600)))
   static let windowTimeout = Option(
-    "--window-timeout", "S", "X11: a run whose app maps no window within S seconds fails",
+    "--window-timeout", "S", "X11 and Wayland: a run whose app maps no window within S seconds fails",
     default: defaults.windowTimeoutSeconds,
     parser: .number(in: NumberRange(greaterThan: 0, atMost: 3600)))
   static let injectDelay = Option<Int?>(
