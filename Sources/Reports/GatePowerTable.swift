@@ -91,7 +91,7 @@ public enum GatePowerTable {
   }
 
   /// Rows padded into columns, a rule under the first.
-  private static func aligned(_ rows: [[String]]) -> String {
+  static func aligned(_ rows: [[String]]) -> String {
     guard let header = rows.first else { return "" }
     let widths = header.indices.map { i in rows.map { $0[i].count }.max() ?? 0 }
     var s = ""

@@ -100,6 +100,10 @@ extension BenchResults {
     /// simulated camera's sources differ between them (``ABPin``). Absent outside `bench ab`
     /// and in results from before it was recorded.
     public var ab: ABPin? = nil
+    /// `bench ab --sequential` only: the design the comparison stopped by and where each cell
+    /// stopped (``SequentialAB``). Absent with `--fixed`, outside `bench ab` and in results from
+    /// before it was recorded (issue 39).
+    public var sequential: SequentialAB? = nil
     /// How the runs' thread states were recorded (`--thread-states`): `tracefs` (the kernel's
     /// scheduler events, exact), `sampled` (`/proc` totals) or `off`. Absent in results from
     /// before it was recorded (issue 27).

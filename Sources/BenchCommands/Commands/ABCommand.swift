@@ -1,5 +1,6 @@
 import AppBuilds
 import BenchKit
+import Gates
 
 /// `bench ab REV_A REV_B`: code against code on one machine in one run. Builds camera-app at
 /// two git revisions (``RevisionBuilder``) and runs both, interleaved run by run
@@ -26,6 +27,12 @@ package enum ABCommand: Command {
     "--profile", "FILE", "the one cost profile both revisions' synthetic camera runs",
     shownAs: "REV_A's Benchmarks/profiles/default.json, as OUT/profile.json", parser: .fileName)
 
+  static let sequential = Flag(
+    "--sequential",
+    "stop each cell as soon as its verdict is clear: a look every 4 pairs, SLOWER, FASTER, SAME or UNKNOWN (the default)"
+  )
+  static let fixed = Flag("--fixed", "run every cell --runs runs a side and decide nothing (before issue 39)")
+
   /// The options `bench ab` shares with `bench`: all but `--app` (the revisions name the app),
   /// `--inject-delay-ms` (it would delay both sides alike) and `--format`.
   static let shared: [any CommandLineOption] = [
@@ -50,10 +57,16 @@ package enum ABCommand: Command {
       cells) and comparison.txt; gate B against A with
       bench gate --baseline OUT/A/results.json OUT/B/results.json.
       """,
-    options: [repo] + shared,
+    options: [repo, sequential, fixed] + shared,
     epilogue: """
       REV_A is the reference, REV_B the new one: any git revision (HEAD~1, origin/main, v0.1.0, a hash).
-      exit status: 0 ok, 1 a build or runs failed, 2 bad usage (an unknown revision, one without
+      Sequential (the default): each cell's first frame is decided every 4 interleaved pairs by a
+      group-sequential rank test (α = 0.01 over all the looks, β = 0.05, threshold 5 %, powered
+      for 10 %, Pocock-type spending) and the cell stops at SLOWER, FASTER or SAME; UNKNOWN at the
+      most runs. --runs N is then the most runs a side, rounded up to whole looks (default 36, 9
+      looks). The verdicts, the looks and the runs used are printed and recorded in both results
+      (settings.sequential). --fixed runs every cell --runs runs a side (default 20) as before.
+      exit status: 0 ok, 1 a build or runs failed or a cell SLOWER, 2 bad usage (an unknown revision, one without
       camera-app, HEAD with uncommitted changes, no --profile and REV_A without a default profile
       that parses), 130 interrupted
       """)
@@ -67,10 +80,28 @@ package enum ABCommand: Command {
     // `bench`'s own reading of the shared options, without the revisions.
     let rest = try RunCommand.spec.parse(
       parsed.values.filter { $0.key != repo.name }.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-        + parsed.flags.sorted())
+        + parsed.flags.subtracting([sequential.name, fixed.name]).sorted())
+    var run = try RunCommand.options(from: rest)
+    let design = try design(parsed, run: &run)
     return Options(
-      revisions: (parsed.positional[0], parsed.positional[1]), repo: try parsed.value(repo),
-      run: try RunCommand.options(from: rest))
+      revisions: (parsed.positional[0], parsed.positional[1]), repo: try parsed.value(repo), run: run,
+      design: design)
+  }
+
+  /// The sequential design (`--sequential`, the default), at most `--runs` a side rounded up to
+  /// whole looks (then `run`'s runs are that maximum), or 36; nil with `--fixed`.
+  /// - Throws: `UsageError` when both are given.
+  static func design(_ parsed: ParsedOptions, run: inout RunOptions) throws(UsageError) -> SequentialDesign? {
+    if parsed.isSet(fixed) {
+      guard !parsed.isSet(sequential) else {
+        throw UsageError("--sequential and --fixed exclude each other: give one (sequential is the default)")
+      }
+      return nil
+    }
+    let given = parsed.values[RunCommand.runs.name] != nil ? run.settings.runs : nil
+    let design = Gate.sequentialDesign(maximumRuns: given)
+    run.settings.runs = design.maximumRuns
+    return design
   }
 
   /// Builds both revisions, runs them interleaved, writes both results and the comparison, and

@@ -29,6 +29,8 @@ package enum PowerCommand: Command {
     package var goals = GateSizing.Goals()
     /// `--margin`: CI's runs per side over the smallest count meeting the goals.
     package var margin = PowerCommand.defaultMargin
+    /// `--sequential`: measure the sequential design (`SequentialSizing`) instead of the fixed gate.
+    package var sequential = false
   }
 
   /// CI's runs per side over the smallest count meeting the goals, by default: the ratio of
@@ -68,6 +70,10 @@ package enum PowerCommand: Command {
     "--false-alarm-goal", "PCT", "family-wise A/A false alarms allowed (95 % upper bound), in %",
     default: 1.0,
     parser: .number(in: NumberRange(greaterThan: 0, below: 100)))
+  static let sequential = Flag(
+    "--sequential",
+    "measure bench ab's sequential design instead: expected and most runs a side, verdicts per shift; --size sizes it"
+  )
   static let margin = Option(
     "--margin", "X", "CI's runs per side over the smallest count meeting the goals", default: defaultMargin,
     parser: .number(in: NumberRange(atLeast: 1, atMost: 100)))
@@ -90,21 +96,36 @@ package enum PowerCommand: Command {
       """,
     options: [
       runsPerSide, comparisons, format, inconclusive, size, shift, powerGoal, falseAlarmGoal, margin,
+      sequential,
     ],
-    epilogue: "exit status: 0 measured, 2 bad usage, an unreadable results file or no cell with enough runs")
+    epilogue: """
+      --sequential measures bench ab's sequential design (a look every 4 pairs, α = 0.01 over the
+      looks, β = 0.05, threshold 5 %, Pocock-type spending; docs/gates-and-ci.md) on each cell's runs
+      resampled with replacement, with planted shifts of 0, 2, 5, 10 and 20 % (and --shift): the
+      verdicts, the mean (expected) and worst runs a side; --runs-per-side is then the design's most
+      runs a side (default 36), --comparisons the resamples per shift (default 500 with
+      --sequential). With --size it tries 2 … 12 looks and reports the smallest design meeting the
+      goals. Cells need 10 runs.
+      exit status: 0 measured, 2 bad usage, an unreadable results file or no cell with enough runs
+      """)
 
   /// Checks the command line: one results file.
   package static func options(from parsed: ParsedOptions) throws(UsageError) -> Options {
     Options(
       path: try parsed.onlyResultsFile(), runsPerSide: try parsed.value(runsPerSide),
-      comparisons: try parsed.value(comparisons),
+      comparisons: parsed.values[comparisons.name] == nil && parsed.isSet(sequential)
+        ? sequentialComparisons : try parsed.value(comparisons),
       format: try parsed.value(format), inconclusive: try parsed.value(inconclusive),
       size: parsed.isSet(size),
       goals: GateSizing.Goals(
         shift: try parsed.value(shift) / 100, power: try parsed.value(powerGoal) / 100,
         falseAlarms: try parsed.value(falseAlarmGoal) / 100),
-      margin: try parsed.value(margin))
+      margin: try parsed.value(margin),
+      sequential: parsed.isSet(sequential))
   }
+
+  /// `--sequential`'s resamples per shift when `--comparisons` is not given.
+  static let sequentialComparisons = 500
 
   /// The gate's measured figures, as `Benchmarks/gate-power --record` stores them (relative to the
   /// package root, where CI and the nightly run `bench gate`).
@@ -158,6 +179,7 @@ package enum PowerCommand: Command {
     let results = try UsageError.reading { () throws(ResultsFileError) in
       try ResultsFile.load(path: options.path)
     }
+    if options.sequential { return try executeSequential(options, results: results, output: &output) }
     let sizing =
       options.size
       ? GateSizing.size(

@@ -37,7 +37,8 @@ extension ABOptions {
     return ABJob(
       a: a, b: b, repository: repository, settings: settings, resources: prepared.resources,
       quiet: prepared.quiet,
-      overwrite: prepared.overwrite, pinnedProfile: pinnedProfile)
+      overwrite: prepared.overwrite, pinnedProfile: pinnedProfile, design: design,
+      decidedPhase: decidedPhase)
   }
 }
 
@@ -75,6 +76,11 @@ package struct ABJob: BenchJob, Sendable {
   /// The builder of both revisions' camera-app; nil makes one for ``repository`` as `bench ab`
   /// does (`bench bisect` passes its own, which counts what it compiles).
   package var builder: RevisionBuilder? = nil
+  /// The sequential design each cell stops by (`--sequential`, the default: issue 39); nil with
+  /// `--fixed`, when every cell runs `settings.runs` a side. `settings.runs` is its maximum.
+  package var design: SequentialDesign? = nil
+  /// The phase the ``design`` decides on: `first_frame_observed` (`bench bisect --phase` another).
+  package var decidedPhase = PhaseName.firstFrameObserved
 
   package var sides: [BenchSide] {
     ABSide.allCases.map { BenchSide(label: $0.rawValue, folder: settings.outDir + "/" + $0.rawValue) }
@@ -103,32 +109,47 @@ package struct ABJob: BenchJob, Sendable {
     [a, b].map { SourceCheckout(commit: $0.commit, branch: nil, dirty: false) }
   }
 
-  /// Writes `revisions.json`, then runs both sides interleaved (``ABSession``).
+  /// Writes `revisions.json`, then runs both sides interleaved (``ABSession``); with a
+  /// ``design``, each cell stops at the look that decides it, and both sides' results record
+  /// the design and where each cell stopped (`settings.sequential`).
   package func run(
     _ sessions: [BenchSession], runners: [BenchRunner], progress: ProgressReporter,
     interrupted: @escaping @Sendable () -> Bool, log: (String) -> Void
   ) -> [BenchResults?] {
     try? FileSystem.replaceAtomically(revisionsJSON, atPath: settings.outDir + "/revisions.json")
     let bySide = Dictionary(uniqueKeysWithValues: zip(ABSide.allCases, sessions))
-    let results = ABSession(settings: settings, sides: bySide, progress: progress, interrupted: interrupted)
-      .run()
-    return ABSide.allCases.map { results[$0] }
+    let log = PThreadMutex<[BenchResults.SequentialAB.Cell]>([])
+    let results = ABSession(
+      settings: settings, sides: bySide, progress: progress, interrupted: interrupted, looks: looks(into: log)
+    )
+    .run()
+    let record = sequentialRecord(log.withLock { $0 })
+    return ABSide.allCases.map { side in
+      results[side].map {
+        var sideResults = $0
+        sideResults.settings.sequential = record
+        return sideResults
+      }
+    }
   }
 
-  /// The comparison B vs A, in `comparison.txt` and on stdout.
+  /// The comparison B vs A, in `comparison.txt` and on stdout, then with a ``design`` each
+  /// cell's sequential verdict; the exit status is 1 when one is SLOWER.
   package func report(
     _ results: [BenchResults?], status: Int32, output: inout some TextOutputStream,
     errors: inout some TextOutputStream
   ) -> Int32 {
     guard results.count == 2, let resultsA = results[0], let resultsB = results[1] else { return 1 }
-    let table = comparison(a: resultsA, b: resultsB)
+    var table = comparison(a: resultsA, b: resultsB)
+    let sequential = resultsB.settings.sequential
+    if let sequential { table += ABJob.sequentialText(sequential) }
     try? FileSystem.replaceAtomically(table, atPath: settings.outDir + "/comparison.txt")
     output.write(table)
     if !quiet {
       errors.write(
         "bench: results in \(settings.outDir) (A/results.json, B/results.json, comparison.txt)\n")
     }
-    return status
+    return ABJob.sequentialStatus(sequential, status: status)
   }
 
   /// camera-app at both revisions (``RevisionBuilder``), A's then B's; or the side whose build

@@ -1,3 +1,5 @@
+import Gates
+import LaunchContract
 import AppBuilds
 
 /// `bench ab`'s command line, parsed without touching the machine: the two revisions as given and
@@ -13,15 +15,21 @@ package struct ABOptions: Sendable {
   /// (`bench bisect`, whose GOOD must not be refused later because the checkout changed since);
   /// nil: ``prepare()`` resolves ``revisions``.
   package var resolved: (a: Revision, b: Revision)? = nil
+  /// The sequential design each cell stops by (the default: `Gate.sequentialDesign`, at most
+  /// `run.settings.runs` a side); nil with `--fixed`.
+  package var design: SequentialDesign? = nil
+  /// The phase the ``design`` decides on.
+  package var decidedPhase = PhaseName.firstFrameObserved
 
   /// Options with these values.
   package init(
     revisions: (a: String, b: String), repo: String?, run: RunOptions,
-    resolved: (a: Revision, b: Revision)? = nil
+    resolved: (a: Revision, b: Revision)? = nil, design: SequentialDesign? = nil
   ) {
     self.revisions = revisions
     self.repo = repo
     self.run = run
     self.resolved = resolved
+    self.design = design
   }
 }

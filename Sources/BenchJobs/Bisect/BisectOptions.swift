@@ -13,9 +13,14 @@ package struct BisectOptions: Sendable {
   package var config = "deferred"
   /// `--phase`.
   package var phase = PhaseName.firstFrameObserved
-  /// `--runs`: counted runs per side in a probe's first session.
+  /// `--fixed`: each probe runs `--runs` a side, doubled while inconclusive up to `--max-runs`;
+  /// else (the default) each probe is one sequential session of at most `--max-runs` a side that
+  /// stops when its verdict is clear (issue 39).
+  package var fixed = false
+  /// `--runs`: counted runs per side in a probe's first session (`--fixed`).
   package var runs = 10
-  /// `--max-runs`: the most runs per side an inconclusive probe is given.
+  /// `--max-runs`: the most runs per side a probe is given (sequential: its design's maximum,
+  /// rounded up to whole looks).
   package var maxRuns = 40
   /// `--threshold`: how much slower than GOOD (a fraction: 0.05 = 5 %) a probe must be to be
   /// slower; within it, not slower.

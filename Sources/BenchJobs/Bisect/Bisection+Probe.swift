@@ -3,6 +3,7 @@ import HistoryAnalysis
 import BenchHistory
 import BenchKit
 import Foundation
+import Gates
 import ResultsSchema
 import CommandLineKit
 
@@ -17,11 +18,13 @@ extension Bisection {
     case interrupted
   }
 
-  /// Measures the commit at `index` against GOOD: one interleaved session with `--runs` runs per
-  /// side; while the gate reads inconclusive, another with twice the runs, up to `--max-runs`.
-  /// Every session's results are recorded in the history.
+  /// Measures the commit at `index` against GOOD: one interleaved sequential session of at most
+  /// `--max-runs` runs per side that stops when its verdict is clear; with `--fixed`, one with
+  /// `--runs` runs per side and, while the gate reads inconclusive, another with twice the runs,
+  /// up to `--max-runs`. Every session's results are recorded in the history.
   func probe(_ index: Int, errors: inout some TextOutputStream) -> ProbeResult {
     let commit = range[index]
+    guard options.fixed else { return session(commit, runs: options.maxRuns, errors: &errors) }
     var runs = options.runs
     while true {
       let result = session(commit, runs: runs, errors: &errors)
@@ -81,6 +84,7 @@ extension Bisection {
     }
     record(a, commit: good.commit, time: builder.commitTime(good), errors: &errors)
     record(b, commit: commit.commit, time: commit.time, errors: &errors)
+    let decided = b.settings.sequential?.cells.first { $0.cell == "\(options.config)/\(options.condition)" }
     guard
       let outcome = BisectProbe.verdict(
         good: a, probe: b, condition: options.condition, config: options.config, phase: options.phase,
@@ -91,11 +95,33 @@ extension Bisection {
           commit: commit.commit, subject: commit.subject, verdict: .inconclusive, runs: runs, folder: folder,
           note: "the gate checked no \(options.phase) of \(options.config)/\(options.condition)"))
     }
+    if let decided {
+      // Sequential: the verdict is the design's, at the look it stopped; the gate's numbers are
+      // read on the same runs, for the evidence.
+      return .measured(
+        BisectProbe(
+          commit: commit.commit, subject: commit.subject, verdict: Self.reading(decided.verdict),
+          ratio: outcome.ratio, ci95: outcome.ci95, pValue: outcome.pValue, runs: decided.runsPerSide,
+          folder: folder,
+          note:
+            "\(decided.verdict) at look \(decided.look) (\(decided.runsPerSide) runs a side); \(outcome.line)"
+        ))
+    }
     return .measured(
       BisectProbe(
         commit: commit.commit, subject: commit.subject, verdict: BisectProbe.reading(outcome.status),
         ratio: outcome.ratio, ci95: outcome.ci95, pValue: outcome.pValue, runs: runs, folder: folder,
         note: outcome.line))
+  }
+
+  /// A sequential verdict as bisect reads it: SLOWER is slower, SAME and FASTER not slower,
+  /// UNKNOWN (no bound crossed at `--max-runs`) inconclusive.
+  static func reading(_ verdict: String) -> BisectVerdict {
+    switch SequentialVerdict(rawValue: verdict) {
+    case .slower: .slower
+    case .same, .faster: .notSlower
+    case .unknown, nil: .inconclusive
+    }
   }
 
   /// Records one side's results in the history, as `commit` on branch `bisect` at `time` (the

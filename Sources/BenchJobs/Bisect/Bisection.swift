@@ -2,6 +2,7 @@ import AppBuilds
 import BenchHistory
 import BenchKit
 import Foundation
+import Gates
 import HistoryAnalysis
 import Subprocess
 import SystemCalls
@@ -113,13 +114,20 @@ package final class Bisection {
   }
 
   /// `bench ab`'s options for one session: GOOD against `probed` (both resolved already), the
-  /// bisected cell only (``BisectOptions/probe``), `runs` runs per side, into `folder`.
+  /// bisected cell only (``BisectOptions/probe``), `runs` runs per side (sequential: at most,
+  /// rounded up to whole looks), into `folder`.
   func abOptions(probed: Revision, runs: Int, folder: String) -> ABOptions {
     var run = options.probe
     run.settings.runs = runs
     run.out = folder
-    return ABOptions(
-      revisions: (good.commit, probed.commit), repo: repository, run: run, resolved: (good, probed))
+    let design =
+      options.fixed ? nil : Gate.sequentialDesign(threshold: options.threshold, maximumRuns: runs)
+    if let design { run.settings.runs = design.maximumRuns }
+    var ab = ABOptions(
+      revisions: (good.commit, probed.commit), repo: repository, run: run, resolved: (good, probed),
+      design: design)
+    ab.decidedPhase = options.phase
+    return ab
   }
 
   /// Runs the search to its end and reports it. Exit status: 0 culprit, 1 no culprit named

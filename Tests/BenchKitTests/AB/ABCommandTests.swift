@@ -74,6 +74,24 @@ struct ScratchRepository {
       .replacingOccurrences(of: "\"name\": \"fast\"", with: "\"name\": \"\(name)\"")
   }
 
+  /// Puts `script` where ``RevisionBuilder`` keeps `revision`'s built camera-app: nothing is built.
+  func plantCameraApp(at revision: String, script: String) throws {
+    let folder =
+      (RevisionBuilder(repository: path).cachedBinary(try git("rev-parse", revision)) as NSString)
+      .deletingLastPathComponent
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    makeScript(folder + "/camera-app", script)
+  }
+
+  /// Writes this package's fast profile to `path` with its warm window widened from 10 s to
+  /// 120 s: a delay planted before the device opens must not make a warm run power up cold.
+  static func writeWideWarmProfile(to path: String) throws {
+    try fastProfile().replacingOccurrences(
+      of: "\"warm_window_ms\": 10000", with: "\"warm_window_ms\": 120000"
+    )
+    .write(toFile: path, atomically: true, encoding: .utf8)
+  }
+
   /// Commit 1 has no camera-app; commits 2 and 3 have one, with different sources. All have a
   /// default profile (``fastProfile(named:)``, named `fast`).
   static func make() throws -> ScratchRepository {
@@ -385,27 +403,22 @@ struct ABEndToEndTests {
     // at 12 s (and once at 6 s under TSan) B's warm runs powered up cold and failed verification.
     let delayMs = TestTime.scale > 1 ? 12_000 : 3000
     for (revision, delay) in [("HEAD~1", ""), ("HEAD", "FIRSTFRAME_INJECT_DELAY_MS=\(delayMs) ")] {
-      let folder =
-        (RevisionBuilder(repository: repo.path).cachedBinary(try repo.git("rev-parse", revision)) as NSString)
-        .deletingLastPathComponent
-      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-      makeScript(
-        folder + "/camera-app",
-        "#!/bin/sh\necho \"$FIRSTFRAME_SYNTHETIC_STATE\" >> '\(out)/device-\(revision)'\n\(delay)exec '\(app)' \"$@\"\n"
+      try repo.plantCameraApp(
+        at: revision,
+        script:
+          "#!/bin/sh\necho \"$FIRSTFRAME_SYNTHETIC_STATE\" >> '\(out)/device-\(revision)'\n\(delay)exec '\(app)' \"$@\"\n"
       )
     }
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent().path
-    let fast = try String(contentsOfFile: root + "/Benchmarks/profiles/fast.json", encoding: .utf8)
     let profile = out + "-profile.json"
-    try fast.replacingOccurrences(of: "\"warm_window_ms\": 10000", with: "\"warm_window_ms\": 120000")
-      .write(toFile: profile, atomically: true, encoding: .utf8)
+    try ScratchRepository.writeWideWarmProfile(to: profile)
     defer { try? FileManager.default.removeItem(atPath: profile) }
     #expect(try String(contentsOfFile: profile, encoding: .utf8).contains("\"warm_window_ms\": 120000"))
     let run = try #require(
       try BenchInvocation.run(
         [
-          "ab", "--repo", repo.path, "HEAD~1", "HEAD", "--runs", "8", "--warmup", "1", "--conditions", "warm",
+          "ab", "--repo", repo.path, "HEAD~1", "HEAD", "--fixed", "--runs", "8", "--warmup", "1",
+          "--conditions",
+          "warm",
           "--run-timeout", "\(10 * TestTime.scale)",
           "--configs", "deferred", "--profile", profile, "--quiet", "--out",
           out,
@@ -417,6 +430,8 @@ struct ABEndToEndTests {
     for side in ["A", "B"] {
       let results = try ResultsFile.load(path: "\(out)/\(side)/results.json")
       #expect(results.complete == true && results.cells.map(\.runs) == [8], "\(side)")
+      // --fixed: every run, no sequential design.
+      #expect(results.settings.sequential == nil, "\(side)")
       // Each side records the revision it built (history record takes it from there).
       #expect(results.tool.commit == (try repo.git("rev-parse", side == "A" ? "HEAD~1" : "HEAD")), "\(side)")
       // The final save ended the side's journal, as bench's does.

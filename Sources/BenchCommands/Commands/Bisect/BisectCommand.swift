@@ -16,10 +16,11 @@ package enum BisectCommand: Command {
   static let phase = Option(
     "--phase", "P", "the phase bisected", default: PhaseName.firstFrameObserved, parser: .fileName)
   static let runs = Option(
-    "--runs", "N", "counted runs per side in a probe's first session", default: 10,
+    "--runs", "N", "with --fixed, counted runs per side in a probe's first session", default: 10,
     parser: .integer(in: 2...100_000))
   static let maxRuns = Option(
-    "--max-runs", "N", "the most runs per side an inconclusive probe gets (doubling from --runs)",
+    "--max-runs", "N",
+    "the most runs per side a probe gets (sequential: the design's maximum; --fixed: doubling from --runs)",
     default: 40,
     parser: .integer(in: 2...100_000))
   static let threshold = Option(
@@ -29,6 +30,8 @@ package enum BisectCommand: Command {
   static let db = Option(
     "--db", "URL", "the history database every probe's results are recorded in",
     default: .default, parser: .historyDatabase)
+  static let fixed = Flag(
+    "--fixed", "probes of --runs runs a side, doubled while inconclusive, instead of sequential ones")
   static let out = Option<String?>(
     "--out", "DIR", "the folder of every probe's session (NN-COMMIT-rRUNS/A, B) and bisect.json",
     shownAs: "Results/bisect-<UTC timestamp>", parser: .folderName)
@@ -48,14 +51,16 @@ package enum BisectCommand: Command {
       GOOD's in one cell and phase (--cell, --phase). Binary search, as git bisect: BAD is taken as
       slower until measured, each probed commit is measured against GOOD in one interleaved bench ab
       session (camera-app built incrementally in .build/ab, cached per tree) and decided by the
-      baseline gate's rule (--threshold, 5 % by default; α = 0.01; failed runs ranked slowest). A
-      commit that does not build is skipped as git bisect skip does; an inconclusive probe is
-      measured again with twice the runs, up to --max-runs, then the range it could not narrow is
-      reported. Prints the culprit, its subject, its shift with the interval and every probe;
+      baseline gate's rule (--threshold, 5 % by default; α = 0.01; failed runs ranked slowest),
+      sequentially: a look every 4 pairs, stopping at SLOWER (slower), SAME or FASTER (not slower),
+      UNKNOWN at --max-runs (inconclusive; as bench ab). With --fixed, a probe runs --runs a side and
+      an inconclusive one is measured again with twice the runs, up to --max-runs. A commit that
+      does not build is skipped as git bisect skip does; after an inconclusive probe the range it
+      could not narrow is reported. Prints the culprit, its subject, its shift with the interval and every probe;
       records every probe's results in the history (--db; branch "bisect", each at its commit's
       time).
       """,
-    options: [ABCommand.repo, cell, phase, runs, maxRuns, threshold, db, out] + passedThrough,
+    options: [ABCommand.repo, cell, phase, fixed, runs, maxRuns, threshold, db, out] + passedThrough,
     epilogue: """
       A range of n commits needs at most ⌈log₂(n + 1)⌉ probes (4 for 15 commits, 5 for 16 to 31),
       each building at most its own commit; GOOD is built once.
@@ -90,7 +95,7 @@ package enum BisectCommand: Command {
     probe.settings.conditions = [condition]
     probe.settings.configs = [config]
     probe.configsGiven = true
-    return Options(
+    var options = Options(
       revisions: (parsed.positional[0], parsed.positional[1]), repo: try parsed.value(ABCommand.repo),
       condition: parts[0],
       config: parts[1], phase: try parsed.value(phase), runs: first, maxRuns: most,
@@ -98,6 +103,8 @@ package enum BisectCommand: Command {
       database: database,
       out: try parsed.value(out),
       quiet: parsed.flags.contains("--quiet"), probe: probe)
+    options.fixed = parsed.isSet(fixed)
+    return options
   }
 
   /// Bisects (``Bisection``) and prints the culprit and the evidence.
