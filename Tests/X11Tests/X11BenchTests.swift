@@ -130,10 +130,13 @@ struct X11BenchTests {
   }
 
   @Test(
-    "bad input is one line and exit status 2: an unknown display, an X server that is not there, --x11-read without X11",
+    "bad input is one line and exit status 2: an unknown display, an X server or Wayland compositor that is not there, --x11-read without X11",
     arguments: [
       (["--display", "weston"], "unknown display 'weston'"),
-      (["--display", "wayland"], "not measurable in this build yet"),
+      (
+        ["--display", "wayland:/nonexistent-firstframe/wayland-9"],
+        "no Wayland compositor answers at /nonexistent-firstframe/wayland-9"
+      ),
       (["--display", "x11:nonexistent"], "cannot connect to the X display nonexistent"),
       (["--x11-read", "screen"], "--x11-read applies to --display x11"),
       (["--display", "x11", "--x11-read", "glass"], "unknown x11 read 'glass'"),
