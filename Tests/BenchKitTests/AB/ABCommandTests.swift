@@ -177,9 +177,14 @@ struct ABCommandTests {
     let out = temporaryFolder("ab-out")
     let options = try #require(
       try ABCommand.parse([
-        "--repo", repo.path, "HEAD~1", "HEAD", "--runs", "3", "--conditions", "warm", "--out", out,
+        "--repo", repo.path, "HEAD~1", "HEAD", "--fixed", "--runs", "3", "--conditions", "warm", "--out", out,
       ])?.prepare())
     #expect(options.settings.runs == 3 && options.settings.conditions == [.warm])
+    // Sequential (the default since issue 39): --runs is the most a side, rounded up to whole
+    // looks of 4 pairs.
+    let sequential = try #require(
+      try ABCommand.parse(["--repo", repo.path, "HEAD~1", "HEAD", "--runs", "3", "--out", out])?.prepare())
+    #expect(sequential.settings.runs == 4)
     #expect(options.settings.outDir == out && options.repository == repo.path)
     #expect(options.a.commit == (try repo.git("rev-parse", "HEAD~1")))
     let (status, errors) = run(["--repo", repo.path, "HEAD~1", "HEAD", "--runs", "0", "--out", out])
