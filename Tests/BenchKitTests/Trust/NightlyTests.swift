@@ -22,10 +22,12 @@ import Testing
     env["BASELINE"] = dir + "/no-baseline.json"
     env["GATES"] = dir + "/no-gates.json"
     env["GITHUB_STEP_SUMMARY"] = dir + "/summary.md"
-    // Only the benchmark and its gates: no calibration, fuzzing or sanitizer runs (they come after).
+    // Only the benchmark and its gates: no calibration, planted check, fuzzing or sanitizer runs
+    // (they come after).
     env["CALIBRATE_TRIALS"] = "0"
     env["FUZZ_SECONDS"] = "0"
     env["SANITIZE"] = "none"
+    env["PLANTED"] = "0"
     env["STATES_COST_PAIRS"] = "0"
     let nightly = try TestProcess.run(
       "/bin/bash",
