@@ -31,12 +31,23 @@ extension WaylandCompositor {
 
   /// The pid in `folder`'s `compositor.pid` when that process lives with `folder` as its
   /// `XDG_RUNTIME_DIR` (a pid reused by another process is never named).
+  ///
+  /// A process in the middle of `execve` (setpriv becoming the compositor) reads back an empty
+  /// environment for a moment: an empty read is tried again for up to 100 ms, so that a
+  /// compositor caught starting is not taken for someone else's process and left running.
   static func leftoverCompositor(in folder: String) -> pid_t? {
     guard let text = FileSystem.readText(atPath: folder + "/" + pidFile, maxBytes: 64),
-      let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 1,
-      let environ = FileSystem.readFile(atPath: "/proc/\(pid)/environ", maxBytes: 1 << 20)
+      let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 1
     else { return nil }
-    let wanted = Array("XDG_RUNTIME_DIR=\(folder)".utf8)
-    return environ.split(separator: 0).contains { Array($0) == wanted } ? pid : nil
+    let deadline = MonotonicClock.now() &+ 100_000_000
+    while let environ = FileSystem.readFile(atPath: "/proc/\(pid)/environ", maxBytes: 1 << 20) {
+      if !environ.isEmpty {
+        let wanted = Array("XDG_RUNTIME_DIR=\(folder)".utf8)
+        return environ.split(separator: 0).contains { Array($0) == wanted } ? pid : nil
+      }
+      guard MonotonicClock.now() < deadline else { return nil }
+      MonotonicClock.sleep(nanoseconds: 2_000_000)
+    }
+    return nil
   }
 }
