@@ -29,7 +29,9 @@ public final class SwayIPC: Sendable {
   /// The socket's path.
   public let path: String
   private let descriptor: Int32
-  private let lock = PThreadMutex(())
+  /// The bytes read but not yet taken as a message: a deadline that passes in the middle of
+  /// a message leaves its first part here for the next read, so the stream stays in step.
+  private let lock = PThreadMutex([UInt8]())
   private let closed = PThreadMutex(false)
 
   /// Connects to sway's IPC socket at `path`.
@@ -64,10 +66,10 @@ public final class SwayIPC: Sendable {
   public func request(_ type: MessageType, payload: String = "", until deadline: UInt64) throws(SwayIPCError)
     -> JSONValue
   {
-    try lock.withLock { (_: inout ()) throws(SwayIPCError) -> JSONValue in
+    try lock.withLock { (pending: inout [UInt8]) throws(SwayIPCError) -> JSONValue in
       try send(type, payload: payload)
       while true {
-        let message = try receive(until: deadline)
+        let message = try receive(into: &pending, until: deadline)
         if message.type & Self.eventBit == 0 { return try Self.parse(message.payload, type: type.rawValue) }
       }
     }
@@ -76,9 +78,9 @@ public final class SwayIPC: Sendable {
   /// The next message on the socket, by `deadline`, or nil at the deadline.
   /// - Throws: ``SwayIPCError`` as ``request(_:payload:until:)``.
   func nextMessage(until deadline: UInt64) throws(SwayIPCError) -> (type: UInt32, payload: [UInt8])? {
-    try lock.withLock { (_: inout ()) throws(SwayIPCError) -> (type: UInt32, payload: [UInt8])? in
+    try lock.withLock { (pending: inout [UInt8]) throws(SwayIPCError) -> (type: UInt32, payload: [UInt8])? in
       do throws(SwayIPCError) {
-        return try receive(until: deadline)
+        return try receive(into: &pending, until: deadline)
       } catch {
         if error.kind == .timedOut { return nil }
         throw error
@@ -100,29 +102,36 @@ public final class SwayIPC: Sendable {
     }
   }
 
-  /// Reads one message: the 14-byte header, then its payload.
-  private func receive(until deadline: UInt64) throws(SwayIPCError) -> (type: UInt32, payload: [UInt8]) {
-    let header = try read(14, until: deadline)
-    guard Array(header[0..<6]) == Self.magic else {
+  /// Reads one message: the 14-byte header, then its payload. What arrived of a message not
+  /// whole by `deadline` stays in `pending` for the next call.
+  private func receive(into pending: inout [UInt8], until deadline: UInt64) throws(SwayIPCError)
+    -> (type: UInt32, payload: [UInt8])
+  {
+    try fill(&pending, to: 14, until: deadline)
+    guard Array(pending[0..<6]) == Self.magic else {
       throw SwayIPCError(.protocolError, "sway's IPC socket \(path) did not answer as i3-ipc")
     }
-    let length = header[6..<10].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
-    let type = header[10..<14].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
+    let length = pending[6..<10].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
+    let type = pending[10..<14].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
     guard Int(length) <= Self.maximumPayload else {
       throw SwayIPCError(.protocolError, "sway's IPC reply of \(length) bytes is larger than bench reads")
     }
-    return (type, try read(Int(length), until: deadline))
+    try fill(&pending, to: 14 + Int(length), until: deadline)
+    let payload = Array(pending[14..<(14 + Int(length))])
+    pending.removeFirst(14 + Int(length))
+    return (type, payload)
   }
 
-  /// Reads exactly `count` bytes by `deadline`.
-  private func read(_ count: Int, until deadline: UInt64) throws(SwayIPCError) -> [UInt8] {
-    var bytes = [UInt8](repeating: 0, count: count)
-    var filled = 0
-    while filled < count {
-      let read = bytes.withUnsafeMutableBytes { raw in
+  /// Reads into `pending` until it holds at least `count` bytes, by `deadline` (a read may
+  /// bring the start of the next message too: it stays in `pending`).
+  private func fill(_ pending: inout [UInt8], to count: Int, until deadline: UInt64) throws(SwayIPCError) {
+    var chunk = [UInt8](repeating: 0, count: 64 << 10)
+    while pending.count < count {
+      let wanted = min(chunk.count, max(count - pending.count, 4096))
+      let read = chunk.withUnsafeMutableBytes { raw in
         Result { () throws(Errno) -> Int? in
           try FileDescriptorIO.read(
-            descriptor, into: UnsafeMutableRawBufferPointer(rebasing: raw[filled...]), until: deadline)
+            descriptor, into: UnsafeMutableRawBufferPointer(rebasing: raw[..<wanted]), until: deadline)
         }
       }
       let n: Int?
@@ -132,9 +141,8 @@ public final class SwayIPC: Sendable {
       }
       guard let n else { throw SwayIPCError(.timedOut, "sway's IPC socket \(path) did not answer in time") }
       guard n > 0 else { throw SwayIPCError(.closed, "sway closed its IPC socket \(path)") }
-      filled += n
+      pending += chunk[..<n]
     }
-    return bytes
   }
 
   static func parse(_ payload: [UInt8], type: UInt32) throws(SwayIPCError) -> JSONValue {

@@ -100,4 +100,59 @@ struct SwayIPCTests {
     #expect(found.count == 1 && found.first?.refreshMillihertz == 59940 && found.first?.active == true)
     #expect(found.first?.rect == SwayRect(x: 0, y: 0, width: 640, height: 360))
   }
+
+  @Test("an event whose payload comes after the read's deadline is read whole by the next read")
+  func eventSplitAcrossTheDeadline() throws {
+    // An emulated guest (the vivid VM) can deschedule sway between an event's header and its
+    // payload, or bench between its two reads, past the watcher's 50 ms poll: the header read
+    // then must not be lost, or every later message is read from its middle.
+    let folder = temporaryFolder("sway-ipc-split")
+    defer { try? FileSystem.remove(atPath: folder) }
+    let path = folder + "/ipc.sock"
+    let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(listener) }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    let bytes = Array(path.utf8) + [0]
+    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
+    }
+    try #require(bound == 0 && listen(listener, 1) == 0)
+    let payload = Array(
+      #"{"change":"new","container":{"id":7,"pid":4242,"rect":{"x":0,"y":0,"width":640,"height":360}}}"#.utf8)
+    let success = Array(#"{"success":true}"#.utf8)
+    let go = DispatchSemaphore(value: 0)
+    let done = DispatchSemaphore(value: 0)
+    let client = PThreadMutex<Int32>(-1)
+    try SystemThread.start(name: "fake-sway-split") {
+      defer { done.signal() }
+      let fd = accept(listener, nil, nil)
+      client.withLock { $0 = fd }
+      var request = [UInt8](repeating: 0, count: 24)  // SUBSCRIBE ["window"]: 14 + 10 bytes
+      _ = request.withUnsafeMutableBytes { read(fd, $0.baseAddress, 24) }
+      let reply = Self.header(length: UInt32(success.count), type: 2) + success
+      _ = reply.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+      let header = Self.header(length: UInt32(payload.count), type: 0x8000_0003)
+      _ = header.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+      go.wait()
+      _ = payload.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    }
+    defer {
+      go.signal()
+      done.wait()
+      let fd = client.withLock { $0 }
+      if fd >= 0 { close(fd) }
+    }
+    let events = try SwayWindowEvents(ipcSocket: path, until: MonotonicClock.now() &+ 10_000_000_000)
+    defer { events.close() }
+    // The header arrives, the payload does not: nothing by this deadline.
+    #expect(try events.next(until: MonotonicClock.now() &+ 50_000_000) == nil)
+    go.signal()
+    let event = try events.next(until: MonotonicClock.now() &+ 10_000_000_000)
+    #expect(event?.change == "new")
+    #expect(event?.window.pid == 4242)
+  }
 }
