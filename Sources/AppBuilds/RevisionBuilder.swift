@@ -40,9 +40,9 @@ package struct Revision: Sendable, Equatable {
 /// - `lock`: held (`flock`) while building, so two `bench ab` at once take turns.
 ///
 /// A revision whose tree is the current checkout's `HEAD`'s, in a working tree with neither an
-/// uncommitted change nor an untracked file among the build inputs (``WorkingTreeChanges``), is
-/// taken from the checkout's own camera-app build (``CameraAppLocator``): that is the same
-/// source built the same way, and usually already built.
+/// uncommitted change nor an untracked file among the build inputs (``WorkingTreeChanges``) before
+/// that build and after it, is taken from the checkout's own camera-app build
+/// (``CameraAppLocator``): that is the same source built the same way, and usually already built.
 package final class RevisionBuilder: Sendable {
   /// Builds camera-app from the package at `source` with SwiftPM scratch folder `scratch` and
   /// returns the binary's path; polls `interrupted` and stops the build when it turns true.
@@ -176,16 +176,9 @@ package final class RevisionBuilder: Sendable {
     defer { lock.release() }
     if FileSystem.isExecutable(atPath: cached) { return cached }  // built by another bench ab meanwhile
     let built: String
-    let headIsRevision = currentCheckout != nil && self.tree(of: "HEAD") == tree
-    let dirty = headIsRevision ? uncommittedChanges() : nil
-    if let currentCheckout, headIsRevision, dirty == nil {
-      log("camera-app at \(revision.name) (\(revision.shortCommit)): the checkout's own build")
-      built = try currentCheckout(interrupted, log)
+    if let checkout = try checkoutBuild(of: revision, tree: tree, interrupted: interrupted, log: log) {
+      built = checkout
     } else {
-      if let dirty {
-        log(
-          "the checkout's HEAD is \(revision.name)'s tree, but its working tree has \(dirty): not its build")
-      }
       log("building camera-app at \(revision.name) (\(revision.shortCommit)) in \(folder)/src (release)…")
       try checkOut(revision)
       if interrupted() { throw RunnerError(.interrupted, "interrupted") }
@@ -193,6 +186,27 @@ package final class RevisionBuilder: Sendable {
     }
     try store(built, as: cached)
     return cached
+  }
+
+  /// The checkout's own camera-app (``currentCheckout``) for `revision`, when the checkout's
+  /// `HEAD` has `tree` and its working tree holds nothing `HEAD` does not (``WorkingTreeChanges``)
+  /// both before that build and after it (a source saved while it ran may have been compiled);
+  /// nil otherwise, saying which files kept it from being taken.
+  func checkoutBuild(
+    of revision: Revision, tree: String, interrupted: @escaping @Sendable () -> Bool, log: (String) -> Void
+  ) throws(RunnerError) -> String? {
+    guard let currentCheckout, self.tree(of: "HEAD") == tree else { return nil }
+    var dirty = uncommittedChanges()
+    if dirty == nil {
+      log("camera-app at \(revision.name) (\(revision.shortCommit)): the checkout's own build")
+      let binary = try currentCheckout(interrupted, log)
+      dirty = uncommittedChanges()
+      if dirty == nil { return binary }
+    }
+    log(
+      "the checkout's HEAD is \(revision.name)'s tree, but its working tree has \(dirty ?? ""): not its build"
+    )
+    return nil
   }
 
   func prepareFolder() throws(RunnerError) {

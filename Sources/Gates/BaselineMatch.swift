@@ -10,7 +10,9 @@ import ResultsSchema
 /// camera-app ran under the preload library, the quit grace, the X11 window timeout, the loaded
 /// condition's burner count); how the
 /// first frame was found (the display path, whether the light board was read or ignored with
-/// `--no-board`, what the X11 probe read with `--x11-read`, the `--feed-light-board` feeder's
+/// `--no-board`, what the X11 probe read with `--x11-read`, the display server's vendor and
+/// release, its screen and whether the probe's images crossed in shared memory, where both sides
+/// ran one; the `--feed-light-board` feeder's
 /// output node, capture node and formats); what
 /// the machine allowed (real-time priority of the compositor and of the camera thread, the
 /// cache-eviction method); and the machine itself (machine id, kernel, CPU model and count). A
@@ -74,6 +76,17 @@ public enum BaselineMatch {
     // Only the X11 paths have a probe read; results from before --x11-read read the window.
     if let bs = b.displayServer, let rs = r.displayServer {
       compare("x11 read", bs.probeReads ?? "window", rs.probeReads ?? "window")
+      // What the frames were read from: the server and its release (a compositor's version is in
+      // its vendor, its release 0), the screen bench gave it, how the probe's images crossed.
+      func server(_ s: BenchResults.DisplayServerInfo) -> String {
+        s.release == 0 ? s.vendor : "\(s.vendor) \(s.release)"
+      }
+      compare("display server", server(bs), server(rs))
+      compare("display screen", bs.screen ?? "(not bench's)", rs.screen ?? "(not bench's)")
+      func images(_ s: BenchResults.DisplayServerInfo) -> String {
+        s.sharedMemory ? "shared memory" : "socket"
+      }
+      compare("probe images", images(bs), images(rs))
     }
     func seconds(_ v: Double) -> String { v.rounded() == v ? String(Int(v)) : String(v) }
     compare("run timeout s", seconds(b.runTimeoutSeconds), seconds(r.runTimeoutSeconds))

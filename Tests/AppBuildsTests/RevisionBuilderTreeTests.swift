@@ -86,21 +86,29 @@ struct RevisionBuilderTreeTests {
     }
   }
 
+  /// A builder of `repo` with `fake` as its build whose checkout's own camera-app is a small
+  /// script saying `checkout`; `whileBuilding` runs each time that camera-app is asked for.
+  func checkoutReusingBuilder(
+    _ repo: GitScratch, _ fake: FakeBuild, whileBuilding: @escaping @Sendable () -> Void
+  ) throws -> RevisionBuilder {
+    let checkoutBinary = temporaryFolder("tree-checkout") + "/camera-app"
+    try FileSystem.replaceAtomically(
+      Array("#!/bin/sh\n# checkout\n".utf8), atPath: checkoutBinary, mode: 0o755)
+    return RevisionBuilder(
+      repository: repo.path, folder: temporaryFolder("tree-ab"), build: fake.step,
+      currentCheckout: { _, _ throws(RunnerError) in
+        whileBuilding()
+        return checkoutBinary
+      })
+  }
+
   @Test("a HEAD with an untracked source is not taken from the checkout's build: it is built from the commit")
   func untrackedSourceIsNotReused() throws {
     let repo = try GitScratch.make()
     defer { repo.remove() }
     let fake = FakeBuild()
-    let checkoutBinary = temporaryFolder("tree-checkout") + "/camera-app"
-    try FileSystem.replaceAtomically(
-      Array("#!/bin/sh\n# checkout\n".utf8), atPath: checkoutBinary, mode: 0o755)
     let used = PThreadMutex(0)
-    let builder = RevisionBuilder(
-      repository: repo.path, folder: temporaryFolder("tree-ab"), build: fake.step,
-      currentCheckout: { _, _ throws(RunnerError) in
-        used.withLock { $0 += 1 }
-        return checkoutBinary
-      })
+    let builder = try checkoutReusingBuilder(repo, fake) { used.withLock { $0 += 1 } }
     let head = try builder.resolve("HEAD")
     // Added after bench ab resolved HEAD, before it builds.
     try repo.write("Sources/camera-app/Extra.swift", "#error(\"git does not know this file\")\n")
@@ -109,6 +117,28 @@ struct RevisionBuilderTreeTests {
     #expect(used.withLock { $0 } == 0)
     #expect(fake.built.withLock { $0 } == ["print(2)\n"])
     #expect(FileSystem.readText(atPath: binary)?.contains("checkout") == false)
+    #expect(lines.contains { $0.contains("Sources/camera-app/Extra.swift") }, "\(lines)")
+  }
+
+  @Test(
+    "a source that appears while the checkout's own build runs keeps that build out of the tree's cache: HEAD is built from the commit"
+  )
+  func sourceAddedDuringCheckoutBuildIsNotCached() throws {
+    let repo = try GitScratch.make()
+    defer { repo.remove() }
+    let fake = FakeBuild()
+    // The checkout was clean when its build started; an editor saves a new source meanwhile, and
+    // SwiftPM may have compiled it.
+    let builder = try checkoutReusingBuilder(repo, fake) {
+      try? repo.write("Sources/camera-app/Extra.swift", "let extra = 1\n")
+    }
+    let head = try builder.resolve("HEAD")
+    var lines: [String] = []
+    let binary = try builder.binary(for: head, interrupted: { false }) { lines.append($0) }
+    #expect(FileSystem.readText(atPath: binary)?.contains("checkout") == false)
+    #expect(fake.built.withLock { $0 } == ["print(2)\n"])
+    #expect(
+      FileSystem.readText(atPath: builder.cachedBinary(head.commit))?.contains("checkout") == false)
     #expect(lines.contains { $0.contains("Sources/camera-app/Extra.swift") }, "\(lines)")
   }
 

@@ -6,7 +6,9 @@ import Testing
 
 /// A baseline that differs from the results only in what bench did around each launch — the
 /// warm-ups, the thread-states instrument, the preload library, the headless apps, the quit
-/// grace, the X11 window timeout, the loaded condition's burners — is refused (issue 37 item 4);
+/// grace, the X11 window timeout, the loaded condition's burners — or in the display server
+/// the frames were read from (its release, its screen, whether the probe's images crossed in
+/// shared memory) is refused (issue 37 item 4);
 /// with `GateCommandTests`' folder and helpers.
 extension GateCommandTests {
   /// One setting that changes what is measured: how the baseline and the results differ in it,
@@ -51,6 +53,40 @@ extension GateCommandTests {
       results: {
         $0.displayServer = GateCommandTests.x11Server
         $0.windowTimeoutSeconds = 1.5
+      }),
+    .init(
+      name: "the X server's release",
+      named: "display server The X.Org Foundation 12101007 vs The X.Org Foundation 12201001",
+      baseline: { $0.displayServer = GateCommandTests.x11Server },
+      results: {
+        $0.displayServer = GateCommandTests.x11Server
+        $0.displayServer?.release = 12_201_001
+      }),
+    .init(
+      name: "the compositor's version", named: "display server sway 1.9 vs sway 1.10",
+      baseline: {
+        $0.displayServer = GateCommandTests.x11Server
+        $0.displayServer?.vendor = "sway 1.9"
+        $0.displayServer?.release = 0
+      },
+      results: {
+        $0.displayServer = GateCommandTests.x11Server
+        $0.displayServer?.vendor = "sway 1.10"
+        $0.displayServer?.release = 0
+      }),
+    .init(
+      name: "the private display's screen", named: "display screen 640x480x24 vs 1920x1080x24",
+      baseline: { $0.displayServer = GateCommandTests.x11Server },
+      results: {
+        $0.displayServer = GateCommandTests.x11Server
+        $0.displayServer?.screen = "1920x1080x24"
+      }),
+    .init(
+      name: "MIT-SHM", named: "probe images shared memory vs socket",
+      baseline: { $0.displayServer = GateCommandTests.x11Server },
+      results: {
+        $0.displayServer = GateCommandTests.x11Server
+        $0.displayServer?.sharedMemory = false
       }),
     .init(
       name: "the loaded condition's burners", named: "load burners 2 vs 4",
