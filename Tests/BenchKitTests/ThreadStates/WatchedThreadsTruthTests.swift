@@ -95,10 +95,12 @@ struct WatchedThreadsTruthTests {
   }
 
   @Test(
-    "wayland: the private sway's threads (run as nobody) and bench's run before the first frame is seen",
+    "wayland: the private sway's threads (run as nobody) and bench's run before the first frame is seen, after a launch and after an unlock",
     .enabled(if: waylandReason == nil, Comment(rawValue: waylandReason ?? "")))
   func compositorThreads() throws {
-    let results = try Self.bench(["--display", "wayland"])
+    // relock: its recorder attaches to the running app, and once watched no display server.
+    let results = try Self.bench(["--display", "wayland"], conditions: "warm,relock")
+    #expect(Set(results.cells.map(\.condition)) == ["warm", "relock"])
     try Self.expectWorkAtFirstFrame(results, "display_server") { $0.displayServer }
     try Self.expectWorkAtFirstFrame(results, "bench") { $0.bench }
   }
