@@ -5,7 +5,7 @@ import ThreadStates
 /// but the app under test names its threads: a comm is 15 bytes of its choosing — spaces, keys
 /// (` pid=`), the event marker, even a newline, which splits the kernel's line in two. The whole
 /// text must parse as its lines do one by one; its events then build the timeline of the first
-/// event's task (the app's bench and X server are its thread group), whose breakdown over the
+/// event's task (the app's bench and display server are its thread group), whose breakdown over the
 /// events' span has finite figures, none negative, and main-thread states that fit in the span.
 enum SchedFuzzer {
   static func run(_ data: [UInt8]) -> [String] {

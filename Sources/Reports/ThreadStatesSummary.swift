@@ -41,8 +41,9 @@ public struct ThreadStatesSummary: Sendable {
     /// Bench's own threads: phase → figure (`treeFields`) → its values over the runs that have
     /// them, sorted; empty when no run has `bench`.
     public var bench: [String: [String: [Double]]] = [:]
-    /// The X server's threads, as `bench`; empty when no run has `x_server` (shared memory).
-    public var xServer: [String: [String: [Double]]] = [:]
+    /// The display server's threads (an X server, a Wayland compositor), as `bench`; empty when
+    /// no run has `display_server` (shared memory).
+    public var displayServer: [String: [String: [Double]]] = [:]
     /// Each complete run's `events` (scheduler events, or samples for `sampled`), sorted.
     public var events: [Double]
     /// Each complete run's `trace_bytes` where recorded (`tracefs`), sorted.
@@ -59,6 +60,9 @@ public struct ThreadStatesSummary: Sendable {
   public var groups: [Group]
   /// Cells with runs of both methods, by name: each such cell has two groups.
   public var mixedCells: [String]
+  /// Which display server the `display_server` figures are of, from the benchmark's
+  /// `settings.display` (``displayServerName(_:)``): `Xvfb`, `sway`, …; nil when it does not say.
+  public var displayServerName: String?
 
   /// Whether any run of the results has thread states (complete or not).
   public static func hasThreadStates(_ results: BenchResults) -> Bool {
@@ -69,6 +73,7 @@ public struct ThreadStatesSummary: Sendable {
   public init(results: BenchResults) {
     groups = []
     mixedCells = []
+    displayServerName = Self.displayServerName(results.settings)
     for cell in results.orderedCells {
       let records = cell.records.filter(\.ok).compactMap(\.threadStates)
       let methods = Set(records.map(\.method)).sorted {
@@ -96,8 +101,8 @@ public struct ThreadStatesSummary: Sendable {
     main = main.mapValues { $0.mapValues { $0.sorted() } }
     let tree = distributions(complete.map(\.tree))
     let bench = distributions(complete.compactMap(\.bench))
-    let xServer = distributions(complete.compactMap(\.xServer))
-    let names = Set(main.keys).union(tree.keys).union(bench.keys).union(xServer.keys)
+    let displayServer = distributions(complete.compactMap(\.displayServer))
+    let names = Set(main.keys).union(tree.keys).union(bench.keys).union(displayServer.keys)
     var threads: [String: Int] = [:]
     for r in complete {
       guard let t = r.runningAtFirstFrame else { continue }
@@ -112,7 +117,7 @@ public struct ThreadStatesSummary: Sendable {
       traceBytes: complete.compactMap { $0.traceBytes.map(Double.init) }.sorted(),
       runningAtFirstFrame: top.map { ($0.key, $0.value, said) })
     group.bench = bench
-    group.xServer = xServer
+    group.displayServer = displayServer
     group.unseenMs = complete.compactMap(\.unseenMs).sorted()
     return group
   }

@@ -36,7 +36,8 @@ public enum ThreadStatesTable {
             })
       }
       for (title, figures) in [
-        ("process tree", g.tree), ("bench's threads", g.bench), ("X server", g.xServer),
+        ("process tree", g.tree), ("bench's threads", g.bench),
+        ("display server" + (summary.displayServerName.map { " (\($0))" } ?? ""), g.displayServer),
       ] {
         let phases = g.phases.filter { figures[$0] != nil }
         guard !phases.isEmpty else { continue }
@@ -52,7 +53,7 @@ public enum ThreadStatesTable {
   }
 
   /// A block of tree figures (`treeFields`) per phase: the app's tree, bench's threads or the
-  /// X server's.
+  /// display server's (`display server (sway)`).
   static func block(_ title: String, _ figures: [String: [String: [Double]]], phases: [String]) -> String {
     ResultsTable.columns(
       [[title] + ThreadStatesSummary.treeFields]

@@ -46,3 +46,36 @@ extension BenchResults.RunRecord {
     timeline = wanted ? try c.decodeIfPresent([BenchResults.TimelineEvent].self, forKey: .timeline) : nil
   }
 }
+
+extension BenchResults.ThreadStatesRecord {
+  /// The name `display_server` had before issue 36 item 5, read from older results.
+  enum FormerCodingKeys: String, CodingKey {
+    case xServer = "x_server"
+  }
+
+  /// Decodes a record, `display_server` from its older name `x_server` where only that is
+  /// there (results written before issue 36 item 5).
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    method = try c.decode(String.self, forKey: .method)
+    lostEvents = try c.decode(Int.self, forKey: .lostEvents)
+    incomplete = try c.decode(Bool.self, forKey: .incomplete)
+    errorBoundMs = try c.decodeIfPresent(Double.self, forKey: .errorBoundMs)
+    events = try c.decode(Int.self, forKey: .events)
+    traceBytes = try c.decodeIfPresent(Int.self, forKey: .traceBytes)
+    main = try c.decode([String: BenchResults.MainThreadStates].self, forKey: .main)
+    tree = try c.decode([String: BenchResults.TreeStates].self, forKey: .tree)
+    runningAtFirstFrame = try c.decodeIfPresent(
+      BenchResults.ThreadIdentity.self, forKey: .runningAtFirstFrame)
+    eventsToFirstFrame = try c.decodeIfPresent(Int.self, forKey: .eventsToFirstFrame)
+    benchMs = try c.decodeIfPresent(BenchResults.InstrumentTime.self, forKey: .benchMs)
+    bench = try c.decodeIfPresent([String: BenchResults.TreeStates].self, forKey: .bench)
+    displayServer =
+      try c.decodeIfPresent([String: BenchResults.TreeStates].self, forKey: .displayServer)
+      ?? decoder.container(keyedBy: FormerCodingKeys.self)
+      .decodeIfPresent([String: BenchResults.TreeStates].self, forKey: .xServer)
+    unseenSwitchIns = try c.decodeIfPresent(Int.self, forKey: .unseenSwitchIns)
+    unseenMs = try c.decodeIfPresent(Double.self, forKey: .unseenMs)
+    recoveredSwitchIns = try c.decodeIfPresent(Int.self, forKey: .recoveredSwitchIns)
+  }
+}

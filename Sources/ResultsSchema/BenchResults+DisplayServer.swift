@@ -1,5 +1,5 @@
 extension BenchResults {
-  /// The X server of an X11 benchmark.
+  /// The display server of an X11 or Wayland benchmark.
   public struct DisplayServerInfo: Codable, Sendable, Hashable {
     /// The display name, `:N`.
     public var name: String

@@ -50,10 +50,11 @@ extension BenchResults {
     /// True when Ctrl-C or a fault stopped the benchmark early.
     public var interrupted: Bool
     /// The display path (`--display`): `shm` (the shared-memory surface and bench's compositor),
-    /// `x11` (a private Xvfb bench started) or `x11:NAME` (an existing X server). Absent in
-    /// results from before the X11 path, which were all `shm`.
+    /// `x11` (a private Xvfb bench started), `x11:NAME` (an existing X server), `wayland` or
+    /// `wayland-cage` (a private sway or cage bench started) or `wayland:SOCKET` (a running
+    /// compositor). Absent in results from before the X11 path, which were all `shm`.
     public var display: String?
-    /// The X server the runs used, on the X11 paths.
+    /// The display server the runs used: the X server on the X11 paths, the compositor on Wayland's.
     public var displayServer: DisplayServerInfo?
     /// What `--feed-light-board` wrote into the looped output node; absent without it.
     public var lightBoardFeed: LightBoardFeedInfo?

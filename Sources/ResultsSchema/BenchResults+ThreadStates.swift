@@ -41,10 +41,14 @@ extension BenchResults {
     /// tree's field names. They compete with the app for the machine's CPUs. Absent in records
     /// made by a bench before these figures (issue 27).
     public var bench: [String: TreeStates]?
-    /// The X server's threads (the private Xvfb of `--display x11`, or the server of
-    /// `--display x11:NAME` when its lock file names its pid), phase → totals, with the tree's
-    /// field names. Absent on the shared-memory path and when bench cannot know the server's pid.
-    public var xServer: [String: TreeStates]?
+    /// The display server's threads, phase → totals, with the tree's field names: the private
+    /// Xvfb of `--display x11`, the server of `--display x11:NAME` when its lock file names its
+    /// pid, or the private compositor of `--display wayland` (sway) or `wayland-cage` (cage).
+    /// Which one it was is the benchmark's `settings.display`. Absent on the shared-memory path
+    /// and when bench cannot know the server's pid (`wayland:SOCKET`, a remote X display). Written
+    /// `display_server`; results written before issue 36 item 5 named it `x_server`, which reads
+    /// here too.
+    public var displayServer: [String: TreeStates]?
     /// `tracefs` only: switches out of a tree thread, within the phases, whose switch in the
     /// trace lacks and no `sched_stat_runtime` placed — this kernel leaves switches out of the
     /// idle task out of the trace on some CPUs (``recoveredSwitchIns`` are the placed ones).
@@ -63,7 +67,8 @@ extension BenchResults {
       case method, lostEvents = "lost_events", incomplete, errorBoundMs = "error_bound_ms", events
       case traceBytes = "trace_bytes", main, tree, runningAtFirstFrame = "running_at_first_frame"
       case eventsToFirstFrame = "events_to_first_frame", benchMs = "bench_ms"
-      case bench, xServer = "x_server", unseenSwitchIns = "unseen_switch_ins", unseenMs = "unseen_ms"
+      case bench, displayServer = "display_server", unseenSwitchIns = "unseen_switch_ins", unseenMs =
+        "unseen_ms"
       case recoveredSwitchIns = "recovered_switch_ins"
     }
 
@@ -72,7 +77,7 @@ extension BenchResults {
       method: String, lostEvents: Int, incomplete: Bool, errorBoundMs: Double? = nil, events: Int,
       traceBytes: Int? = nil, main: [String: MainThreadStates], tree: [String: TreeStates],
       runningAtFirstFrame: ThreadIdentity? = nil, bench: [String: TreeStates]? = nil,
-      xServer: [String: TreeStates]? = nil
+      displayServer: [String: TreeStates]? = nil
     ) {
       self.method = method
       self.lostEvents = lostEvents
@@ -84,7 +89,7 @@ extension BenchResults {
       self.tree = tree
       self.runningAtFirstFrame = runningAtFirstFrame
       self.bench = bench
-      self.xServer = xServer
+      self.displayServer = displayServer
     }
   }
 

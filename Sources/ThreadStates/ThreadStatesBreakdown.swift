@@ -31,12 +31,13 @@ package enum ThreadStatesBreakdown {
   /// events were lost or unreadable, the root's fork was not seen and the root was not seeded
   /// from `/proc` either (``SchedTimeline/rootSeeded``), or the main thread is missing. The
   /// faults are each phase's gain between its boundaries, so a tree sampled first when the run
-  /// began (a relock run's seed) counts from there, not from its birth. `bench` and `xServer`,
+  /// began (a relock run's seed) counts from there, not from its birth. `bench` and `displayServer`,
   /// when given, get the same figures as the tree from their threads in `timeline` (built with
   /// their pids watched) and their faults from their own samples.
   package static func exact(
     timeline: SchedTimeline, phases: [String: PhaseInterval], samples: [ProcSample], events: Int,
-    totals: TraceTotals, firstFrame: UInt64?, bench: WatchedProcess? = nil, xServer: WatchedProcess? = nil
+    totals: TraceTotals, firstFrame: UInt64?, bench: WatchedProcess? = nil,
+    displayServer: WatchedProcess? = nil
   ) -> BenchResults.ThreadStatesRecord {
     var main: [String: BenchResults.MainThreadStates] = [:]
     for (phase, interval) in phases {
@@ -58,7 +59,7 @@ package enum ThreadStatesBreakdown {
         BenchResults.ThreadIdentity(pid: $0.tgid ?? $0.tid, tid: $0.tid, name: $0.name)
       },
       bench: bench.map { traced(timeline.threads(ofProcess: $0.pid), samples: $0.samples, phases: phases) },
-      xServer: xServer.map {
+      displayServer: displayServer.map {
         traced(timeline.threads(ofProcess: $0.pid), samples: $0.samples, phases: phases)
       })
     let gaps = switchInGaps(Array(timeline.threads.values), phases: phases)
@@ -120,10 +121,10 @@ package enum ThreadStatesBreakdown {
   /// widest gap between two samples a boundary fell in; a boundary outside the samples makes
   /// the record incomplete. The thread at `firstFrame` is the tree's main thread when its last
   /// sample before then found it running (`R`), else absent: samples cannot say more.
-  /// `bench` and `xServer`, when given, get the tree's figures from their own samples.
+  /// `bench` and `displayServer`, when given, get the tree's figures from their own samples.
   package static func sampled(
     samples: [ProcSample], root: Int, phases: [String: PhaseInterval], ticksPerSecond: Int = 100,
-    bench: WatchedProcess? = nil, xServer: WatchedProcess? = nil
+    bench: WatchedProcess? = nil, displayServer: WatchedProcess? = nil
   ) -> BenchResults.ThreadStatesRecord {
     let isMain: (Int) -> Bool = { $0 == root }
     var mainSeries: [ProcCounter: CounterSeries] = [:]
@@ -157,7 +158,7 @@ package enum ThreadStatesBreakdown {
       method: sampledMethod, lostEvents: 0, incomplete: unbounded || samples.isEmpty,
       errorBoundMs: round(Double(bound) / 1e6), events: samples.count, main: main, tree: tree,
       bench: bench.map { sampled($0.samples, phases: phases, tickMs: tickMs) },
-      xServer: xServer.map { sampled($0.samples, phases: phases, tickMs: tickMs) })
+      displayServer: displayServer.map { sampled($0.samples, phases: phases, tickMs: tickMs) })
   }
 
   /// Per phase, the tree's figures for every thread of `samples`.

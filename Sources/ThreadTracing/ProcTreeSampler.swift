@@ -10,7 +10,7 @@ enum ProcTreeSampler {
 
   /// One sample of `root`'s tree, stamped with the middle of its reads (CLOCK_MONOTONIC ns).
   /// Threads that end while it reads are left out. With `children` false, only `root`'s own
-  /// threads (bench itself, whose children are the app's tree; the X server).
+  /// threads (bench itself, whose children are the app's tree; the display server).
   static func sample(root: Int32, children followChildren: Bool = true, proc: String = "/proc") -> ProcSample
   {
     let before = MonotonicClock.now()

@@ -11,7 +11,7 @@ import ThreadStates
 /// `/proc` is sampled in both methods, by a thread of bench's own every ``samplePeriodNs``
 /// from the spawn to the end (and once at each end): `sampled` takes every figure from the
 /// samples, `tracefs` only the page faults, which the scheduler's events do not carry. The same
-/// thread samples bench's own threads and the X server's (``watched``), from just before the
+/// thread samples bench's own threads and the display server's (``watched``), from just before the
 /// spawn: they get figures of their own, apart from the app's tree.
 package final class ThreadStatesRecorder: Sendable {
   /// The gap between two `/proc` samples, ns: 10 ms, so a sampled figure's boundary is off by at
@@ -28,40 +28,42 @@ package final class ThreadStatesRecorder: Sendable {
   private let seed = PThreadMutex<ProcSample?>(nil)
   /// bench's own time on tracefs in ``begin()`` and ``end()``, ns (the record's `bench_ms`).
   private let costNs = PThreadMutex<(begin: UInt64, end: UInt64)>((0, 0))
-  /// Bench's pid and the X server's (nil without one): the processes reported apart.
-  private let watched: (bench: Int32, xServer: Int32?)
-  /// Their samples: bench's first, the X server's second (empty without one).
+  /// Bench's pid and the display server's (nil without one): the processes reported apart.
+  private let watched: (bench: Int32, displayServer: Int32?)
+  /// Their samples: bench's first, the display server's second (empty without one).
   private let watchedSamples = PThreadMutex<[[ProcSample]]>([[], []])
 
-  /// A recorder for one run; nil for `off`. `xServer` is the X server's pid on the X11 paths when
-  /// bench knows it; `bench` is bench's own pid.
+  /// A recorder for one run; nil for `off`. `displayServer` is the display server's pid when
+  /// bench knows it (the X server on the X11 paths, the private Wayland compositor on
+  /// `wayland`); `bench` is bench's own pid.
   package init?(
-    method: ThreadStatesMethod, xServer: Int32? = nil, bench: Int32 = ProcessControl.currentProcessID
+    method: ThreadStatesMethod, displayServer: Int32? = nil, bench: Int32 = ProcessControl.currentProcessID
   ) {
     if case .off = method { return nil }
     self.method = method
-    self.watched = (bench, xServer)
+    self.watched = (bench, displayServer)
   }
 
-  /// Called just before the spawn: samples bench's and the X server's threads (they exist
+  /// Called just before the spawn: samples bench's and the display server's threads (they exist
   /// already), clears the trace buffer and turns tracing on. A failure leaves the run without a
   /// trace (its record is incomplete).
   package func begin() {
     sampleWatched()
     guard case .tracefs(let session) = method else { return }
-    // An X server bench did not start is not among the tasks event-fork follows.
-    if let x = watched.xServer { try? session.track(x, descendants: false) }
+    // A display server is not among the tasks event-fork follows: bench did not start it, or
+    // started it before tracing (an Xvfb, a compositor from a thread of its own, as nobody).
+    if let x = watched.displayServer { try? session.track(x, descendants: false) }
     let started = MonotonicClock.now()
     try? session.begin()
     let took = MonotonicClock.now() - started
     costNs.withLock { $0.begin = took }
   }
 
-  /// One sample each of bench's own threads and the X server's (not their children: bench's are
+  /// One sample each of bench's own threads and the display server's (not their children: bench's are
   /// the app's tree).
   private func sampleWatched() {
     let bench = ProcTreeSampler.sample(root: watched.bench, children: false)
-    let x = watched.xServer.map { ProcTreeSampler.sample(root: $0, children: false) }
+    let x = watched.displayServer.map { ProcTreeSampler.sample(root: $0, children: false) }
     watchedSamples.withLock {
       $0[0].append(bench)
       if let x { $0[1].append(x) }
@@ -161,10 +163,10 @@ package final class ThreadStatesRecorder: Sendable {
     let samples = self.samples.withLock { $0 }
     let others = watchedSamples.withLock { $0 }
     let bench = WatchedProcess(pid: Int(watched.bench), samples: others[0])
-    let xServer = watched.xServer.map { WatchedProcess(pid: Int($0), samples: others[1]) }
+    let displayServer = watched.displayServer.map { WatchedProcess(pid: Int($0), samples: others[1]) }
     guard case .tracefs = method, let capture = capture.withLock({ $0 }) else {
       return ThreadStatesBreakdown.sampled(
-        samples: samples, root: Int(pid), phases: phases, bench: bench, xServer: xServer)
+        samples: samples, root: Int(pid), phases: phases, bench: bench, displayServer: displayServer)
     }
     let started = MonotonicClock.now()
     var parsed = SchedTraceParser.parse(capture.text)
@@ -174,21 +176,21 @@ package final class ThreadStatesRecorder: Sendable {
     parsed.events = runtime.events + parsed.events
     parsed.malformedLines += runtime.malformedLines
     // In another pid namespace the trace names tasks by the machine's ids: the app is what the
-    // spawning thread forked, bench the thread's process (an X server's id is not known there).
-    var traced = (root: Int(pid), bench: bench, xServer: xServer)
+    // spawning thread forked, bench the thread's process (a display server's id is not known there).
+    var traced = (root: Int(pid), bench: bench, displayServer: displayServer)
     if case .tracefs(let session) = method, let spawner = session.spawner {
       traced.root = TraceMarker.spawnedProcess(by: spawner.tid, in: parsed.events) ?? traced.root
       traced.bench = WatchedProcess(pid: spawner.tgid ?? spawner.tid, samples: bench.samples)
-      traced.xServer = nil
+      traced.displayServer = nil
     }
     let timeline = SchedTimeline(
       events: parsed.events, root: traced.root, seed: seed.withLock { $0 },
-      watched: Set([traced.bench.pid] + (traced.xServer.map { [$0.pid] } ?? [])))
+      watched: Set([traced.bench.pid] + (traced.displayServer.map { [$0.pid] } ?? [])))
     var record = ThreadStatesBreakdown.exact(
       timeline: timeline, phases: phases, samples: samples, events: parsed.events.count,
       totals: .init(
         lostEvents: capture.lostEvents, traceBytes: capture.bytes, malformedLines: parsed.malformedLines),
-      firstFrame: firstFrame, bench: traced.bench, xServer: traced.xServer)
+      firstFrame: firstFrame, bench: traced.bench, displayServer: traced.displayServer)
     record.eventsToFirstFrame = firstFrame.map { frame in parsed.events.count { $0.ts <= frame } }
     let parseNs = MonotonicClock.now() - started
     let cost = costNs.withLock { $0 }

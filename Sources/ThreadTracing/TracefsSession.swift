@@ -11,7 +11,7 @@ import ThreadStates
 /// run starts with it empty. Another tracer on the machine keeps its own buffer.
 ///
 /// Only bench's own tasks and what they start are traced (`set_event_pid` with bench's threads,
-/// `options/event-fork` adding every task they fork, the app's tree and an X server bench starts
+/// `options/event-fork` adding every task they fork, the app's tree and a display server bench starts
 /// among them; ``track(_:)`` adds a tree bench did not start): a `sched_switch` is kept when either
 /// side is one of them, a wakeup when the woken task is. The rest of the machine's events are
 /// not recorded: on a loaded machine they were 10–50 thousand a run, and parsing them between
@@ -197,7 +197,7 @@ package final class TracefsSession: Sendable {
 
   /// Adds the threads of `pid` and, unless `descendants` is false, of its descendants (as `/proc`
   /// lists them now) to the traced tasks: for a tree bench did not start while tracing (an app
-  /// started in an earlier run, an X server bench did not start). What they fork from then on is
+  /// started in an earlier run, a display server bench did not start). What they fork from then on is
   /// added by `event-fork`.
   /// - Throws: ``TracefsError`` when `set_event_pid` cannot be written.
   /// In another pid namespace it adds nothing: `/proc`'s ids there name other tasks of the

@@ -99,28 +99,68 @@ import Testing
   }
 
   @Test(
-    "bench's threads and the X server get a block each after the app's tree, and none where no run has them")
-  func benchAndXServer() throws {
-    var results = Self.cell([1, 2, 3])
-    #expect(!ThreadStatesTable.text(results).contains("bench's threads"))
-    #expect(!ThreadStatesTable.text(results).contains("X server"))
+    "bench's threads and the display server get a block each after the app's tree, and none where no run has them"
+  )
+  func benchAndDisplayServer() throws {
+    var results = Self.withDisplayServer(Self.cell([1, 2, 3]))
+    results.settings.display = "x11"
+    let title = "display server (Xvfb)"
+    let text = ThreadStatesTable.text(results)
+    let tree = try #require(text.range(of: "process tree"))
+    let bench = try #require(text.range(of: "bench's threads"))
+    let server = try #require(text.range(of: title))
+    #expect(tree.lowerBound < bench.lowerBound && bench.lowerBound < server.lowerBound)
+    #expect(!text.contains("X server"), "the block is the display server's, named: \(text)")
+    // Type-7 percentiles of 10, 20, 30: p50 20, p90 28.
+    let benchLine = try #require(Self.line(text, PhaseName.startRunning, after: "bench's threads"))
+    #expect(benchLine.contains("20.0 (28.0)"), "\(benchLine)")
+    let serverLine = try #require(Self.line(text, PhaseName.startRunning, after: title))
+    #expect(serverLine.contains("2 (2.8)"), "voluntary switches as counts: \(serverLine)")
+    let plain = Self.cell([1, 2, 3])
+    #expect(!ThreadStatesTable.text(plain).contains("bench's threads"))
+    #expect(!ThreadStatesTable.text(plain).contains("display server"))
+  }
+
+  @Test(
+    "the display server's block names it from settings.display: Xvfb, the X server's name, sway, cage, a running compositor"
+  )
+  func displayServerNamed() throws {
+    let named: [(display: String?, vendor: String?, title: String)] = [
+      ("x11", nil, "display server (Xvfb)"),
+      ("x11::0", nil, "display server (X server :0)"),
+      ("wayland", nil, "display server (sway)"),
+      ("wayland-cage", nil, "display server (cage)"),
+      ("wayland:wayland-1", "sway 1.7", "display server (sway)"),
+      ("wayland:wayland-1", "Wayland compositor", "display server (Wayland compositor)"),
+      (nil, nil, "display server"),
+    ]
+    for (display, vendor, title) in named {
+      var results = Self.withDisplayServer(Self.cell([1, 2, 3]))
+      results.settings.display = display
+      results.settings.displayServer = vendor.map {
+        BenchResults.DisplayServerInfo(
+          name: "/run/wayland-1", vendor: $0, release: 0, started: false, screen: nil, realtime: nil,
+          sharedMemory: true)
+      }
+      let text = ThreadStatesTable.text(results)
+      let line = try #require(
+        text.split(separator: "\n").first { $0.hasPrefix("display server") }, "\(display ?? "none"): \(text)")
+      #expect(line.hasPrefix(title + "  "), "\(display ?? "none"): \(line)")
+    }
+  }
+
+  /// `results` with `bench` and `display_server` figures in `start_running` for runs 0–2: 10, 20
+  /// and 30 ms of CPU, 1, 2 and 3 voluntary switches.
+  static func withDisplayServer(_ results: BenchResults) -> BenchResults {
+    var results = results
     for i in 0..<3 {
       let figures = BenchResults.TreeStates(
         cpuMs: Double(10 * (i + 1)), runqueueMs: 0, ioMs: 0, majorFaults: 0, minorFaults: 0,
         voluntarySwitches: i + 1, involuntarySwitches: 0)
       results.cells[0].records[i].threadStates?.bench = [PhaseName.startRunning: figures]
-      results.cells[0].records[i].threadStates?.xServer = [PhaseName.startRunning: figures]
+      results.cells[0].records[i].threadStates?.displayServer = [PhaseName.startRunning: figures]
     }
-    let text = ThreadStatesTable.text(results)
-    let tree = try #require(text.range(of: "process tree"))
-    let bench = try #require(text.range(of: "bench's threads"))
-    let x = try #require(text.range(of: "X server"))
-    #expect(tree.lowerBound < bench.lowerBound && bench.lowerBound < x.lowerBound)
-    // Type-7 percentiles of 10, 20, 30: p50 20, p90 28.
-    let benchLine = try #require(Self.line(text, PhaseName.startRunning, after: "bench's threads"))
-    #expect(benchLine.contains("20.0 (28.0)"), "\(benchLine)")
-    let xLine = try #require(Self.line(text, PhaseName.startRunning, after: "X server"))
-    #expect(xLine.contains("2 (2.8)"), "voluntary switches as counts: \(xLine)")
+    return results
   }
 
   @Test("time before switches the trace lacks (unseen_ms) is named in a note when a run has 1 ms or more")

@@ -4,9 +4,10 @@ import Testing
 @testable import ThreadStates
 
 /// Bench (pid 1: its main thread 1 and its compositor 2) spawns the app (500) at 10 ms; on CPU 1
-/// the compositor, already runnable when the trace began, runs, is preempted by the X server
-/// (300, already asleep), runs again and sleeps. Bench's and the X server's threads get figures
-/// of their own and stay out of the app's tree.
+/// the compositor, already runnable when the trace began, runs, is preempted by the display
+/// server (300, already asleep: an X server or a Wayland compositor), runs again and sleeps.
+/// Bench's and the display server's threads get figures of their own and stay out of the app's
+/// tree.
 @Suite struct WatchedProcessesTests {
   static let trace = [
     TraceText.switchOut(5, cpu: 1, prev: 0, "swapper/1", state: "R", next: 2, "compositor"),
@@ -32,14 +33,14 @@ import Testing
       timeline: timeline, phases: phases, samples: [], events: 9,
       totals: .init(lostEvents: 0, traceBytes: 900),
       firstFrame: nil, bench: watched ? WatchedProcess(pid: 1, samples: []) : nil,
-      xServer: watched ? WatchedProcess(pid: 300, samples: []) : nil)
+      displayServer: watched ? WatchedProcess(pid: 300, samples: []) : nil)
   }
 
   @Test("bench's threads (its thread group) get per-phase CPU, run-queue wait and switches of their own")
   func benchThreads() throws {
     let bench = try #require(Self.record(watched: true).bench)
     // The compositor runs 9.5–15 and 20–25, bench's main thread 9.5–11; the compositor waits
-    // for CPU 1 while the X server has it (15–20).
+    // for CPU 1 while the display server has it (15–20).
     let launch = try #require(bench["process_launch"])
     #expect(launch.cpuMs == 12)
     #expect(launch.runqueueMs == 5)
@@ -52,9 +53,10 @@ import Testing
     #expect(start.involuntarySwitches == 0)
   }
 
-  @Test("the X server's threads get theirs: runnable from its wakeup until it takes the CPU, then running")
-  func xServerThreads() throws {
-    let x = try #require(Self.record(watched: true).xServer)
+  @Test(
+    "the display server's threads get theirs: runnable from its wakeup until it takes the CPU, then running")
+  func displayServerThreads() throws {
+    let x = try #require(Self.record(watched: true).displayServer)
     let launch = try #require(x["process_launch"])
     #expect(launch.cpuMs == 5)
     #expect(launch.runqueueMs == 1)
@@ -62,7 +64,7 @@ import Testing
     #expect(x["start_running"]?.cpuMs == 0)
   }
 
-  @Test("neither bench's nor the X server's threads are in the app's tree, watched or not")
+  @Test("neither bench's nor the display server's threads are in the app's tree, watched or not")
   func treeUnchanged() throws {
     let timeline = SchedTimeline(
       events: SchedTraceParser.parse(Self.trace).events, root: 500, watched: [1, 300])
@@ -74,10 +76,10 @@ import Testing
     #expect(watched.tree == plain.tree)
     #expect(watched.tree["process_launch"]?.cpuMs == 14)
     #expect(plain.bench == nil)
-    #expect(plain.xServer == nil)
+    #expect(plain.displayServer == nil)
   }
 
-  @Test("sampled: bench's and the X server's figures are their own samples' gains over each phase")
+  @Test("sampled: bench's and the display server's figures are their own samples' gains over each phase")
   func sampled() throws {
     func sample(_ ms: Double, _ runMs: UInt64, faults: UInt64) -> ProcSample {
       ProcSample(
@@ -92,6 +94,6 @@ import Testing
     let start = try #require(record.bench?["start_running"])
     #expect(start.cpuMs == 16)
     #expect(start.minorFaults == 16)
-    #expect(record.xServer == nil)
+    #expect(record.displayServer == nil)
   }
 }

@@ -93,8 +93,9 @@ extension BenchRunner {
     let tap = settings.tap
     let control = app.control
     randomRefreshPhase()
-    // The app's tree exists already: its thread states are traced from here, seeded from /proc.
-    let states = ThreadStatesRecorder(method: resources.threadStates)
+    // The app's tree exists already: its thread states are traced from here, seeded from /proc;
+    // bench's and the display server's threads as in a launch.
+    let states = statesRecorder()
     states?.attach(to: app.child.pid)
     let unlockAt = MonotonicClock.now()
     app.monitor.arm(.unlock(since: unlockAt)) { @Sendable observation in

@@ -7,9 +7,10 @@ import ThreadTracing
 
 extension BenchRunner {
   /// One run's thread-states recorder (nil with `--thread-states off`), watching bench's own
-  /// threads and, on the X11 paths, the X server's when bench knows its pid.
+  /// threads and the display server's when bench knows its pid (the X server on the X11 paths,
+  /// the private compositor on `wayland` and `wayland-cage`).
   func statesRecorder() -> ThreadStatesRecorder? {
-    ThreadStatesRecorder(method: resources.threadStates, xServer: display.serverPID)
+    ThreadStatesRecorder(method: resources.threadStates, displayServer: display.serverPID)
   }
 
   /// The run's `thread_states`: `recorder`'s record for the phases `events` give (the same

@@ -24,7 +24,7 @@ import Testing
   /// Every path of a JSON value with the kind of value found there (`cells[].runs: number`).
   /// Array elements collapse to `[]`; the keys of a timeline event's free-form `fields` collapse
   /// to `*`, since which fields an event carries is the trace's business, not the schema's; so do
-  /// the phase names keying a run's `thread_states.main`, `.tree`, `.bench` and `.x_server` (the
+  /// the phase names keying a run's `thread_states.main`, `.tree`, `.bench` and `.display_server` (the
   /// phases are the schema's `phases`, listed once there).
   static func signature(_ value: Any, path: String = "", into out: inout Set<String>) {
     switch value {
@@ -34,7 +34,7 @@ import Testing
         let isFreeForm =
           path.hasSuffix("timeline[].fields") || path.hasSuffix("thread_states.main")
           || path.hasSuffix("thread_states.tree") || path.hasSuffix("thread_states.bench")
-          || path.hasSuffix("thread_states.x_server")
+          || path.hasSuffix("thread_states.display_server")
         signature(child, path: path + "." + (isFreeForm ? "*" : key), into: &out)
       }
     case let array as [Any]:
