@@ -41,6 +41,7 @@ extension Gate {
       : "α = \(PowerAdvice.formatAlpha(alpha)) (\(PowerAdvice.formatAlpha(options.alpha)) shared by"
         + " \(compared.count) counts)"
     var parts: [String] = []
+    var none: [String] = []  // compared, and no run on either side counted one
     var failed = false
     var smallestP = 1.0
     for key in options.qualityCounts {
@@ -54,6 +55,10 @@ extension Gate {
       }
       let now = QualityShare(cell, key)
       let before = QualityShare(base, key)
+      guard now.affected + before.affected > 0 else {
+        none.append(key.rawValue)
+        continue
+      }
       let p = FisherExact.greaterPValue(
         failed: now.affected, runs: now.runs, baselineFailed: before.affected, baselineRuns: before.runs)
       smallestP = min(smallestP, p)
@@ -68,7 +73,9 @@ extension Gate {
     }
     return GateOutcome(
       kind: .baseline, name: "\(qualityPhase) \(CellKey(cell).name)", status: failed ? .fail : .pass,
-      message: parts.joined(separator: "; ") + "; one-sided Fisher exact at \(alphaText)",
+      message: (parts
+        + (none.isEmpty ? [] : ["no run of either side counted \(none.joined(separator: ", "))"]))
+        .joined(separator: "; ") + "; one-sided Fisher exact at \(alphaText)",
       phase: qualityPhase, pValue: smallestP)
   }
 }

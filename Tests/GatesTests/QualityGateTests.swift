@@ -42,6 +42,8 @@ import Testing
       deferred.message.contains("dropped_frames in 20 of 20 runs (20 in all) vs 0 of 20"), "\(deferred.line)")
     let eager = try #require(Self.quality(report, "eager/warm"))
     #expect(eager.status == .pass, "\(eager.line)")
+    #expect(
+      eager.message.contains("no run of either side counted dropped_frames, stale_frames"), "\(eager.line)")
   }
 
   @Test(
