@@ -92,7 +92,8 @@ private struct QualityShare {
       guard let n = record.counts[key] else { continue }
       runs += 1
       if n > 0 { affected += 1 }
-      total += max(0, n)
+      let (sum, overflow) = total.addingReportingOverflow(max(0, n))  // a hostile file's counts
+      total = overflow ? Int.max : sum
     }
   }
 

@@ -91,4 +91,14 @@ import Testing
     let report = Gate.checkBaseline(results, against: Self.clean(), options: options)
     #expect(!report.outcomes.contains { $0.phase == Gate.qualityPhase })
   }
+
+  @Test("counts a hostile results file sets to Int.max are summed without a trap")
+  func hugeCounts() throws {
+    let results = Self.with(.staleFrames, Int.max, inFirst: 20, of: "deferred", Self.clean(seed: 8))
+    let report = Gate.checkBaseline(results, against: Self.clean(), options: .init())
+    let deferred = try #require(Self.quality(report, "deferred/warm"))
+    #expect(deferred.status == .fail, "\(deferred.line)")
+    #expect(
+      deferred.message.contains("stale_frames in 20 of 20 runs (\(Int.max) in all)"), "\(deferred.line)")
+  }
 }
