@@ -17,6 +17,8 @@ import Statistics
 /// Failed runs count twice: in the samples, where each ranks after every finished run
 /// (`rankedSamples(for:)`), and in each cell's failure rate, compared with the baseline's
 /// (`checkFailureRate`): a rise beyond the allowed one (5 points) or a significant rise fails the gate.
+/// Quality is gated the same way (`checkQuality`): a cell whose runs drop frames, show stale
+/// frames, miss deadlines or forge events significantly more often than the baseline's fails.
 ///
 /// **Relative gate.** r = median(numerator)/median(denominator) in one condition, failed runs
 /// ranked last (a numerator whose median run did not finish has r = +∞). With a
@@ -51,6 +53,9 @@ public enum Gate {
     /// the runs (0.05 = 5 percentage points): a larger rise fails the gate by itself, significant
     /// or not (`checkFailureRate`).
     public var maxFailureRateRise: Double
+    /// The per-run counts whose share of runs is compared with the baseline's, gated like the
+    /// failure rate (`checkQuality`); empty: no quality check.
+    public var qualityCounts: [CountKey] = Gate.defaultQualityCounts
 
     /// The defaults: `first_frame_observed`, 5 %, α = 0.01, a failure-rate rise of at most 5 points.
     public init(
@@ -110,6 +115,9 @@ public enum Gate {
     for cell in results.orderedCells {
       if let base = baseline.cell(CellKey(cell)) {
         report.outcomes.append(checkFailureRate(cell, against: base, options: options))
+        if let quality = checkQuality(cell, against: base, options: options) {
+          report.outcomes.append(quality)
+        }
       }
     }
     for phase in options.phases {

@@ -21,7 +21,8 @@ public struct GateOutcome: Sendable, Hashable, Codable {
   /// What a check is about; its raw value is `kind` in gate reports' JSON and names the JUnit
   /// suite (`gate.baseline`).
   public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
-    /// One phase, or the failure rate, of one cell against the baseline (`Gate.checkBaseline`).
+    /// One phase, the failure rate or the quality of one cell against the baseline
+    /// (`Gate.checkBaseline`).
     case baseline
     /// A relative gate between configurations of one run (`Gate.checkRelative`).
     case relative

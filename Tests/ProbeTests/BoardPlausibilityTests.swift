@@ -12,10 +12,12 @@ import Testing
   static let arm: UInt64 = 5_000_000_000
   static let cadence: UInt64 = 33_333_333
 
-  static func detector() -> LiveFrameDetector {
+  /// A detector armed at `arm`; with `cameraInterval` nil, as bench makes one: the camera's frame
+  /// interval estimated from seven gaps between new images.
+  static func detector(cameraInterval: UInt64? = cadence) -> LiveFrameDetector {
     var detector = LiveFrameDetector(
       configuration: DetectorConfiguration(
-        cameraFrameIntervalNanoseconds: cadence, refreshIntervalNanoseconds: 16_666_667))
+        cameraFrameIntervalNanoseconds: cameraInterval, refreshIntervalNanoseconds: 16_666_667))
     detector.arm(.launch(since: arm))
     return detector
   }
@@ -123,5 +125,29 @@ import Testing
     var detector = Self.detector()
     _ = Self.steadyBoards(count: 12, skipped: [5], &detector)
     #expect(detector.droppedFrames == 1)
+  }
+
+  @Test(
+    "a run that ends before the cadence is known has its gaps judged at the end: a board missing in a six-board run is one dropped frame (issue 37, item 3: eager runs judged none)"
+  )
+  func shortRunJudgedAtTheEnd() throws {
+    var short = Self.detector(cameraInterval: nil)
+    _ = Self.steadyBoards(count: 6, skipped: [3], &short)
+    #expect(short.firstLiveFrame != nil)
+    #expect(short.droppedFrames == 0, "not judged yet: four gaps, and the cadence needs seven")
+    short.judgePendingGaps()
+    #expect(short.droppedFrames == 1)
+    let event = try #require(short.events.first { $0.name == EventName.displayDroppedFrame.rawValue })
+    #expect(event.fields["count"] == .int(1))
+
+    var steady = Self.detector(cameraInterval: nil)
+    _ = Self.steadyBoards(count: 6, &steady)
+    steady.judgePendingGaps()
+    #expect(steady.droppedFrames == 0)
+
+    var twoGaps = Self.detector(cameraInterval: nil)
+    _ = Self.steadyBoards(count: 4, skipped: [2], &twoGaps)
+    twoGaps.judgePendingGaps()
+    #expect(twoGaps.droppedFrames == 0, "two gaps are too few to stand for the cadence")
   }
 }

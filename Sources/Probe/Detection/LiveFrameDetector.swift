@@ -56,7 +56,8 @@ import PhaseTrace
 /// scanout) arrives after a gap `g`, the frames the cadence says never reached the screen:
 /// `max(0, ceil((g − 1.25 R) / C) − 1)`, with R the refresh interval and C the camera frame
 /// interval (given, or the median of the last 31 gaps once 7 are known; earlier gaps are judged
-/// when the estimate exists). A frame latched by the next scanout arrives up to one refresh
+/// when the estimate exists; a run that ends with fewer has them judged by the median of at least
+/// 3 when its report is taken: `judgePendingGaps`). A frame latched by the next scanout arrives up to one refresh
 /// late, so gaps of up to C + R are the normal cadence: with a 30 fps camera on a 60 Hz display,
 /// every other scanout repeats and nothing is dropped.
 public struct LiveFrameDetector: Sendable {
@@ -338,6 +339,27 @@ public struct LiveFrameDetector: Sendable {
       if unjudgedGaps.count > 64 { unjudgedGaps.removeFirst() }
       return
     }
+    judgeUnjudgedGaps(cadence: cadence, refresh: refresh)
+  }
+
+  /// The fewest gaps whose median stands for the camera's frame interval at the end of a run that
+  /// did not see the seven the estimate takes (`judgePendingGaps`).
+  static let fewestGapsAtEnd = 3
+
+  /// Judges the gaps that still wait for the camera's frame interval (it is not given, and fewer
+  /// than seven gaps were seen), with the median of the gaps seen as the interval when there are
+  /// at least `fewestGapsAtEnd`. For the end of a run: an eager launch's run ends four or five
+  /// frames after its first live frame, and without this no gap of it was ever judged, so its
+  /// dropped frames were 0 whatever the screen showed (`DisplayMonitor.snapshot()` judges a copy).
+  public mutating func judgePendingGaps() {
+    guard !unjudgedGaps.isEmpty, let refresh = refreshIntervalNanoseconds,
+      let cadence = cameraFrameIntervalNanoseconds ?? Self.median(gaps, minimumCount: Self.fewestGapsAtEnd),
+      cadence > 0
+    else { return }
+    judgeUnjudgedGaps(cadence: cadence, refresh: refresh)
+  }
+
+  private mutating func judgeUnjudgedGaps(cadence: UInt64, refresh: UInt64) {
     for (g, t) in unjudgedGaps {
       let missing = Self.droppedFrames(gap: g, cadence: cadence, refresh: refresh)
       guard missing > 0 else { continue }

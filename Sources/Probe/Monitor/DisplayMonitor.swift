@@ -226,11 +226,14 @@ public final class DisplayMonitor: Sendable {
     source.armed()
   }
 
-  /// What the probe saw since the last `arm`.
+  /// What the probe saw since the last `arm`; the gaps still waiting for the camera's cadence are
+  /// judged in the report (`LiveFrameDetector.judgePendingGaps`), not in the probe's own state.
   public func snapshot() -> ProbeReport {
-    let (d, cpu, n, missedAtArm) = box.state.withLock { s in
+    let (detector, cpu, n, missedAtArm) = box.state.withLock { s in
       (s.detector, s.analysisNanoseconds, s.scanouts, s.missedDeadlinesAtArm)
     }
+    var d = detector
+    d.judgePendingGaps()  // on the copy: a run that ends before the cadence is known has its gaps judged
     let faults = source.faults
     return ProbeReport(
       mode: d.mode, firstLiveFrame: d.firstLiveFrame, unconfirmedBoard: d.unconfirmedBoard,
