@@ -27,4 +27,18 @@ extension Gate {
       pairsPerLook: k, looks: looks, alpha: alpha, beta: 0.05, threshold: threshold,
       powerShift: Swift.max(0.10, 2 * threshold))
   }
+
+  /// The sequential design of a `bench bisect` probe (issue 37, item 5): ``sequentialDesign``'s
+  /// looks, α and `threshold`, but SAME (the probe's "not slower") is equivalence within the
+  /// threshold itself, not within the shift a gate is powered for, and at α too: the ratio's
+  /// upper bound inside 1 + `threshold` at the gate's error rate over all the looks, so a commit
+  /// is cleared only on that evidence. SLOWER is ``sequentialDesign``'s.
+  package static func bisectDesign(threshold: Double, maximumRuns: Int, alpha: Double = 0.01)
+    -> SequentialDesign
+  {
+    let k = sequentialPairsPerLook
+    return SequentialDesign(
+      pairsPerLook: k, looks: Swift.max(1, (maximumRuns + k - 1) / k), alpha: alpha, beta: alpha,
+      threshold: threshold, powerShift: threshold)
+  }
 }

@@ -5,6 +5,7 @@ import BenchKit
 import Foundation
 import Gates
 import ResultsSchema
+import RunAnalysis
 import CommandLineKit
 
 extension Bisection {
@@ -84,9 +85,10 @@ extension Bisection {
     }
     record(a, commit: good.commit, time: builder.commitTime(good), errors: &errors)
     record(b, commit: commit.commit, time: commit.time, errors: &errors)
-    let decided = b.settings.sequential?.cells.first { $0.cell == "\(options.config)/\(options.condition)" }
+    let design = b.settings.sequential
+    let decided = design?.cells.first { $0.cell == "\(options.config)/\(options.condition)" }
     guard
-      let outcome = BisectProbe.verdict(
+      let read = BisectProbe.verdict(
         good: a, probe: b, condition: options.condition, config: options.config, phase: options.phase,
         threshold: options.threshold)
     else {
@@ -95,27 +97,49 @@ extension Bisection {
           commit: commit.commit, subject: commit.subject, verdict: .inconclusive, runs: runs, folder: folder,
           note: "the gate checked no \(options.phase) of \(options.config)/\(options.condition)"))
     }
-    if let decided {
-      // Sequential: the verdict is the design's, at the look it stopped; the gate's numbers are
-      // read on the same runs, for the evidence.
+    let gate = read.outcome
+    if let design, let decided {
       return .measured(
-        BisectProbe(
-          commit: commit.commit, subject: commit.subject, verdict: Self.reading(decided.verdict),
-          ratio: outcome.ratio, ci95: outcome.ci95, pValue: outcome.pValue, runs: decided.runsPerSide,
-          folder: folder,
-          note:
-            "\(decided.verdict) at look \(decided.look) (\(decided.runsPerSide) runs a side); \(outcome.line)"
-        ))
+        sequential(commit, design: design, decided: decided, sides: (a, b), gate: gate, folder: folder))
     }
     return .measured(
       BisectProbe(
-        commit: commit.commit, subject: commit.subject, verdict: BisectProbe.reading(outcome.status),
-        ratio: outcome.ratio, ci95: outcome.ci95, pValue: outcome.pValue, runs: runs, folder: folder,
-        note: outcome.line))
+        commit: commit.commit, subject: commit.subject, verdict: read.verdict,
+        ratio: gate.ratio, ci95: gate.ci95, upperBound: read.upperBound, pValue: gate.pValue,
+        runs: runs, folder: folder, note: gate.line))
   }
 
-  /// A sequential verdict as bisect reads it: SLOWER is slower, SAME and FASTER not slower,
-  /// UNKNOWN (no bound crossed at `--max-runs`) inconclusive.
+  /// A sequential probe's record: the verdict is the design's
+  /// (``Gate/bisectDesign(threshold:maximumRuns:alpha:)``: SAME is the ratio's upper bound inside
+  /// the threshold at α over the looks), at the look it stopped; the gate's numbers and the upper
+  /// bound at that look's SAME bound are read on the same runs, for the evidence.
+  func sequential(
+    _ commit: RangeCommit, design: BenchResults.SequentialAB, decided: BenchResults.SequentialAB.Cell,
+    sides: (BenchResults, BenchResults), gate: GateOutcome, folder: String
+  ) -> BisectProbe {
+    // A bound the design never crosses (none spent at that look) is recorded as nil: +∞.
+    let look = min(max(decided.look, 1), design.equivalenceBounds.count) - 1
+    let bound =
+      design.equivalenceBounds.indices.contains(look)
+      ? BisectProbe.upperBound(
+        reference: samples(sides.0), new: samples(sides.1), z: design.equivalenceBounds[look] ?? .infinity)
+      : nil
+    return BisectProbe(
+      commit: commit.commit, subject: commit.subject, verdict: Self.reading(decided.verdict),
+      ratio: gate.ratio, ci95: gate.ci95, upperBound: bound, pValue: gate.pValue,
+      runs: decided.runsPerSide, folder: folder,
+      note: "\(decided.verdict) at look \(decided.look) (\(decided.runsPerSide) runs a side); \(gate.line)")
+  }
+
+  /// The bisected cell's phase in `results`, a failed run `+∞` (the samples the gate read).
+  func samples(_ results: BenchResults) -> [Double] {
+    results.cells.first { $0.condition == options.condition && $0.config == options.config }?
+      .rankedSamples(for: options.phase) ?? []
+  }
+
+  /// A sequential verdict as bisect reads it: SLOWER is slower, SAME (the ratio's upper bound
+  /// inside the threshold at α) and FASTER not slower, UNKNOWN (no bound crossed at `--max-runs`)
+  /// inconclusive: undecided, so not cleared.
   static func reading(_ verdict: String) -> BisectVerdict {
     switch SequentialVerdict(rawValue: verdict) {
     case .slower: .slower

@@ -1,5 +1,6 @@
 import Foundation
 import HistoryAnalysis
+import RunAnalysis
 import SystemCalls
 
 /// What `bench bisect` writes to `OUT/bisect.json`, for the nightly and other tools.
@@ -105,8 +106,8 @@ extension Bisection {
       record.range = open
       return (
         "inconclusive",
-        "could not narrow: \(probe.commit.prefix(12)) stayed inconclusive with \(probe.runs) runs per side (--max-runs \(options.maxRuns)); the first slower commit is one of \(open.map { String($0.prefix(12)) }.joined(separator: " "))",
-        1
+        "could not narrow: \(probe.commit.prefix(12)) stayed undecided with \(probe.runs) runs per side (--max-runs \(options.maxRuns)): not slower beyond \(NumberFormat.percent(options.threshold)) at α = 0.01, nor shown within it (\(probe.numbers)); the first slower commit is one of \(open.map { String($0.prefix(12)) }.joined(separator: " "))",
+        3
       )
     case .goodFailed(let why):
       return ("good-failed", "cannot bisect: \(why)", 1)

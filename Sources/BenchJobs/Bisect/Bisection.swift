@@ -121,7 +121,7 @@ package final class Bisection {
     run.settings.runs = runs
     run.out = folder
     let design =
-      options.fixed ? nil : Gate.sequentialDesign(threshold: options.threshold, maximumRuns: runs)
+      options.fixed ? nil : Gate.bisectDesign(threshold: options.threshold, maximumRuns: runs)
     if let design { run.settings.runs = design.maximumRuns }
     var ab = ABOptions(
       revisions: (good.commit, probed.commit), repo: repository, run: run, resolved: (good, probed),
@@ -131,7 +131,8 @@ package final class Bisection {
   }
 
   /// Runs the search to its end and reports it. Exit status: 0 culprit, 1 no culprit named
-  /// (nothing regressed, inconclusive, untestable, GOOD failed), 130 interrupted.
+  /// (nothing regressed, untestable, GOOD failed), 3 a probe stayed undecided (the range it could
+  /// not narrow is reported), 130 interrupted.
   package func run(output: inout some TextOutputStream, errors: inout some TextOutputStream) -> Int32 {
     var search = BisectSearch(commits: range.map(\.commit))
     if !options.quiet {
@@ -166,7 +167,8 @@ enum BisectEnd {
   case searching
   /// The search ended (a culprit, nothing regressed, only untestable commits left).
   case finished(BisectSearch.Step)
-  /// This probe stayed inconclusive with `--max-runs` runs per side.
+  /// This probe stayed inconclusive (undecided: neither slower nor shown not slower) with
+  /// `--max-runs` runs per side: the search cannot go on without clearing or blaming it.
   case inconclusive(BisectProbe)
   /// GOOD itself could not be measured (it did not build, or its runs did not start).
   case goodFailed(String)

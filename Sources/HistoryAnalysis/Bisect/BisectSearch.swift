@@ -73,8 +73,8 @@ package struct BisectSearch: Sendable, Equatable {
 
   /// Takes the probe of the commit at `index`: slower moves the first bad commit down to it; not
   /// slower moves the last good one up to it (not slower at BAD ends the search: nothing
-  /// regressed); untestable skips it. An inconclusive probe is the caller's to settle (more runs,
-  /// or the search stops): it changes nothing here.
+  /// regressed); untestable skips it. An inconclusive (undecided) probe is the caller's to settle
+  /// (more runs, or the search stops): it changes nothing here, and never clears the commit.
   package mutating func record(_ index: Int, _ verdict: BisectVerdict) {
     switch verdict {
     case .slower:
@@ -89,14 +89,17 @@ package struct BisectSearch: Sendable, Equatable {
   }
 }
 
-/// What one probe of `bench bisect` found: the commit's cell against GOOD's, by the baseline
-/// gate's rule (``Gate/checkBaseline(_:against:options:)``).
+/// What one probe of `bench bisect` found: the commit's cell against GOOD's, three ways at the
+/// baseline gate's α (``BisectProbe/verdict(good:probe:condition:config:phase:threshold:alpha:)``,
+/// or sequentially ``Gate/bisectDesign(threshold:maximumRuns:alpha:)``), or that it could not be
+/// measured.
 package enum BisectVerdict: String, Sendable, Equatable, Codable {
   /// The gate failed the phase: slower beyond its threshold with p < α.
   case slower
-  /// The gate passed it: within the threshold.
+  /// Shown within the threshold: the ratio's upper bound at the gate's α is inside it.
   case notSlower = "not-slower"
-  /// Slower beyond the threshold but not significant, after every run `--max-runs` allowed.
+  /// Undecided after every run `--max-runs` allowed: neither slower nor shown within the
+  /// threshold. It clears nothing: the search stops and reports the range it could not narrow.
   case inconclusive
   /// camera-app did not build at the commit (or the probe could not run it).
   case untestable

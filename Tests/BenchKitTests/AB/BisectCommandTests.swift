@@ -40,6 +40,17 @@ struct BisectRepository {
     return BisectRepository(repo: repo, commits: commits)
   }
 
+  /// Puts a script where the builder keeps each commit's built camera-app, GOOD's too, so that
+  /// nothing is compiled: `script(folder)` is its text, given the folder it goes in.
+  func placeBinaries(_ script: (String) -> String) throws {
+    for commit in commits {
+      let folder = (RevisionBuilder(repository: repo.path).cachedBinary(commit) as NSString)
+        .deletingLastPathComponent
+      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      makeScript(folder + "/camera-app", script(folder))
+    }
+  }
+
   /// The first frame's planted delay (ms): far beyond the noise of a few debug-build runs on a
   /// loaded machine (see ABEndToEndTests), stretched under a sanitizer.
   static let delayMs = TestTime.scale > 1 ? 12_000 : 3000
@@ -153,13 +164,7 @@ struct BisectCommandTests {
     let dir = temporaryFolder("bisect-flat")
     defer { try? FileManager.default.removeItem(atPath: dir) }
     // Each commit's camera-app put where the builder keeps built ones: nothing is compiled.
-    for commit in repo.commits {
-      let folder = (RevisionBuilder(repository: repo.repo.path).cachedBinary(commit) as NSString)
-        .deletingLastPathComponent
-      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-      makeScript(
-        folder + "/camera-app", BisectRepository.wrapper(slow: false, pids: dir + "/pids", baseMs: 1000))
-    }
+    try repo.placeBinaries { _ in BisectRepository.wrapper(slow: false, pids: dir + "/pids", baseMs: 1000) }
     let run = try #require(
       try BenchInvocation.run(
         ["bisect"]
@@ -181,12 +186,7 @@ struct BisectCommandTests {
     let dir = temporaryFolder("bisect-int")
     defer { try? FileManager.default.removeItem(atPath: dir) }
     let pids = dir + "/pids"
-    for commit in repo.commits {
-      let folder = (RevisionBuilder(repository: repo.repo.path).cachedBinary(commit) as NSString)
-        .deletingLastPathComponent
-      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-      makeScript(folder + "/camera-app", BisectRepository.wrapper(slow: false, pids: pids, baseMs: 1000))
-    }
+    try repo.placeBinaries { _ in BisectRepository.wrapper(slow: false, pids: pids, baseMs: 1000) }
     let out = dir + "/out"
     let bench = try BenchInvocation.start(
       ["bisect"]

@@ -50,13 +50,15 @@ package enum BisectCommand: Command {
       GOOD..BAD: the mainline; a side branch counts as its merge), whose camera-app is slower than
       GOOD's in one cell and phase (--cell, --phase). Binary search, as git bisect: BAD is taken as
       slower until measured, each probed commit is measured against GOOD in one interleaved bench ab
-      session (camera-app built incrementally in .build/ab, cached per tree) and decided by the
-      baseline gate's rule (--threshold, 5 % by default; α = 0.01; failed runs ranked slowest),
-      sequentially: a look every 4 pairs, stopping at SLOWER (slower), SAME or FASTER (not slower),
-      UNKNOWN at --max-runs (inconclusive; as bench ab). With --fixed, a probe runs --runs a side and
-      an inconclusive one is measured again with twice the runs, up to --max-runs. A commit that
-      does not build is skipped as git bisect skip does; after an inconclusive probe the range it
-      could not narrow is reported. Prints the culprit, its subject, its shift with the interval and every probe;
+      session (camera-app built incrementally in .build/ab, cached per tree), three ways at the
+      baseline gate's α = 0.01 (--threshold, 5 % by default; failed runs ranked slowest): slower
+      when the gate fails it, not slower only when the ratio's upper bound is inside the threshold
+      (a ratio inside it is not enough), otherwise inconclusive. Sequentially: a look every 4
+      pairs, stopping at SLOWER or at SAME or FASTER (not slower: the bound held over the looks),
+      UNKNOWN at --max-runs (inconclusive). With --fixed, a probe runs --runs a side and an
+      inconclusive one is measured again with twice the runs, up to --max-runs. A commit that does
+      not build is skipped as git bisect skip does; an inconclusive probe clears nothing: the bisect
+      stops and reports the range it could not narrow. Prints the culprit, its subject, its shift with the interval and every probe;
       records every probe's results in the history (--db; branch "bisect", each at its commit's
       time).
       """,
@@ -64,9 +66,10 @@ package enum BisectCommand: Command {
     epilogue: """
       A range of n commits needs at most ⌈log₂(n + 1)⌉ probes (4 for 15 commits, 5 for 16 to 31),
       each building at most its own commit; GOOD is built once.
-      exit status: 0 a culprit found, 1 nothing regressed (BAD is not slower than GOOD), a probe
-      stayed inconclusive, only untestable commits were left, or GOOD could not be measured; 2 bad
-      usage; 130 interrupted (finished probes are kept in the history and OUT/bisect.json)
+      exit status: 0 a culprit found, 1 nothing regressed (BAD is not slower than GOOD), only
+      untestable commits were left, or GOOD could not be measured; 2 bad usage; 3 a probe stayed
+      inconclusive at --max-runs (the range it could not narrow is reported); 130 interrupted
+      (finished probes are kept in the history and OUT/bisect.json)
       """)
 
   /// Reads the command line: two revisions and the options; nothing touches the machine.
