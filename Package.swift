@@ -583,8 +583,8 @@ let package = Package(
     .testTarget(
       name: "DisplayServersTests",
       dependencies: [
-        "CompositorIPC", "DisplayServers", "LaunchContract", "Subprocess", "SystemCalls", "TestSupport",
-        "TestThreads", "X11Display",
+        "CompositorIPC", "DisplayServers", "LaunchContract", "Probe", "Subprocess", "SystemCalls",
+        "TestSupport", "TestThreads", "X11Display",
       ],
       swiftSettings: strict),
     // The launch contract's parsers and tables: endpoints, the environment, owners, commands.

@@ -70,8 +70,42 @@ public struct SwayWindow: Sendable, Hashable {
   /// The pid of the client that owns the window (from the Wayland connection's credentials:
   /// the process that connected, in sway's pid namespace).
   public var pid: Int32
-  /// Where the container sits on the output (zero until sway laid it out).
+  /// Where the container sits in the layout (zero until sway laid it out).
   public var rect: SwayRect?
+  /// The container's content area, relative to `rect` (sway's `window_rect`: `rect` less borders
+  /// and title bar).
+  public var windowRect: SwayRect?
+  /// The client's own geometry (sway's `geometry`: the size of what it drew, whatever size it
+  /// was asked for; zero before its first buffer).
+  public var geometry: SwayRect?
+  /// The rectangle of the output the window is on, in the layout; from `GET_TREE` only (nil in
+  /// a window event).
+  public var output: SwayRect?
+
+  /// Where the client's pixels are in the layout: sway (1.7, `apply_container_state`) shows a
+  /// client smaller than its content area centred in it, and a larger one clipped to it, from
+  /// the area's top left corner. Nil while the container is not laid out or the client drew
+  /// nothing.
+  public var surface: SwayRect? {
+    guard let rect, let content = windowRect, let geometry, geometry.width > 0, geometry.height > 0,
+      content.width > 0, content.height > 0
+    else { return nil }
+    let left = rect.x + content.x
+    let top = rect.y + content.y
+    return SwayRect(
+      x: left + max(0, (content.width - geometry.width) / 2),
+      y: top + max(0, (content.height - geometry.height) / 2),
+      width: min(geometry.width, content.width), height: min(geometry.height, content.height))
+  }
+
+  /// `surface` relative to the output's top left corner (the layout's when the output is not
+  /// known): the rectangle of a screencopy of that output that shows the client.
+  public var surfaceOnOutput: SwayRect? {
+    guard var s = surface else { return nil }
+    s.x -= output?.x ?? 0
+    s.y -= output?.y ?? 0
+    return s
+  }
   /// The xdg-shell app id (`camera-app`), when the client set one.
   public var appID: String?
   /// The title, when the client set one.
@@ -87,23 +121,32 @@ public struct SwayWindow: Sendable, Hashable {
     self.id = id
     self.pid = pid32
     self.rect = SwayRect(o["rect"])
+    self.windowRect = SwayRect(o["window_rect"])
+    self.geometry = SwayRect(o["geometry"])
+    self.output = nil
     if case .string(let a) = o["app_id"] { appID = a } else { appID = nil }
     if case .string(let t) = o["name"] { title = t } else { title = nil }
     if case .bool(let f) = o["focused"] { focused = f } else { focused = false }
   }
 
-  /// Every window in a `GET_TREE` reply, depth first (tiled, then floating nodes).
+  /// Every window in a `GET_TREE` reply, depth first (tiled, then floating nodes), each with
+  /// the rectangle of the output it is on.
   static func all(inTree tree: JSONValue) -> [SwayWindow] {
     var found: [SwayWindow] = []
-    var stack = [tree]
+    var stack: [(node: JSONValue, output: SwayRect?)] = [(tree, nil)]
     var visited = 0
     // A tree is bounded by sway, but a loop over the app's windows is bounded here too.
-    while let node = stack.popLast(), visited < 100_000 {
+    while let (node, parentOutput) = stack.popLast(), visited < 100_000 {
       visited += 1
-      if let window = SwayWindow(node: node) { found.append(window) }
       guard case .object(let o) = node else { continue }
+      var output = parentOutput
+      if case .string("output") = o["type"] { output = SwayRect(o["rect"]) }
+      if var window = SwayWindow(node: node) {
+        window.output = output
+        found.append(window)
+      }
       for key in ["floating_nodes", "nodes"] {
-        if case .array(let children) = o[key] { stack += children.reversed() }
+        if case .array(let children) = o[key] { stack += children.reversed().map { ($0, output) } }
       }
     }
     return found

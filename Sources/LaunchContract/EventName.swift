@@ -95,6 +95,12 @@ public enum EventName: String, Sendable, Hashable, CaseIterable {
   /// `first_mapped` in older traces), `app_pid`, `owner_pid` (the app or a process it started),
   /// `width`, `height`).
   case displayWindowMapped = "display.window_mapped"
+  /// The Wayland probe began to analyse a region of the output: the app's window, once the
+  /// compositor said where it is, else the whole output (fields `window`, empty before the app's
+  /// window is known, `x`, `y`, `width`, `height` in the output's pixels, `output_width`,
+  /// `output_height`, `read_scale`). Each change of the region or of the window is one event,
+  /// stamped with the first frame read so.
+  case displayProbeRegion = "display.probe_region"
 
   /// Who may write this event.
   public var owner: EventOwner { EventOwner(eventName: rawValue) }

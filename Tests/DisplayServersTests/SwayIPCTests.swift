@@ -101,6 +101,62 @@ struct SwayIPCTests {
     #expect(found.first?.rect == SwayRect(x: 0, y: 0, width: 640, height: 360))
   }
 
+  /// A real `GET_TREE` reply (sway 1.7, a 1280×800 headless output, `gst-launch-1.0 … waylandsink`
+  /// showing 320×240; fields other than the ones bench reads left out).
+  static let treeWithSmallWindow: String =
+    #"{"id":1,"type":"root","name":"root","rect":{"x":0,"y":0,"width":1280,"height":800},"window_rect":{"x"#
+    + #"":0,"y":0,"width":0,"height":0},"deco_rect":{"x":0,"y":0,"width":0,"height":0},"geometry":{"x":0,"y""#
+    + #":0,"width":0,"height":0},"focused":false,"nodes":[{"id":2147483647,"type":"output","name":"__i3","re"#
+    + #"ct":{"x":0,"y":0,"width":1280,"height":800},"window_rect":{"x":0,"y":0,"width":0,"height":0},"deco_r"#
+    + #"ect":{"x":0,"y":0,"width":0,"height":0},"geometry":{"x":0,"y":0,"width":0,"height":0},"focused":fals"#
+    + #"e,"nodes":[{"id":2147483646,"type":"workspace","name":"__i3_scratch","rect":{"x":0,"y":0,"width":128"#
+    + #"0,"height":800},"window_rect":{"x":0,"y":0,"width":0,"height":0},"deco_rect":{"x":0,"y":0,"width":0,"#
+    + #""height":0},"geometry":{"x":0,"y":0,"width":0,"height":0},"focused":false,"nodes":[],"floating_nodes"#
+    + #"":[]}],"floating_nodes":[]},{"id":3,"type":"output","name":"HEADLESS-1","rect":{"x":0,"y":0,"width":"#
+    + #"1280,"height":800},"window_rect":{"x":0,"y":0,"width":0,"height":0},"deco_rect":{"x":0,"y":0,"width""#
+    + #":0,"height":0},"geometry":{"x":0,"y":0,"width":0,"height":0},"focused":false,"nodes":[{"id":4,"type""#
+    + #":"workspace","name":"1","rect":{"x":0,"y":0,"width":1280,"height":800},"window_rect":{"x":0,"y":0,"w"#
+    + #"idth":0,"height":0},"deco_rect":{"x":0,"y":0,"width":0,"height":0},"geometry":{"x":0,"y":0,"width":0"#
+    + #","height":0},"focused":false,"nodes":[{"id":5,"type":"con","name":null,"rect":{"x":0,"y":0,"width":1"#
+    + #"280,"height":800},"window_rect":{"x":0,"y":0,"width":1280,"height":800},"deco_rect":{"x":0,"y":0,"wi"#
+    + #"dth":0,"height":0},"geometry":{"x":0,"y":0,"width":320,"height":240},"pid":30256,"app_id":null,"focu"#
+    + #"sed":true,"nodes":[],"floating_nodes":[]}],"floating_nodes":[]}],"floating_nodes":[]}],"floating_nod"#
+    + #"es":[]}"#
+
+  @Test(
+    "a window's pixels are read from GET_TREE: a client smaller than its container is centred in it, on its output"
+  )
+  func windowGeometry() throws {
+    let tree = Self.treeWithSmallWindow
+    let server = try FakeServer(
+      reply: Self.header(length: UInt32(tree.utf8.count), type: 4) + Array(tree.utf8))
+    let ipc = try SwayIPC(path: server.path)
+    defer { ipc.close() }
+    let windows = try ipc.windows(until: MonotonicClock.now() &+ 10_000_000_000)
+    let window = try #require(windows.first)
+    #expect(windows.count == 1 && window.id == 5 && window.pid == 30256)
+    #expect(window.rect == SwayRect(x: 0, y: 0, width: 1280, height: 800))
+    #expect(window.windowRect == SwayRect(x: 0, y: 0, width: 1280, height: 800))
+    #expect(window.geometry == SwayRect(x: 0, y: 0, width: 320, height: 240))
+    #expect(window.output == SwayRect(x: 0, y: 0, width: 1280, height: 800))
+    #expect(window.surfaceOnOutput == SwayRect(x: 480, y: 280, width: 320, height: 240))
+    // On an output right of another, behind a 2-pixel border: the output's corner is the origin.
+    var moved = window
+    moved.output = SwayRect(x: 1920, y: 0, width: 1280, height: 800)
+    moved.rect = SwayRect(x: 1920, y: 0, width: 1280, height: 800)
+    moved.windowRect = SwayRect(x: 2, y: 2, width: 1276, height: 796)
+    #expect(moved.surfaceOnOutput == SwayRect(x: 480, y: 280, width: 320, height: 240))
+    // Before the client drew (no geometry) or before sway laid it out (0×0): not known.
+    moved.geometry = SwayRect(x: 0, y: 0, width: 0, height: 0)
+    #expect(moved.surfaceOnOutput == nil)
+    moved.geometry = window.geometry
+    moved.windowRect = SwayRect(x: 0, y: 0, width: 0, height: 0)
+    #expect(moved.surfaceOnOutput == nil)
+    // A client larger than its container is clipped to it, from the container's corner.
+    moved.windowRect = SwayRect(x: 0, y: 0, width: 200, height: 100)
+    #expect(moved.surfaceOnOutput == SwayRect(x: 0, y: 0, width: 200, height: 100))
+  }
+
   @Test("an event whose payload comes after the read's deadline is read whole by the next read")
   func eventSplitAcrossTheDeadline() throws {
     // An emulated guest (the vivid VM) can deschedule sway between an event's header and its

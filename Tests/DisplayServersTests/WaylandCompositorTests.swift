@@ -68,12 +68,7 @@ struct WaylandCompositorTests {
   func windowReportedWithItsPID() throws {
     let compositor = try WaylandCompositor(.sway, width: 640, height: 360, refreshHz: 60)
     defer { compositor.stop() }
-    let server = WaylandServer(
-      compositor: compositor, socketPath: compositor.socketPath, runtimeFolder: compositor.runtimeFolder,
-      ipcSocketPath: compositor.ipcSocketPath,
-      serverInfo: .init(
-        name: compositor.socketPath, vendor: "sway", release: 0, started: true, screen: nil, realtime: nil,
-        sharedMemory: true))
+    let server = WaylandPrograms.server(of: compositor)
     let events = try SwayWindowEvents(
       ipcSocket: try #require(compositor.ipcSocketPath), until: MonotonicClock.now() &+ 5_000_000_000)
     defer { events.close() }
@@ -239,4 +234,15 @@ enum WaylandPrograms {
   static let sway = WaylandServer.locate("sway") != nil
   static let cage = WaylandServer.locate("cage") != nil
   static let foot = WaylandServer.locate("foot") != nil
+  static let gstreamer = WaylandServer.locate("gst-launch-1.0") != nil
+
+  /// bench's server over the private sway `compositor`, for its clients' environment.
+  static func server(of compositor: WaylandCompositor) -> WaylandServer {
+    WaylandServer(
+      compositor: compositor, socketPath: compositor.socketPath, runtimeFolder: compositor.runtimeFolder,
+      ipcSocketPath: compositor.ipcSocketPath,
+      serverInfo: .init(
+        name: compositor.socketPath, vendor: "sway", release: 0, started: true, screen: nil, realtime: nil,
+        sharedMemory: true))
+  }
 }

@@ -133,6 +133,36 @@ import Testing
     #expect(feed.firstLiveRefresh == 9)
   }
 
+  @Test(
+    "an image of a new size (the Wayland probe now reads the app's window, not the whole output) is a baseline, never the start of a run"
+  )
+  func newSizeIsNoChange() {
+    var feed = Feed(cadence: Self.camera)
+    Self.launch(&feed)
+    // The whole output (twice the window's size) shows the app's splash from refresh 4; at
+    // refresh 9 the probe reads the window's region instead: the same splash, at another size,
+    // one refresh before the first live frame.
+    let whole = SplashImage.frame(width: 2 * Self.w, height: 2 * Self.h).pixels
+    for n: UInt64 in 0...8 {
+      let px = n < 4 ? [UInt8](repeating: 0, count: whole.count) : whole
+      _ = px.withUnsafeBufferPointer {
+        feed.detector.observe(
+          LumaImage(base: $0.baseAddress!, width: 2 * Self.w, height: 2 * Self.h, bytesPerRow: 2 * Self.w),
+          at: 1_000_000_000 + n * Self.r)
+      }
+    }
+    let splash = SplashImage.frame(width: Self.w, height: Self.h).pixels
+    #expect(feed.show(splash, atRefresh: 9) == .waiting)
+    let images: [UInt64: [UInt8]] = [
+      10: feed.fresh(), 12: feed.fresh(), 14: feed.fresh(), 16: feed.fresh(),
+    ]
+    for n: UInt64 in 10...18 {
+      if let px = images[n] { feed.show(px, atRefresh: n) }
+    }
+    #expect(feed.firstLiveRefresh == 10)
+    #expect(feed.detector.firstLiveFrame?.method == .change)
+  }
+
   @Test("a still image alone (a splash that stays, a cover) is never live: no run of changes follows it")
   func stillImageAlone() {
     var feed = Feed(cadence: Self.camera)

@@ -8,7 +8,7 @@ import TestSupport
   /// Converts 32-bit words (rows of `width`, stride `stride` bytes) and returns the luma.
   static func convert(
     _ words: [UInt32], format: UInt32, width: Int, height: Int, stride: Int? = nil, yInverted: Bool = false,
-    scale: Int = 1
+    region: WaylandRegion? = nil, scale: Int = 1
   ) -> [UInt8]? {
     let stride = stride ?? width * 4
     var bytes = [UInt8](repeating: 0, count: max(stride, width * 4) * height)
@@ -19,12 +19,13 @@ import TestSupport
         }
       }
     }
-    var out = [UInt8](repeating: 0, count: (width / scale) * (height / scale))
+    let area = region ?? WaylandRegion(x: 0, y: 0, width: width, height: height)
+    var out = [UInt8](repeating: 0, count: (area.width / scale) * (area.height / scale))
     let converted = bytes.withUnsafeBytes { pixels in
       out.withUnsafeMutableBufferPointer { target in
         WaylandLuma.convert(
           pixels, format: format, width: width, height: height, stride: stride, yInverted: yInverted,
-          scale: scale, into: target)
+          region: region, scale: scale, into: target)
       }
     }
     return converted ? out : nil
@@ -69,5 +70,46 @@ import TestSupport
   func refusals() {
     #expect(Self.convert([0], format: 0x3631_5652, width: 1, height: 1) == nil)  // RGB565
     #expect(Self.convert([0, 0], format: 1, width: 2, height: 1, stride: 4) == nil)
+  }
+
+  @Test(
+    "a region (the app's window) reads exactly its pixels, top down whether or not the copy is y-inverted")
+  func regionReadsOnlyTheRegion() {
+    let grey: (UInt32) -> UInt32 = { $0 << 16 | $0 << 8 | $0 }
+    // 6×5 output, level = 10 × row + column; the region is 3×2 at (2, 1).
+    let levels = (0..<5).flatMap { y in (0..<6).map { x in UInt32(10 * y + x) } }
+    let region = WaylandRegion(x: 2, y: 1, width: 3, height: 2)
+    #expect(
+      Self.convert(levels.map(grey), format: 1, width: 6, height: 5, stride: 28, region: region) == [
+        12, 13, 14, 22, 23, 24,
+      ])
+    // The same picture copied bottom up: the buffer's rows are reversed, the region is not.
+    let bottomUp = (0..<5).reversed().flatMap { y in (0..<6).map { x in UInt32(10 * y + x) } }
+    #expect(
+      Self.convert(bottomUp.map(grey), format: 1, width: 6, height: 5, yInverted: true, region: region) == [
+        12, 13, 14, 22, 23, 24,
+      ])
+    // At 1/2: every other pixel of every other row of the region, from its corner.
+    let wide = WaylandRegion(x: 1, y: 1, width: 4, height: 4)
+    #expect(
+      Self.convert(levels.map(grey), format: 1, width: 6, height: 5, region: wide, scale: 2) == [
+        11, 13, 31, 33,
+      ])
+    #expect(
+      Self.convert(
+        bottomUp.map(grey), format: 1, width: 6, height: 5, yInverted: true, region: wide, scale: 2) == [
+          11, 13, 31, 33,
+        ])
+    // A region not wholly inside the output is refused, never read past the buffer.
+    #expect(
+      Self.convert(
+        levels.map(grey), format: 1, width: 6, height: 5,
+        region: WaylandRegion(x: 4, y: 0, width: 3, height: 1))
+        == nil)
+    #expect(
+      Self.convert(
+        levels.map(grey), format: 1, width: 6, height: 5,
+        region: WaylandRegion(x: 0, y: 0, width: 0, height: 1))
+        == nil)
   }
 }

@@ -128,7 +128,10 @@ public struct LiveFrameDetector: Sendable {
   @discardableResult
   public mutating func observe(_ image: LumaImage, at time: UInt64, seenLate: Bool = false) -> ScanoutClass {
     current.compute(image)
-    if hasPrevious && !previous.matches(width: image.width, height: image.height) {
+    // An image of another size (the window resized, or the Wayland probe now reads the app's
+    // window instead of the whole output) is compared with nothing: a baseline, never a change.
+    let resized = hasPrevious && !previous.matches(width: image.width, height: image.height)
+    if resized {
       hasPrevious = false
       recent = []
       reference = []
@@ -154,9 +157,10 @@ public struct LiveFrameDetector: Sendable {
           reading = LightBoard.decode(image)
         }
         result = classifyNonBlank(
-          at: time, mode: mode, reading: reading, sameAsPrevious: sameAsPrevious, seenLate: seenLate)
+          at: time, mode: mode, reading: reading, sameAsPrevious: sameAsPrevious, resized: resized,
+          seenLate: seenLate)
       }
-      if firstLiveFrame != nil && !sameAsPrevious && result != .firstLive {
+      if firstLiveFrame != nil && !sameAsPrevious && !resized && result != .firstLive {
         noteNewImage(at: time)
       }
     } else {
@@ -186,7 +190,8 @@ public struct LiveFrameDetector: Sendable {
   }
 
   private mutating func classifyNonBlank(
-    at time: UInt64, mode: ArmMode, reading: LightBoardReading?, sameAsPrevious: Bool, seenLate: Bool
+    at time: UInt64, mode: ArmMode, reading: LightBoardReading?, sameAsPrevious: Bool, resized: Bool,
+    seenLate: Bool
   ) -> ScanoutClass {
     if case .board(let us, _)? = reading {
       run = []
@@ -211,7 +216,8 @@ public struct LiveFrameDetector: Sendable {
     if let last = run.last, time &- last.time > runReachNanoseconds, !(seenLate && run.count >= 2) {
       run = []
     }
-    guard !sameAsPrevious else { return .waiting }  // a repeat neither starts nor extends a run
+    // A repeat, or the first image of a new size, neither starts nor extends a run.
+    guard !sameAsPrevious && !resized else { return .waiting }
     run.append((time, seenLate))
     let judged = trimUnvouchedStart()
     guard judged, run.count >= max(1, configuration.changeRunLength) else { return .waiting }

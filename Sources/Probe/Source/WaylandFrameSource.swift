@@ -37,6 +37,10 @@ import WaylandClient
 /// first one owned by the app's process or one it started is the app's: `display.window_mapped`,
 /// stamped when the watcher saw it. Without a watcher there is no `display.window_mapped`.
 ///
+/// **Which pixels.** Once the watcher said where the app's window is, only its region of the
+/// output is analysed, as X11 reads the window (`WaylandFrameSource+Region.swift`); until then
+/// the whole output. Each change of the region is a `display.probe_region` event.
+///
 /// **Priority**: as on X11, the thread waits and copies under `SCHED_FIFO` where allowed, and
 /// converts and analyses at normal priority except while the probe looks for the first live frame.
 final class WaylandFrameSource: FrameSource {
@@ -71,6 +75,9 @@ final class WaylandFrameSource: FrameSource {
     var expectedPID: Int32?
     var candidates: [WaylandWindow] = []
     var watched: WaylandWindow?
+    /// The region of the output analysed as of the last frame, and the app's window then
+    /// (empty before it is known); nil before the first frame.
+    var analysed: (area: WaylandRegion, window: String)?
     var events: [PhaseEvent] = []
     var failure: String?
     var refusedReads: UInt64 = 0
@@ -141,7 +148,17 @@ final class WaylandFrameSource: FrameSource {
     if let watcher {
       try watcher.start { [weak self] window in
         guard let self else { return }
-        self.state.withLock { $0.candidates.append(window) }
+        self.state.withLock { s in
+          // The app's window again: where it is now.
+          if s.watched?.identifier == window.identifier {
+            s.watched?.x = window.x
+            s.watched?.y = window.y
+            s.watched?.width = window.width
+            s.watched?.height = window.height
+          } else {
+            s.candidates.append(window)
+          }
+        }
         self.resolveWindow()
       }
     }
@@ -340,11 +357,13 @@ final class WaylandFrameSource: FrameSource {
     let realtime = state.withLock { $0.realtime }
     let leftRealtime = realtime && !searching()
     if leftRealtime { ProbeThreadPriority.leaveRealtime() }
-    let scale = reduced ? WaylandLuma.reducedScale(width: frame.width, height: frame.height) : 1
-    let (width, height) = (frame.width / scale, frame.height / scale)
+    let region = state.withLock { s in s.watched.flatMap { Self.region(of: $0, in: frame) } }
+    let area = region ?? WaylandRegion(x: 0, y: 0, width: frame.width, height: frame.height)
+    let scale = reduced ? WaylandLuma.reducedScale(width: area.width, height: area.height) : 1
+    let (width, height) = (area.width / scale, area.height / scale)
     if progress.luma.count != width * height { progress.luma = [UInt8](repeating: 0, count: width * height) }
     let converted = progress.luma.withUnsafeMutableBufferPointer { out in
-      WaylandLuma.convert(frame, scale: scale, into: out)
+      WaylandLuma.convert(frame, region: region, scale: scale, into: out)
     }
     guard converted else {
       throw WaylandError(
@@ -368,6 +387,11 @@ final class WaylandFrameSource: FrameSource {
       $0.framesDelivered += 1
       if seenLate { $0.lateCopies += 1 }
       $0.readScale = scale
+      let window = $0.watched?.identifier ?? ""
+      if $0.analysed?.area != area || $0.analysed?.window != window {
+        $0.analysed = (area, window)
+        $0.events.append(Self.regionEvent(area, window: window, frame: frame, scale: scale))
+      }
     }
   }
 

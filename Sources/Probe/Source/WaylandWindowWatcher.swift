@@ -1,5 +1,7 @@
 /// A window a Wayland compositor shows, as its own bookkeeping reports it (sway's IPC: a new
-/// window's container id and the pid of the client that owns it).
+/// window's container id and the pid of the client that owns it, and where the client's pixels
+/// are on the output). A watcher reports a window again, with the same identifier, when its
+/// place or size changed.
 package struct WaylandWindow: Sendable, Hashable {
   /// The compositor's name for the window (sway: the container id).
   package var identifier: String
@@ -8,6 +10,10 @@ package struct WaylandWindow: Sendable, Hashable {
   package var ownerProcessID: Int32
   /// When the watcher learnt of the window, ns on `CLOCK_MONOTONIC`.
   package var seenNanoseconds: UInt64
+  /// The left edge of the client's pixels on the output (output pixels from its left edge).
+  package var x: Int
+  /// The top edge of the client's pixels on the output (output pixels from its top edge).
+  package var y: Int
   /// The window's size in the output's pixels, when the compositor says (0 otherwise).
   package var width: Int
   /// The window's size in the output's pixels, when the compositor says (0 otherwise).
@@ -15,11 +21,15 @@ package struct WaylandWindow: Sendable, Hashable {
 
   /// Creates the report.
   package init(
-    identifier: String, ownerProcessID: Int32, seenNanoseconds: UInt64, width: Int = 0, height: Int = 0
+    identifier: String, ownerProcessID: Int32, seenNanoseconds: UInt64, x: Int = 0, y: Int = 0,
+    width: Int = 0,
+    height: Int = 0
   ) {
     self.identifier = identifier
     self.ownerProcessID = ownerProcessID
     self.seenNanoseconds = seenNanoseconds
+    self.x = x
+    self.y = y
     self.width = width
     self.height = height
   }
@@ -27,7 +37,7 @@ package struct WaylandWindow: Sendable, Hashable {
 
 /// What tells the Wayland probe (`WaylandFrameSource`) which windows the compositor maps: wlr-screencopy
 /// reads the whole output and names no window, so the compositor's own interface (sway's IPC,
-/// `SUBSCRIBE ["window"]`) is asked. The source starts the watcher with itself and stops it in
+/// `SUBSCRIBE ["window"]`, and `GET_TREE` for where the window is) is asked. The source starts the watcher with itself and stops it in
 /// `stop()`; the first window owned by the app's process or one it started becomes
 /// `display.window_mapped`, stamped with `WaylandWindow.seenNanoseconds`. Without a watcher the
 /// source emits no `display.window_mapped`.
@@ -36,7 +46,8 @@ package protocol WaylandWindowWatcher: AnyObject, Sendable {
   /// (`sway_ipc`).
   var method: String { get }
   /// Starts reporting every window mapped from now on to `report`, from any thread, until
-  /// `stop()`; returns once it watches.
+  /// `stop()`, and each reported window again when its place or size on the output changed;
+  /// returns once it watches.
   /// - Throws: `ProbeSourceError` when the compositor's interface cannot be reached.
   func start(reporting report: @escaping @Sendable (WaylandWindow) -> Void) throws(ProbeSourceError)
   /// Stops reporting and waits for the watcher's thread, if any. Safe to call more than once.
