@@ -6,7 +6,10 @@ usage: peers-table.py OUT_DIR [--require-board [all|each-app]]
 OUT_DIR holds bench's results folder (OUT_DIR/bench/results.json: camera-app's deferred and eager
 configurations, the apps given as --app-config, and the C floor given as --headless-app-config, which
 ran beside them under the same feeder, probe and X server) and the C floor's preload traces from runs
-on its own before bench started (OUT_DIR/c-floor/*.jsonl, one per run). With bench's
+on its own before bench started (OUT_DIR/c-floor/*.jsonl, one per run). When OUT_DIR/bench-wayland/
+results.json is there too (the same apps on a headless sway, issue 36), its configurations are columns
+"… on Wayland" beside the X11 ones, and a second table sets each app's window and first frame on
+X11 beside Wayland's: what each display server costs the first frame. With bench's
 --preload-camera-app (settings.preloadCameraApp) every app's device phases come from one instrument,
 the preload library, and camera-app's own trace phases (from the same runs' timelines) are extra
 rows labelled as such. Each app's pixel format is read from the library's device.format end event.
@@ -42,7 +45,11 @@ def percentile(values, q):
 CONVERSION = {"camera-app": "none: GREY shown as grey", "gst": "videoconvert to colour (ximagesink)",
               "ffplay": "swscale to colour (SDL, software)", "floor": "none: no display",
               "floor-dlopen": "none: no display",
-              "C floor alone (libv4l2)": "none: no display"}
+              "C floor alone (libv4l2)": "none: no display",
+              "camera-app/wayland": "none: GREY shown as grey (wl_shm)",
+              "gst/wayland": "videoconvert to colour (waylandsink)",
+              "mpv/wayland": "swscale to colour (mpv, wlshm)",
+              "ffplay/wayland": "swscale to colour (SDL Wayland, software)"}
 EMULATION = ("under QEMU TCG (every guest instruction emulated, 2 emulated CPUs, debug builds): "
              "absolute times are many times a real machine's; compare within this table only")
 
@@ -88,17 +95,21 @@ def formats_in(events):
     return {f"{fourcc or '?'} via {api or '?'}": 1}
 
 
-def column(label, key, phases=None, ok=0, failed=0, methods=None, why=None, own=None, formats=None):
-    """One app's column: its label, the key of its conversion, its phases ({phase: [ms]}), its runs."""
+def column(label, key, phases=None, ok=0, failed=0, methods=None, why=None, own=None, formats=None,
+           display="x11", config=None):
+    """One app's column: its label, the key of its conversion, its phases ({phase: [ms]}), its runs,
+    the display it ran on and its configuration's name."""
     return {"label": label, "key": key, "phases": phases or {}, "ok": ok, "failed": failed,
-            "methods": methods or {}, "why": why, "own": own or {}, "formats": formats or {}}
+            "methods": methods or {}, "why": why, "own": own or {}, "formats": formats or {},
+            "display": display, "config": config or key, "after_buffer": []}
 
 
-def bench_columns(folder, name):
-    """One column per configuration in folder/results.json."""
+def bench_columns(folder, name, display="x11"):
+    """One column per configuration in folder/results.json (labelled "… on Wayland" there)."""
     path = os.path.join(folder, "results.json")
+    suffix = " on Wayland" if display == "wayland" else ""
     if not os.path.exists(path):
-        return [column(name, name, failed=1, why="no results.json")], False
+        return [column(name + suffix, name, failed=1, why="no results.json", display=display)], False
     results = json.load(open(path))
     columns = []
     settings = results.get("settings", {})
@@ -113,7 +124,7 @@ def bench_columns(folder, name):
             label = f"{config} (headless, in bench)"
         if preload_all and key == "camera-app":
             label += " (preload)"
-        c = column(label, key)
+        c = column(label + suffix, key, display=display, config=config)
         for record in cell.get("records", []):
             if not record.get("ok"):
                 c["failed"] += 1
@@ -123,6 +134,12 @@ def bench_columns(folder, name):
             for phase, ms in record.get("phases", {}).items():
                 c["phases"].setdefault(phase, []).append(ms)
             timeline = record.get("timeline") or []
+            # From the first buffer the app dequeued to its first frame on the screen: the
+            # display path's share of the first frame (the app's conversion, the server's copy).
+            buffers = [e["t_ms"] for e in timeline if e.get("name") == "device.first_buffer" and e.get("t_ms", -1) >= 0]
+            shown = record.get("phases", {}).get("first_frame_observed")
+            if buffers and shown is not None:
+                c["after_buffer"].append(shown - min(buffers))
             for fourcc, n in formats_in(timeline).items():
                 c["formats"][fourcc] = c["formats"].get(fourcc, 0) + n
             if preload_all and key == "camera-app":
@@ -134,7 +151,7 @@ def bench_columns(folder, name):
                     if method:
                         c["methods"][method] = c["methods"].get(method, 0) + 1
         columns.append(c)
-    return (columns or [column(name, name, failed=1, why="no runs")]), preload_all
+    return (columns or [column(name + suffix, name, failed=1, why="no runs", display=display)]), preload_all
 
 
 def trace_events(path):
@@ -197,7 +214,8 @@ def fmt(values):
 def format_and_conversion(c):
     """`GREY; none: GREY shown as grey`: the format the library saw set, and the app's conversion."""
     fourccs = ", ".join(f"{k}" if len(c["formats"]) == 1 else f"{k} ×{v}" for k, v in sorted(c["formats"].items()))
-    return f"{fourccs or '?'}; {CONVERSION.get(c['key'], '?')}"
+    conversion = CONVERSION.get(f"{c['key']}/{c['display']}", CONVERSION.get(c["key"], "?"))
+    return f"{fourccs or '?'}; {conversion}"
 
 
 def ratio(r):
@@ -236,21 +254,58 @@ def table(columns, preload_all):
                   "Device phases: camera-app's from its own trace, the others' from the preload library "
                   "(two instruments: not comparable phase by phase).")
     lines.append(instrument + " All " + EMULATION + ".")
-    references = [c for c in columns if c["key"] != "camera-app"]
     for c in columns:
         if c["key"] != "camera-app":
             continue
+        # The apps on camera-app's display, and the floors (no display).
+        references = [r for r in columns if r["key"] != "camera-app"
+                      and (r["display"] == c["display"] or r["key"] in NO_DISPLAY)]
         for r in references:
             lines.append("")
             lines.append(ratio_line(c["label"], r["label"], c["phases"], r["phases"])
                          + f" [{format_and_conversion(c)} against {format_and_conversion(r)}]")
         if preload_all:
             for r in references:
-                if r["key"] in ("floor", "floor-dlopen", "C floor alone (libv4l2)"):
+                if r["key"] in NO_DISPLAY:
                     lines.append("")
                     lines.append(ratio_line(c["label"].replace(" (preload)", "") + ", its own trace",
                                             r["label"] + " by the preload library",
                                             c["own"], r["phases"]) + " [two instruments, as before issue 28]")
+    return "\n".join(lines) + "\n"
+
+
+NO_DISPLAY = ("floor", "floor-dlopen", "C floor alone (libv4l2)")
+
+
+def median(values):
+    return percentile(values, 0.5) if values else None
+
+
+def displays_table(columns):
+    """Each app that ran on both displays: its window and first frame on X11 beside Wayland's
+    (medians), and Wayland's ÷ X11's; "–" where a side has no finished run."""
+    x11 = {c["config"]: c for c in columns if c["display"] == "x11" and c["key"] not in NO_DISPLAY}
+    wayland = {c["config"]: c for c in columns if c["display"] == "wayland"}
+    both = [k for k in x11 if k in wayland]
+    if not both:
+        return ""
+    lines = ["", "Peers, display by display: the same configuration on X11 (a private Xvfb) and on Wayland "
+             "(a private headless sway), medians in ms; the display server's cost is Wayland's less X11's "
+             "(the device phases are the same device's).", "",
+             "| app | window_mapped X11 | on Wayland | first_frame_observed X11 | on Wayland | Wayland ÷ X11 | "
+             "first frame after the first buffer X11 | on Wayland |",
+             "|---|---|---|---|---|---|---|---|"]
+
+    def show(v):
+        return "–" if v is None else f"{v:.1f}"
+
+    for k in both:
+        a, b = x11[k], wayland[k]
+        fa, fb = median(a["phases"].get("first_frame_observed", [])), median(b["phases"].get("first_frame_observed", []))
+        ra = f"{ratio(fb / fa)}×" if fa and fb else "–"
+        lines.append(f"| {k} | {show(median(a['phases'].get('window_mapped', [])))} | "
+                     f"{show(median(b['phases'].get('window_mapped', [])))} | {show(fa)} | {show(fb)} | {ra} | "
+                     f"{show(median(a['after_buffer']))} | {show(median(b['after_buffer']))} |")
     return "\n".join(lines) + "\n"
 
 
@@ -268,8 +323,12 @@ def main():
         return 2
     out = args[0]
     columns, preload_all = bench_columns(os.path.join(out, "bench"), "bench")
+    wayland_folder = os.path.join(out, "bench-wayland")
+    if os.path.isdir(wayland_folder):
+        wayland_columns, _ = bench_columns(wayland_folder, "bench", display="wayland")
+        columns += wayland_columns
     columns.append(floor_column(os.path.join(out, "c-floor")))
-    text = table(columns, preload_all)
+    text = table(columns, preload_all) + displays_table(columns)
     sys.stdout.write(text)
     with open(os.path.join(out, "peers.md"), "w") as f:
         f.write(text)
