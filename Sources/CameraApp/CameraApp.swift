@@ -40,6 +40,7 @@ package enum CameraApp {
   /// Launches the app with its parsed command line. Never returns.
   static func launch(_ options: AppOptions) -> Never {
     let launchedAt = mainReachedAt.load(ordering: .relaxed)
+    PlantedRegression.readStartupAsset()  // inert unless a planted-regression commit set it
     let environment: LaunchEnvironment
     let writer: TraceWriter?
     do {

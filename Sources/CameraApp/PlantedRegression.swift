@@ -14,10 +14,59 @@ import SystemCalls
 /// queue), by that fraction of the time elapsed since `main` was reached: a launch whose first
 /// frame was ready T ms after `main` presents it at (1 + fraction) × T, in every configuration
 /// and condition alike. Only the launch's first frame is held, not a relock's.
+///
+/// A second knob plants a regression only a **cold** launch pays (issue 37, item 2:
+/// `PLANTED_KIND=cold scripts/planted-slowdown-check`): with ``startupAssetMegabytes`` above 0,
+/// `launch` maps a start-up asset of that many MiB kept beside the executable and touches one
+/// byte in every 64 KiB of it before anything else, as an app that pages in a large new library
+/// or asset at start-up. On a warm launch the pages are in the page cache (a thousand minor
+/// faults, about a millisecond); a cold launch (bench's `cold` evicts the app's mapped files and,
+/// as root, drops all clean caches) reads them from the disk. The first launch of a build writes
+/// the asset (once, atomically).
 enum PlantedRegression {
   /// The fraction of the time since `main` by which the launch's first frame is held back
   /// (0.10 = 10 % later); 0 disables the knob. `scripts/planted-slowdown-check` edits this line.
   static let firstFrameHoldFraction: Double = 0
+
+  /// The size of the start-up asset read at launch, MiB; 0 disables the knob (nothing is read or
+  /// written). `PLANTED_KIND=cold scripts/planted-slowdown-check` edits this line.
+  static let startupAssetMegabytes: Int = 0
+
+  /// The distance between the bytes ``readStartupAsset()`` touches: one page-in per 64 KiB.
+  private static let assetStride = 64 << 10
+
+  /// A sum of the touched bytes, kept so that the reads cannot be left out.
+  private static let assetChecksum = Atomic<UInt64>(0)
+
+  /// Maps the start-up asset (``startupAssetMegabytes`` MiB, `planted-startup-asset-<N>MiB.bin`
+  /// beside the executable, written first when it is missing or of another size) and touches one
+  /// byte in every 64 KiB of it; returns at once when the knob is 0. A failure leaves the launch
+  /// as it was: a planted regression never fails a run.
+  static func readStartupAsset() {
+    guard startupAssetMegabytes > 0 else { return }
+    let length = startupAssetMegabytes << 20
+    guard let executable = try? FileSystem.symbolicLinkDestination(atPath: "/proc/self/exe"),
+      let slash = executable.lastIndex(of: "/")
+    else { return }
+    let path = String(executable[..<slash]) + "/planted-startup-asset-\(startupAssetMegabytes)MiB.bin"
+    var fd = try? FileSystem.openForReading(atPath: path, refusingLinks: true)
+    if let open = fd, FileSystem.size(of: open) != length || !FileSystem.isRegularFile(open) {
+      FileDescriptorIO.close(open)
+      fd = nil
+    }
+    if fd == nil {
+      // Not zeros: every byte written, so that no file system can keep it as a hole.
+      let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 12) }
+      guard (try? FileSystem.replaceAtomically(bytes, atPath: path)) != nil else { return }
+      fd = try? FileSystem.openForReading(atPath: path, refusingLinks: true)
+    }
+    guard let open = fd else { return }
+    defer { FileDescriptorIO.close(open) }
+    guard let mapped = try? FileSystem.mapForLife(open, length: length) else { return }
+    var sum: UInt64 = 0
+    for offset in stride(from: 0, to: length, by: assetStride) { sum &+= UInt64(mapped[offset]) }
+    assetChecksum.store(sum, ordering: .relaxed)
+  }
 
   /// Whether the launch's first frame has gone through ``holdFirstFrame(_:)`` (once per process).
   private static let firstFrameSeen = Atomic<Bool>(false)
