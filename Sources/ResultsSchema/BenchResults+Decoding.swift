@@ -63,6 +63,7 @@ extension BenchResults.ThreadStatesRecord {
     errorBoundMs = try c.decodeIfPresent(Double.self, forKey: .errorBoundMs)
     events = try c.decode(Int.self, forKey: .events)
     traceBytes = try c.decodeIfPresent(Int.self, forKey: .traceBytes)
+    bufferKBPerCPU = try c.decodeIfPresent(Int.self, forKey: .bufferKBPerCPU)
     main = try c.decode([String: BenchResults.MainThreadStates].self, forKey: .main)
     tree = try c.decode([String: BenchResults.TreeStates].self, forKey: .tree)
     runningAtFirstFrame = try c.decodeIfPresent(

@@ -20,6 +20,10 @@ extension BenchResults {
     public var events: Int
     /// Bytes of trace the run produced (`tracefs`); absent for `sampled`.
     public var traceBytes: Int?
+    /// `tracefs` only: the main ring buffer's size per CPU during the run, KiB — 4096 at the
+    /// start, grown for later runs when a run came near filling it (another tracer on the
+    /// machine can multiply the events). Absent for `sampled` and in older results.
+    public var bufferKBPerCPU: Int?
     /// The app's main thread (the launched process's first thread), phase → its states. For
     /// `tracefs` the four states sum to the phase's duration within 1 ms.
     public var main: [String: MainThreadStates]
@@ -69,7 +73,7 @@ extension BenchResults {
       case eventsToFirstFrame = "events_to_first_frame", benchMs = "bench_ms"
       case bench, displayServer = "display_server", unseenSwitchIns = "unseen_switch_ins", unseenMs =
         "unseen_ms"
-      case recoveredSwitchIns = "recovered_switch_ins"
+      case recoveredSwitchIns = "recovered_switch_ins", bufferKBPerCPU = "buffer_kb_per_cpu"
     }
 
     /// Creates a record.

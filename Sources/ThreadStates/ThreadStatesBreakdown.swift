@@ -66,7 +66,19 @@ package enum ThreadStatesBreakdown {
     record.unseenSwitchIns = gaps.unseen
     record.unseenMs = ms(gaps.unseenNs)
     record.recoveredSwitchIns = gaps.recovered
-    return record
+    return record.incomplete ? withoutFigures(record) : record
+  }
+
+  /// `record` with its counts (method, events lost, events, bytes, the gaps counted) and no
+  /// figure: an incomplete breakdown has holes that a partial figure would hide (issue 41, item 5).
+  static func withoutFigures(_ record: BenchResults.ThreadStatesRecord) -> BenchResults.ThreadStatesRecord {
+    var bare = record
+    bare.main = [:]
+    bare.tree = [:]
+    bare.bench = nil
+    bare.displayServer = nil
+    bare.runningAtFirstFrame = nil
+    return bare
   }
 
   /// Within the phases (from the first's start to the last's end), the tree's switches in that
@@ -154,11 +166,12 @@ package enum ThreadStatesBreakdown {
         sleeping: round(max(0, duration - running - runnable - io)))
       tree[phase] = sampledTotals(treeSeries, interval, tickMs: tickMs)
     }
-    return BenchResults.ThreadStatesRecord(
+    let record = BenchResults.ThreadStatesRecord(
       method: sampledMethod, lostEvents: 0, incomplete: unbounded || samples.isEmpty,
       errorBoundMs: round(Double(bound) / 1e6), events: samples.count, main: main, tree: tree,
       bench: bench.map { sampled($0.samples, phases: phases, tickMs: tickMs) },
       displayServer: displayServer.map { sampled($0.samples, phases: phases, tickMs: tickMs) })
+    return record.incomplete ? withoutFigures(record) : record
   }
 
   /// Per phase, the tree's figures for every thread of `samples`.

@@ -189,8 +189,11 @@ package final class ThreadStatesRecorder: Sendable {
     var record = ThreadStatesBreakdown.exact(
       timeline: timeline, phases: phases, samples: samples, events: parsed.events.count,
       totals: .init(
-        lostEvents: capture.lostEvents, traceBytes: capture.bytes, malformedLines: parsed.malformedLines),
+        lostEvents: capture.lostEvents, traceBytes: capture.bytes,
+        // A trace cut at the read limit misses its end: as good as an unreadable line.
+        malformedLines: parsed.malformedLines + (capture.truncated ? 1 : 0)),
       firstFrame: firstFrame, bench: traced.bench, displayServer: traced.displayServer)
+    record.bufferKBPerCPU = capture.bufferKBPerCPU
     record.eventsToFirstFrame = firstFrame.map { frame in parsed.events.count { $0.ts <= frame } }
     let parseNs = MonotonicClock.now() - started
     let cost = costNs.withLock { $0 }

@@ -44,10 +44,13 @@ package final class TracefsSession: Sendable {
   package static let runtimeSuffix = "-runtime"
   /// The companion's ring buffer per CPU, KiB: about 40,000 events per CPU.
   package static let runtimeBufferKBPerCPU = 2048
-  /// The ring buffer per CPU, KiB: about 90,000 switch events per CPU, ten times a loaded
-  /// launch's (docs/measurements/2026-12-03-thread-states-cost.md); bounded, never grown.
+  /// The ring buffer per CPU a session starts with, KiB: about 90,000 switch events per CPU,
+  /// ten times a loaded launch's (docs/measurements/2026-12-03-thread-states-cost.md). A run
+  /// that uses more than a quarter of it on one CPU, or loses events, grows it for the next runs
+  /// (``TraceBufferSizing``): another tracer on the machine can multiply a run's events.
   package static let bufferKBPerCPU = 4096
-  /// The most trace text read back per run, bytes (the buffer's text is about twice its size).
+  /// The least trace text read back per run, bytes (the buffer's text is about twice its size:
+  /// ``readLimit(kbPerCPU:cpus:)`` allows more for a grown buffer).
   package static let maxTraceText = 64 << 20
 
   /// The tracefs mount.
@@ -69,6 +72,8 @@ package final class TracefsSession: Sendable {
   /// The thread that called the last ``begin()``, as the trace names it: set in another pid
   /// namespace only (nil in the machine's, where bench's ids are the trace's).
   private let beganBy = PThreadMutex<TraceMarker.Task?>(nil)
+  /// Each instance folder's buffer size per CPU now, KiB.
+  let sizes = PThreadMutex<[String: Int]>([:])
 
   private init(root: String, path: String, runtimePath: String? = nil) {
     self.root = root
@@ -84,6 +89,12 @@ package final class TracefsSession: Sendable {
     package var lostEvents: Int
     /// The bytes the run's events took in the buffer, all CPUs (the companion's included).
     package var bytes: Int
+    /// The main buffer's size per CPU during the run, KiB (``TraceBufferSizing`` grows it
+    /// between runs).
+    package var bufferKBPerCPU = TracefsSession.bufferKBPerCPU
+    /// Whether the main trace's text was longer than bench reads (``readLimit(kbPerCPU:cpus:)``):
+    /// its end is missing, so the run's breakdown is incomplete.
+    package var truncated = false
     /// The companion instance's `trace` text (empty without one).
     package var runtimeText = ""
     /// Events the companion dropped: the switches in after them cannot be placed.
@@ -120,12 +131,14 @@ package final class TracefsSession: Sendable {
       main.close()
       throw error
     }
+    main.sizes.withLock { $0 = [path: bufferKB] }
     // The companion: without it the breakdown still stands, with the kernel's gaps counted.
     guard FileSystem.isDirectory(root + "/events/sched/" + runtimeEvent) else { return main }
     let runtimePath = path + runtimeSuffix
     ProcessGuard.running?.removeDirectoryOnExit(runtimePath)
     let session = TracefsSession(root: root, path: path, runtimePath: runtimePath)
     session.namespaced.withLock { $0 = main.namespaced.withLock { $0 } }
+    session.sizes.withLock { $0 = [path: bufferKB] }
     do {
       try FileSystem.createDirectory(atPath: runtimePath, mode: 0o700)
       try TracefsSession(root: root, path: runtimePath).configure(
@@ -135,6 +148,7 @@ package final class TracefsSession: Sendable {
       ProcessGuard.running?.keep(runtimePath)
       return main
     }
+    session.sizes.withLock { $0[runtimePath] = runtimeBufferKBPerCPU }
     return session
   }
 
@@ -229,6 +243,25 @@ package final class TracefsSession: Sendable {
     }
   }
 
+  /// Leaves `pids` (processes bench started that are not the launch: the loaded condition's
+  /// burners) out of the trace from now on (`set_event_notrace_pid`): a switch between one of
+  /// them and a task neither traced nor traced-by-fork is no longer an event. A switch between
+  /// one of them and a traced task stays (either side traced). In another pid namespace it
+  /// does nothing: `/proc`'s ids there are not the trace's.
+  /// - Throws: ``TracefsError`` when `set_event_notrace_pid` cannot be written (a kernel before
+  ///   5.8 has none: then the pids stay traced).
+  package func untrack(_ pids: [Int32]) throws(TracefsError) {
+    guard !pids.isEmpty, !namespaced.withLock({ $0 }) else { return }
+    for folder in paths {
+      do {
+        try FileSystem.appendControlFile(
+          pids.map { String($0) }.joined(separator: " ") + "\n", atPath: folder + "/set_event_notrace_pid")
+      } catch {
+        throw TracefsError("cannot leave \(pids) out of \(folder)'s trace: \(error.message)")
+      }
+    }
+  }
+
   /// The most threads ``track(_:)`` adds at once: a tree of thousands cannot stall bench.
   package static let maxTrackedAtOnce = 4096
 
@@ -275,36 +308,30 @@ package final class TracefsSession: Sendable {
   /// namespace; nil in the machine's (bench's ids are the trace's).
   package var spawner: TraceMarker.Task? { beganBy.withLock { $0 } }
 
-  /// Turns tracing off and reads what the run recorded.
+  /// Turns tracing off and reads what the run recorded; then, for the next run, grows a buffer
+  /// this run came near filling or overflowed (``TraceBufferSizing``).
   package func end() -> Capture {
     for folder in paths { try? write("0", "tracing_on", in: folder) }
-    let main = Self.stats(path)
+    let main = Self.usage(path)
+    let mainKB = bufferKB(of: path)
+    let text = Self.readTrace(path, kbPerCPU: mainKB, cpus: main.cpus)
     var capture = Capture(
-      text: FileSystem.readText(atPath: path + "/trace", maxBytes: Self.maxTraceText) ?? "",
-      lostEvents: main.lost, bytes: main.bytes)
+      text: text.text, lostEvents: main.lost, bytes: main.bytes, bufferKBPerCPU: mainKB,
+      truncated: text.truncated)
+    var usages = [(path, main)]
     if let runtimePath {
-      let companion = Self.stats(runtimePath)
-      capture.runtimeText =
-        FileSystem.readText(atPath: runtimePath + "/trace", maxBytes: Self.maxTraceText) ?? ""
+      let companion = Self.usage(runtimePath)
+      let read = Self.readTrace(runtimePath, kbPerCPU: bufferKB(of: runtimePath), cpus: companion.cpus)
+      capture.runtimeText = read.text
       capture.runtimeLostEvents = companion.lost
       capture.bytes += companion.bytes
+      usages.append((runtimePath, companion))
     }
     // Empty for the next run (tracing is off until then).
     let emptied = paths.allSatisfy { (try? write("", "trace", in: $0)) != nil }
     cleared.withLock { $0 = emptied }
+    for (folder, usage) in usages { grow(folder, after: usage) }
     return capture
-  }
-
-  /// An instance's events dropped or overwritten, and bytes, all CPUs.
-  private static func stats(_ folder: String) -> (lost: Int, bytes: Int) {
-    var lost = 0
-    var bytes = 0
-    for cpu in (try? FileSystem.contentsOfDirectory(atPath: folder + "/per_cpu")) ?? [] {
-      let stats = TracefsStats(FileSystem.readText(atPath: folder + "/per_cpu/\(cpu)/stats") ?? "")
-      lost += stats.overrun + stats.droppedEvents
-      bytes += stats.bytes
-    }
-    return (lost, bytes)
   }
 
   /// Turns tracing off and removes the instances (the kernel frees their buffers). An instance
@@ -338,25 +365,4 @@ package struct TracefsError: Error, Sendable {
   /// The line.
   package var message: String
   init(_ message: String) { self.message = message }
-}
-
-/// A per-CPU `stats` file of a tracefs instance.
-struct TracefsStats {
-  var overrun = 0
-  var droppedEvents = 0
-  var bytes = 0
-
-  /// Reads `key: value` lines (`overrun: 0`, `dropped events: 0`, `bytes: 3516`).
-  init(_ text: String) {
-    for line in text.split(separator: "\n") {
-      let parts = line.split(separator: ":", maxSplits: 1)
-      guard parts.count == 2, let value = Int(parts[1].filter { $0 != " " }) else { continue }
-      switch parts[0] {
-      case "overrun": overrun = value
-      case "dropped events": droppedEvents = value
-      case "bytes": bytes = value
-      default: break
-      }
-    }
-  }
 }

@@ -96,6 +96,15 @@ import Testing
       totals: .init(lostEvents: 3, traceBytes: 1000), firstFrame: nil)
     #expect(lost.incomplete)
     #expect(lost.lostEvents == 3)
+    // An incomplete record shows no figure at all: a partial breakdown reads as a whole one
+    // (issue 41, item 5); its counts stay.
+    #expect(lost.main.isEmpty && lost.tree.isEmpty, "\(lost.main) \(lost.tree)")
+    #expect(lost.runningAtFirstFrame == nil && lost.bench == nil && lost.displayServer == nil)
+    #expect(lost.events == 14 && lost.traceBytes == 1000)
+    let complete = ThreadStatesBreakdown.exact(
+      timeline: Self.timeline(), phases: Self.phases, samples: [], events: 14,
+      totals: .init(lostEvents: 0, traceBytes: 1000), firstFrame: nil)
+    #expect(!complete.main.isEmpty && !complete.tree.isEmpty)
     let late = SchedTimeline(
       events: SchedTraceParser.parse(Self.trace.split(separator: "\n").dropFirst(3).joined(separator: "\n"))
         .events,
@@ -108,6 +117,7 @@ import Testing
       totals: .init(lostEvents: 0, traceBytes: 1),
       firstFrame: nil)
     #expect(record.incomplete)
+    #expect(record.main.isEmpty && record.tree.isEmpty)
   }
 
   @Test("a thread that exited counts no time after its last switch out")

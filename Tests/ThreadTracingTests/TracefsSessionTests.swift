@@ -154,6 +154,92 @@ struct TracefsSessionTests {
     #expect(FileManager.default.fileExists(atPath: kept + TracefsSession.runtimeSuffix))
   }
 
+  @Test(
+    "a run that overflows the buffer is counted lost and grows it: the same work in a later run loses nothing"
+  )
+  func bufferGrows() throws {
+    // 8 KiB a CPU: about 150 events, where 300 forks of /bin/true make thousands.
+    try Self.withSession(bufferKB: 8) { session in
+      func run() throws -> TracefsSession.Capture {
+        try session.begin()
+        let child = try ChildProcess.spawn(
+          argv: ["/bin/sh", "-c", "i=0; while [ $i -lt 300 ]; do /bin/true; i=$((i+1)); done"],
+          environment: [:]
+        )
+        _ = child.wait(timeout: 60 * Double(TestTime.scale))
+        return session.end()
+      }
+      let first = try run()
+      #expect(first.lostEvents > 0, "300 forks fitted in 8 KiB a CPU: \(first.bytes) bytes")
+      #expect(first.bufferKBPerCPU == 8)
+      // The next runs get room: one of the next three loses nothing, in a buffer it grew.
+      var later: [TracefsSession.Capture] = []
+      for _ in 0..<3 {
+        let capture = try run()
+        later.append(capture)
+        if capture.lostEvents == 0 { break }
+      }
+      let sizes = later.map(\.bufferKBPerCPU)
+      #expect(
+        later.last?.lostEvents == 0, "still losing events at \(sizes) KiB a CPU: \(later.map(\.lostEvents))")
+      #expect(sizes.allSatisfy { $0 > 8 }, "\(sizes)")
+      #expect(sizes == sizes.sorted(), "a buffer shrank: \(sizes)")
+      let onDisk = FileSystem.readText(atPath: session.path + "/buffer_size_kb") ?? ""
+      #expect(Int(onDisk.prefix { $0.isNumber }) ?? 0 >= (sizes.last ?? 0), "buffer_size_kb reads \(onDisk)")
+    }
+  }
+
+  @Test("a process left untraced (a burner) and what it forks make no events; traced, the same work does")
+  func untracked() throws {
+    try Self.withSession { session in
+      // bench's child, so event-fork has it traced: it forks /bin/true over and over.
+      func forker() throws -> ChildProcess {
+        try ChildProcess.spawn(argv: ["/bin/sh", "-c", "while :; do /bin/true; done"], environment: [:])
+      }
+      func forks(of parent: ChildProcess) throws -> Int {
+        try session.begin()
+        // The test's own child, traced, to wait on: 100 forks of /bin/true (the forker runs meanwhile).
+        let marker = try ChildProcess.spawn(
+          argv: ["/bin/sh", "-c", "i=0; while [ $i -lt 100 ]; do /bin/true; i=$((i+1)); done"],
+          environment: [:]
+        )
+        _ = marker.wait(timeout: 60 * Double(TestTime.scale))
+        let events = SchedTraceParser.parse(session.end().text).events
+        #expect(
+          events.contains {
+            if case .processFork(let p, _, _) = $0.kind { return p == Int(marker.pid) }
+            return false
+          }, "the traced child's forks are missing")
+        return events.count {
+          if case .processFork(let p, _, _) = $0.kind { return p == Int(parent.pid) }
+          return false
+        }
+      }
+      let traced = try forker()
+      defer { traced.terminate(grace: 0) }
+      #expect(try forks(of: traced) > 0, "a traced forker made no fork events")
+      traced.terminate(grace: 0)
+      let left = try forker()
+      defer { left.terminate(grace: 0) }
+      try session.untrack([left.pid])
+      #expect(try forks(of: left) == 0, "an untracked forker's forks are in the trace")
+    }
+  }
+
+  /// Runs `body` with a session of the test's own claim (no other bench's sweep may remove it),
+  /// closed after.
+  static func withSession(
+    bufferKB: Int = TracefsSession.bufferKBPerCPU, _ body: (TracefsSession) throws -> Void
+  ) throws {
+    let claim = try MachineClaim()
+    let session = try TracefsSession.open(token: claim.token, bufferKB: bufferKB)
+    defer {
+      session.close()
+      withExtendedLifetime(claim) {}
+    }
+    try body(session)
+  }
+
   @Test("another bench's sweep leaves a live session's instance alone, whatever its pid says")
   func sweptUnderIt() throws {
     // The case: another session's sweep removed a test's instance (named by a pid no

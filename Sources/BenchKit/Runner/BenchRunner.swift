@@ -93,6 +93,12 @@ package final class BenchRunner: RunPerforming {
   /// The benchmark's gate to the machine lock (its resources').
   package var machine: MachineGate? { resources.machine }
 
+  /// Leaves `pids` out of the tracefs session's events (a condition's burners); nothing for
+  /// `sampled` or `off`.
+  package func leaveUntraced(_ pids: [Int32]) {
+    if case .tracefs(let session) = resources.threadStates { try? session.untrack(pids) }
+  }
+
   // MARK: - Argv and environment
 
   func argv(config: BenchConfiguration) -> [String] {

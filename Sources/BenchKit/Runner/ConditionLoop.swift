@@ -46,6 +46,10 @@ struct ConditionLoop {
         let prepared = control.prepare()
         if let note = prepared.note { progress.note(note) }
         preparation.burners = preparation.burners ?? prepared.burners
+        preparation.untraced += prepared.untraced
+      }
+      if !preparation.untraced.isEmpty {
+        for runner in runners { runner.leaveUntraced(preparation.untraced) }
       }
       defer {
         for control in controls { control.restore() }

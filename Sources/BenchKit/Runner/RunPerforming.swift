@@ -25,6 +25,9 @@ package protocol RunPerforming: Sendable {
   /// The gate to the machine lock of the conditions that need the whole machine; nil: none is
   /// taken.
   var machine: MachineGate? { get }
+
+  /// Leaves `pids` out of the thread-states trace from now on (a condition's burners).
+  func leaveUntraced(_ pids: [Int32])
 }
 
 extension RunPerforming {
@@ -35,6 +38,9 @@ extension RunPerforming {
 
   /// No machine lock (a runner that launches nothing real).
   package var machine: MachineGate? { nil }
+
+  /// Nothing traced (a runner that launches nothing real).
+  package func leaveUntraced(_ pids: [Int32]) {}
 }
 
 /// A relock cell's app, launched once: each run unlocks it, measures, and locks it again.

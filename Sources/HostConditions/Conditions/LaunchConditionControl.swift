@@ -54,10 +54,15 @@ package struct ConditionPreparation: Sendable {
   package var note: String?
   /// The loaded condition: how many burners run (nil when none could be started).
   package var burners: Int?
+  /// Processes the condition started that the thread-states trace should leave out (the
+  /// loaded condition's burners): they are load, not the launch, and every switch they make
+  /// when another task of the machine runs would be a trace event.
+  package var untraced: [Int32] = []
 
   /// Creates a preparation.
-  package init(note: String? = nil, burners: Int? = nil) {
+  package init(note: String? = nil, burners: Int? = nil, untraced: [Int32] = []) {
     self.note = note
     self.burners = burners
+    self.untraced = untraced
   }
 }

@@ -25,12 +25,14 @@ package final class LoadedCondition: LaunchConditionControl {
   /// Starts the burners (once).
   package func prepare() -> ConditionPreparation {
     state.withLock { (state: inout (started: Bool, burners: CPUBurners?)) -> ConditionPreparation in
-      if state.started { return ConditionPreparation(burners: state.burners?.count) }
+      if state.started {
+        return ConditionPreparation(burners: state.burners?.count, untraced: state.burners?.processIDs ?? [])
+      }
       state.started = true
       do throws(RunnerError) {
         let burners = try CPUBurners(plan: plan ?? .current(kind: load))
         state.burners = burners
-        return ConditionPreparation(burners: burners.count)
+        return ConditionPreparation(burners: burners.count, untraced: burners.processIDs)
       } catch {
         return ConditionPreparation(note: "bench: cannot start CPU burners: \(error.message)")
       }
