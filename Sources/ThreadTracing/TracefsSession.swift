@@ -244,15 +244,32 @@ package final class TracefsSession: Sendable {
   }
 
   /// Leaves `pids` (processes bench started that are not the launch: the loaded condition's
-  /// burners) out of the trace from now on (`set_event_notrace_pid`): a switch between one of
-  /// them and a task neither traced nor traced-by-fork is no longer an event. A switch between
-  /// one of them and a traced task stays (either side traced). In another pid namespace it
-  /// does nothing: `/proc`'s ids there are not the trace's.
-  /// - Throws: ``TracefsError`` when `set_event_notrace_pid` cannot be written (a kernel before
-  ///   5.8 has none: then the pids stay traced).
+  /// burners) out of the trace from now on. `event-fork` put them in `set_event_pid` when bench
+  /// forked them, and there a switch between one of them and any task of the machine is an
+  /// event (either side traced); so the list is written again without them (read, then
+  /// replaced: between runs, when only bench's own threads fork, and ``begin()`` adds those
+  /// again), and they go into `set_event_notrace_pid` so that what they fork stays out too. A
+  /// switch between one of them and a task still traced (the app's) stays in the trace. In
+  /// another pid namespace it does nothing: `/proc`'s ids there are not the trace's.
+  /// - Throws: ``TracefsError`` when the lists cannot be written (a kernel before 5.8 has no
+  ///   `set_event_notrace_pid`: the pids are then out of `set_event_pid` only).
   package func untrack(_ pids: [Int32]) throws(TracefsError) {
     guard !pids.isEmpty, !namespaced.withLock({ $0 }) else { return }
+    let leaving = Set(pids.map(Int.init))
     for folder in paths {
+      let listed = (FileSystem.readText(atPath: folder + "/set_event_pid", maxBytes: 1 << 20) ?? "")
+        .split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+      let kept = listed.filter { !leaving.contains($0) }
+      // An empty list would trace every task of the machine: bench's own threads are always in it.
+      if !kept.isEmpty, kept.count < listed.count {
+        do {
+          try FileSystem.writeControlFile(
+            kept.map(String.init).joined(separator: " ") + "\n", atPath: folder + "/set_event_pid")
+        } catch {
+          throw TracefsError("cannot write \(folder)/set_event_pid without \(pids): \(error.message)")
+        }
+      }
+      guard FileSystem.exists(atPath: folder + "/set_event_notrace_pid") else { continue }
       do {
         try FileSystem.appendControlFile(
           pids.map { String($0) }.joined(separator: " ") + "\n", atPath: folder + "/set_event_notrace_pid")

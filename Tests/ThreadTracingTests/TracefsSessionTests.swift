@@ -222,6 +222,12 @@ struct TracefsSessionTests {
       let left = try forker()
       defer { left.terminate(grace: 0) }
       try session.untrack([left.pid])
+      // Out of the traced list (a switch of a traced task with any other is an event), still
+      // in it the test's own threads.
+      let listed = (FileSystem.readText(atPath: session.path + "/set_event_pid") ?? "").split(
+        whereSeparator: \.isWhitespace)
+      #expect(!listed.contains(Substring(String(left.pid))), "\(left.pid) still in set_event_pid")
+      #expect(listed.contains(Substring(String(ProcessControl.currentProcessID))))
       #expect(try forks(of: left) == 0, "an untracked forker's forks are in the trace")
     }
   }
