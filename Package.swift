@@ -635,7 +635,7 @@ let package = Package(
     .testTarget(
       name: "FaultInjectionTests",
       dependencies: [
-        "BenchKit", "Gates", "LaunchContract", "SystemCalls", "TestSupport",
+        "AppBuilds", "BenchKit", "Gates", "LaunchContract", "SystemCalls", "TestSupport",
         "TestThreads", "Sampling", "ResultsSchema",
       ],
       swiftSettings: strict),

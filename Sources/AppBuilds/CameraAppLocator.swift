@@ -136,13 +136,23 @@ package enum CameraAppLocator {
   /// `logPath`. Stopped (with every compiler job it started) when `interrupted` turns true, and set to
   /// die with bench (``BuildGuard``). `swift` defaults to the one on `PATH`. Returns the binary.
   /// - Throws: `RunnerError` `.interrupted`, or `.buildFailed` with the log's last line.
-  static func build(
+  package static func build(
     package: String, scratch: String, logPath: String, swift: String? = nil, interrupted: () -> Bool
   ) throws(RunnerError) -> String {
     let binary = scratch + "/release/camera-app"
-    // A log folder that cannot be made shows as the build's failure to start, which is reported.
     try? FileSystem.createDirectory(atPath: (logPath as NSString).deletingLastPathComponent, mode: 0o777)
     unlink(logPath)
+    // The log is made here, so that a folder bench cannot write (a checkout another user owns)
+    // is said as such, not as a spawn that failed.
+    do {
+      close(try FileSystem.createFile(atPath: logPath))
+    } catch {
+      throw RunnerError(
+        .buildFailed,
+        "cannot build camera-app: cannot write the build log \(logPath): \(error.message) (build it as a user who can "
+          + "write \((logPath as NSString).deletingLastPathComponent), or set \(LaunchEnvironment.Key.cameraApp.rawValue))"
+      )
+    }
     let swift = swift ?? findSwift()
     prepareStaticCxx(scratch: scratch, swift: swift)
     let arguments = buildArguments.map { $0.replacingOccurrences(of: ".build/camera-app", with: scratch) }

@@ -31,8 +31,9 @@ public final class MachineLock: Sendable {
   public let path: String
   /// The open lock file, locked exclusively; closed (and the lock let go) with the lock.
   private let descriptor: Int32
-  /// Whether the file is open for writing (the holder's line is written and cleared).
-  private let writable: Bool
+  /// Whether the file is open for writing (the holder's line is written and cleared); false
+  /// for a user who may not write a lock file another user made: others see "another bench".
+  public let writable: Bool
 
   private init(path: String, descriptor: Int32, writable: Bool) {
     self.path = path

@@ -22,6 +22,11 @@ case BuildGuard.argument:
   // A child that dies with bench (internal; see BuildGuard): bench ab's swift build.
   BuildGuard.exec(Array(arguments.dropFirst()))
 default:
+  // A closed stderr or a file-size limit is an error to report (EPIPE, EFBIG), never a death:
+  // from the first line bench writes (a note before any command installs its handlers, e.g.
+  // "thread states sampled" for a user without root, used to kill bench with SIGPIPE).
+  signal(SIGPIPE, SIG_IGN)
+  signal(SIGXFSZ, SIG_IGN)
   // This executable runs the hidden helpers above, so the run command may start a guard.
   ProcessGuard.enable(
     // Without /proc/self/exe, argv[0] is the best guess at this executable.

@@ -1,3 +1,4 @@
+import AppBuilds
 import BenchKit
 import Foundation
 import LaunchContract
@@ -114,6 +115,17 @@ extension FaultCase {
       let bench = try BenchProcess(
         ["--runs", "1", "--conditions", "warm", "--configs", "deferred", "--out", out],
         environment: ["PATH": path, LaunchEnvironment.Key.cameraApp.rawValue: nil])
+      // A user who cannot write the checkout's build folder (the suite run as another user than
+      // the checkout's owner, scripts/unprivileged-suites): bench cannot build, and says why.
+      if let root = CameraAppLocator.packageRoot(), access(root + "/.build", W_OK) != 0 {
+        let o = bench.finish(deadline: 60)
+        expectCalmEnd(o, status: 1)
+        #expect(o.log.contains("cannot write the build log"), "\(o.logTail)")
+        var r = FaultReport(name: "Ctrl-C while camera-app is being built")
+        r.add(o, sentSignals: [])
+        r.knownOpen = "\(root)/.build is not writable by this user: bench refused to build, as it should"
+        return r
+      }
       #expect(bench.waitUntil(seconds: 30) { FileManager.default.fileExists(atPath: ws.path + "/swift.pid") })
       bench.send(SIGINT)
       let o = bench.finish(deadline: 20)
