@@ -53,6 +53,38 @@ package final class CPUBurners: Sendable {
     self.plan = plan
   }
 
+  /// The CPU time the burners got so far, s, summed over them (each one's
+  /// `/proc/PID/schedstat`: time on a CPU, ns); nil when one cannot be read.
+  package func cpuSeconds() -> Double? {
+    var total = 0.0
+    for child in children {
+      guard let text = FileSystem.readText(atPath: "/proc/\(child.pid)/schedstat", maxBytes: 256),
+        let ns = text.split(separator: " ").first.flatMap({ Double($0) })
+      else { return nil }
+      total += ns / 1e9
+    }
+    return total
+  }
+
+  /// Busy and total time of each of `cpus` so far, in `/proc/stat`'s ticks (busy: neither idle
+  /// nor waiting for I/O), summed; nil when `/proc/stat` cannot be read.
+  package static func cpuTicks(_ cpus: [Int]) -> (busy: Int, total: Int)? {
+    guard let text = FileSystem.readText(atPath: "/proc/stat", maxBytes: 1 << 20) else { return nil }
+    var busy = 0
+    var total = 0
+    let wanted = Set(cpus.map { "cpu\($0)" })
+    for line in text.split(separator: "\n") {
+      let fields = line.split(separator: " ")
+      guard let name = fields.first, wanted.contains(String(name)) else { continue }
+      let ticks = fields.dropFirst().prefix(8).compactMap { Int($0) }
+      guard ticks.count >= 5 else { return nil }
+      let all = ticks.reduce(0, +)
+      total += all
+      busy += all - ticks[3] - ticks[4]
+    }
+    return total > 0 ? (busy, total) : nil
+  }
+
   /// Stops and reaps every burner.
   package func stop() {
     for child in children { child.signalGroup(SIGKILL) }

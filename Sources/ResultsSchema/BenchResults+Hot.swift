@@ -51,6 +51,15 @@ extension BenchResults {
     /// `SystemPressureMonitor` read the same PSI and thermal files); absent when it reported none
     /// during the run.
     public var appPressureLevel: String?
+    /// The CPU time the soak's burners got, s, summed (their `schedstat`, read right before they
+    /// were stopped): with ``soakSeconds`` × ``burners`` it says how much of their CPUs the soak
+    /// really loaded. Absent in results written before it was measured (issue 41, item 4).
+    public var burnerCPUSeconds: Double?
+    /// The share of the soak the burners' CPUs were busy, whatever ran on them (`/proc/stat`'s
+    /// time that was neither idle nor waiting for I/O, before and after the soak): on a machine
+    /// busy with other work the CPUs are loaded though the burners got less of them. Absent in
+    /// older results and where `/proc/stat` cannot be read.
+    public var cpuBusyShare: Double?
 
     /// Creates a record.
     public init(

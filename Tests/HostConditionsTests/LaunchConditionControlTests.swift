@@ -60,8 +60,9 @@ import Testing
 
   @Test("a hot run keeps its first-frame reading once and the app's pressure level; without burners it fails")
   func hot() {
-    let soaked = BenchResults.HotRecord(
+    var soaked = BenchResults.HotRecord(
       soakSeconds: 1, burners: 2, cpus: [0, 1], beforeSoak: .init(psiCPU: 1), atSpawn: .init(psiCPU: 2))
+    soaked.burnerCPUSeconds = 1.8
     let run = HotRun(record: soaked, sensors: HostSensors())
     run.firstFrameReading.keep(.init(psiCPU: 3))
     run.firstFrameReading.keep(.init(psiCPU: 4))
@@ -76,6 +77,38 @@ import Testing
     var failed = Self.record()
     HotRun(record: unsoaked, sensors: HostSensors()).verify(ConditionRunObservation(), into: &failed)
     #expect(!failed.ok && failed.error?.contains("the launch was not soaked") == true)
+  }
+
+  @Test(
+    "a hot run is soaked by what the machine measured: a thermal zone's rise where there is one, else the burners' CPU time"
+  )
+  func hotVerifiedByWhatItDid() {
+    var record = BenchResults.HotRecord(
+      soakSeconds: 10, burners: 2, cpus: [0, 1], beforeSoak: .init(), atSpawn: .init())
+    // No thermal zone: the burners' CPU time over the soak (20 CPU-seconds offered).
+    record.burnerCPUSeconds = 19
+    #expect(HotRun.soakFailure(record) == nil)
+    record.burnerCPUSeconds = 4
+    #expect(
+      HotRun.soakFailure(record)?.contains(
+        "got 20 % of their CPUs (4.0 s of 20.0 s) and the CPUs were busy 0 %")
+        == true)
+    // A machine busy with other work: the CPUs were loaded though the burners got a fifth.
+    record.cpuBusyShare = 0.97
+    #expect(HotRun.soakFailure(record) == nil)
+    record.cpuBusyShare = 0.5
+    #expect(HotRun.soakFailure(record)?.contains("busy 50 % of the soak") == true)
+    record.burnerCPUSeconds = nil
+    #expect(HotRun.soakFailure(record)?.contains("cannot be verified") == true)
+    // A thermal zone decides where there is one, whatever the burners got.
+    record.beforeSoak = .init(thermalCelsius: ["thermal_zone0:x86_pkg_temp": 45, "thermal_zone1": 40])
+    record.atSpawn = .init(thermalCelsius: ["thermal_zone0:x86_pkg_temp": 45.4, "thermal_zone1": 41])
+    #expect(HotRun.soakFailure(record)?.contains("45.0 °C before and 45.4 °C at the spawn") == true)
+    record.atSpawn = .init(thermalCelsius: ["thermal_zone0:x86_pkg_temp": 52])
+    #expect(HotRun.soakFailure(record) == nil)
+    record.beforeSoak = .init(thermalCelsius: ["thermal_zone0": 85])
+    record.atSpawn = .init(thermalCelsius: ["thermal_zone0": 84])
+    #expect(HotRun.soakFailure(record) == nil, "a zone at 84 °C is hot")
   }
 
   @Test(
