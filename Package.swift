@@ -72,7 +72,7 @@
 //       Reports, ResultsSchema, RunAnalysis, SyntheticCamera, SystemCalls, TestSupport, ThreadStates,
 //       V4L2Camera, V4L2TestSupport
 //   9 history-benchmark (executable) → BenchHistory, CommandLineKit, HistoryAnalysis, ResultsSchema,
-//       RunAnalysis, Sampling, Statistics
+//       RunAnalysis, Sampling, Statistics, SystemCalls
 //   10 BenchJobs → AppBuilds, BenchHistory, BenchKit, CommandLineKit, Display, DisplayServers, Gates,
 //       HistoryAnalysis, HostConditions, LaunchContract, LightBoardFeed, Reports, ResultsSchema,
 //       RunAnalysis, Statistics, Subprocess, SyntheticCamera, SystemCalls, ThreadTracing, V4L2Camera
@@ -393,7 +393,7 @@ let package = Package(
       name: "history-benchmark",
       dependencies: [
         "BenchHistory", "CommandLineKit", "HistoryAnalysis", "ResultsSchema", "RunAnalysis", "Sampling",
-        "Statistics",
+        "Statistics", "SystemCalls",
       ],
       path: "Benchmarks/history-benchmark", swiftSettings: strict),
     // Shared test helpers.

@@ -10,6 +10,9 @@ import Statistics
 //       E-divisive on synthetic series whose every point is the median of N runs drawn from the
 //       cell's real runs: false change points on flat 60-point series, a 5 % step in 30-point
 //       series found within ±1, the location errors.
+//   history-benchmark replay FILE [--window N] [--max-p P] [--fdr Q]
+//       The windowed detector with Benjamini–Hochberg across each group of series in FILE (one
+//       night's series); docs/measurements/2026-12-07-history-detection.md.
 //   history-benchmark make-db FILE [--benchmarks N] [--cells N] [--phases N] [--runs N]
 //       An SQLite history of N benchmarks (one machine; cells × phases series, runs per cell),
 //       recorded as `bench history record` records, with a 5 % step in one series of ten.
@@ -34,6 +37,14 @@ enum HistoryBenchmarkTool: Command {
     var noiseScales: [Double] = [1]
     /// accuracy: the detector's options.
     var detect = EDivisive.Options.history
+    /// replay: the windowed detector's window.
+    var window = WindowedChangePoints.Options.history.windowLength
+    /// replay: its largest p-value.
+    var maxPValue = WindowedChangePoints.Options.history.maxPValue
+    /// replay: the false discovery rate across a group.
+    var falseDiscoveryRate = 0.01
+    /// replay: the smallest move of a change point.
+    var minimumMagnitude = WindowedChangePoints.Options.history.minimumMagnitude
     /// make-db: benchmarks.
     var benchmarks = 1000
     /// make-db: cells per benchmark.
@@ -75,6 +86,19 @@ enum HistoryBenchmarkTool: Command {
     "--min-segment", "N", "accuracy: the fewest points on each side",
     default: EDivisive.Options.history.minimumSegment,
     parser: .integer(in: 1...1000))
+  static let window = Option(
+    "--window", "N", "replay: points per window", default: WindowedChangePoints.Options.history.windowLength,
+    parser: .integer(in: 3...10_000))
+  static let maxP = Option(
+    "--max-p", "P", "replay: the largest p-value", default: WindowedChangePoints.Options.history.maxPValue,
+    parser: .number(in: NumberRange(greaterThan: 0, below: 1)))
+  static let fdr = Option(
+    "--fdr", "Q", "replay: the false discovery rate across a group", default: 0.01,
+    parser: .number(in: NumberRange(greaterThan: 0, below: 1)))
+  static let minMagnitude = Option(
+    "--min-magnitude", "R", "replay: the smallest move of the mean (0.02: 2 %)",
+    default: WindowedChangePoints.Options.history.minimumMagnitude,
+    parser: .number(in: NumberRange(atLeast: 0)))
   static let benchmarks = Option(
     "--benchmarks", "N", "make-db: benchmarks", default: 1000, parser: .integer(in: 1...1_000_000))
   static let cells = Option(
@@ -87,11 +111,13 @@ enum HistoryBenchmarkTool: Command {
   /// The option table (parser and `--help`).
   static let spec = CommandLineSpec(
     command: "history-benchmark",
-    synopsis: "accuracy --results FILE [options] | make-db FILE [options]",
+    synopsis: "accuracy --results FILE [options] | replay FILE [options] | make-db FILE [options]",
     summary:
       "Issue 26's history benchmarks: change-point detection accuracy on a machine's noise, and big databases.",
     options: [
-      results, cell, phase, runsPerPoint, series, noiseScale, alpha, permutations, minSegment, benchmarks,
+      results, cell, phase, runsPerPoint, series, noiseScale, alpha, permutations, minSegment, window, maxP,
+      fdr,
+      minMagnitude, benchmarks,
       cells,
       phases, runs,
     ])
@@ -111,6 +137,13 @@ enum HistoryBenchmarkTool: Command {
         alpha: try parsed.value(alpha), permutations: try parsed.value(permutations),
         minimumSegment: try parsed.value(minSegment))
       return options
+    case ("replay", 2):
+      var options = Options(action: "replay", file: parsed.positional[1])
+      options.window = try parsed.value(window)
+      options.maxPValue = try parsed.value(maxP)
+      options.falseDiscoveryRate = try parsed.value(fdr)
+      options.minimumMagnitude = try parsed.value(minMagnitude)
+      return options
     case ("make-db", 2):
       var options = Options(action: "make-db", file: parsed.positional[1])
       options.benchmarks = try parsed.value(benchmarks)
@@ -119,7 +152,7 @@ enum HistoryBenchmarkTool: Command {
       options.runs = try parsed.value(runs)
       return options
     default:
-      throw UsageError("wants 'accuracy --results FILE' or 'make-db FILE' (see --help)")
+      throw UsageError("wants 'accuracy --results FILE', 'replay FILE' or 'make-db FILE' (see --help)")
     }
   }
 
@@ -129,6 +162,7 @@ enum HistoryBenchmarkTool: Command {
   ) throws(UsageError) -> Int32 {
     switch options.action {
     case "accuracy": return try accuracy(options, output: &output)
+    case "replay": return try replay(options, output: &output)
     default: return try makeDatabase(options, output: &output, errors: &errors)
     }
   }

@@ -47,6 +47,24 @@ struct HistoryDetectCommandTests {
     #expect(change.pValue <= 0.05)
   }
 
+  @Test("--detector edivisive still runs E-divisive's permutation test; an unknown detector is refused")
+  func edivisiveSelectable() throws {
+    let db = try slowedAtTwelve()
+    let (status, output, errors) = HistoryFixtures.run([
+      "detect", "--db", db, "--phase", "first_frame_observed", "--detector", "edivisive", "--format", "json",
+    ])
+    #expect(status == 0, "\(errors)")
+    struct Found: Decodable {
+      var change_points: [HistoryChangePoint]
+    }
+    let found = try JSONDecoder().decode(Found.self, from: Data(output.utf8)).change_points
+    #expect(found.map { "\($0.commitBefore)..\($0.commitAfter)" } == ["commit11..commit12"])
+    // The permutation test's p counts shuffles over 501: a multiple of 1/501.
+    let p = try #require(found.first?.pValue)
+    #expect(abs(p * 501 - (p * 501).rounded()) < 1e-9)
+    #expect(HistoryFixtures.run(["detect", "--db", db, "--detector", "otava"]).status == 2)
+  }
+
   @Test("detect's table says how many change points in how many series, one line each")
   func detectTable() throws {
     let db = try slowedAtTwelve()

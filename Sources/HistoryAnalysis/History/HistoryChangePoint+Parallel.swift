@@ -10,11 +10,22 @@ extension HistoryChangePoint {
   package static func detectEach(_ series: [HistorySeries], options: EDivisive.Options)
     -> [[HistoryChangePoint]]
   {
+    detectEach(series, detector: .edivisive(options))
+  }
+
+  /// The change points `detector` finds in each series (one list per series, in their order),
+  /// spread over the cores; the windowed detector's are then controlled across all of them
+  /// (`controlFalseDiscoveries`), so a series' change points depend on the others detected with it.
+  package static func detectEach(_ series: [HistorySeries], detector: HistoryDetector)
+    -> [[HistoryChangePoint]]
+  {
     let found = PThreadMutex([[HistoryChangePoint]](repeating: [], count: series.count))
     DispatchQueue.concurrentPerform(iterations: series.count) { i in
-      let points = detect(series[i], options: options)
+      let points = detect(series[i], detector: detector)
       found.withLock { $0[i] = points }
     }
-    return found.withLock { $0 }
+    let each = found.withLock { $0 }
+    if case .windowed(_, let rate) = detector { return controlFalseDiscoveries(each, rate: rate) }
+    return each
   }
 }

@@ -1,6 +1,6 @@
 import Statistics
 
-/// A change point in one series of the history: where E-divisive split it, the commits on
+/// A change point in one series of the history: where the detector (`HistoryDetector`) split it, the commits on
 /// either side, and how much the medians moved.
 package struct HistoryChangePoint: Sendable, Hashable, Codable {
   /// The machine's fingerprint.
@@ -36,17 +36,23 @@ package struct HistoryChangePoint: Sendable, Hashable, Codable {
   /// Its 95 % percentile-bootstrap interval (`Bootstrap.ratioOfMediansInterval` of the two
   /// segments, minus 1); NaN bounds when the bootstrap refused.
   package var shiftInterval: [Double]
-  /// The permutation test's p-value.
+  /// The p-value: the windowed detector's adjusted t-test, or E-divisive's permutation test.
   package var pValue: Double
-  /// E-divisive's statistic t at the split.
+  /// The statistic at the split: the t-test's t (windowed) or E-divisive's t.
   package var statistic: Double
 
   /// The change points of `series`: E-divisive on its finite medians, each change point with the
   /// segments between its neighbours (in index order) for the shift.
   package static func detect(_ series: HistorySeries, options: EDivisive.Options) -> [HistoryChangePoint] {
+    detect(series, detector: .edivisive(options))
+  }
+
+  /// The change points `detector` finds in `series`' finite medians, each with the segments
+  /// between its neighbours (in index order) for the shift; not yet controlled across series.
+  package static func detect(_ series: HistorySeries, detector: HistoryDetector) -> [HistoryChangePoint] {
     let points = series.points.filter { $0.median.isFinite }
     let medians = points.map(\.median)
-    let found = EDivisive.changePoints(medians, options: options).sorted { $0.index < $1.index }
+    let found = detector.changePoints(medians)
     let bounds = [0] + found.map(\.index) + [medians.count]
     return found.enumerated().map { offset, change in
       let before = Array(medians[bounds[offset]..<change.index])

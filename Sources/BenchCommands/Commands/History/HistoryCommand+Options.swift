@@ -9,7 +9,10 @@ extension HistoryCommand {
   static let actionOptions: [Action: [any CommandLineOption]] = [
     .record: [commit, branch, time],
     .show: [machine, cell, phase, since, branch, svg, commitURL],
-    .detect: [machine, cell, phase, since, branch, alpha, permutations, minSegment],
+    .detect: [
+      machine, cell, phase, since, branch, detector, window, maxP, fdr, minMagnitude, alpha, permutations,
+      minSegment,
+    ],
   ]
 
   /// Checks the command line: an action, its arguments, and only the options it takes.
@@ -50,6 +53,11 @@ extension HistoryCommand {
       options.format = try parsed.value(format)
       options.svgFolder = try parsed.value(svg)
       options.commitURL = try parsed.value(commitURL)
+      options.detector = try parsed.value(detector)
+      options.window = try parsed.value(window)
+      options.maxPValue = try parsed.value(maxP)
+      options.falseDiscoveryRate = try parsed.value(fdr)
+      options.minimumMagnitude = try parsed.value(minMagnitude)
       options.alpha = try parsed.value(alpha)
       options.permutations = try parsed.value(permutations)
       options.minimumSegment = try parsed.value(minSegment)

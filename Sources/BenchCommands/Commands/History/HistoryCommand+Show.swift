@@ -29,11 +29,24 @@ extension HistoryCommand {
     throws(HistoryError)
   {
     let series = try store.series(options.query)
-    let found = HistoryChangePoint.detectEach(series, options: edivisive(options)).flatMap { $0 }
+    let found = HistoryChangePoint.detectEach(series, detector: historyDetector(options)).flatMap { $0 }
     switch options.format {
     case .table: output.write(HistoryReport.changePointTable(found, seriesCount: series.count))
     case .csv: output.write(HistoryReport.changePointCSV(found))
     case .json: output.write(HistoryReport.changePointJSON(found))
+    }
+  }
+
+  /// The detector and its options from the command line.
+  static func historyDetector(_ options: Options) -> HistoryDetector {
+    switch options.detector {
+    case .windowed:
+      return .windowed(
+        WindowedChangePoints.Options(
+          windowLength: options.window, maxPValue: options.maxPValue,
+          minimumMagnitude: options.minimumMagnitude),
+        falseDiscoveryRate: options.falseDiscoveryRate)
+    case .edivisive: return .edivisive(edivisive(options))
     }
   }
 
@@ -51,7 +64,8 @@ extension HistoryCommand {
   ) throws(HistoryError) {
     do {
       try FileSystem.createDirectory(atPath: folder)
-      for (s, found) in zip(series, HistoryChangePoint.detectEach(series, options: edivisive(options))) {
+      for (s, found) in zip(series, HistoryChangePoint.detectEach(series, detector: historyDetector(options)))
+      {
         let svg = HistoryTrendPlot.svg(s, changePoints: found, commitURL: options.commitURL)
         try ReportWriter.write(svg, to: folder + "/" + HistoryTrendPlot.fileName(s.key))
       }

@@ -18,6 +18,14 @@ package enum HistoryCommand: Command {
     case detect
   }
 
+  /// `--detector`.
+  package enum DetectorName: String, Sendable, CaseIterable {
+    /// Windowed E-divisive with a t-test merge and Benjamini–Hochberg across series (default).
+    case windowed
+    /// E-divisive over each whole series with a permutation test.
+    case edivisive
+  }
+
   /// `--format`.
   package enum Format: String, Sendable, CaseIterable {
     /// A table for people.
@@ -50,6 +58,16 @@ package enum HistoryCommand: Command {
     package var svgFolder: String?
     /// `show --svg`: each point's link, `{commit}` replaced by its hash.
     package var commitURL = HistoryTrendPlot.defaultCommitURL
+    /// `detect`: the method.
+    package var detector = DetectorName.windowed
+    /// `detect --detector windowed`: points per window.
+    package var window = WindowedChangePoints.Options.history.windowLength
+    /// `detect --detector windowed`: the largest p-value of a change point in its series.
+    package var maxPValue = WindowedChangePoints.Options.history.maxPValue
+    /// `detect --detector windowed`: the false discovery rate across series.
+    package var falseDiscoveryRate = 0.01
+    /// `detect --detector windowed`: the smallest move of the mean at a change point.
+    package var minimumMagnitude = WindowedChangePoints.Options.history.minimumMagnitude
     /// `detect`: the significance level of the permutation test.
     package var alpha = EDivisive.Options.history.alpha
     /// `detect`: permutations per test.
@@ -100,15 +118,35 @@ package enum HistoryCommand: Command {
   static let commitURL = Option(
     "--commit-url", "TEMPLATE", "show --svg: each point's link; {commit} is replaced by the hash",
     default: HistoryTrendPlot.defaultCommitURL, shownAs: "GitHub's commit search", parser: .text)
+  static let detector = Option(
+    "--detector", "NAME",
+    "detect: windowed (E-divisive in windows, t-test merge, Benjamini-Hochberg across series) or edivisive (permutation test)",
+    default: DetectorName.windowed, parser: .choice())
+  static let window = Option(
+    "--window", "N",
+    "detect --detector windowed: benchmarks per window (a t-test compares up to two windows a side)",
+    default: WindowedChangePoints.Options.history.windowLength, parser: .integer(in: 3...10_000))
+  static let maxP = Option(
+    "--max-p", "P", "detect --detector windowed: the largest p-value of a change point in its series",
+    default: WindowedChangePoints.Options.history.maxPValue,
+    parser: .number(in: NumberRange(greaterThan: 0, below: 1)))
+  static let minMagnitude = Option(
+    "--min-magnitude", "R",
+    "detect --detector windowed: the smallest move of the mean at a change point (0.02: 2 %)",
+    default: WindowedChangePoints.Options.history.minimumMagnitude,
+    parser: .number(in: NumberRange(atLeast: 0)))
+  static let fdr = Option(
+    "--fdr", "Q", "detect --detector windowed: the false discovery rate across the series detected together",
+    default: 0.01, parser: .number(in: NumberRange(greaterThan: 0, below: 1)))
   static let alpha = Option(
-    "--alpha", "P", "detect: the permutation test's significance level",
+    "--alpha", "P", "detect --detector edivisive: the permutation test's significance level",
     default: EDivisive.Options.history.alpha,
     parser: .number(in: NumberRange(greaterThan: 0, below: 1)))
   static let permutations = Option(
-    "--permutations", "N", "detect: permutations per test",
+    "--permutations", "N", "detect --detector edivisive: permutations per test",
     default: EDivisive.Options.history.permutations, parser: .integer(in: 10...100_000))
   static let minSegment = Option(
-    "--min-segment", "N", "detect: the fewest benchmarks on each side of a change point",
+    "--min-segment", "N", "detect --detector edivisive: the fewest benchmarks on each side of a change point",
     default: EDivisive.Options.history.minimumSegment,
     parser: .integer(in: 1...1000))
 
@@ -122,13 +160,17 @@ package enum HistoryCommand: Command {
       counts and pass/fail — once: recording the same results again adds nothing. show prints one
       line per benchmark of each series (machine × cell × phase: the median of the runs with its
       95 % interval, and k of n runs failed), as a table, CSV (Otava's layout) or JSON, and with
-      --svg a trend plot per series. detect runs E-divisive means with a permutation test on each
-      series of run medians and lists each change point: where, the commits around it, the shift
-      with its interval and the p-value. Two machines are never mixed in one series.
+      --svg a trend plot per series. detect finds the change points in each series of run medians
+      and lists each: where, the commits around it, the shift with its interval and the p-value.
+      The default detector is windowed E-divisive with a t-test merge (Apache Otava's method),
+      with Benjamini-Hochberg across the series detected together; --detector edivisive runs
+      E-divisive means with a permutation test instead. Two machines are never
+      mixed in one series.
       """,
     options: [
-      db, commit, branch, time, machine, cell, phase, since, format, svg, commitURL, alpha, permutations,
-      minSegment,
+      db, commit, branch, time, machine, cell, phase, since, format, svg, commitURL, detector, window, maxP,
+      fdr,
+      minMagnitude, alpha, permutations, minSegment,
     ],
     epilogue: """
       exit status: 0 done, 1 the database failed or its library (libsqlite3, libpq) is missing, 2 bad usage, unreadable results or no connection
