@@ -132,6 +132,26 @@ struct AppOutsideResultsTests {
     #expect(user.name == "root" && user.uid == 0 && user.reachesResults, "\(user)")
   }
 
+  @Test(
+    "as root, an app in a folder the app user cannot pass: one line naming the folder, exit 2, --app-user root suggested",
+    .enabled(if: geteuid() == 0, "needs root: only a root bench runs the app as another user"))
+  func unreachableAppRefused() throws {
+    let ws = Folder()
+    defer { ws.remove() }
+    let closed = ws.root + "/closed"
+    try FileSystem.createDirectory(atPath: closed, mode: 0o700)
+    let app = try BenchInvocation.writeScript("#!/bin/sh\nexec sleep 300\n", named: "app.sh", in: closed)
+    let outcome = try #require(
+      try BenchInvocation.run(
+        ["--runs", "1", "--conditions", "warm", "--configs", "deferred", "--out", ws.out, "--app", app],
+        environment: ["SUDO_USER": "", "SUDO_UID": ""]))
+    #expect(outcome.status == 2, "\(outcome.errors)")
+    let lines = outcome.errors.split(separator: "\n")
+    #expect(lines.count == 1, "\(outcome.errors)")
+    #expect(outcome.errors.contains("\(closed) (mode 0700"), "\(outcome.errors)")
+    #expect(outcome.errors.contains("--app-user root"), "\(outcome.errors)")
+  }
+
   @Test("an app that plants the next run's .log beside its trace does not put bytes in bench's log")
   func plantedNextLog() throws {
     let ws = Folder()
