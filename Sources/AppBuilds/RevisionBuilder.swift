@@ -27,7 +27,9 @@ package struct Revision: Sendable, Equatable {
 /// (``CameraAppLocator``: release, `--static-swift-stdlib`, its own scratch folder), and keeps
 /// one binary per tree so that a second `bench ab` of the same revisions builds nothing.
 ///
-/// Layout, in the package's `.build/ab/` (mode 0700, ignored by git like all of `.build`):
+/// Layout, in the package's `.build/ab/` (mode 0711, ignored by git like all of `.build`: others
+/// may pass through it, not list it, so that the app user a root bench runs camera-app as —
+/// `--app-user`, issue 41 — can run the cached binaries):
 /// - `tree/<tree>/camera-app`: the cache, one finished binary per git tree
 ///   (`git rev-parse COMMIT^{tree}`: what the commit's files are, not what the commit is named,
 ///   so two commits with the same files share one build), written under a temporary name and
@@ -169,6 +171,9 @@ package final class RevisionBuilder: Sendable {
     let cached = cachedBinary(tree: tree)
     if FileSystem.isExecutable(atPath: cached) {
       log("camera-app at \(revision.name) (\(revision.shortCommit)): cached, \(cached)")
+      // A cache made before issue 41 was mode 0700: opened to the app user as prepareFolder does.
+      chmod(folder, 0o711)
+      chmod(folder + "/tree", 0o711)
       return cached
     }
     try prepareFolder()
@@ -211,11 +216,13 @@ package final class RevisionBuilder: Sendable {
 
   func prepareFolder() throws(RunnerError) {
     do throws(Errno) {
-      try FileSystem.createDirectory(atPath: folder + "/tree", mode: 0o700)
+      try FileSystem.createDirectory(atPath: folder + "/tree", mode: 0o711)
     } catch {
       throw RunnerError(.buildFailed, "cannot create \(folder)/tree: \(error.message)", errno: error)
     }
-    chmod(folder, 0o700)
+    // Passable, for the app user (see the layout above); a tree folder made before is made so too.
+    chmod(folder, 0o711)
+    chmod(folder + "/tree", 0o711)
   }
 
   /// Makes `src` a detached worktree at `revision` (adding it when it is missing or broken).

@@ -83,6 +83,13 @@ package final class BenchDisplay: Sendable {
     try server.makeMonitor(request, detector: detector)
   }
 
+  /// Opens a private server to an app that runs as user `uid`, group `gid`
+  /// (``DisplayServer/grant(toAppUser:group:)``).
+  /// - Throws: `RunnerError` `.displayFailed` naming what could not be granted.
+  package func grant(toAppUser uid: UInt32, group gid: UInt32) throws(RunnerError) {
+    try server.grant(toAppUser: uid, group: gid)
+  }
+
   /// Stops a private server (and removes what it left). Safe to call more than once.
   package func stop() { server.stop() }
 }

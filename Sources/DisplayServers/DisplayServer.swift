@@ -43,6 +43,17 @@ package protocol DisplayServer: Sendable {
   func makeMonitor(_ request: ProbeRequest, detector: DetectorConfiguration) throws(RunnerError)
     -> DisplayMonitor
 
+  /// Opens the server to an app that runs as user `uid`, group `gid` (bench being root and the
+  /// app not, `--app-user`): what that user needs to connect and nothing more. Nothing to do for
+  /// a server every user reaches already (shared memory: the app inherits its surface).
+  /// - Throws: `RunnerError` `.displayFailed` naming what could not be granted.
+  func grant(toAppUser uid: UInt32, group gid: UInt32) throws(RunnerError)
+
   /// Stops a private server and removes what it left. Safe to call more than once.
   func stop()
+}
+
+extension DisplayServer {
+  /// Nothing to grant (shared memory; an existing server, which is the user's to open).
+  package func grant(toAppUser uid: UInt32, group gid: UInt32) throws(RunnerError) {}
 }

@@ -1,13 +1,19 @@
 import ResultsSchema
 
 extension ResultsTable {
-  /// The table's notes on per-run verification: per cell, its priming run (when primed),
+  /// The table's notes on per-run verification: an app that ran as root beside a root bench
+  /// (`--app-user root`), then per cell, its priming run (when primed),
   /// missed compositor deadlines (when any), runs whose device bench released (their app ended
   /// holding it), processes the app left outside its process group that bench killed (when
   /// any), cold runs whose device was not cold, other runs whose device was cold, and
   /// cells whose app never reported its power-up.
   static func verificationNotes(_ results: BenchResults) -> String {
     var out = ""
+    // Bench was root and so was the app (`--app-user root`): nothing kept it from the results.
+    if let user = results.settings.appUser, user.benchIsRoot && user.reachesResults {
+      out +=
+        "- the app ran as \(user.name) (uid \(user.uid)), bench's own user: an app that could have reached the results\n"
+    }
     for c in results.cells {
       let name = "\(c.condition)/\(c.config)"
       if let priming = c.priming {

@@ -109,6 +109,9 @@ extension BenchResults {
     /// scheduler events, exact), `sampled` (`/proc` totals) or `off`. Absent in results from
     /// before it was recorded (issue 27).
     public var threadStates: String? = nil
+    /// Who the app ran as (`--app-user`, ``AppUserRecord``). Absent in results from before it
+    /// was recorded (issue 41).
+    public var appUser: AppUserRecord? = nil
     /// Creates the record (`wallSeconds` and `interrupted` are filled in at the end).
     public init(
       runs: Int, warmup: Int, conditions: [String], configs: [String], outputs: [String],

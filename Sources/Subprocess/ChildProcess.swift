@@ -44,10 +44,11 @@ package final class ChildProcess: Sendable {
   /// Spawns `argv` with `environment`. `inheritedFDs` maps child descriptor numbers to parent
   /// descriptors (dup2'ed); stdout goes to `logPath` (or /dev/null), stderr to `errorLogPath`
   /// (or with stdout; to `logPath` when `inheritedFDs` gives stdout), unless `inheritedFDs` gives
-  /// descriptor 1 or 2 (a pipe bench drains).
+  /// descriptor 1 or 2 (a pipe bench drains). With `user`, the child runs as that user and holds
+  /// no other descriptor of bench's (the app under test when bench is root: ``ProcessControl``).
   package static func spawn(
     argv: [String], environment: [String: String], inheritedFDs: [Int32: Int32] = [:],
-    logPath: String? = nil, errorLogPath: String? = nil
+    logPath: String? = nil, errorLogPath: String? = nil, user: UserIdentity? = nil
   ) throws(RunnerError) -> ChildProcess {
     precondition(!argv.isEmpty)
     var descriptors = inheritedFDs.mapValues { ProcessControl.ChildDescriptor.inherited($0) }
@@ -67,7 +68,7 @@ package final class ChildProcess: Sendable {
     let spawned: Result<pid_t, Errno> = spawning.withLock { _ in
       Result { () throws(Errno) -> pid_t in
         let pid = try ProcessControl.spawn(
-          path: argv[0], arguments: argv, environment: environment, descriptors: descriptors)
+          path: argv[0], arguments: argv, environment: environment, descriptors: descriptors, user: user)
         ProcessGuard.current.withLock { $0 }?.watch(group: pid)
         return pid
       }

@@ -75,6 +75,10 @@ public enum PrivateDirectory {
   /// when others can write into it, sticky (as `/tmp` is), so nobody else can swap it.
   /// The corresponding call is `fstatat` (`lstat`, and `stat` through a parent that is a link).
   /// - Throws: `PrivateDirectoryError` naming the folder at fault and why.
+  ///
+  /// A folder this process made and handed to another user (``handOver(_:uid:gid:)``: the app
+  /// under test's scratch, when bench is root and the app is not) passes as this user's own:
+  /// that exact path only, never a folder another user made first.
   public static func check(_ path: String) throws(PrivateDirectoryError) {
     guard path.hasPrefix("/") else {
       throw PrivateDirectoryError(.notAbsolute, path: path, "\(path) is not an absolute path")
@@ -100,7 +104,9 @@ public enum PrivateDirectory {
         throw PrivateDirectoryError(.notADirectory, path: prefix, "\(prefix) is not a folder")
       }
       if isLast {
-        guard st.st_uid == me else { throw foreignOwner(prefix, st.st_uid) }
+        guard st.st_uid == me || handedOver.withLock({ $0[path] == st.st_uid }) else {
+          throw foreignOwner(prefix, st.st_uid)
+        }
         guard st.st_mode & 0o022 == 0 else { throw writableByOthers(prefix, st.st_mode) }
       } else {
         guard st.st_uid == 0 || st.st_uid == me else { throw foreignOwner(prefix, st.st_uid) }
@@ -109,6 +115,17 @@ public enum PrivateDirectory {
         }
       }
     }
+  }
+
+  /// The folders this process handed to another user, by path, with that user's uid.
+  private static let handedOver = PThreadMutex<[String: uid_t]>([:])
+
+  /// Hands `path` — a folder or file this process made — to user `uid` and group `gid`, and
+  /// remembers it: ``check(_:)`` still takes that folder for this user's own. The corresponding
+  /// call is `lchown(path, uid, gid)`.
+  public static func handOver(_ path: String, uid: uid_t, gid: gid_t) throws(Errno) {
+    try FileSystem.changeOwner(atPath: path, uid: uid, gid: gid)
+    handedOver.withLock { $0[path] = uid }
   }
 
   private static func status(_ path: String, followingLinks: Bool) throws(PrivateDirectoryError) -> stat {

@@ -15,6 +15,16 @@ extension ProcessControl {
     return (parent, state)
   }
 
+  /// The process group of process `pid`, from `/proc/<pid>/stat` (its fifth field), or nil when
+  /// there is no such process.
+  public static func processGroup(of pid: pid_t) -> pid_t? {
+    guard let stat = FileSystem.readText(atPath: "/proc/\(pid)/stat", maxBytes: 4096),
+      let close = stat.lastIndex(of: ")")
+    else { return nil }
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    return fields.count > 2 ? pid_t(fields[2]) : nil
+  }
+
   /// Whether process `pid` is `ancestor` or one it started, however deep: its chain of parents
   /// (``parentAndState(of:)``) reaches `ancestor` before init. A process whose parent ended was
   /// re-parented (to init or a subreaper) and no longer descends from it.

@@ -32,25 +32,30 @@ extension ProcessControl {
   /// - Throws: the ``Errno`` of the call that failed: `posix_spawn` or `execve` (`ENOENT` when
   ///   `path` does not exist, `EACCES`), `fork`, `open` of a log, `fcntl` of a descriptor copy.
   ///
+  /// With `user` (no `deathSignal`), the child runs as that user, group and supplementary
+  /// groups only, and holds no descriptor of this process but `descriptors`; the corresponding
+  /// calls are `vfork`, `setgroups`, `setresgid`, `setresuid`, `close_range` and `execve`
+  /// (`EPERM` when this process may not become that user).
+  ///
   /// The child is listed among this process's own children (``ownChildren``) before any other
   /// thread can see it: a scan for escaped processes never takes it for one.
   public static func spawn(
     path: String, arguments: [String], environment: [String: String],
-    descriptors: [Int32: ChildDescriptor] = [:], deathSignal: Int32? = nil
+    descriptors: [Int32: ChildDescriptor] = [:], deathSignal: Int32? = nil, user: UserIdentity? = nil
   ) throws(Errno) -> pid_t {
     try ownChildren.withLock { (children) throws(Errno) -> pid_t in
       let pid = try spawnUnlisted(
         path: path, arguments: arguments, environment: environment, descriptors: descriptors,
-        deathSignal: deathSignal)
+        deathSignal: deathSignal, user: user)
       children.insert(pid)
       return pid
     }
   }
 
-  /// ``spawn(path:arguments:environment:descriptors:deathSignal:)`` without the listing.
+  /// ``spawn(path:arguments:environment:descriptors:deathSignal:user:)`` without the listing.
   private static func spawnUnlisted(
     path: String, arguments: [String], environment: [String: String],
-    descriptors: [Int32: ChildDescriptor], deathSignal: Int32?
+    descriptors: [Int32: ChildDescriptor], deathSignal: Int32?, user: UserIdentity?
   ) throws(Errno) -> pid_t {
     let argv = arguments.map { strdup($0) } + [nil]
     let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -69,7 +74,7 @@ extension ProcessControl {
       opened.append(copy)
       sources[child] = copy
     }
-    guard let deathSignal else {
+    if deathSignal == nil && user == nil {
       return try posixSpawn(path: path, argv: argv, envp: envp, order: order, sources: sources)
     }
     // The forked child cannot open files safely in every case: logs are opened here.
@@ -84,8 +89,17 @@ extension ProcessControl {
       case .inherited(let parent): pairs.append((sources[child] ?? parent, child))
       }
     }
-    let pid = CPlatformShims_spawnTiedToThread(
-      path, argv, envp, pairs.map(\.source), pairs.map(\.target), Int32(pairs.count), deathSignal)
+    let pid: Int32
+    if let deathSignal {
+      pid = CPlatformShims_spawnTiedToThread(
+        path, argv, envp, pairs.map(\.source), pairs.map(\.target), Int32(pairs.count), deathSignal)
+    } else if let user {
+      pid = CPlatformShims_spawnAsUser(
+        path, argv, envp, pairs.map(\.source), pairs.map(\.target), Int32(pairs.count), user.uid, user.gid,
+        user.groups, Int32(user.groups.count))
+    } else {
+      pid = -1
+    }
     guard pid > 0 else { throw Errno.current }
     return pid
   }

@@ -9,6 +9,9 @@ import SystemCalls
 // `bench` dispatches to a command (BenchCommandLine); every command returns its exit status
 // (0 ok, 1 failed/regression, 2 bad usage or input).
 let arguments = Array(CommandLine.arguments.dropFirst())
+// Not dumpable (issue 41): no process of bench's user — the app under test when bench is not
+// root — reaches what bench and its helpers hold open through /proc/<pid>/fd, or their memory.
+try? ProcessControl.becomeNotDumpable()
 switch arguments.first {
 case "__burn":
   // A burner of the loaded condition (internal; see CPUBurners): parent pid, buffer bytes.

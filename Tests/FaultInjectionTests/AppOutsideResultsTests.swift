@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
 import Foundation
 import ResultsSchema
 import SystemCalls
@@ -20,18 +23,23 @@ struct AppOutsideResultsTests {
 
     /// Writes the app `body` (a shell script, `$1` the configuration) and returns its path.
     func app(_ body: String) throws -> String {
-      try FileSystem.createDirectory(atPath: tmp, mode: 0o700)
+      // Passable by the app user (the private trace folders inside are bench's, mode 0711).
+      try FileSystem.createDirectory(atPath: tmp, mode: 0o711)
       return try BenchInvocation.writeScript("#!/bin/sh\n" + body + "\n", named: "app.sh", in: root)
     }
 
-    /// Runs bench with `app` for two warm runs of deferred (and their priming run), `TMPDIR` set
-    /// to ``tmp``. Returns how it ended.
-    func bench(_ app: String) throws -> BenchInvocation.Outcome {
+    /// Runs bench with `app` for two runs of deferred under `condition` (warm: and their priming
+    /// run), `TMPDIR` set to ``tmp`` and `environment` added. Returns how it ended.
+    func bench(
+      _ app: String, condition: String = "warm", environment: [String: String] = [:]
+    ) throws -> BenchInvocation.Outcome {
       let arguments = [
-        "--runs", "2", "--warmup", "0", "--conditions", "warm", "--configs", "deferred", "--run-timeout", "1",
+        "--runs", "2", "--warmup", "0", "--conditions", condition, "--configs", "deferred", "--run-timeout",
+        "1",
         "--out", out, "--app", app + " {config}",
       ]
-      return try #require(try BenchInvocation.run(arguments, environment: ["TMPDIR": tmp]))
+      return try #require(
+        try BenchInvocation.run(arguments, environment: environment.merging(["TMPDIR": tmp]) { $1 }))
     }
 
     /// The private trace folders bench left in ``tmp`` (none: each is removed after its run).
@@ -59,6 +67,89 @@ struct AppOutsideResultsTests {
     #expect(!journal.isEmpty, "bench kept no journal")
     #expect(!journal.contains(marker), "the app's forged line reached the run journal")
     #expect(ws.leftoverTraceFolders.isEmpty, "private trace folders left behind: \(ws.leftoverTraceFolders)")
+  }
+
+  /// An app that looks through bench's open descriptors (`/proc/$PPID/fd/*`) for the run
+  /// journal and appends a forged line to it (issue 41: 5 lines forged before), says on stderr
+  /// which uid it ran as and how many lines it wrote, then waits to be stopped.
+  static func forgerThroughProc(marker: String) -> String {
+    """
+    forged=0
+    for fd in /proc/$PPID/fd/*; do
+      case "$(readlink "$fd" 2>/dev/null)" in
+        *journal.jsonl) printf '{"kind":"run","note":"\(marker)"}\\n' >> "$fd" 2>/dev/null && forged=$((forged + 1)) ;;
+      esac
+    done
+    echo "app-uid $(id -u) forged $forged" >&2
+    exec sleep 300
+    """
+  }
+
+  @Test(
+    "bench as root, the default app user: a wrapper that appends to bench's journal through /proc/$PPID/fd forges nothing; the app runs as that user, recorded",
+    .enabled(
+      if: geteuid() == 0, "needs root: as another user bench's descriptors are out of the app's reach anyway"),
+    arguments: ["warm", "relock"])
+  func forgedThroughProcFD(condition: String) throws {
+    let ws = Folder()
+    defer { ws.remove() }
+    let marker = "FORGED-THROUGH-PROC"
+    let app = try ws.app(Self.forgerThroughProc(marker: marker))
+    // No sudo in the environment: the default app user is nobody.
+    let outcome = try ws.bench(app, condition: condition, environment: ["SUDO_USER": "", "SUDO_UID": ""])
+    #expect(outcome.status == 1, "\(outcome.errors)")
+    let journal = String(
+      decoding: FileSystem.readFile(atPath: ws.out + "/" + RunJournal.fileName) ?? [], as: UTF8.self)
+    #expect(!journal.isEmpty, "bench kept no journal")
+    let forged = journal.components(separatedBy: marker).count - 1
+    #expect(forged == 0, "the app forged \(forged) journal lines through /proc/$PPID/fd")
+    let logs = ((try? FileSystem.contentsOfDirectory(atPath: ws.out + "/traces")) ?? []).filter {
+      $0.hasSuffix(".log")
+    }
+    let said = logs.compactMap { FileSystem.readText(atPath: ws.out + "/traces/" + $0) }.joined()
+    #expect(said.contains("app-uid 65534 forged 0"), "the app did not run as nobody, or forged: \(said)")
+    let results = try ResultsFile.load(path: ws.out + "/results.json", timelines: .none)
+    let user = try #require(results.settings.appUser, "results.json records no app user")
+    #expect(user.name == "nobody" && user.uid == 65534 && user.benchIsRoot && !user.reachesResults, "\(user)")
+  }
+
+  @Test(
+    "--app-user root: recorded, and named in the table as an app that could have reached the results",
+    .enabled(if: geteuid() == 0, "needs root: only a root bench runs the app as root"))
+  func rootAppUserIsNamed() throws {
+    let ws = Folder()
+    defer { ws.remove() }
+    let app = try ws.app("echo \"app-uid $(id -u)\" >&2\nexec sleep 300")
+    let arguments = [
+      "--runs", "1", "--warmup", "0", "--conditions", "warm", "--configs", "deferred", "--run-timeout", "1",
+      "--out", ws.out, "--app", app + " {config}", "--app-user", "root",
+    ]
+    let outcome = try #require(try BenchInvocation.run(arguments, environment: ["TMPDIR": ws.tmp]))
+    #expect(outcome.status == 1, "\(outcome.errors)")
+    #expect(outcome.output.contains("an app that could have reached the results"), "\(outcome.output)")
+    let results = try ResultsFile.load(path: ws.out + "/results.json", timelines: .none)
+    let user = try #require(results.settings.appUser)
+    #expect(user.name == "root" && user.uid == 0 && user.reachesResults, "\(user)")
+  }
+
+  @Test(
+    "as root, an app in a folder the app user cannot pass: one line naming the folder, exit 2, --app-user root suggested",
+    .enabled(if: geteuid() == 0, "needs root: only a root bench runs the app as another user"))
+  func unreachableAppRefused() throws {
+    let ws = Folder()
+    defer { ws.remove() }
+    let closed = ws.root + "/closed"
+    try FileSystem.createDirectory(atPath: closed, mode: 0o700)
+    let app = try BenchInvocation.writeScript("#!/bin/sh\nexec sleep 300\n", named: "app.sh", in: closed)
+    let outcome = try #require(
+      try BenchInvocation.run(
+        ["--runs", "1", "--conditions", "warm", "--configs", "deferred", "--out", ws.out, "--app", app],
+        environment: ["SUDO_USER": "", "SUDO_UID": ""]))
+    #expect(outcome.status == 2, "\(outcome.errors)")
+    let lines = outcome.errors.split(separator: "\n")
+    #expect(lines.count == 1, "\(outcome.errors)")
+    #expect(outcome.errors.contains("\(closed) (mode 0700"), "\(outcome.errors)")
+    #expect(outcome.errors.contains("--app-user root"), "\(outcome.errors)")
   }
 
   @Test("an app that plants the next run's .log beside its trace does not put bytes in bench's log")

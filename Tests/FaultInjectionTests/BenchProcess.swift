@@ -150,7 +150,11 @@ final class BenchProcess {
 struct Workspace {
   let path: String
 
-  init(_ name: String) { path = temporaryFolder("fault-\(name)") }
+  init(_ name: String) {
+    path = temporaryFolder("fault-\(name)")
+    // The apps run as nobody when the tests run as root (--app-user) and leave marks here.
+    chmod(path, 0o777)
+  }
 
   /// Writes an executable shell script `name` with `body`; returns its path.
   func script(_ name: String, _ body: String) throws -> String {

@@ -38,7 +38,8 @@ package enum ABCommand: Command {
   static let shared: [any CommandLineOption] = [
     RunCommand.runs, RunCommand.warmup, RunCommand.conditions, RunCommand.configs, RunCommand.outputs,
     RunCommand.camera, profile, RunCommand.display, RunCommand.x11Read, RunCommand.refreshHz,
-    RunCommand.lockSeconds, RunCommand.runTimeout, RunCommand.noTap, out, RunCommand.overwrite,
+    RunCommand.lockSeconds, RunCommand.runTimeout, RunCommand.noTap, RunCommand.appUser, out,
+    RunCommand.overwrite,
     RunCommand.quiet,
   ]
 

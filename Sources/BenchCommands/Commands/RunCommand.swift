@@ -66,6 +66,10 @@ package enum RunCommand: Command {
         try AppConfiguration(parsing: text, headless: true)
       },
       describe: { "\($0.name)=\($0.command)" }))
+  static let appUser = Option<String?>(
+    "--app-user", "USER",
+    "when bench is root, the user the app runs as, with only its camera, display and scratch folders (root: an app that could have reached the results)",
+    shownAs: "the user who ran sudo, else nobody", parser: .text)
   static let preloadCameraApp = Flag(
     "--preload-camera-app",
     "load the preload library into camera-app too: its device phases measured as the --app-config apps' are (its own stay in the timeline)"
@@ -150,7 +154,7 @@ package enum RunCommand: Command {
       """,
     options: [
       runs, warmup, conditions, configs, outputs, camera, profile, app, appConfig, headlessAppConfig,
-      preloadCameraApp, feedLightBoard, display,
+      appUser, preloadCameraApp, feedLightBoard, display,
       x11Read,
       refreshHz,
       lockSeconds, runTimeout, quitGrace, windowTimeout, load, lowPower, soakSeconds, threadStates,
@@ -212,6 +216,7 @@ package enum RunCommand: Command {
     s.threadStates = try parsed.value(threadStates)
     s.waitsForMachine = !parsed.isSet(noWait)
     s.camera = try parsed.value(camera)
+    s.appUserName = try parsed.value(appUser)
     return Options(
       settings: s, format: try parsed.value(format), quiet: parsed.isSet(quiet),
       overwrite: parsed.isSet(overwrite),

@@ -73,6 +73,16 @@ package enum BenchPipeline {
         errors.write("bench: cannot make the camera's state folder: \(error.message)\n")
         return .failed
       }
+      // The camera's state is the apps' scratch: the app user's when the app runs as another.
+      if let device, let user = job.settings.appUser {
+        do {
+          try user.grant(device)
+        } catch {
+          try? FileSystem.remove(atPath: device, absentIsFine: true)
+          errors.write("bench: cannot hand the camera's state folder to the app user: \(error.message)\n")
+          return .failed
+        }
+      }
     }
     if let device { guardProcess?.removeOnExit(device) }
     // Best effort: the guard removes it too, when bench ends.
@@ -222,6 +232,16 @@ package enum BenchPipeline {
     } catch {
       errors.write("bench: \(error.message)\n")
       return nil
+    }
+    // The app runs as another user than bench's: the display is opened to that user alone.
+    if let user = settings.appUser, user.dropsPrivileges {
+      do {
+        try display.grant(toAppUser: user.identity.uid, group: user.identity.gid)
+      } catch {
+        display.stop()
+        errors.write("bench: \(error.message)\n")
+        return nil
+      }
     }
     if let server = display.serverInfo, !quiet {
       let what = settings.display.server == .wayland ? "Wayland compositor" : "X server"

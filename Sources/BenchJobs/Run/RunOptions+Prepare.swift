@@ -43,6 +43,7 @@ extension RunOptions {
       s.profileHash = ProfileFingerprint.hash(syntheticProfile)
       try checkReachable(syntheticProfile, settings: s)
     }
+    try takeAppUser(into: &s)
     s.outDir = try RunJob.prepareOutDir(out)
     try RunJob.checkKeepSchedTrace()
     let resources = try openResources(s)
@@ -108,6 +109,43 @@ extension RunOptions {
       (profile as NSString).isAbsolutePath
       ? profile : RunJob.currentDirectory + "/" + profile
     return loaded
+  }
+
+  /// `--app-user USER` (or its default): who the app runs as (``AppUser``), checked against the
+  /// camera node, the programs that run as the app (camera-app beside bench, `--app`,
+  /// `--app-config`, the preload library) and the folder the app's trace goes in: a user that
+  /// could not reach one of them is a usage error naming the path in the way.
+  func takeAppUser(into s: inout RunSettings) throws(UsageError) {
+    let user: AppUser
+    switch AppUser.resolve(
+      given: s.appUserName, cameraNode: s.camera.devicePath, environment: ProcessInfo.processInfo.environment)
+    {
+    case .success(let resolved): user = resolved
+    case .failure(let error): throw UsageError(error.description)
+    }
+    var programs = (s.appCommand.map { [$0[0]] } ?? []) + s.appConfigs.map { $0.argv[0] }
+    if s.appCommand == nil && !s.configs.isEmpty,
+      let exe = try? FileSystem.symbolicLinkDestination(atPath: "/proc/self/exe")
+    {
+      let sibling = (exe as NSString).deletingLastPathComponent + "/camera-app"
+      if FileSystem.isExecutable(atPath: sibling) { programs.append(sibling) }
+    }
+    for program in programs {
+      if let why = user.cannotRun(program) { throw UsageError(why) }
+    }
+    if user.dropsPrivileges {
+      if let library = s.preloadLibrary, let why = user.identity.cannotReach(library, access: R_OK) {
+        throw UsageError(
+          "the app user \(user.identity.name) cannot load the preload library: \(why); use --app-user root")
+      }
+      let tmp = PrivateDirectory.temporaryRoot()
+      if let why = user.identity.cannotReach(tmp, access: X_OK) {
+        throw UsageError(
+          "the app user \(user.identity.name) cannot reach its trace folder in \(tmp): \(why); use --app-user root"
+        )
+      }
+    }
+    s.appUser = user
   }
 
   /// `--app "COMMAND ARGS"`: split into argv, its program found on PATH and checked.

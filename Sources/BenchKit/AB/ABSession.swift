@@ -112,7 +112,7 @@ package final class ABSession: Sendable {
     )
     .run { condition, preparation in
       var relock: [ABSide: [BenchConfiguration: any RelockRunning]] = [:]
-      defer { relock.values.forEach { $0.values.forEach { $0.close() } } }
+      defer { relock.forEach { side, apps in sides[side]?.close(apps) } }
       for side in ABSide.allCases {
         relock[side] = sides[side]?.start(condition, burners: preparation.burners, done: &done)
       }

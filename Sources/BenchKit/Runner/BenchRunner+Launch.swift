@@ -105,7 +105,7 @@ extension BenchRunner {
     // The app's trace starts empty in a folder of its own, outside the results folder: a file
     // left by an earlier bench cannot lend this run its events, and the app cannot reach
     // bench's files (PrivateTrace).
-    let privateTrace = try PrivateTrace()
+    let privateTrace = try PrivateTrace(appUser: settings.appUser)
     let monitor = try makeMonitor()
     let readEnd: Int32
     let writeEnd: Int32

@@ -43,10 +43,12 @@ extension BenchRunner {
     }
 
     /// Ends the app (and records the device's release if it could not), then keeps its trace in
-    /// the results folder (``LaunchedApp/keepTrace()``).
-    package func close() {
-      _ = runner.shutDown(app, .quit(grace: runner.settings.quitGraceSeconds))
+    /// the results folder (``LaunchedApp/keepTrace()``). Returns how many processes it had left
+    /// that were killed when it ended (nil when bench is no subreaper).
+    package func close() -> Int? {
+      let escaped = runner.shutDown(app, .quit(grace: runner.settings.quitGraceSeconds)).escaped
       app.keepTrace()
+      return escaped
     }
   }
 
@@ -113,6 +115,10 @@ extension BenchRunner {
       interrupted: interrupted)
     states?.end()
     if settled == .interrupted { return nil }
+    // The app outlives the run, what it left outside its process group does not: the orphans
+    // re-parented to bench and the processes under the app that left its group, counted as a
+    // launch run's escaped processes are.
+    let escaped = ProcessTree.killEscaped().map { $0 + ProcessTree.killLeftGroup(of: app.child.pid) }
     // An app that ended during the run (crashed) released the device when it ended.
     let released = app.child.poll() != nil && recordDeviceRelease()
     let report = app.monitor.snapshot()
@@ -134,6 +140,7 @@ extension BenchRunner {
       condition: .relock
     ).apply(to: &run)
     if released { run.counts[.deviceReleasedByBench] = 1 }
+    run.counts[.escapedProcesses] = escaped
     run.counts[.appOutputDroppedBytes] = outputDropped
     return RunOutcome(record: run, realtime: app.monitor.realtimeGranted)
   }

@@ -79,6 +79,16 @@ package final class BenchRunner: RunPerforming {
         .stateFolder, "cannot make the apps' state folder: \(error.message)", errno: error.errno)
     }
     self.deviceStateDirectory = deviceStateDirectory ?? stateDirectory
+    // The apps' state is their scratch: handed to the app user when the app runs as another
+    // user than bench's (bench, root, still writes the camera's power state in it, replacing
+    // files atomically, never following what the app left there).
+    do {
+      try settings.appUser?.grant(stateDirectory)
+    } catch {
+      try? FileSystem.remove(atPath: stateDirectory, absentIsFine: true)
+      throw RunnerError(
+        .stateFolder, "cannot hand the apps' state folder to the app user: \(error.message)", errno: error)
+    }
   }
 
   deinit {

@@ -50,7 +50,7 @@ package final class BenchSession: Sendable {
     )
     .run { condition, preparation in
       let relock = start(condition, burners: preparation.burners, done: &done)
-      defer { relock.values.forEach { $0.close() } }
+      defer { close(relock) }
       // A configuration that cannot apply in this condition (relock for a third-party app) gets
       // no cell: results say why under `settings.notRun`, and the table prints it.
       let configs = configurations(in: condition)
@@ -97,6 +97,17 @@ package final class BenchSession: Sendable {
       }
     }
     return sessions
+  }
+
+  /// Ends a relock condition's apps; what one had left and was killed when it ended (after its
+  /// last run's count) is said in one line.
+  func close(_ relock: [BenchConfiguration: any RelockRunning]) {
+    for (config, app) in relock {
+      if let escaped = app.close(), escaped > 0 {
+        progress.note(
+          "bench: \(labelPrefix)relock/\(config): \(escaped) escaped processes killed when its app ended")
+      }
+    }
   }
 
   /// One run of `config` under `condition` in round `round` (from 0; the first `warmup` rounds

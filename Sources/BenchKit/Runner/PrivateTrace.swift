@@ -25,18 +25,28 @@ final class PrivateTrace: Sendable {
   /// The trace file the app is given (`FIRSTFRAME_TRACE`), empty at the start.
   let path: String
 
-  /// Makes the folder and the empty trace in it.
+  /// Makes the folder and the empty trace in it. When the app runs as another user than bench's
+  /// (``AppUser``), the trace goes into `app/` in the folder, the app user's own: the folder
+  /// stays bench's (mode 0711: the app can pass through it, not list or change it), so that the
+  /// sweep of abandoned folders still knows it as this user's.
   /// - Throws: `RunnerError` (`spawnFailed`) naming the call that failed.
-  init() throws(RunnerError) {
+  init(appUser: AppUser? = nil) throws(RunnerError) {
     _ = Self.abandonedRemoved
     do {
       folder = try PrivateDirectory.makeTemporary(prefix: "\(Self.namePrefix)\(MachineClaim.currentToken)-")
     } catch {
       throw RunnerError(.spawnFailed, "cannot make the run's private trace folder: \(error.message)")
     }
-    path = folder + "/trace.jsonl"
+    let granted = appUser?.dropsPrivileges == true ? appUser : nil
+    path = folder + (granted == nil ? "" : "/app") + "/trace.jsonl"
     do {
+      if let granted {
+        try FileSystem.setMode(atPath: folder, 0o711)
+        try FileSystem.createDirectory(atPath: folder + "/app", mode: 0o700)
+        try granted.grant(folder + "/app")
+      }
       FileDescriptorIO.close(try FileSystem.createFile(atPath: path, mode: 0o600))
+      try granted?.grant(path)
     } catch {
       try? FileSystem.remove(atPath: folder, absentIsFine: true)
       throw RunnerError(.spawnFailed, "cannot create the run's trace \(path): \(error.message)", errno: error)

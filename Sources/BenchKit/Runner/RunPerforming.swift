@@ -47,8 +47,9 @@ extension RunPerforming {
 package protocol RelockRunning: Sendable {
   /// One relock run; nil when `interrupted()` stopped it.
   func run(number: Int, interrupted: @Sendable () -> Bool) -> RunOutcome?
-  /// Ends the app.
-  func close()
+  /// Ends the app. Returns how many processes it had left that were killed when it ended (nil:
+  /// none could be counted, bench being no subreaper).
+  func close() -> Int?
 }
 
 /// The outcome of one run.

@@ -36,6 +36,11 @@ package struct RunSettings: Sendable {
   package var abPin: BenchResults.ABPin?
   /// `--inject-delay-ms`: passed to the app as `FIRSTFRAME_INJECT_DELAY_MS`, ms; nil = none.
   package var injectDelayMs: Int?
+  /// `--app-user USER` as given; nil: the default (``AppUser/defaultName(benchIsRoot:environment:)``).
+  package var appUserName: String?
+  /// Who the app runs as, resolved in the pipeline's first step (``AppUser/resolve(given:cameraNode:benchIsRoot:environment:)``);
+  /// nil: bench's own user, unchanged (a runner made without the pipeline: tests, benchmarks).
+  package var appUser: AppUser?
   /// A custom app command (argv), instead of camera-app. `{config}`, `{outputs}`, `{camera}`
   /// in it are replaced per run.
   package var appCommand: [String]?

@@ -47,6 +47,24 @@ int CPlatformShims_sizeIsSealed(int fd);
 int CPlatformShims_spawnTiedToThread(const char *path, char *const argv[], char *const envp[],
                                      const int *sources, const int *targets, int count, int deathSignal);
 
+/// Makes the calling process not dumpable: no core dump, and its `/proc/<pid>` files (its
+/// descriptors under `fd/`, its memory) owned by root and closed to ptrace, so that a process of
+/// the same user cannot reach them. The corresponding call is `prctl(PR_SET_DUMPABLE, 0)`.
+/// Returns 0 or -1 (errno set).
+int CPlatformShims_setNotDumpable(void);
+
+/// Starts `path` with `argv` and `envp` (NULL-terminated) as a child in its own process group,
+/// as `posix_spawn` would (stdin from /dev/null, the `count` pairs `sources[i]` duplicated onto
+/// `targets[i]` in order, default actions for SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT and
+/// SIGXFSZ, no signal blocked), but as user `uid`, group `gid` and the `groupCount` supplementary
+/// `groups` only, with every descriptor above the highest target closed. The corresponding calls
+/// are `vfork`, `setgroups`, `setresgid`, `setresuid`, `close_range` and `execve` (the raw system
+/// calls: the child shares the parent's memory until it execs). Returns the child's pid, or -1
+/// with errno set (to the failing call's errno in the child).
+int CPlatformShims_spawnAsUser(const char *path, char *const argv[], char *const envp[], const int *sources,
+                               const int *targets, int count, unsigned uid, unsigned gid,
+                               const unsigned *groups, int groupCount);
+
 /// The CPUs process `pid` (0: the calling thread) may run on, as a bit mask of `bytes` bytes
 /// (bit N of byte N/8 = CPU N). The corresponding call is `sched_getaffinity(pid, bytes, mask)`.
 /// Returns 0 or -1 (errno set).

@@ -178,4 +178,22 @@ package struct WaylandServer: DisplayServer {
 
   /// Stops the private compositor and removes its runtime folder. Safe to call more than once.
   package func stop() { compositor?.stop() }
+
+  /// The private compositor: it runs as `nobody` in a runtime folder of nobody's; an app user
+  /// other than nobody gets that folder and the socket through the user's own group (the
+  /// folder passable, mode 0710; the socket 0770), the owner left nobody. A running compositor
+  /// is the user's to open.
+  package func grant(toAppUser uid: UInt32, group gid: UInt32) throws(RunnerError) {
+    guard let compositor, let owner = compositor.runsAs, owner != uid else { return }
+    do {
+      for (path, mode) in [(runtimeFolder, mode_t(0o710)), (socketPath, mode_t(0o770))] {
+        try FileSystem.changeOwner(atPath: path, uid: UInt32.max, gid: gid)
+        try FileSystem.setMode(atPath: path, mode)
+      }
+    } catch {
+      throw RunnerError(
+        .displayFailed, "cannot open the compositor's socket \(socketPath) to the app user: \(error.message)",
+        errno: error)
+    }
+  }
 }

@@ -107,4 +107,20 @@ package struct X11Server: DisplayServer {
 
   /// Stops the private Xvfb (and removes what it left). Safe to call more than once.
   package func stop() { xvfb?.stop() }
+
+  /// The private Xvfb: its Xauthority file becomes the app user's (the folder that holds it is
+  /// made passable, not listable: mode 0711); its socket is open to every local user already,
+  /// the cookie is what admits a client. An existing server is the user's to open.
+  package func grant(toAppUser uid: UInt32, group gid: UInt32) throws(RunnerError) {
+    guard let file = xvfb?.authorityFile else { return }
+    let folder = String(file[..<(file.lastIndex(of: "/") ?? file.endIndex)])
+    do {
+      try FileSystem.setMode(atPath: folder, 0o711)
+      try FileSystem.changeOwner(atPath: file, uid: uid, gid: gid)
+    } catch {
+      throw RunnerError(
+        .displayFailed, "cannot hand Xvfb's authorization \(file) to the app user: \(error.message)",
+        errno: error)
+    }
+  }
 }

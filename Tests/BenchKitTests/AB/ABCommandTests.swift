@@ -393,6 +393,8 @@ struct ABEndToEndTests {
   func gateCatchesSlowerRevision() throws {
     let repo = try ScratchRepository.make()
     let out = temporaryFolder("ab-e2e")
+    // The app runs as nobody when the tests run as root (--app-user): it writes here.
+    chmod(out, 0o777)
     defer { try? FileManager.default.removeItem(atPath: out) }
     let app = BuiltProducts.path("camera-app")
     // Each commit's camera-app, put where RevisionBuilder keeps built ones (so nothing is

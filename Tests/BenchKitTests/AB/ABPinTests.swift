@@ -32,6 +32,8 @@ struct ABPinTests {
     -> (out: String, args: [[String]])
   {
     let out = temporaryFolder("ab-pin")
+    // The app runs as nobody when the tests run as root (--app-user): it writes here.
+    chmod(out, 0o777)
     let app = BuiltProducts.path("camera-app")
     for (index, revision) in [a, b].enumerated() {
       let folder =

@@ -110,6 +110,8 @@ struct BisectCommandTests {
     let repo = try BisectRepository.make(versions)
     let dir = temporaryFolder("bisect")
     defer { try? FileManager.default.removeItem(atPath: dir) }
+    // The app runs as nobody when the tests run as root (--app-user): it writes here.
+    chmod(dir, 0o777)
     let pids = dir + "/pids"
     let built = PThreadMutex<[String]>([])
     let build: RevisionBuilder.BuildStep = { (source, scratch, _) throws(RunnerError) in
@@ -185,6 +187,8 @@ struct BisectCommandTests {
     let repo = try BisectRepository.make(["one", "two", "three", "four", "five", "six"])
     let dir = temporaryFolder("bisect-int")
     defer { try? FileManager.default.removeItem(atPath: dir) }
+    // The app runs as nobody when the tests run as root (--app-user): it writes here.
+    chmod(dir, 0o777)
     let pids = dir + "/pids"
     try repo.placeBinaries { _ in BisectRepository.wrapper(slow: false, pids: pids, baseMs: 1000) }
     let out = dir + "/out"

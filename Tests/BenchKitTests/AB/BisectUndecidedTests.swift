@@ -32,7 +32,12 @@ struct BisectUndecidedTests {
     let repo = try BisectRepository.make(["one", "two", "three"])
     let dir = temporaryFolder("bisect-undecided")
     defer { try? FileManager.default.removeItem(atPath: dir) }
-    try repo.placeBinaries { Self.alternating(counter: $0 + "/launches", pids: dir + "/pids") }
+    // The app runs as nobody when the tests run as root (--app-user): it writes here.
+    chmod(dir, 0o777)
+    try repo.placeBinaries { folder in
+      chmod(folder, 0o777)
+      return Self.alternating(counter: folder + "/launches", pids: dir + "/pids")
+    }
     let arguments = [
       "bisect", "--repo", repo.repo.path, repo.commits[0], "HEAD", "--fixed", "--runs", "6", "--max-runs",
       "6",

@@ -81,6 +81,8 @@ extension AppOutputCapTests {
   )
   func leftHolder() throws {
     let dir = temporaryFolder("app-output-holder")
+    // The app runs as nobody when the tests run as root (--app-user): it writes here.
+    chmod(dir, 0o777)
     defer { try? FileManager.default.removeItem(atPath: dir) }
     let pidFile = dir + "/holder.pid"
     let app = try BenchInvocation.writeScript(Self.leavingApp(pidFile: pidFile), named: "leaver", in: dir)

@@ -93,7 +93,10 @@ import Testing
     let client = try PreloadLibrary.locate(PreloadLibrary.clientFileName)
     let fake = try PreloadLibrary.locate(PreloadLibrary.fakeDriverFileName)
     let device = dir + "/fake-video0"
-    _ = FileManager.default.createFile(atPath: device, contents: Data())
+    // Open to the app, which runs as nobody when the tests run as root (--app-user), as a real
+    // node is through its group.
+    _ = FileManager.default.createFile(
+      atPath: device, contents: Data(), attributes: [.posixPermissions: 0o666])
     // bench keeps what its environment preloads after the library: the fake driver answers the
     // client's calls on the stand-in device, behind the library as a kernel would.
     let outcome = try #require(

@@ -101,6 +101,8 @@ struct ThreadStatesTruthTests {
   )
   func probeWork() throws {
     let dir = temporaryFolder("thread-states-truth")
+    // The probe app runs as nobody when the tests run as root (--app-user): it writes here.
+    chmod(dir, 0o777)
     defer { try? FileManager.default.removeItem(atPath: dir) }
     let probe = try Self.compileProbe(in: dir)
     // 32 MiB on the disk (not a tmpfs: eviction must send the read to the device), synced so

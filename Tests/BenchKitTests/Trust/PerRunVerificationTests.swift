@@ -212,6 +212,8 @@ import Testing
   )
   func releaseOfAKilledHolder() throws {
     let dir = temporaryFolder("bench-killed-holder")
+    // The app runs as nobody when the tests run as root (--app-user): it writes here.
+    chmod(dir, 0o777)
     defer { try? FileManager.default.removeItem(atPath: dir) }
     // The warm-up run is killed: nothing else opened the device before run 1. Run 2 is killed
     // too, and run 3 follows it.
