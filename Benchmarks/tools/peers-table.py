@@ -48,8 +48,10 @@ CONVERSION = {"camera-app": "none: GREY shown as grey", "gst": "videoconvert to 
               "C floor alone (libv4l2)": "none: no display",
               "camera-app/wayland": "none: GREY shown as grey (wl_shm)",
               "gst/wayland": "videoconvert to colour (waylandsink)",
-              "mpv/wayland": "swscale to colour (mpv, wlshm)",
-              "ffplay/wayland": "swscale to colour (SDL Wayland, software)"}
+              "mpv/wayland": "swscale to colour, scaled to the window between bars (mpv, wlshm)",
+              "ffplay/wayland": "swscale to colour (SDL Wayland, software)",
+              "xgst/wayland": "videoconvert to colour (ximagesink on Xwayland)",
+              "xffplay/wayland": "swscale to colour (SDL X11 on Xwayland, software)"}
 EMULATION = ("under QEMU TCG (every guest instruction emulated, 2 emulated CPUs, debug builds): "
              "absolute times are many times a real machine's; compare within this table only")
 

@@ -16,7 +16,9 @@ public enum LightBoardReading: Sendable, Hashable {
 /// The layout (where the bar and the code blocks are, relative to the image size) is documented
 /// on ``LightBoardLayout``; the probe can use ``layout(width:height:)`` to look at the bar or the
 /// band directly. A board scaled by any factor (e.g. a 1280×720 frame shown at 640×360) decodes
-/// with the layout of the scaled size. To decode a board shown inside a bigger surface, pass a
+/// with the layout of the scaled size, and one scaled to fit a window of another shape, between
+/// uniform dark bars (black, or a compositor's grey around a smaller client), is found inside
+/// them. To decode a board shown inside a bigger surface, pass a
 /// ``LumaImage`` whose `base` points at the board's top-left pixel and whose `bytesPerRow` is the surface's.
 public enum LightBoard {
   /// Renders the board for a frame captured at `captureTime` (`CLOCK_MONOTONIC`, ns) with stream

@@ -1,5 +1,7 @@
 /// Reads the light board back: 4 pixels per block (inside its central 40 %), 2 per bar slot,
-/// about 350 pixel reads in all, integer arithmetic, no allocation.
+/// about 350 pixel reads in all, integer arithmetic, no allocation. When no board fills the
+/// image, the picture inside uniform dark bars at its edges is read as well (a frame an app
+/// scaled into a window of another shape; ``insideBars(_:)``): 8 more reads per line of bar.
 ///
 /// A reading is accepted only when every check passes, so a wrong time is never returned:
 /// 1. each row's two reference blocks differ by at least ``minimumContrast`` luma levels, with
@@ -13,6 +15,13 @@ enum LightBoardDecoder {
   static let minimumContrast = 48
 
   static func decode(_ image: LumaImage) -> LightBoardReading {
+    let whole = decodeFilling(image)
+    guard whole == .noBoard, let inside = insideBars(image) else { return whole }
+    return decodeFilling(inside)
+  }
+
+  /// Decodes a board that fills `image`.
+  static func decodeFilling(_ image: LumaImage) -> LightBoardReading {
     let layout = LightBoardLayout(width: image.width, height: image.height)
     guard layout.isUsable, image.bytesPerRow >= image.width else { return .noBoard }
     var high: UInt64 = 0
