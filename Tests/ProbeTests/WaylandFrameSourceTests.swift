@@ -194,6 +194,11 @@ struct WaylandFrameSourceTests {
     defer { sway.stop() }
     let ball = try WaylandBall(sway)
     defer { ball.stop() }
+    // The measurement counts the frames the client draws in its 4 s: it starts once the client
+    // draws (GStreamer's start took over 4 s on a loaded machine, and 0 frames were measured).
+    let watch = try DisplayMonitor(waylandSocket: sway.socket)
+    #expect(blockUntil(timeout: .seconds(60)) { (watch.waylandProbeThreadCost?.frames ?? 0) >= 10 })
+    watch.stop()
     let report = try WaylandProbeCost.run(socket: sway.socket, seconds: 4)
     print(
       "Wayland probe cost: \(report.framesObserved) frames (\(report.framesLate) late) in \(report.seconds) s at 1/\(report.readScale), "
