@@ -29,6 +29,7 @@ import Testing
     env["SANITIZE"] = "none"
     env["PLANTED"] = "0"
     env["STATES_COST_PAIRS"] = "0"
+    env["UNPRIVILEGED"] = "0"
     let nightly = try TestProcess.run(
       "/bin/bash",
       [
