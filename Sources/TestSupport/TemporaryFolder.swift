@@ -20,3 +20,22 @@ package func temporaryFolder(_ label: String = "benchkit") -> String {
   try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
   return path
 }
+
+/// `name` inside this test process's own scratch folder (`firstframe-tests-XXXXXX`, made by
+/// ``temporaryFolder(_:)`` at first use, removed with everything in it when the process exits):
+/// for an `--out` or other folder tests of one process share. Never a fixed path in the
+/// temporary folder, which a run by another user (or another run at once) would own or remove.
+package func scratchFolder(_ name: String) -> String {
+  let path = ScratchRoot.path + "/" + name
+  try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+  return path
+}
+
+/// The process's scratch folder, removed at exit.
+private enum ScratchRoot {
+  static let path: String = {
+    let root = temporaryFolder("firstframe-tests")
+    atexit { try? FileManager.default.removeItem(atPath: ScratchRoot.path) }
+    return root
+  }()
+}

@@ -66,12 +66,12 @@ extension GateCommandTests {
   func appRunHasNoProfile() throws {
     let options = try #require(
       try RunCommand.parse([
-        "--app", "/bin/true", "--out", FileManager.default.temporaryDirectory.path + "/ff-baseline-match",
+        "--app", "/bin/true", "--out", scratchFolder("ff-baseline-match"),
       ])?.prepare())
     #expect(options.settings.profileName == nil)
     #expect(options.settings.profileHash == nil)
     let builtIn = try #require(
-      try RunCommand.parse(["--out", FileManager.default.temporaryDirectory.path + "/ff-baseline-match"])?
+      try RunCommand.parse(["--out", scratchFolder("ff-baseline-match")])?
         .prepare())
     #expect(builtIn.settings.profileName == "default")
     #expect(builtIn.settings.profileHash?.hasPrefix("fnv1a64:") == true)

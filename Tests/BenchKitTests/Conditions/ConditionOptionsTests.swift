@@ -13,7 +13,7 @@ import Testing
 /// what the results and the table say about the two conditions.
 @Suite(.timeLimit(.minutes(TestTime.minutes(10)))) struct ConditionOptionsTests {
   func parse(_ args: [String]) throws -> RunCommand.Options? {
-    try RunCommand.parse(args + ["--out", FileManager.default.temporaryDirectory.path + "/ff-conditions"])
+    try RunCommand.parse(args + ["--out", scratchFolder("ff-conditions")])
   }
 
   @Test("low-power and hot are run only when named; --low-power and --soak-seconds are read")

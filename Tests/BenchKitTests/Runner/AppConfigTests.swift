@@ -15,7 +15,7 @@ import Testing
     var output = ""
     var errors = ""
     let status = BenchCommandLine.run(
-      args + ["--out", FileManager.default.temporaryDirectory.path + "/ff-app-config"], output: &output,
+      args + ["--out", scratchFolder("ff-app-config")], output: &output,
       errors: &errors)
     return (status, errors)
   }
@@ -79,7 +79,7 @@ import Testing
     #expect(both.settings.notRunReason(for: .app(both.settings.appConfigs[0]), in: .cold) == nil)
   }
 
-  static let out = FileManager.default.temporaryDirectory.path + "/ff-app-config"
+  static let out = scratchFolder("ff-app-config")
 
   /// An ELF header of class 1 (32-bit) in `dir`, executable: a program, but not one the 64-bit
   /// preload library loads into.

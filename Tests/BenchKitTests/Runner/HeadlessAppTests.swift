@@ -13,7 +13,7 @@ import Testing
 /// `--headless-app-config NAME=COMMAND`: a program with no window (the C floor, a pipeline into
 /// fakesink), whose run ends at the first buffer the preload library sees.
 @Suite(.blocking, .timeLimit(.minutes(TestTime.minutes(10)))) struct HeadlessAppTests {
-  static let out = FileManager.default.temporaryDirectory.path + "/ff-headless"
+  static let out = scratchFolder("ff-headless")
 
   @Test(
     "bad --headless-app-config input is one line and exit status 2, naming that option",

@@ -10,7 +10,7 @@ import Testing
 /// `--preload-camera-app`: the preload library loaded into camera-app's runs too, so that one
 /// instrument measures the device phases of every app in a table (issue 28 item 2).
 @Suite(.blocking, .timeLimit(.minutes(TestTime.minutes(10)))) struct PreloadCameraAppTests {
-  static let out = FileManager.default.temporaryDirectory.path + "/ff-preload-camera-app"
+  static let out = scratchFolder("ff-preload-camera-app")
 
   @Test(
     "with --preload-camera-app camera-app's configurations get the preload library and take their device phases from it; without it they do not"

@@ -10,7 +10,7 @@ import Testing
   func message(_ args: [String]) -> String? {
     do {
       _ = try RunCommand.parse(
-        args + ["--out", FileManager.default.temporaryDirectory.path + "/ff-validate"])?.prepare()
+        args + ["--out", scratchFolder("ff-validate")])?.prepare()
       return nil
     } catch {
       return error.message
@@ -111,7 +111,7 @@ import Testing
     var costs = object["costs"] as! [String: Any]
     costs[cost] = ["kind": "hardware", "ms": ms]
     object["costs"] = costs
-    let path = temporaryFolder("ff-profile") + "/profile.json"
+    let path = scratchFolder("ff-profile-\(UUID().uuidString)") + "/profile.json"
     try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: path))
     return path
   }
@@ -138,7 +138,7 @@ import Testing
   @Test("defaults are the documented main job")
   func defaults() throws {
     let options = try #require(
-      try RunCommand.parse(["--out", FileManager.default.temporaryDirectory.path + "/ff-defaults"])?.prepare()
+      try RunCommand.parse(["--out", scratchFolder("ff-defaults")])?.prepare()
     )
     let s = options.settings
     #expect(s.runs == 20 && s.warmup == 1)

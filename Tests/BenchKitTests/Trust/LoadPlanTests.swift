@@ -103,7 +103,7 @@ import Testing
 
   @Test("--load: cpu or memory, recorded; a bad value is a usage error")
   func loadOption() throws {
-    let out = FileManager.default.temporaryDirectory.path + "/ff-load-option"
+    let out = scratchFolder("ff-load-option")
     #expect(try RunCommand.parse(["--out", out])?.prepare().settings.load == .cpu)
     let memory = try #require(
       try RunCommand.parse(["--load", "memory", "--conditions", "loaded", "--out", out])?.prepare().settings)
