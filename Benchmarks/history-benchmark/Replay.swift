@@ -15,7 +15,8 @@ extension HistoryBenchmarkTool {
       throw UsageError("replay wants a readable JSON file {\"groups\": [[[ms, …], …], …]}: \(options.file)")
     }
     let detector = WindowedChangePoints.Options(
-      windowLength: options.window, maxPValue: options.maxPValue, minimumMagnitude: options.minimumMagnitude)
+      windowLength: options.window, maxPValue: options.maxPValue, minimumMagnitude: options.minimumMagnitude,
+      newestNights: options.newest)
     let answers = PThreadMutex([[[Int]]](repeating: [], count: input.groups.count))
     DispatchQueue.concurrentPerform(iterations: input.groups.count) { g in
       let found = input.groups[g].map { WindowedChangePoints.changePoints($0, options: detector) }

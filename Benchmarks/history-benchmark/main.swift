@@ -10,7 +10,7 @@ import Statistics
 //       E-divisive on synthetic series whose every point is the median of N runs drawn from the
 //       cell's real runs: false change points on flat 60-point series, a 5 % step in 30-point
 //       series found within ±1, the location errors.
-//   history-benchmark replay FILE [--window N] [--max-p P] [--fdr Q]
+//   history-benchmark replay FILE [--window N] [--max-p P] [--fdr Q] [--newest K]
 //       The windowed detector with Benjamini–Hochberg across each group of series in FILE (one
 //       night's series); docs/measurements/2026-12-07-history-detection.md.
 //   history-benchmark make-db FILE [--benchmarks N] [--cells N] [--phases N] [--runs N]
@@ -45,6 +45,8 @@ enum HistoryBenchmarkTool: Command {
     var falseDiscoveryRate = 0.01
     /// replay: the smallest move of a change point.
     var minimumMagnitude = WindowedChangePoints.Options.history.minimumMagnitude
+    /// replay: the newest splits tested on their own.
+    var newest = WindowedChangePoints.Options.history.newestNights
     /// make-db: benchmarks.
     var benchmarks = 1000
     /// make-db: cells per benchmark.
@@ -99,6 +101,9 @@ enum HistoryBenchmarkTool: Command {
     "--min-magnitude", "R", "replay: the smallest move of the mean (0.02: 2 %)",
     default: WindowedChangePoints.Options.history.minimumMagnitude,
     parser: .number(in: NumberRange(atLeast: 0)))
+  static let newest = Option(
+    "--newest", "K", "replay: the newest nights tested on their own (0: none)",
+    default: WindowedChangePoints.Options.history.newestNights, parser: .integer(in: 0...100))
   static let benchmarks = Option(
     "--benchmarks", "N", "make-db: benchmarks", default: 1000, parser: .integer(in: 1...1_000_000))
   static let cells = Option(
@@ -117,7 +122,7 @@ enum HistoryBenchmarkTool: Command {
     options: [
       results, cell, phase, runsPerPoint, series, noiseScale, alpha, permutations, minSegment, window, maxP,
       fdr,
-      minMagnitude, benchmarks,
+      minMagnitude, newest, benchmarks,
       cells,
       phases, runs,
     ])
@@ -143,6 +148,7 @@ enum HistoryBenchmarkTool: Command {
       options.maxPValue = try parsed.value(maxP)
       options.falseDiscoveryRate = try parsed.value(fdr)
       options.minimumMagnitude = try parsed.value(minMagnitude)
+      options.newest = try parsed.value(newest)
       return options
     case ("make-db", 2):
       var options = Options(action: "make-db", file: parsed.positional[1])

@@ -1,6 +1,7 @@
 /// Windowed E-divisive with a Student's t merge: the change-point method of Apache Otava
 /// (formerly Hunter; docs "Change point detection"), written here from its description, with
-/// two changes that let a nightly run it on ~100 series without crying wolf:
+/// three changes that let a nightly run it on ~100 series without crying wolf and act on its newest
+/// night:
 ///
 /// 1. Candidates: the series is cut into windows of `windowLength` points, each starting half a
 ///    window after the last, and one more ending at the newest point. In each window the split
@@ -17,8 +18,20 @@
 /// The p-value of a split is the t-test's times the splits it was chosen from (n₁ + n₂ − 1:
 /// Bonferroni for picking the best one; Otava takes the t-test's as it is), so a flat series
 /// shows a change point with probability about `maxPValue` per window, not a window's number
-/// of splits times that. Across series `HistoryChangePoint.controlFalseDiscoveries` applies
-/// Benjamini–Hochberg. No shuffles: the answer is a function of the series.
+/// of splits times that.
+///
+/// 3. The newest night, what a nightly acts on, has a test of its own: the last point (the last
+///    k for k = 1 … `newestNights`, 1 by default) against up to `newestSpan` (three windows)
+///    before it, back to the previous change point, its t-test p-value times 2 · `newestNights`
+///    — Bonferroni over those few splits and over the two tests a series now gets, not over every
+///    split of a window. When it passes (p ≤ `maxPValue`, a move of at least `minimumMagnitude`)
+///    it is a change point, or replaces the merge's within ±1 of it when its p-value is smaller:
+///    a 5 % step (≈ 5 σ) is flagged the night it is on in most series, not only once a second
+///    night confirms it (docs/measurements/2026-12-07-history-detection.md: with 2 or 3 newest
+///    nights a three-night excursion of the drift is flagged too, 2 false alarms per 100 nights).
+///
+/// Across series `HistoryChangePoint.controlFalseDiscoveries` applies Benjamini–Hochberg. No
+/// shuffles: the answer is a function of the series.
 package enum WindowedChangePoints {
   /// How to search.
   package struct Options: Sendable, Hashable {
@@ -35,18 +48,29 @@ package enum WindowedChangePoints {
     /// judges (Otava's `min_magnitude`, 0 there by default).
     package var minimumMagnitude = 0.02
 
+    /// The newest splits tested on their own (the last 1, … `newestNights` points against those
+    /// before them); 0 tests none.
+    package var newestNights = 1
+
     /// The most points on each side of a change point that its t-test compares.
     package var testSpan: Int { 2 * windowLength }
+    /// The most points before the newest nights that their test compares (three windows: a longer
+    /// span lets a slow drift look like a step, a shorter one leaves a single night's test weak).
+    package var newestSpan: Int { 3 * windowLength }
 
     /// `bench history detect`'s defaults: windows of 10 nights, p ≤ 0.001 (docs/history.md,
     /// docs/measurements/2026-12-07-history-detection.md).
     package static let history = Options()
 
     /// Creates options (a window of at least 3 points).
-    package init(windowLength: Int = 10, maxPValue: Double = 0.001, minimumMagnitude: Double = 0.02) {
+    package init(
+      windowLength: Int = 10, maxPValue: Double = 0.001, minimumMagnitude: Double = 0.02,
+      newestNights: Int = 1
+    ) {
       self.windowLength = max(3, windowLength)
       self.maxPValue = maxPValue
       self.minimumMagnitude = max(0, minimumMagnitude)
+      self.newestNights = max(0, newestNights)
     }
   }
 
@@ -71,7 +95,12 @@ package enum WindowedChangePoints {
     if starts.last != n - w { starts.append(n - w) }
     var candidates = Set<Int>()
     for start in starts { split(series, start..<(start + w), options: options, into: &candidates) }
-    var points = candidates.sorted()
+    return withNewest(series, merged(series, candidates.sorted(), options: options), options: options)
+  }
+
+  /// The merge (2. in the type's documentation): the candidates that hold between their neighbours.
+  static func merged(_ series: [Double], _ candidates: [Int], options: Options) -> [ChangePoint] {
+    var points = candidates
     while !points.isEmpty {
       let tested = points.indices.map { test(series, points, at: $0, options: options) }
       // The weakest: a failing one (p too large or the move too small) before a passing one,
@@ -88,6 +117,37 @@ package enum WindowedChangePoints {
       points.remove(at: worst)
     }
     return []
+  }
+
+  /// `found` with the newest nights' own test (3. in the type's documentation).
+  static func withNewest(_ series: [Double], _ found: [ChangePoint], options: Options) -> [ChangePoint] {
+    let n = series.count
+    var best: ChangePoint?
+    for k in stride(from: 1, through: options.newestNights, by: 1) {
+      let at = n - k
+      // Back to the previous change point (one within ±1 of this split is this change).
+      let previous = found.last { $0.index < at - 1 }?.index ?? 0
+      let low = max(previous, at - options.newestSpan)
+      guard at - low >= 2, !found.contains(where: { $0.index > at + 1 }) else { continue }
+      let result = StudentT.test(series[low..<at], series[at..<n])
+      let before = series[low..<at].reduce(0, +) / Double(at - low)
+      let after = series[at..<n].reduce(0, +) / Double(k)
+      let magnitude = before != 0 ? after / before - 1 : (after == 0 ? 0 : .infinity)
+      let point = ChangePoint(
+        index: at, statistic: result.t, pValue: min(1, result.pValue * Double(2 * options.newestNights)),
+        magnitude: magnitude)
+      guard point.pValue <= options.maxPValue, abs(magnitude) >= options.minimumMagnitude,
+        point.pValue < best?.pValue ?? .infinity
+      else { continue }
+      best = point
+    }
+    guard let best else { return found }
+    if let same = found.firstIndex(where: { abs($0.index - best.index) <= 1 }) {
+      var points = found
+      if best.pValue < points[same].pValue { points[same] = best }
+      return points
+    }
+    return found + [best]
   }
 
   /// Adds to `found` the splits of `range` that pass the t-test, and theirs within each side.

@@ -93,8 +93,10 @@ struct NightlyHistoryScriptTests {
         in: .whitespacesAndNewlines)
     }
 
-    /// Runs the script; its exit status and standard error.
-    func run(bisect: String, budget: Int = 1) throws -> (status: Int32, errors: String) {
+    /// Runs the script (with `gates` as its GATES file when given); its exit status and standard
+    /// error.
+    func run(bisect: String, budget: Int = 1, gates: String? = nil) throws -> (status: Int32, errors: String)
+    {
       var environment = ProcessInfo.processInfo.environment
       environment["BENCH"] = folder + "/bench"
       environment["HISTORY_DB"] = database
@@ -102,6 +104,10 @@ struct NightlyHistoryScriptTests {
       environment["FAKE_BISECT"] = bisect
       environment["BRANCH"] = "main"
       environment["GATES"] = folder + "/no-gates.json"
+      if let gates {
+        try Data(gates.utf8).write(to: URL(fileURLWithPath: folder + "/gates.json"))
+        environment["GATES"] = folder + "/gates.json"
+      }
       environment["HISTORY_DAYS"] = "100000"
       let script = try TestProcess.run(
         "/bin/bash", [repo + "/scripts/nightly-history", results, out], environment: environment,
@@ -143,6 +149,17 @@ struct NightlyHistoryScriptTests {
     let second = try night.run(bisect: "budget")
     #expect(second.status == 1)
     #expect(night.bisectCalls == 2)
+  }
+
+  @Test("a slowdown in a phase no gate names is listed but does not fail the night")
+  func ungatedSlowdownListed() throws {
+    let night = try Night(slowFrom: 12)
+    let run = try night.run(
+      bisect: "culprit", gates: #"{"baseline": {"phases": {"no_such_phase": {"threshold_pct": 5}}}}"#)
+    #expect(run.status == 0, "\(run.errors)")
+    #expect(night.bisectCalls == 0)
+    #expect(night.text(night.out + "/change-points.txt").contains("first_frame_observed"))
+    #expect(night.text(night.out + "/gated-change-points.json").contains("\"change_points\": []"))
   }
 
   @Test("a flat history passes, and the summary shows the gated series as a sparkline")

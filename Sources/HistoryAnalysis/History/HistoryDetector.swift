@@ -8,8 +8,8 @@ package enum HistoryDetector: Sendable, Hashable {
   /// E-divisive over the whole series with a permutation test (`EDivisive`), each series alone.
   case edivisive(EDivisive.Options)
 
-  /// The default: windows of 10, p ≤ 0.001, a move of at least 2 %, false discovery rate 0.01
-  /// across series.
+  /// The default: windows of 10, p ≤ 0.001, a move of at least 2 %, the newest night tested on its
+  /// own, false discovery rate 0.01 across series.
   package static let history = HistoryDetector.windowed(.history, falseDiscoveryRate: 0.01)
 
   /// The change points of `medians` (index, t or E-divisive statistic, p), in index order.
