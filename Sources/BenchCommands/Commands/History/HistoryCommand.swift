@@ -20,7 +20,8 @@ package enum HistoryCommand: Command {
 
   /// `--detector`.
   package enum DetectorName: String, Sendable, CaseIterable {
-    /// Windowed E-divisive with a t-test merge and Benjamini–Hochberg across series (default).
+    /// Windowed E-divisive with a t-test merge, the newest benchmark tested on its own, and
+    /// Benjamini–Hochberg across series (default).
     case windowed
     /// E-divisive over each whole series with a permutation test.
     case edivisive
@@ -120,7 +121,7 @@ package enum HistoryCommand: Command {
     default: HistoryTrendPlot.defaultCommitURL, shownAs: "GitHub's commit search", parser: .text)
   static let detector = Option(
     "--detector", "NAME",
-    "detect: windowed (E-divisive in windows, t-test merge, Benjamini-Hochberg across series) or edivisive (permutation test)",
+    "detect: windowed (E-divisive in windows, t-test merge, the newest benchmark tested on its own, Benjamini-Hochberg across series) or edivisive (permutation test)",
     default: DetectorName.windowed, parser: .choice())
   static let window = Option(
     "--window", "N",
