@@ -35,6 +35,7 @@
 //   3 Subprocess → CommandLineKit, SystemCalls
 //   4 AppBuilds → CommandLineKit, LaunchContract, Subprocess, SystemCalls
 //   4 CaptureKit → LaunchContract, PhaseTrace, SystemCalls
+//   4 KernelDevicePhases → LaunchContract, PhaseTrace
 //   4 ResultsSchema → LaunchContract, PhaseTrace, Sampling, SystemCalls
 //   5 Display → CaptureKit, SystemCalls
 //   5 HostConditions → LaunchContract, PhaseTrace, ResultsSchema, Subprocess, SystemCalls
@@ -65,9 +66,9 @@
 //   8 Reports → Gates, HistoryAnalysis, LaunchContract, PhaseTrace, ResultsSchema, RunAnalysis, Sampling,
 //       Statistics
 //   9 BenchKit → AppBuilds, CommandLineKit, Display, DisplayServers, Gates, HostConditions,
-//       LaunchContract, LightBoard, LightBoardFeed, PhaseTrace, Probe, Reports, ResultsSchema,
-//       RunAnalysis, Statistics, Subprocess, SyntheticCamera, SystemCalls, ThreadStates, ThreadTracing,
-//       V4L2Camera, X11Display
+//       KernelDevicePhases, LaunchContract, LightBoard, LightBoardFeed, PhaseTrace, Probe, Reports,
+//       ResultsSchema, RunAnalysis, Statistics, Subprocess, SyntheticCamera, SystemCalls, ThreadStates,
+//       ThreadTracing, V4L2Camera, X11Display
 //   9 FuzzTargets → CameraApp, CaptureKit, Display, Gates, LaunchContract, LightBoard, PhaseTrace, Probe,
 //       Reports, ResultsSchema, RunAnalysis, SyntheticCamera, SystemCalls, TestSupport, ThreadStates,
 //       V4L2Camera, V4L2TestSupport
@@ -177,6 +178,10 @@ let package = Package(
     // Thread states: tracefs scheduler events and /proc samples turned into each phase's running,
     // runnable, I/O and sleeping time (issue 27). Pure parsing and accounting: no I/O, no C imports.
     .target(name: "ThreadStates", dependencies: ["ResultsSchema"], swiftSettings: strict),
+    // Device phases from the kernel (issue 40): the device trace's text (syscalls on V4L2 nodes,
+    // v4l2/vb2 tracepoints) read into the device.* events of whichever process streamed the
+    // camera. Pure parsing and mapping: no I/O, no C imports.
+    .target(name: "KernelDevicePhases", dependencies: ["LaunchContract", "PhaseTrace"], swiftSettings: strict),
     // Thread states' instruments: bench's tracefs instance (the scheduler's events of bench's
     // tree, removed by the guard when bench is killed), the /proc tree sampler, and one run's
     // recorder that turns both into its ThreadStates record; `--thread-states` and its method.
@@ -317,7 +322,7 @@ let package = Package(
         "Gates", "Reports", "RunAnalysis", "Statistics", "HostConditions", "PhaseTrace", "Display", "Probe",
         "V4L2Camera", "SyntheticCamera",
         "CommandLineKit", "LaunchContract", "SystemCalls", "Subprocess", "AppBuilds", "X11Display",
-        "LightBoard", "LightBoardFeed", "ResultsSchema", "ThreadStates", "ThreadTracing",
+        "LightBoard", "LightBoardFeed", "ResultsSchema", "ThreadStates", "ThreadTracing", "KernelDevicePhases",
         "DisplayServers",
       ],
       swiftSettings: strict),
@@ -517,6 +522,11 @@ let package = Package(
     .testTarget(
       name: "ThreadStatesTests", dependencies: ["ThreadStates", "ResultsSchema", "TestSupport"],
       swiftSettings: strict),
+    // The kernel's device phases from a real trace of vivid in the VM (Fixtures/).
+    .testTarget(
+      name: "KernelDevicePhasesTests",
+      dependencies: ["KernelDevicePhases", "LaunchContract", "PhaseTrace", "TestSupport"],
+      exclude: ["Fixtures"], swiftSettings: strict),
     // bench's tracefs instance against the machine's tracefs (root only; skipped, saying why,
     // elsewhere): what it records, each run alone, only bench's tree, stale instances removed.
     .testTarget(

@@ -39,7 +39,8 @@ extension TraceExport {
 
   /// Each phase's start in `run`, ms since the run's origin, from its timeline's events by the
   /// rules that measured the phases (`PhaseExtractor.intervals`); empty without a timeline. The
-  /// device phases count only the preload library's events when the timeline has any.
+  /// device phases come from the kernel's events, else the preload library's when the timeline
+  /// has any, else the app's own.
   static func phaseStarts(run: BenchResults.RunRecord, relock: Bool) -> [String: Double] {
     guard let timeline = run.timeline else { return [:] }
     let origin: UInt64 = 1 << 40  // ns; t = 0, far enough above 0 for events before the origin
@@ -50,8 +51,11 @@ extension TraceExport {
         fields: (e.fields ?? [:]).mapValues { PhaseFieldValue.string($0) })
     }
     let preload = "preload"
-    let source = timeline.contains { $0.fields?[PhaseExtractor.sourceField] == preload } ? preload : nil
-    return PhaseExtractor.intervals(from: events, start: origin, relock: relock, deviceSource: source)
-      .mapValues { Double($0.start - origin) / 1_000_000 }
+    let fallback =
+      timeline.contains { $0.fields?[PhaseExtractor.sourceField] == preload }
+      ? preload : PhaseExtractor.appSource
+    return PhaseExtractor.intervals(
+      from: events, start: origin, relock: relock, devicePriority: ["kernel", fallback]
+    ).intervals.mapValues { Double($0.start - origin) / 1_000_000 }
   }
 }

@@ -32,6 +32,7 @@ extension BenchResults.RunRecord {
     lowPower = try c.decodeIfPresent(BenchResults.LowPowerRecord.self, forKey: .lowPower)
     hot = try c.decodeIfPresent(BenchResults.HotRecord.self, forKey: .hot)
     threadStates = try c.decodeIfPresent(BenchResults.ThreadStatesRecord.self, forKey: .threadStates)
+    devicePhases = try c.decodeIfPresent(BenchResults.DevicePhasesRecord.self, forKey: .devicePhases)
     let selection =
       decoder.userInfo[BenchResults.timelineSelectionKey] as? BenchResults.TimelineSelection ?? .all
     let wanted: Bool

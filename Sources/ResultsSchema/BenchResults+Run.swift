@@ -32,10 +32,14 @@ extension BenchResults {
     /// Where the launch's threads spent each phase (`thread_states`; issue 27); absent when the
     /// run was made without the instrument.
     public var threadStates: ThreadStatesRecord? = nil
+    /// Where the device phases came from, and each source's (`device_phases`; issue 40); absent
+    /// when the run had none and no kernel trace.
+    public var devicePhases: DevicePhasesRecord? = nil
 
     enum CodingKeys: String, CodingKey {
       case run, ok, error, phases, counts, trace, wallMs, timeline, detection, lowPower, hot
       case threadStates = "thread_states"
+      case devicePhases = "device_phases"
     }
     /// Creates a record.
     public init(

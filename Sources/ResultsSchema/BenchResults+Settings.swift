@@ -109,6 +109,10 @@ extension BenchResults {
     /// scheduler events, exact), `sampled` (`/proc` totals) or `off`. Absent in results from
     /// before it was recorded (issue 27).
     public var threadStates: String? = nil
+    /// Whether the runs' device phases come from the kernel (`kernel`: tracefs has V4L2's
+    /// tracepoints and syscall tracing), or why not (`absent: <reason>`; the preload library and
+    /// the app's trace remain). Absent in results from before it was recorded (issue 40).
+    public var kernelDevicePhases: String? = nil
     /// Who the app ran as (`--app-user`, ``AppUserRecord``). Absent in results from before it
     /// was recorded (issue 41).
     public var appUser: AppUserRecord? = nil

@@ -27,9 +27,10 @@ import ResultsSchema
 /// in relock, where the app is not relaunched).
 ///
 /// With `deviceSource`, the five device phases come only from `device.*` events whose `source`
-/// field has that value (`preload`: the preload library's, one instrument for every app in a
-/// table); the app's own `device.*` events are then left out of them. Without it, every
-/// `device.*` event counts (camera-app's own trace).
+/// field has that value (`kernel`: bench's device trace; `preload`: the preload library's, one
+/// instrument for every app in a table; `app`: the app's own, which carry no `source`). Without
+/// it, every `device.*` event counts. `intervals(from:start:relock:devicePriority:)` takes each
+/// device phase from the first source that has it.
 public enum PhaseExtractor {
   /// Extracts phases from `events` (any order) for a run that started at `start` (CLOCK_MONOTONIC
   /// ns). `deviceSource`: the `source` field the device phases' events must carry; nil for any.
@@ -51,7 +52,8 @@ public enum PhaseExtractor {
     func first(_ name: EventName, _ kind: PhaseEventKind? = nil, after t: UInt64 = 0) -> UInt64? {
       sorted.first {
         $0.name == name.rawValue && (kind == nil || $0.kind == kind!) && $0.ts >= t
-          && (deviceSource == nil || !isDevice(name) || $0.fields[sourceField]?.stringValue == deviceSource)
+          && (deviceSource == nil || !isDevice(name)
+            || ($0.fields[sourceField]?.stringValue ?? appSource) == deviceSource)
       }?.ts
     }
     func interval(_ a: UInt64?, _ b: UInt64?) -> (start: UInt64, end: UInt64)? {
@@ -101,6 +103,32 @@ public enum PhaseExtractor {
     }
     return out.compactMapValues { $0 }
   }
+
+  /// Phase intervals as ``intervals(from:start:relock:deviceSource:)`` gives them, each device
+  /// phase from the first source in `devicePriority` that has it (`kernel`, `preload`, or
+  /// ``appSource`` for the app's own events), with the source each came from.
+  public static func intervals(
+    from events: [PhaseEvent], start: UInt64, relock: Bool, devicePriority: [String]
+  ) -> (intervals: [String: (start: UInt64, end: UInt64)], deviceSources: [String: String]) {
+    var out = intervals(from: events, start: start, relock: relock, deviceSource: devicePriority.first)
+    var sources: [String: String] = [:]
+    for phase in PhaseName.device where out[phase] != nil { sources[phase] = devicePriority.first }
+    for source in devicePriority.dropFirst() where sources.count < PhaseName.device.count {
+      let theirs = intervals(from: events, start: start, relock: relock, deviceSource: source)
+      for phase in PhaseName.device where sources[phase] == nil {
+        guard let interval = theirs[phase] else { continue }
+        out[phase] = interval
+        sources[phase] = source
+      }
+    }
+    return (out, sources)
+  }
+
+  /// The `source` of bench's device events from the kernel's trace (docs/kernel-device-phases.md).
+  public static let kernelSource = "kernel"
+
+  /// The `source` of the app's own device events, which carry none (camera-app's trace).
+  public static let appSource = "app"
 
   /// The field that names which instrument wrote an event (`source`: `preload` for the preload
   /// library's); camera-app's own events carry none.

@@ -202,6 +202,15 @@ package final class ThreadStatesRecorder: Sendable {
     return record
   }
 
+  /// The run's device trace (docs/kernel-device-phases.md): the device instance's text and the
+  /// events it dropped, captured with the scheduler's at ``end()``; or why there is none.
+  package func deviceTrace() -> (text: String, lostEvents: Int)? {
+    guard case .tracefs(let session) = method, session.devicePath != nil,
+      let capture = capture.withLock({ $0 })
+    else { return nil }
+    return (capture.deviceText, capture.deviceLostEvents)
+  }
+
   /// `ns` in ms.
   static func ms(_ ns: UInt64) -> Double { Double(ns) / 1e6 }
 }

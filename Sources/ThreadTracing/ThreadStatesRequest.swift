@@ -48,6 +48,15 @@ package enum ThreadStatesMethod: Sendable {
     }
   }
 
+  /// Why the runs have no device trace (docs/kernel-device-phases.md), or nil when they have one.
+  package var deviceTraceAbsence: String? {
+    switch self {
+    case .tracefs(let session): session.deviceAbsence
+    case .sampled: "thread states are sampled from /proc, not traced with tracefs (--thread-states)"
+    case .off: "--thread-states off: no tracefs session"
+    }
+  }
+
   /// Ends the method: removes the tracefs instance.
   package func close() {
     if case .tracefs(let session) = self { session.close() }

@@ -21,7 +21,8 @@ import ThreadStates
 /// `sched_stat_runtime`, which places the switches into a thread that this kernel leaves out of
 /// the trace (docs/thread-states.md, Limits). It has a buffer of its own because an app can
 /// fill it: every read of a running thread's CPU-time clock writes one. When it is full, the
-/// main trace is still complete; only the placing stops (the run's `unseen_*` say so).
+/// main trace is still complete; only the placing stops (the run's `unseen_*` say so). A device
+/// instance (`-device`, every process) records the camera's calls (docs/kernel-device-phases.md).
 ///
 /// The instances are removed by ``close()`` (the runs' end, Ctrl-C and SIGTERM end the pipeline
 /// normally), by the process guard when bench dies any other way (SIGKILL:
@@ -61,6 +62,9 @@ package final class TracefsSession: Sendable {
   /// event or the companion could not be made.
   package let runtimePath: String?
 
+  /// The device instance's folder, or why there is none (``devicePath``, ``deviceAbsence``).
+  let device: (path: String?, absence: String?)
+
   /// Whether the buffers are empty: cleared after each run's trace is read (``end()``), so that
   /// the kernel's work of clearing them (a wait for RCU, ~60 ms an instance) falls between runs
   /// and not just before a spawn. ``begin()`` clears them only when a run did not end.
@@ -68,17 +72,15 @@ package final class TracefsSession: Sendable {
   /// Whether bench's pid namespace is not the machine's (found at ``open(root:token:bufferKB:)``
   /// by a marker line coming back under another id): then `/proc`'s ids mean nothing to
   /// tracefs, and ``begin()`` adds the thread that calls it by the id its marker shows.
-  private let namespaced = PThreadMutex(false)
+  let namespaced = PThreadMutex(false)
   /// The thread that called the last ``begin()``, as the trace names it: set in another pid
   /// namespace only (nil in the machine's, where bench's ids are the trace's).
   private let beganBy = PThreadMutex<TraceMarker.Task?>(nil)
   /// Each instance folder's buffer size per CPU now, KiB.
   let sizes = PThreadMutex<[String: Int]>([:])
 
-  private init(root: String, path: String, runtimePath: String? = nil) {
-    self.root = root
-    self.path = path
-    self.runtimePath = runtimePath
+  init(root: String, path: String, runtimePath: String? = nil, device: (String?, String?) = (nil, nil)) {
+    (self.root, self.path, self.runtimePath, self.device) = (root, path, runtimePath, device)
   }
 
   /// What one traced run produced.
@@ -99,6 +101,10 @@ package final class TracefsSession: Sendable {
     package var runtimeText = ""
     /// Events the companion dropped: the switches in after them cannot be placed.
     package var runtimeLostEvents = 0
+    /// The device instance's `trace` text (empty without one).
+    package var deviceText = ""
+    /// Events the device instance dropped.
+    package var deviceLostEvents = 0
   }
 
   /// Opens bench's instance: mounts tracefs at `root` when it is not mounted, removes stale
@@ -132,11 +138,14 @@ package final class TracefsSession: Sendable {
       throw error
     }
     main.sizes.withLock { $0 = [path: bufferKB] }
+    let device = openDevice(root: root, path: path)
     // The companion: without it the breakdown still stands, with the kernel's gaps counted.
-    guard FileSystem.isDirectory(root + "/events/sched/" + runtimeEvent) else { return main }
+    guard FileSystem.isDirectory(root + "/events/sched/" + runtimeEvent) else {
+      return main.with(device: device, runtimePath: nil)
+    }
     let runtimePath = path + runtimeSuffix
     ProcessGuard.running?.removeDirectoryOnExit(runtimePath)
-    let session = TracefsSession(root: root, path: path, runtimePath: runtimePath)
+    let session = TracefsSession(root: root, path: path, runtimePath: runtimePath, device: device)
     session.namespaced.withLock { $0 = main.namespaced.withLock { $0 } }
     session.sizes.withLock { $0 = [path: bufferKB] }
     do {
@@ -146,7 +155,7 @@ package final class TracefsSession: Sendable {
     } catch {
       try? FileSystem.removeDirectory(atPath: runtimePath)
       ProcessGuard.running?.keep(runtimePath)
-      return main
+      return main.with(device: device, runtimePath: nil)
     }
     session.sizes.withLock { $0[runtimePath] = runtimeBufferKBPerCPU }
     return session
@@ -201,7 +210,7 @@ package final class TracefsSession: Sendable {
   }
 
   /// The instances' folders: the main one, then the companion's when there is one.
-  private var paths: [String] { [path] + (runtimePath.map { [$0] } ?? []) }
+  var paths: [String] { [path] + (runtimePath.map { [$0] } ?? []) }
 
   /// Adds every thread of bench (`/proc/self/task`) to the traced tasks; those it makes later
   /// are added by `event-fork` as they are made.
@@ -300,7 +309,7 @@ package final class TracefsSession: Sendable {
       defer { was = false }
       return was
     }
-    for folder in paths {
+    for folder in allFolders {
       if clear { try write("", "trace", in: folder) }
       try write("1", "tracing_on", in: folder)
     }
@@ -328,7 +337,7 @@ package final class TracefsSession: Sendable {
   /// Turns tracing off and reads what the run recorded; then, for the next run, grows a buffer
   /// this run came near filling or overflowed (``TraceBufferSizing``).
   package func end() -> Capture {
-    for folder in paths { try? write("0", "tracing_on", in: folder) }
+    for folder in allFolders { try? write("0", "tracing_on", in: folder) }
     let main = Self.usage(path)
     let mainKB = bufferKB(of: path)
     let text = Self.readTrace(path, kbPerCPU: mainKB, cpus: main.cpus)
@@ -344,8 +353,9 @@ package final class TracefsSession: Sendable {
       capture.bytes += companion.bytes
       usages.append((runtimePath, companion))
     }
+    if let device = readDevice(into: &capture) { usages.append(device) }
     // Empty for the next run (tracing is off until then).
-    let emptied = paths.allSatisfy { (try? write("", "trace", in: $0)) != nil }
+    let emptied = allFolders.allSatisfy { (try? write("", "trace", in: $0)) != nil }
     cleared.withLock { $0 = emptied }
     for (folder, usage) in usages { grow(folder, after: usage) }
     return capture
@@ -355,7 +365,7 @@ package final class TracefsSession: Sendable {
   /// the kernel still holds busy is retried for up to a second, then left to the guard (and,
   /// were the guard gone too, to the next bench's sweep): the guard forgets only what is gone.
   package func close() {
-    for folder in paths.reversed() {
+    for folder in allFolders.reversed() {
       try? write("0", "tracing_on", in: folder)
       if Self.removeInstance(folder) { ProcessGuard.running?.keep(folder) }
     }

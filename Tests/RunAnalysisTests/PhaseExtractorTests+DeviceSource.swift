@@ -46,4 +46,51 @@ extension PhaseExtractorTests {
     #expect(near("device_open", 30), "\(p)")
     #expect(near("device_first_buffer", 7), "\(p)")
   }
+
+  @Test(
+    "with a device priority, each device phase comes from the first source that has it (the kernel's, then the preload library's), and says which"
+  )
+  func kernelFirstThenPreload() {
+    let kernel: [String: PhaseFieldValue] = ["source": "kernel"]
+    // The kernel saw the open and the stream-on only (say its trace began late): the rest falls back.
+    let events =
+      interleavedInstruments() + [
+        ev(29, "device.open", .begin, kernel), ev(32, "device.open", .end, kernel),
+        ev(61, "device.stream_on", .begin, kernel), ev(63, "device.stream_on", .end, kernel),
+      ]
+    let (intervals, sources) = PhaseExtractor.intervals(
+      from: events.shuffled(), start: events[0].ts, relock: false, devicePriority: ["kernel", "preload"])
+    func ms(_ phase: String) -> Double? { intervals[phase].map { Double($0.end - $0.start) / 1e6 } }
+    #expect(ms("device_open") == 3)
+    #expect(sources["device_open"] == "kernel")
+    #expect(ms("device_stream_on") == 2)
+    #expect(ms("device_format") == 3)
+    #expect(sources["device_format"] == "preload")
+    // The first buffer counts from the kernel's stream-on end (the phase is the kernel's only
+    // when the kernel saw the buffer too): here the preload library's whole phase.
+    #expect(sources["device_first_buffer"] == "preload")
+    #expect(ms("device_first_buffer") == 8)
+    #expect(ms("process_launch") == 1)
+  }
+
+  @Test("the app's own device events are the source `app`: they carry no source field")
+  func appSource() {
+    let events = interleavedInstruments()
+    let (intervals, sources) = PhaseExtractor.intervals(
+      from: events, start: events[0].ts, relock: false, devicePriority: ["kernel", "app"])
+    #expect(sources["device_open"] == "app")
+    #expect(intervals["device_open"].map { $0.end - $0.start } == 30_000_000)
+  }
+
+  @Test(
+    "a device event in the app's trace that claims the kernel as its source is a forgery: ignored and counted"
+  )
+  func kernelSourceForged() {
+    let split = TrustBoundary.split(appTrace: [
+      ev(1, "device.open", .begin, ["source": "kernel"]), ev(2, "device.open", .begin, ["source": "preload"]),
+      ev(3, "device.open", .begin),
+    ])
+    #expect(split.forged.count == 1)
+    #expect(split.trusted.count == 2)
+  }
 }

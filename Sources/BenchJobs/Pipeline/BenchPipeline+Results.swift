@@ -43,6 +43,7 @@ extension BenchPipeline {
     if settings.conditions.contains(.hot) { base.settings.soakSeconds = settings.soakSeconds }
     base.settings.primedCells = settings.primedCells.isEmpty ? nil : settings.primedCells
     base.settings.threadStates = threadStates.name
+    base.settings.kernelDevicePhases = threadStates.deviceTraceAbsence.map { "absent: \($0)" } ?? "kernel"
     base.settings.appUser = settings.appUser?.record
     record(apps: settings, in: &base.settings)
     return base

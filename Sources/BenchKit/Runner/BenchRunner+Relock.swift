@@ -134,7 +134,7 @@ extension BenchRunner {
       extra: [lockEvent, unlockEvent] + report.events,
       start: unlockAt, end: endAt, relock: true, report: report,
       wallMs: MonotonicClock.milliseconds(from: unlockAt, to: endAt), windowStart: lockEvent.ts,
-      droppedCommands: dropped, deviceSource: deviceSource(for: session.config), states: states)
+      droppedCommands: dropped, devicePriority: devicePriority(for: session.config), states: states)
     RunVerification(
       realtimeCompositor: app.monitor.realtimeGranted, missedDeadlines: report.missedDeadlines,
       condition: .relock

@@ -13,14 +13,12 @@ extension BenchRunner {
     ThreadStatesRecorder(method: resources.threadStates, displayServer: display.serverPID)
   }
 
-  /// The run's `thread_states`: `recorder`'s record for the phases `events` give (the same
-  /// events and rules as the run's phase durations), with the probe's first live frame as the
-  /// moment whose running thread is named.
+  /// The run's `thread_states`: `recorder`'s record for the phases' `intervals` (the run's
+  /// phase durations, each device phase from its source), with the probe's first live frame as
+  /// the moment whose running thread is named.
   func threadStates(
-    _ recorder: ThreadStatesRecorder, events: [PhaseEvent], start: UInt64, relock: Bool, deviceSource: String?
+    _ recorder: ThreadStatesRecorder, events: [PhaseEvent], intervals: [String: (start: UInt64, end: UInt64)]
   ) -> BenchResults.ThreadStatesRecord? {
-    let intervals = PhaseExtractor.intervals(
-      from: events, start: start, relock: relock, deviceSource: deviceSource)
     let firstFrame = events.first { $0.name == EventName.displayFirstLiveFrame.rawValue }?.ts
     return recorder.record(
       phases: intervals.mapValues { PhaseInterval(start: $0.start, end: $0.end) }, firstFrame: firstFrame)

@@ -187,12 +187,6 @@ package final class BenchRunner: RunPerforming {
     return environment
   }
 
-  /// The `source` the events of a run's device phases must carry: the preload library's when it
-  /// is loaded into `config`'s runs, so that its events and not the app's own measure them.
-  func deviceSource(for config: BenchConfiguration) -> String? {
-    settings.preloadsLibrary(into: config) ? PreloadLibrary.eventSource : nil
-  }
-
   /// One launch run (cold, warm, loaded, low-power, hot): the condition's part set up right
   /// before the spawn (``LaunchConditionControl/beginRun(_:interrupted:)``) and checked after the
   /// run (``ConditionRunState/verify(_:into:)``).
@@ -262,7 +256,7 @@ package final class BenchRunner: RunPerforming {
       number: number, failure: reason, tracePath: tracePath, read: read, extra: [spawnEvent] + report.events,
       start: app.spawnedAt, end: UInt64.max, relock: false, report: report, wallMs: wallMs,
       droppedCommands: app.control.droppedCommands, liveFrame: settings.expectsLiveFrame(for: config),
-      deviceSource: deviceSource(for: config), states: states)
+      devicePriority: devicePriority(for: config), states: states)
     RunVerification(
       realtimeCompositor: realtime, missedDeadlines: report.missedDeadlines, condition: condition
     ).apply(to: &run)
@@ -279,7 +273,8 @@ package final class BenchRunner: RunPerforming {
   func record(
     number: Int, failure: String?, tracePath: String, read: TraceReader.Result, extra: [PhaseEvent],
     start: UInt64, end: UInt64, relock: Bool, report: ProbeReport, wallMs: Double, windowStart: UInt64? = nil,
-    droppedCommands: Int, liveFrame: Bool = true, deviceSource: String? = nil,
+    droppedCommands: Int, liveFrame: Bool = true,
+    devicePriority: [String] = [PhaseExtractor.kernelSource, PhaseExtractor.appSource],
     states: ThreadStatesRecorder? = nil
   ) -> BenchResults.RunRecord {
     // The trust boundary: runner and probe events come from `extra` only; the same names in the
@@ -288,12 +283,15 @@ package final class BenchRunner: RunPerforming {
     let app = TrustBoundary.split(appTrace: read.events)
     let forged = app.forged.filter { !relock || ($0.ts >= (windowStart ?? start) && $0.ts <= end) }.count
     let follows = feedFollows.follows(overlapping: start, through: min(end, MonotonicClock.now()))
-    let extra = extra + follows.flatMap { FeedFollowLog.events($0, pid: pid) }
+    let kernel = kernelDevice(states, start: windowStart ?? start)
+    let extra = extra + follows.flatMap { FeedFollowLog.events($0, pid: pid) } + kernel.events
     let all = (app.trusted + extra).filter { $0.ts >= (windowStart ?? start) && $0.ts <= end }.sorted {
       $0.ts < $1.ts
     }
     let events = all.filter { $0.ts >= start }
-    let phases = PhaseExtractor.phases(from: events, start: start, relock: relock, deviceSource: deviceSource)
+    let (intervals, deviceSources) = PhaseExtractor.intervals(
+      from: events, start: start, relock: relock, devicePriority: devicePriority)
+    let phases = intervals.mapValues { Double($0.end - $0.start) / 1_000_000 }  // CLOCK_MONOTONIC ns → ms
     var counts = PhaseExtractor.counts(from: events, start: start)
     counts[.malformedTraceLines] = read.malformedLines
     counts[.droppedTraceLines] = read.droppedLines
@@ -329,9 +327,9 @@ package final class BenchRunner: RunPerforming {
       trace: "traces/" + (tracePath as NSString).lastPathComponent, wallMs: wallMs,
       timeline: all.map { BenchResults.TimelineEvent($0, originNs: start) },
       detection: report.firstLiveFrame?.method.rawValue)
-    run.threadStates = states.flatMap {
-      threadStates($0, events: events, start: start, relock: relock, deviceSource: deviceSource)
-    }
+    run.threadStates = states.flatMap { threadStates($0, events: events, intervals: intervals) }
+    run.devicePhases = devicePhasesRecord(
+      events: events, start: start, relock: relock, sources: deviceSources, kernel: kernel)
     return run
   }
 

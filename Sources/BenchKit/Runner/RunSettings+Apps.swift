@@ -17,7 +17,7 @@ extension RunSettings {
   /// Whether the preload library is loaded into runs of `configuration`: a third-party app's
   /// when the loader can load it into the program (``preloadReasons`` says when not); camera-app's
   /// (or the `--app` program's) with `--preload-camera-app`. Such a run's device phases come from
-  /// the library's events only (``PhaseExtractor``'s `deviceSource`).
+  /// the library's events, after the kernel's (``BenchRunner/devicePriority(for:)``).
   package func preloadsLibrary(into configuration: BenchConfiguration) -> Bool {
     guard preloadLibrary != nil else { return false }
     switch configuration {

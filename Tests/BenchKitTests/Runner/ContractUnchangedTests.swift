@@ -25,7 +25,8 @@ import Testing
   /// Array elements collapse to `[]`; the keys of a timeline event's free-form `fields` collapse
   /// to `*`, since which fields an event carries is the trace's business, not the schema's; so do
   /// the phase names keying a run's `thread_states.main`, `.tree`, `.bench` and `.display_server` (the
-  /// phases are the schema's `phases`, listed once there).
+  /// phases are the schema's `phases`, listed once there), and the phases and sources keying a
+  /// run's `device_phases.sources` and `.by_source`.
   static func signature(_ value: Any, path: String = "", into out: inout Set<String>) {
     switch value {
     case let dict as [String: Any]:
@@ -34,7 +35,8 @@ import Testing
         let isFreeForm =
           path.hasSuffix("timeline[].fields") || path.hasSuffix("thread_states.main")
           || path.hasSuffix("thread_states.tree") || path.hasSuffix("thread_states.bench")
-          || path.hasSuffix("thread_states.display_server")
+          || path.hasSuffix("thread_states.display_server") || path.hasSuffix("device_phases.sources")
+          || path.hasSuffix("device_phases.by_source") || path.hasSuffix("device_phases.by_source.*")
         signature(child, path: path + "." + (isFreeForm ? "*" : key), into: &out)
       }
     case let array as [Any]:
