@@ -41,12 +41,14 @@ package struct CgroupCPUUsage: Sendable, Hashable {
   }
 
   /// The most CPU `quota` lets the group use in ``periods`` periods, ns: the periods plus the two
-  /// the measurement may straddle, plus the kernel's bandwidth slice (5 ms a CPU may run ahead of
-  /// the quota) and, read from `/proc`, one clock tick per process counted.
+  /// the measurement may straddle, plus 10 ms a CPU (the kernel's 5 ms bandwidth slice and a
+  /// scheduler tick a CPU may run ahead of the quota before it is throttled) and, read from
+  /// `/proc`, two clock ticks a process counted.
   package func budgetNanoseconds(_ quota: CPUQuota) -> Int {
     let tick = 1_000_000_000 / max(Int(sysconf(Int32(_SC_CLK_TCK))), 1)
     let rounding = source == Self.procSource ? (processes + 1) * 2 * tick : 0
-    return (periods + 2) * quota.quotaMicroseconds * 1000 + 5_000_000 + rounding
+    let cpus = max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1)
+    return (periods + 2) * quota.quotaMicroseconds * 1000 + cpus * 10_000_000 + rounding
   }
 }
 
