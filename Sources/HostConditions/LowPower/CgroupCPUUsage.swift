@@ -43,12 +43,15 @@ package struct CgroupCPUUsage: Sendable, Hashable {
   /// The most CPU `quota` lets the group use in ``periods`` periods, ns: the periods plus the two
   /// the measurement may straddle, plus 10 ms a CPU (the kernel's 5 ms bandwidth slice and a
   /// scheduler tick a CPU may run ahead of the quota before it is throttled) and, read from
-  /// `/proc`, two clock ticks a process counted.
+  /// `/proc`, two clock ticks a process counted; and half of that again, for a guest whose clock
+  /// runs on while its virtual CPU is not scheduled (an emulated VM on a loaded host charges that
+  /// time to the task that was running). An app the quota does not hold gets twice its share or
+  /// more at a quota of half a CPU, and more the smaller the quota.
   package func budgetNanoseconds(_ quota: CPUQuota) -> Int {
     let tick = 1_000_000_000 / max(Int(sysconf(Int32(_SC_CLK_TCK))), 1)
     let rounding = source == Self.procSource ? (processes + 1) * 2 * tick : 0
     let cpus = max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1)
-    return (periods + 2) * quota.quotaMicroseconds * 1000 + cpus * 10_000_000 + rounding
+    return ((periods + 2) * quota.quotaMicroseconds * 1000 + cpus * 10_000_000 + rounding) * 3 / 2
   }
 }
 
