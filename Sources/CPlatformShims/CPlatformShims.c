@@ -108,7 +108,7 @@ int CPlatformShims_setNotDumpable(void) { return prctl(PR_SET_DUMPABLE, 0UL, 0UL
 
 int CPlatformShims_spawnAsUser(const char *path, char *const argv[], char *const envp[], const int *sources,
                                const int *targets, int count, unsigned uid, unsigned gid,
-                               const unsigned *groups, int groupCount) {
+                               const unsigned *groups, int groupCount, int changeUser, int cgroupFD) {
   // The child shares this memory until execve (vfork): it writes its failure here and calls
   // only raw system calls (glibc's setresuid would signal this process's other threads).
   volatile int failure = 0;
@@ -134,6 +134,11 @@ int CPlatformShims_spawnAsUser(const char *path, char *const argv[], char *const
     return -1;
   }
   if (pid == 0) {
+    // Into the cgroup before anything else (pid 0: the writer itself).
+    if (cgroupFD >= 0 && syscall(SYS_write, cgroupFD, "0\n", 2) != 2) {
+      failure = errno ? errno : EIO;
+      _exit(127);
+    }
     syscall(SYS_setpgid, 0, 0);
     struct sigaction dfl, current;
     memset(&dfl, 0, sizeof dfl);
@@ -165,8 +170,9 @@ int CPlatformShims_spawnAsUser(const char *path, char *const argv[], char *const
 #ifdef SYS_close_range
     syscall(SYS_close_range, (unsigned)highest + 1, ~0U, 0);
 #endif
-    if (syscall(SYS_setgroups, (size_t)groupCount, list) != 0 || syscall(SYS_setresgid, gid, gid, gid) != 0
-        || syscall(SYS_setresuid, uid, uid, uid) != 0) {
+    if (changeUser
+        && (syscall(SYS_setgroups, (size_t)groupCount, list) != 0 || syscall(SYS_setresgid, gid, gid, gid) != 0
+            || syscall(SYS_setresuid, uid, uid, uid) != 0)) {
       failure = errno ? errno : EPERM;
       _exit(127);
     }

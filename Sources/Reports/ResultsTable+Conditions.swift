@@ -18,7 +18,7 @@ extension ResultsTable {
       let throttled = caps.filter { ($0.throttledPeriods ?? 0) > 0 }.count
       out +=
         "- low-power/\(c.config): \(what); cap read back in force in \(verified) of \(caps.count) runs"
-        + (first.quotaMicroseconds != nil ? ", throttled in \(throttled)" : "") + "\n"
+        + (first.quotaMicroseconds != nil ? ", throttled in \(throttled)" : "") + got(caps) + "\n"
     }
     for c in cells where c.condition == "hot" {
       let soaks = c.records.compactMap(\.hot)
@@ -32,5 +32,20 @@ extension ResultsTable {
       out += "\n"
     }
     return out
+  }
+
+  /// `; the app got P % of a CPU (median of N runs; quota Q %)`: the throughput the capped app
+  /// measured in its runs (issue 41 item 4); empty when no run measured it.
+  static func got(_ caps: [BenchResults.LowPowerRecord]) -> String {
+    let percents = caps.compactMap(\.cpuPercent).sorted()
+    guard !percents.isEmpty else { return "" }
+    let median =
+      percents.count % 2 == 1
+      ? percents[percents.count / 2] : (percents[percents.count / 2 - 1] + percents[percents.count / 2]) / 2
+    var quota = ""
+    if let q = caps.first?.quotaMicroseconds, let p = caps.first?.periodMicroseconds, p > 0 {
+      quota = "; quota \(fmt(Double(q) * 100 / Double(p))) %"
+    }
+    return "; the app got \(fmt(median)) % of a CPU (median of \(percents.count) runs\(quota))"
   }
 }

@@ -18,10 +18,10 @@ extension BenchResults {
     public var quotaMicroseconds: Int?
     /// Quota: the period, µs, as read back.
     public var periodMicroseconds: Int?
-    /// Quota: how the app entered its cgroup: `before-exec` (the spawning thread entered the
-    /// cgroup for the `posix_spawn`, so the app's first instruction ran capped) or `after-spawn`
-    /// (its pid written into `cgroup.procs` once `posix_spawn` returned: the app ran uncapped for
-    /// ``placementDelayMicroseconds``).
+    /// Quota: how the app entered its cgroup: `before-exec` (the spawned child wrote itself into
+    /// the cgroup before it execed, so the app's first instruction ran capped) or, in results of
+    /// bench before issue 41 on cgroup v2, `after-spawn` (its pid written into `cgroup.procs`
+    /// once `posix_spawn` returned: the app ran uncapped for ``placementDelayMicroseconds``).
     public var placement: String?
     /// Quota, `after-spawn`: from `posix_spawn`'s return to the pid's write, µs.
     public var placementDelayMicroseconds: Int?
@@ -33,6 +33,17 @@ extension BenchResults {
     /// Quota: the time the group's tasks spent throttled, ms (`cpu.stat` `throttled_time`, ns,
     /// on cgroup v1; `throttled_usec` on v2).
     public var throttledMs: Double?
+    /// Quota: the CPU time the app's cgroup got from the spawn to the run's end, ms, measured
+    /// while the app ran (issue 41 item 4): a run that got more than the quota allows in its
+    /// ``periods`` fails.
+    public var cpuMs: Double?
+    /// Quota: ``cpuMs`` over the wall time from the spawn to the run's end, % of one CPU: the
+    /// throughput the capped app actually got, against the quota's share.
+    public var cpuPercent: Double?
+    /// Quota: where ``cpuMs`` was read: `cpu.stat usage_usec` (cgroup v2), `cpuacct.usage` (v1
+    /// with `cpuacct` on the `cpu` hierarchy) or `/proc/<pid>/stat` (v1 without: the group's
+    /// processes' `utime + stime + cutime + cstime`, 10 ms clock ticks).
+    public var cpuSource: String?
     /// cpufreq: the ceiling written into every CPU's `scaling_max_freq`, kHz.
     public var maxFrequencyKHz: Int?
     /// cpufreq: the governor written (`powersave`), when the CPU offers it.

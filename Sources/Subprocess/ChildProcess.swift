@@ -46,9 +46,11 @@ package final class ChildProcess: Sendable {
   /// (or with stdout; to `logPath` when `inheritedFDs` gives stdout), unless `inheritedFDs` gives
   /// descriptor 1 or 2 (a pipe bench drains). With `user`, the child runs as that user and holds
   /// no other descriptor of bench's (the app under test when bench is root: ``ProcessControl``).
+  /// With `cgroup` (a descriptor open for writing on a cgroup's `cgroup.procs`), the child enters
+  /// that cgroup before it execs: it and everything it forks run there from the start.
   package static func spawn(
     argv: [String], environment: [String: String], inheritedFDs: [Int32: Int32] = [:],
-    logPath: String? = nil, errorLogPath: String? = nil, user: UserIdentity? = nil
+    logPath: String? = nil, errorLogPath: String? = nil, user: UserIdentity? = nil, cgroup: Int32? = nil
   ) throws(RunnerError) -> ChildProcess {
     precondition(!argv.isEmpty)
     var descriptors = inheritedFDs.mapValues { ProcessControl.ChildDescriptor.inherited($0) }
@@ -68,7 +70,8 @@ package final class ChildProcess: Sendable {
     let spawned: Result<pid_t, Errno> = spawning.withLock { _ in
       Result { () throws(Errno) -> pid_t in
         let pid = try ProcessControl.spawn(
-          path: argv[0], arguments: argv, environment: environment, descriptors: descriptors, user: user)
+          path: argv[0], arguments: argv, environment: environment, descriptors: descriptors, user: user,
+          cgroup: cgroup)
         ProcessGuard.current.withLock { $0 }?.watch(group: pid)
         return pid
       }

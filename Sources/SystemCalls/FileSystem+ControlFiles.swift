@@ -26,6 +26,13 @@ extension FileSystem {
     try FileDescriptorIO.writeAll(fd, text)
   }
 
+  /// Opens the control file at `path` for writing (`O_WRONLY | O_CLOEXEC`, no truncation): a
+  /// cgroup's `cgroup.procs` that a spawned child writes itself into before it execs.
+  /// - Throws: the ``Errno`` of `open`.
+  public static func openControlFileForWriting(atPath path: String) throws(Errno) -> Int32 {
+    try SystemCall.retrying { open(path, O_WRONLY | O_CLOEXEC) }
+  }
+
   /// Removes the empty folder at `path` (a cgroup is removed this way once no task is left in
   /// it). The corresponding call is `rmdir(2)`.
   /// - Throws: the ``Errno`` of `rmdir` (`ENOENT`, `EBUSY` or `ENOTEMPTY` while tasks remain).

@@ -37,25 +37,32 @@ extension ProcessControl {
   /// calls are `vfork`, `setgroups`, `setresgid`, `setresuid`, `close_range` and `execve`
   /// (`EPERM` when this process may not become that user).
   ///
+  /// With `cgroup` (no `deathSignal`), a descriptor open for writing on a cgroup's
+  /// `cgroup.procs`, the child enters that cgroup before anything else it does (it writes `0`,
+  /// itself, there; then `execve`): it and all it forks run in the cgroup from their first
+  /// instruction. The corresponding calls are `vfork` and `write` (the kernel's `EACCES`,
+  /// `EBUSY` when the cgroup refuses it).
+  ///
   /// The child is listed among this process's own children (``ownChildren``) before any other
   /// thread can see it: a scan for escaped processes never takes it for one.
   public static func spawn(
     path: String, arguments: [String], environment: [String: String],
-    descriptors: [Int32: ChildDescriptor] = [:], deathSignal: Int32? = nil, user: UserIdentity? = nil
+    descriptors: [Int32: ChildDescriptor] = [:], deathSignal: Int32? = nil, user: UserIdentity? = nil,
+    cgroup: Int32? = nil
   ) throws(Errno) -> pid_t {
     try ownChildren.withLock { (children) throws(Errno) -> pid_t in
       let pid = try spawnUnlisted(
         path: path, arguments: arguments, environment: environment, descriptors: descriptors,
-        deathSignal: deathSignal, user: user)
+        deathSignal: deathSignal, user: user, cgroup: cgroup)
       children.insert(pid)
       return pid
     }
   }
 
-  /// ``spawn(path:arguments:environment:descriptors:deathSignal:user:)`` without the listing.
+  /// ``spawn(path:arguments:environment:descriptors:deathSignal:user:cgroup:)`` without the listing.
   private static func spawnUnlisted(
     path: String, arguments: [String], environment: [String: String],
-    descriptors: [Int32: ChildDescriptor], deathSignal: Int32?, user: UserIdentity?
+    descriptors: [Int32: ChildDescriptor], deathSignal: Int32?, user: UserIdentity?, cgroup: Int32?
   ) throws(Errno) -> pid_t {
     let argv = arguments.map { strdup($0) } + [nil]
     let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -74,7 +81,7 @@ extension ProcessControl {
       opened.append(copy)
       sources[child] = copy
     }
-    if deathSignal == nil && user == nil {
+    if deathSignal == nil && user == nil && cgroup == nil {
       return try posixSpawn(path: path, argv: argv, envp: envp, order: order, sources: sources)
     }
     // The forked child cannot open files safely in every case: logs are opened here.
@@ -93,12 +100,10 @@ extension ProcessControl {
     if let deathSignal {
       pid = CPlatformShims_spawnTiedToThread(
         path, argv, envp, pairs.map(\.source), pairs.map(\.target), Int32(pairs.count), deathSignal)
-    } else if let user {
-      pid = CPlatformShims_spawnAsUser(
-        path, argv, envp, pairs.map(\.source), pairs.map(\.target), Int32(pairs.count), user.uid, user.gid,
-        user.groups, Int32(user.groups.count))
     } else {
-      pid = -1
+      pid = CPlatformShims_spawnAsUser(
+        path, argv, envp, pairs.map(\.source), pairs.map(\.target), Int32(pairs.count), user?.uid ?? 0,
+        user?.gid ?? 0, user?.groups ?? [], Int32(user?.groups.count ?? 0), user == nil ? 0 : 1, cgroup ?? -1)
     }
     guard pid > 0 else { throw Errno.current }
     return pid

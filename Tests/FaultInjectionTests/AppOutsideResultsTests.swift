@@ -152,6 +152,33 @@ struct AppOutsideResultsTests {
     #expect(outcome.errors.contains("--app-user root"), "\(outcome.errors)")
   }
 
+  @Test(
+    "as root, a profile in a folder the app user cannot pass (bench ab's pinned OUT/profile.json in a 0700 folder): camera-app as nobody reads bench's copy, every run succeeds",
+    .enabled(if: geteuid() == 0, "needs root: only a root bench runs the app as another user"))
+  func profileInClosedFolder() throws {
+    let ws = Folder()
+    defer { ws.remove() }
+    try FileSystem.createDirectory(atPath: ws.tmp, mode: 0o711)
+    let closed = ws.root + "/closed"
+    try FileSystem.createDirectory(atPath: closed, mode: 0o700)
+    let profile = closed + "/profile.json"
+    try FileSystem.replaceAtomically(
+      try #require(FileSystem.readFile(atPath: FaultCase.fastProfile)), atPath: profile)
+    let outcome = try #require(
+      try BenchInvocation.run(
+        [
+          "--runs", "1", "--warmup", "0", "--conditions", "warm", "--configs", "deferred", "--out", ws.out,
+          "--profile", profile,
+        ],
+        environment: ["TMPDIR": ws.tmp, "SUDO_USER": "", "SUDO_UID": ""]))
+    #expect(outcome.status == 0, "\(outcome.errors)")
+    #expect(!outcome.errors.contains("Permission denied"), "\(outcome.errors)")
+    let results = try ResultsFile.load(path: ws.out + "/results.json", timelines: .none)
+    #expect(results.settings.profile == profile, "results.json records another profile path")
+    #expect(results.settings.appUser?.uid == 65534)
+    #expect(ws.leftoverTraceFolders.isEmpty, "private folders left behind: \(ws.leftoverTraceFolders)")
+  }
+
   @Test("an app that plants the next run's .log beside its trace does not put bytes in bench's log")
   func plantedNextLog() throws {
     let ws = Folder()

@@ -21,6 +21,8 @@ package enum LaunchFloorCommand: Command {
     package var conditions: [LaunchCondition]
     /// The reference programs (`NAME=PATH`), in table order.
     package var references: [LaunchFloor.Program]
+    /// `--app-user`: who every program runs as when bench is root; nil: the default (``AppUser``).
+    package var appUser: String?
   }
 
   static let launches = Option(
@@ -33,17 +35,18 @@ package enum LaunchFloorCommand: Command {
   /// The option table (parser and `--help`).
   package static let spec = CommandLineSpec(
     command: "bench launch-floor",
-    synopsis: "[--launches N] [--conditions warm,cold] [NAME=PATH …]",
+    synopsis: "[--launches N] [--conditions warm,cold] [--app-user USER] [NAME=PATH …]",
     summary: """
       Launch stage one against its floor: spawn → app.main of camera-app (built as bench builds it,
       or FIRSTFRAME_CAMERA_APP) and of each reference program NAME=PATH, warm and cold (the program's
       files evicted from the page cache as bench's cold condition does), interleaved, with the spawn
       and clock bench uses. A reference program writes {"ts":<CLOCK_MONOTONIC ns>,"name":"app.main",
       "kind":"event","pid":<pid>} to FIRSTFRAME_TRACE (fd:3) first thing in main and then waits to be
-      stopped (Benchmarks/tools/hello.c). Prints medians, p90s, camera-app's ratios to each
-      reference, its binary size and the files it maps while its synthetic camera runs.
+      stopped (Benchmarks/tools/hello.c). As root, every program runs as the app user, as bench's
+      runs run the app. Prints medians, p90s, camera-app's ratios to each reference, its binary
+      size and the files it maps while its synthetic camera runs.
       """,
-    options: [launches, conditions],
+    options: [launches, conditions, RunCommand.appUser],
     epilogue: "exit status: 0 every launch reached app.main, 1 some did not, 2 usage error")
 
   /// Checks the command line: the numbers, the conditions and each `NAME=PATH` (an executable).
@@ -60,7 +63,8 @@ package enum LaunchFloorCommand: Command {
       references.append(LaunchFloor.Program(name: parts[0], argv: [parts[1]]))
     }
     return Options(
-      launches: try parsed.value(launches), conditions: try parsed.value(conditions), references: references)
+      launches: try parsed.value(launches), conditions: try parsed.value(conditions), references: references,
+      appUser: try parsed.value(RunCommand.appUser))
   }
 
   /// Locates (or builds) camera-app, runs the launches and writes the report to `output`;
@@ -82,8 +86,26 @@ package enum LaunchFloorCommand: Command {
       errors.write("bench launch-floor: \(error.message)\n")
       return 1
     }
-    let state = FileSystem.temporaryDirectory + "/firstframe-launch-floor-\(ProcessControl.currentProcessID)"
-    defer { try? FileSystem.remove(atPath: state, absentIsFine: true) }
+    // Every program runs as the app user, as bench's runs run the app (issue 41 item 3).
+    let user: AppUser
+    switch AppUser.resolve(
+      given: options.appUser, cameraNode: nil, environment: ProcessInfo.processInfo.environment)
+    {
+    case .success(let resolved): user = resolved
+    case .failure(let error): throw UsageError(error.description)
+    }
+    for program in options.references.map(\.argv[0]) + [app] {
+      if let why = user.cannotRun(program) { throw UsageError(why) }
+    }
+    // The camera's and camera-app's state: a private folder, its scratch the app user's.
+    guard let folder = try? AppScratchFolder(prefix: "firstframe-launch-floor-", user: user) else {
+      errors.write(
+        "bench launch-floor: cannot make the apps' state folder in \(PrivateDirectory.temporaryRoot()), or hand it to \(user.identity.name)\n"
+      )
+      return 1
+    }
+    defer { folder.remove() }
+    let state = folder.scratch
     var environment = ProcessInfo.processInfo.environment
     for key in LaunchEnvironment.launchKeys { environment[key.rawValue] = nil }
     environment[LaunchEnvironment.Key.syntheticState.rawValue] = state + "/camera"
@@ -92,10 +114,12 @@ package enum LaunchFloorCommand: Command {
       name: "camera-app", argv: [app, "--config", LaunchConfiguration.deferred.rawValue],
       inspectAfter: .previewFirstPresent)
     let floor = LaunchFloor(
-      launches: options.launches, conditions: options.conditions, environment: environment)
+      launches: options.launches, conditions: options.conditions, environment: environment,
+      user: user.dropsPrivileges ? user.identity : nil)
     errors.write(
       "bench launch-floor: \(options.references.count + 1) programs × \(options.conditions.count) conditions"
-        + " × \(options.launches) launches (cache eviction: \(CacheEvictor.method))\n")
+        + " × \(options.launches) launches as \(user.identity.name) (cache eviction: \(CacheEvictor.method))\n"
+    )
     let reports = floor.run(
       options.references + [cameraApp], progress: { errors.write("bench launch-floor: \($0)\n") },
       interrupted: { interrupted.isSet })

@@ -65,28 +65,21 @@ package enum BenchPipeline {
     // flight fails with the reason (BenchRunner.displayFailure).
     let stop: @Sendable () -> Bool = { interrupted.isSet || display.failure != nil }
     let progress = ProgressReporter(total: job.progressTotal, quiet: job.quiet)
-    var device: String?
+    // The camera's state the sides share: the apps' scratch, the app user's when the app runs as
+    // another (``AppScratchFolder``: the next bench sweeps it after a SIGKILL).
+    var deviceFolder: AppScratchFolder?
     if job.sharesDevice {
       do {
-        device = try PrivateDirectory.makeTemporary(prefix: "firstframe-device-")
+        deviceFolder = try AppScratchFolder(prefix: "firstframe-device-", user: job.settings.appUser)
       } catch {
         errors.write("bench: cannot make the camera's state folder: \(error.message)\n")
         return .failed
       }
-      // The camera's state is the apps' scratch: the app user's when the app runs as another.
-      if let device, let user = job.settings.appUser {
-        do {
-          try user.grant(device)
-        } catch {
-          try? FileSystem.remove(atPath: device, absentIsFine: true)
-          errors.write("bench: cannot hand the camera's state folder to the app user: \(error.message)\n")
-          return .failed
-        }
-      }
     }
-    if let device { guardProcess?.removeOnExit(device) }
+    if let deviceFolder { guardProcess?.removeOnExit(deviceFolder.folder) }
     // Best effort: the guard removes it too, when bench ends.
-    defer { if let device { try? FileSystem.remove(atPath: device, absentIsFine: true) } }
+    defer { deviceFolder?.remove() }
+    let device = deviceFolder?.scratch
     let context = SideContext(
       apps: apps, display: display, device: device, progress: progress, guardProcess: guardProcess,
       interrupted: stop)
@@ -152,7 +145,7 @@ package enum BenchPipeline {
         errors.write("bench: \(error.message)\n")
         return nil
       }
-      context.guardProcess?.removeOnExit(runner.stateDirectory)
+      context.guardProcess?.removeOnExit(runner.stateFolder.folder)
       let session = BenchSession(
         settings: settings, runner: runner, progress: context.progress, base: base, journal: journal,
         label: side.label, interrupted: context.interrupted)

@@ -6,13 +6,13 @@ import Subprocess
 import SystemCalls
 
 extension BenchRunner {
-  /// Spawns the app, in `group` when there is one. cgroup v1: the calling thread enters the
-  /// group, spawns (the child starts in its parent thread's cgroup, so the app's first
-  /// instruction runs capped) and leaves again; no other thread of bench is moved (v1 keeps
-  /// threads' cgroups apart). cgroup v2: the
-  /// pid goes into `cgroup.procs` right after `posix_spawn` returns; the time in between is
-  /// recorded as the placement's delay. The app runs as ``appIdentity`` when there is one.
-  /// - Throws: `RunnerError` when the spawn fails (the thread is back in bench's cgroup).
+  /// Spawns the app, in `group` when there is one: spawned into the cgroup, not moved after
+  /// (issue 41 item 4). The child writes itself into the group's `cgroup.procs` first of all,
+  /// before it execs (`ChildProcess.spawn(…cgroup:)`), on cgroup v1 and v2 alike: the app and
+  /// whatever it forks run capped from their first instruction, and no thread of bench ever
+  /// enters the group. The app runs as ``appIdentity`` when there is one.
+  /// - Throws: `RunnerError` when the spawn fails (the kernel refusing the child's entry into the
+  ///   group among the reasons).
   func spawn(
     argv: [String], environment: [String: String], inheritedFDs: [Int32: Int32], into group: RunCgroup?
   )
@@ -24,23 +24,23 @@ extension BenchRunner {
           argv: argv, environment: environment, inheritedFDs: inheritedFDs, user: appIdentity), nil
       )
     }
-    if group.controller.version == .v1 {
-      var failure: String?
-      do throws(CPUCapError) { try group.enterForSpawn() } catch { failure = error.description }
-      defer { if failure == nil { group.leaveAfterSpawn() } }
+    let procs: Int32
+    do {
+      procs = try group.openForJoining()
+    } catch {
+      // The group cannot be entered: the app runs uncapped, and the run fails with the reason.
       let child = try ChildProcess.spawn(
         argv: argv, environment: environment, inheritedFDs: inheritedFDs, user: appIdentity)
-      if failure == nil { failure = Self.absence(of: child.pid, from: group) }
-      return (child, CgroupPlacement(how: "before-exec", delayMicroseconds: nil, failure: failure))
+      return (child, CgroupPlacement(how: "before-exec", delayMicroseconds: nil, failure: error.description))
     }
+    defer { FileDescriptorIO.close(procs) }
     let child = try ChildProcess.spawn(
-      argv: argv, environment: environment, inheritedFDs: inheritedFDs, user: appIdentity)
-    let returned = MonotonicClock.now()
-    var failure: String?
-    do throws(CPUCapError) { try group.adopt(child.pid) } catch { failure = error.description }
-    let delay = Int((MonotonicClock.now() - returned) / 1000)
-    if failure == nil { failure = Self.absence(of: child.pid, from: group) }
-    return (child, CgroupPlacement(how: "after-spawn", delayMicroseconds: delay, failure: failure))
+      argv: argv, environment: environment, inheritedFDs: inheritedFDs, user: appIdentity, cgroup: procs)
+    return (
+      child,
+      CgroupPlacement(
+        how: "before-exec", delayMicroseconds: nil, failure: Self.absence(of: child.pid, from: group))
+    )
   }
 
   /// The user the app is spawned as when bench is root and the app is not (``AppUser``); nil:

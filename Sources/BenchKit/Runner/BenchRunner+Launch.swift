@@ -105,7 +105,7 @@ extension BenchRunner {
     // The app's trace starts empty in a folder of its own, outside the results folder: a file
     // left by an earlier bench cannot lend this run its events, and the app cannot reach
     // bench's files (PrivateTrace).
-    let privateTrace = try PrivateTrace(appUser: settings.appUser)
+    let privateTrace = try PrivateTrace(appUser: settings.appUser, profile: settings.profilePath)
     let monitor = try makeMonitor()
     let readEnd: Int32
     let writeEnd: Int32
@@ -144,7 +144,8 @@ extension BenchRunner {
     if surface >= 0 { inherited[Self.surfaceDescriptor] = surface }
     do {
       (child, placement) = try spawn(
-        argv: argv(config: config), environment: env, inheritedFDs: inherited, into: group)
+        argv: argv(config: config, profile: privateTrace.profile), environment: env, inheritedFDs: inherited,
+        into: group)
     } catch {
       FileDescriptorIO.close(readEnd)
       FileDescriptorIO.close(writeEnd)

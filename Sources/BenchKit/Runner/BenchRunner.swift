@@ -37,7 +37,10 @@ package final class BenchRunner: RunPerforming {
   let resources: RunResources
   /// camera-app's path, when the app is ours.
   let appBinary: String?
-  package let stateDirectory: String
+  /// The apps' state: the scratch of ``stateFolder``, the app user's.
+  package var stateDirectory: String { stateFolder.scratch }
+  /// The runner's own folder, named with bench's claim (``AppScratchFolder``), removed with it.
+  package let stateFolder: AppScratchFolder
   /// The synthetic camera's power state folder (`FIRSTFRAME_SYNTHETIC_STATE`): the runner's own
   /// `stateDirectory`, or one shared with the other runners of the same device (see `init`).
   let deviceStateDirectory: String
@@ -58,9 +61,9 @@ package final class BenchRunner: RunPerforming {
   /// the benchmark's (nil: the runner's own, with no thread states).
   ///
   /// The apps' state (the synthetic camera's power state, the photo library) goes into a folder
-  /// of the runner's own with an unpredictable name (`mkdtemp`, mode 0700, in `$TMPDIR` or
-  /// `/tmp`), removed with the runner: never one at a predictable name that another user could
-  /// have made first. Runners that share one camera (`bench ab`'s two sides, interleaved on the
+  /// of the runner's own with an unpredictable name (``AppScratchFolder``: `mkdtemp` in `$TMPDIR`
+  /// or `/tmp`, named with bench's claim), removed with the runner: never one at a predictable
+  /// name that another user could have made first. Runners that share one camera (`bench ab`'s two sides, interleaved on the
   /// same device) share its power state: `deviceStateDirectory`, a private folder the caller
   /// made and removes; nil keeps it in the runner's own folder.
   /// - Throws: `RunnerError` when that folder cannot be made.
@@ -72,27 +75,16 @@ package final class BenchRunner: RunPerforming {
     self.resources = resources ?? RunResources(settings: settings)
     self.appBinary = appBinary
     self.display = display
-    do {
-      self.stateDirectory = try PrivateDirectory.makeTemporary(prefix: "firstframe-bench-")
-    } catch {
-      throw RunnerError(
-        .stateFolder, "cannot make the apps' state folder: \(error.message)", errno: error.errno)
-    }
-    self.deviceStateDirectory = deviceStateDirectory ?? stateDirectory
     // The apps' state is their scratch: handed to the app user when the app runs as another
     // user than bench's (bench, root, still writes the camera's power state in it, replacing
-    // files atomically, never following what the app left there).
-    do {
-      try settings.appUser?.grant(stateDirectory)
-    } catch {
-      try? FileSystem.remove(atPath: stateDirectory, absentIsFine: true)
-      throw RunnerError(
-        .stateFolder, "cannot hand the apps' state folder to the app user: \(error.message)", errno: error)
-    }
+    // files atomically, never following what the app left there); the folder around it is
+    // bench's, named with its claim, so that the next bench sweeps it after a SIGKILL.
+    self.stateFolder = try AppScratchFolder(prefix: "firstframe-bench-", user: settings.appUser)
+    self.deviceStateDirectory = deviceStateDirectory ?? stateFolder.scratch
   }
 
   deinit {
-    try? FileSystem.remove(atPath: stateDirectory, absentIsFine: true)
+    stateFolder.remove()
   }
 
   /// The benchmark's control of `condition`.
@@ -111,7 +103,10 @@ package final class BenchRunner: RunPerforming {
 
   // MARK: - Argv and environment
 
-  func argv(config: BenchConfiguration) -> [String] {
+  /// The app's argv for `config`; camera-app gets `--profile profile` (nil: the run's own
+  /// `--profile`, as the cold eviction reads it; a launch passes its private copy,
+  /// `PrivateTrace.profile`).
+  func argv(config: BenchConfiguration, profile: String? = nil) -> [String] {
     let outputs = settings.outputs.map(\.rawValue).joined(separator: ",")
     guard case .builtIn(let config) = config else {
       return config.appConfiguration?.argv(camera: settings.camera, outputs: settings.outputs) ?? []
@@ -126,7 +121,7 @@ package final class BenchRunner: RunPerforming {
     var args = [
       appBinary!, "--config", config.rawValue, "--outputs", outputs, "--camera", settings.camera.description,
     ]
-    if let profile = settings.profilePath { args += ["--profile", profile] }
+    if let profile = profile ?? settings.profilePath { args += ["--profile", profile] }
     return args
   }
 
@@ -229,10 +224,10 @@ package final class BenchRunner: RunPerforming {
       app, since: app.spawnedAt, firstLive: firstLive,
       awaited: settings.awaitedEvents(for: config, in: condition), awaitsWindow: true,
       liveFrame: settings.expectsLiveFrame(for: config), interrupted: interrupted)
-    let report = app.monitor.snapshot()
-    let realtime = app.monitor.realtimeGranted
+    let (report, realtime) = (app.monitor.snapshot(), app.monitor.realtimeGranted)
     // The run is settled: its phases are over, and the app's shutdown is not traced.
     states?.end()
+    let cpuUsage = conditionRun.cgroup?.measureCPU(since: app.spawnedAt)  // as the app runs
     // A third-party app reads no control pipe: it is stopped (SIGTERM, then SIGKILL), and how it
     // ends then is bench's doing, not a fault of the run.
     let thirdParty = config.appConfiguration != nil
@@ -262,7 +257,8 @@ package final class BenchRunner: RunPerforming {
     ).apply(to: &run)
     conditionRun.verify(
       ConditionRunObservation(
-        placement: app.placement, appEvents: read.events, mappedFiles: app.mapped.withLock { $0 }),
+        placement: app.placement, cpuUsage: cpuUsage, appEvents: read.events,
+        mappedFiles: app.mapped.withLock { $0 }),
       into: &run)
     if released { run.counts[.deviceReleasedByBench] = 1 }
     run.counts[.escapedProcesses] = escaped

@@ -48,6 +48,8 @@ package struct LaunchFloor: Sendable {
     package var samples: [LaunchCondition: [Double]] = [:]
     /// Launches that gave no `app.main` (why, per launch).
     package var failures: [String] = []
+    /// The uid it ran as when inspected (the owner of its `/proc/<pid>`); nil when not read.
+    package var uid: uid_t?
 
     /// Creates a report with no launches yet.
     package init(program: Program, binaryBytes: Int64, mappedFiles: [String: Int64]) {
@@ -65,12 +67,18 @@ package struct LaunchFloor: Sendable {
   package var timeoutSeconds: Double = 10
   /// The environment every program gets (plus `FIRSTFRAME_TRACE=fd:3`).
   package var environment: [String: String]
+  /// The user every program runs as when bench is root and the app is not (``AppUser``, as
+  /// bench's runs spawn the app: issue 41 item 3); nil: bench's own.
+  package var user: UserIdentity?
 
   /// Creates a benchmark of `launches` launches per program and condition.
-  package init(launches: Int, conditions: [LaunchCondition], environment: [String: String]) {
+  package init(
+    launches: Int, conditions: [LaunchCondition], environment: [String: String], user: UserIdentity? = nil
+  ) {
     self.launches = launches
     self.conditions = conditions
     self.environment = environment
+    self.user = user
   }
 
   /// The descriptor each program's trace is written to.
@@ -83,12 +91,13 @@ package struct LaunchFloor: Sendable {
     _ programs: [Program], progress: (String) -> Void, interrupted: () -> Bool
   ) -> [Report] {
     var reports = programs.map { program in
-      let maps = inspect(program)
+      let inspected = launch(program, until: program.inspectAfter, evicting: nil)
       var report = Report(
         program: program, binaryBytes: Self.fileSize(program.argv[0]) ?? 0, mappedFiles: [:])
-      switch maps {
-      case .success(let files):
-        for file in files { report.mappedFiles[file] = Self.fileSize(file) ?? 0 }
+      switch inspected {
+      case .success(let launched):
+        for file in launched.mappedFiles { report.mappedFiles[file] = Self.fileSize(file) ?? 0 }
+        report.uid = launched.uid
       case .failure(let why):
         report.failures.append("inspection: \(why.message)")
       }
@@ -129,6 +138,8 @@ package struct LaunchFloor: Sendable {
     var milliseconds: Double
     /// The program's file-backed mappings when `until` arrived.
     var mappedFiles: Set<String>
+    /// The uid it ran as then (the owner of its `/proc/<pid>`).
+    var uid: uid_t?
   }
 
   /// One launch: evict (cold), stamp, spawn, read the trace pipe up to `app.main` and then up
@@ -151,7 +162,7 @@ package struct LaunchFloor: Sendable {
     let child: ChildProcess
     do {
       child = try ChildProcess.spawn(
-        argv: program.argv, environment: env, inheritedFDs: [Self.traceDescriptor: pipe.write])
+        argv: program.argv, environment: env, inheritedFDs: [Self.traceDescriptor: pipe.write], user: user)
     } catch {
       FileDescriptorIO.close(pipe.write)
       return .failure(error)
@@ -184,9 +195,12 @@ package struct LaunchFloor: Sendable {
           }
           if event.name == until.rawValue, let mainAt {
             let files = CacheEvictor.mappedFiles(pid: child.pid)
+            var st = stat()
+            let uid = stat("/proc/\(child.pid)", &st) == 0 ? st.st_uid : nil
             return .success(
               Launched(
-                milliseconds: MonotonicClock.milliseconds(from: spawnedAt, to: mainAt), mappedFiles: files))
+                milliseconds: MonotonicClock.milliseconds(from: spawnedAt, to: mainAt), mappedFiles: files,
+                uid: uid))
           }
         }
       }

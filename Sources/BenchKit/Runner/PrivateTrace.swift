@@ -17,20 +17,33 @@ import SystemCalls
 final class PrivateTrace: Sendable {
   /// The start of every private folder's name; bench's pid and `-` follow it.
   static let namePrefix = "firstframe-run-"
-  /// Done once per process, by the first launch: ``removeAbandoned(in:)`` on `$TMPDIR`.
-  private static let abandonedRemoved: Void = removeAbandoned(in: PrivateDirectory.temporaryRoot())
+  /// Done once per process, by the first launch: ``removeAbandoned(in:)`` on `$TMPDIR`, and the
+  /// apps' abandoned state folders (``AppScratchFolder/removeAbandoned(in:folders:)``).
+  private static let abandonedRemoved: Void = {
+    removeAbandoned(in: PrivateDirectory.temporaryRoot())
+    AppScratchFolder.removeAbandoned(in: PrivateDirectory.temporaryRoot())
+  }()
 
   /// The private folder.
   let folder: String
   /// The trace file the app is given (`FIRSTFRAME_TRACE`), empty at the start.
   let path: String
+  /// The cost profile the app is given (`--profile`): the profile itself where the app's user can
+  /// read it; else, with the app running as another user than bench's, bench's copy in this
+  /// folder (`profile.json`, bench's, mode 0644: the app reads it, cannot change it), so that a
+  /// profile in a folder closed to that user — `bench ab`'s pinned `OUT/profile.json` in a 0700
+  /// `mktemp -d` — still reaches it. (The copy is fresh in the page cache: a cold run evicts the
+  /// profile, not the copy.)
+  let profile: String?
 
   /// Makes the folder and the empty trace in it. When the app runs as another user than bench's
   /// (``AppUser``), the trace goes into `app/` in the folder, the app user's own: the folder
   /// stays bench's (mode 0711: the app can pass through it, not list or change it), so that the
-  /// sweep of abandoned folders still knows it as this user's.
+  /// sweep of abandoned folders still knows it as this user's; and `profile` (the run's
+  /// `--profile`, nil: none), when that user cannot read it, is copied beside it (``profile``),
+  /// at most 1 MiB as the app would read.
   /// - Throws: `RunnerError` (`spawnFailed`) naming the call that failed.
-  init(appUser: AppUser? = nil) throws(RunnerError) {
+  init(appUser: AppUser? = nil, profile source: String? = nil) throws(RunnerError) {
     _ = Self.abandonedRemoved
     do {
       folder = try PrivateDirectory.makeTemporary(prefix: "\(Self.namePrefix)\(MachineClaim.currentToken)-")
@@ -39,11 +52,18 @@ final class PrivateTrace: Sendable {
     }
     let granted = appUser?.dropsPrivileges == true ? appUser : nil
     path = folder + (granted == nil ? "" : "/app") + "/trace.jsonl"
+    let made = folder
+    let closed = source.map { granted?.identity.cannotReach($0, access: R_OK) != nil } ?? false
+    profile = closed ? made + "/profile.json" : source
     do {
       if let granted {
         try FileSystem.setMode(atPath: folder, 0o711)
         try FileSystem.createDirectory(atPath: folder + "/app", mode: 0o700)
         try granted.grant(folder + "/app")
+      }
+      if closed, let source, let copy = profile {
+        try FileSystem.replaceAtomically(
+          try FileSystem.contents(atPath: source, maxBytes: Self.maxProfileBytes), atPath: copy, mode: 0o644)
       }
       FileDescriptorIO.close(try FileSystem.createFile(atPath: path, mode: 0o600))
       try granted?.grant(path)
@@ -52,6 +72,9 @@ final class PrivateTrace: Sendable {
       throw RunnerError(.spawnFailed, "cannot create the run's trace \(path): \(error.message)", errno: error)
     }
   }
+
+  /// The most of a profile copied for the app: as much as camera-app reads of one.
+  static let maxProfileBytes = 1 << 20
 
   deinit { try? FileSystem.remove(atPath: folder, absentIsFine: true) }
 

@@ -61,9 +61,15 @@ int CPlatformShims_setNotDumpable(void);
 /// are `vfork`, `setgroups`, `setresgid`, `setresuid`, `close_range` and `execve` (the raw system
 /// calls: the child shares the parent's memory until it execs). Returns the child's pid, or -1
 /// with errno set (to the failing call's errno in the child).
+///
+/// `changeUser` 0 keeps this process's user (uid, gid and groups are then not used).
+/// `cgroupFD` ≥ 0 is a descriptor open for writing on a cgroup's `cgroup.procs` (v1 or v2): the
+/// child writes `0` there (itself) first of all, before anything else it does and before
+/// `execve`, so that the app and whatever it forks run in that cgroup from their first
+/// instruction (issue 41 item 4: spawned into the cgroup, not moved after).
 int CPlatformShims_spawnAsUser(const char *path, char *const argv[], char *const envp[], const int *sources,
                                const int *targets, int count, unsigned uid, unsigned gid,
-                               const unsigned *groups, int groupCount);
+                               const unsigned *groups, int groupCount, int changeUser, int cgroupFD);
 
 /// The CPUs process `pid` (0: the calling thread) may run on, as a bit mask of `bytes` bytes
 /// (bit N of byte N/8 = CPU N). The corresponding call is `sched_getaffinity(pid, bytes, mask)`.

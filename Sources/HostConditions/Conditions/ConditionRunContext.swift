@@ -28,15 +28,21 @@ package struct ConditionRunContext: Sendable {
 package struct ConditionRunObservation: Sendable {
   /// `low-power` with a quota: how the app entered its run's cgroup; nil otherwise.
   package var placement: CgroupPlacement?
+  /// `low-power` with a quota: the CPU the app's cgroup got, measured before the app was
+  /// stopped; nil otherwise.
+  package var cpuUsage: CgroupCPUUsage?
   /// The app's own trace events.
   package var appEvents: [PhaseEvent]
   /// The files the app had mapped by its first frame.
   package var mappedFiles: Set<String>
 
   /// Creates an observation (empty: a run that never launched).
-  package init(placement: CgroupPlacement? = nil, appEvents: [PhaseEvent] = [], mappedFiles: Set<String> = [])
-  {
+  package init(
+    placement: CgroupPlacement? = nil, cpuUsage: CgroupCPUUsage? = nil, appEvents: [PhaseEvent] = [],
+    mappedFiles: Set<String> = []
+  ) {
     self.placement = placement
+    self.cpuUsage = cpuUsage
     self.appEvents = appEvents
     self.mappedFiles = mappedFiles
   }

@@ -1,9 +1,9 @@
 /// How a `low-power` run's app entered its cgroup (`RunRecord.lowPower.placement`).
 package struct CgroupPlacement: Sendable, Hashable {
-  /// `before-exec` (cgroup v1: the spawning thread was in the group) or `after-spawn` (v2: the
-  /// pid moved in right after `posix_spawn`).
+  /// `before-exec`: the spawned child wrote itself into the group before it execed (v1 and v2;
+  /// `after-spawn`, the pid moved in after the spawn, is what earlier benches recorded on v2).
   package var how: String
-  /// `after-spawn`: from `posix_spawn`'s return to the pid's write, µs; nil for `before-exec`.
+  /// `after-spawn`: from the spawn's return to the pid's write, µs; nil for `before-exec`.
   package var delayMicroseconds: Int?
   /// Why the app could not be put into the group; nil when it was.
   package var failure: String?

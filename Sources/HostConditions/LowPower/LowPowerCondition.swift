@@ -93,7 +93,10 @@ package struct LowPowerRun: ConditionRunState {
       record.lowPower = failedRecord
       return
     }
-    guard let lowPower = condition.record(group: cgroup, placement: observed.placement) else { return }
+    guard
+      let lowPower = condition.record(
+        group: cgroup, placement: observed.placement, usage: observed.cpuUsage)
+    else { return }
     record.lowPower = lowPower
     if !lowPower.verified, record.ok {
       record.ok = false

@@ -10,12 +10,9 @@ import SystemCalls
 /// kills the app's group and then removes the folder (``ProcessGuard/removeDirectoryOnExit(_:)``),
 /// and as a last resort to the next bench (``CgroupCPUController/removeStaleGroups(claims:)``).
 ///
-/// On cgroup v1 the app is in it from its first instruction: the spawning thread enters the
-/// group (its thread id into `tasks`), calls `posix_spawn` (a new process starts in its parent
-/// thread's cgroup) and goes back (``enterForSpawn()``, ``leaveAfterSpawn()``); the spawn's own
-/// CPU time is charged to the group, as it is part of the launch. On v2 a thread cannot leave
-/// its process's cgroup, so the pid is written into `cgroup.procs` once `posix_spawn` returns
-/// (``adopt(_:)``): the app runs uncapped until then, a window the run records.
+/// The app is in it from its first instruction, on cgroup v1 and v2: the spawned child writes
+/// itself into the group's `cgroup.procs` (``openForJoining()``) before it execs, so the app and
+/// all it forks run capped from the start (issue 41 item 4).
 package struct RunCgroup: Sendable, Hashable {
   /// The hierarchy it is in.
   package var controller: CgroupCPUController
@@ -98,24 +95,17 @@ package struct RunCgroup: Sendable, Hashable {
     return text.split(separator: "\n").compactMap { pid_t($0) }
   }
 
-  /// v1: moves the calling thread into the group (its thread id into `tasks`), so that a process
-  /// it spawns starts there. Undo with ``leaveAfterSpawn()`` right after the spawn.
-  /// - Throws: `CPUCapError` when the thread cannot be moved.
-  package func enterForSpawn() throws(CPUCapError) {
-    let tid = SystemThread.currentID()
-    do {
-      try FileSystem.writeControlFile("\(tid)\n", atPath: directory + "/tasks")
+  /// Opens the group's `cgroup.procs` for a child to join it before it execs
+  /// (`ChildProcess.spawn(…cgroup:)`, issue 41 item 4: spawned into the cgroup, not moved after).
+  /// The caller closes the descriptor after the spawn.
+  /// - Throws: `CPUCapError` when it cannot be opened.
+  package func openForJoining() throws(CPUCapError) -> Int32 {
+    do throws(Errno) {
+      return try FileSystem.openControlFileForWriting(atPath: directory + "/cgroup.procs")
     } catch {
       throw CPUCapError(
-        "cannot move the spawning thread into the run's cgroup", path: directory + "/tasks", errno: error)
+        "cannot open the run's cgroup for the app", path: directory + "/cgroup.procs", errno: error)
     }
-  }
-
-  /// v1: moves the calling thread back into bench's own cgroup. Returns whether it moved.
-  @discardableResult
-  package func leaveAfterSpawn() -> Bool {
-    let tid = SystemThread.currentID()
-    return (try? FileSystem.writeControlFile("\(tid)\n", atPath: controller.ownDirectory + "/tasks")) != nil
   }
 
   /// Moves the process `pid` (all its threads) into the group (`cgroup.procs`).
@@ -156,6 +146,9 @@ package struct CPUThrottling: Sendable, Hashable {
   package var throttledPeriods: Int
   /// Time its tasks spent throttled, ns (v1 `throttled_time`; v2 `throttled_usec` × 1000).
   package var throttledNanoseconds: Int
+  /// CPU time the group's tasks used, ns (v2 `usage_usec` × 1000); nil on v1, whose `cpu.stat`
+  /// has none.
+  package var usageNanoseconds: Int? = nil
 
   /// Parses `cpu.stat`'s `KEY VALUE` lines; nil when `nr_periods` is not there.
   package static func parse(_ text: String) -> CPUThrottling? {
@@ -167,6 +160,7 @@ package struct CPUThrottling: Sendable, Hashable {
     guard let periods = values["nr_periods"] else { return nil }
     let ns = values["throttled_time"] ?? values["throttled_usec"].map { $0 * 1000 } ?? 0
     return CPUThrottling(
-      periods: periods, throttledPeriods: values["nr_throttled"] ?? 0, throttledNanoseconds: ns)
+      periods: periods, throttledPeriods: values["nr_throttled"] ?? 0, throttledNanoseconds: ns,
+      usageNanoseconds: values["usage_usec"].map { $0 * 1000 })
   }
 }

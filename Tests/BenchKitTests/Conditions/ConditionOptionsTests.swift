@@ -69,6 +69,7 @@ import Testing
           var cap = BenchResults.LowPowerRecord(method: "cgroup-v1-quota", verified: j == 0)
           (cap.quotaMicroseconds, cap.periodMicroseconds, cap.placement) = (50_000, 100_000, "before-exec")
           cap.throttledPeriods = 3
+          cap.cpuPercent = j == 0 ? 24 : 48
           results.cells[i].records[j].lowPower = cap
         } else {
           results.cells[i].records[j].hot = BenchResults.HotRecord(
@@ -82,7 +83,7 @@ import Testing
     let text = ResultsTable.text(results)
     #expect(
       text.contains(
-        "- low-power/deferred: cgroup-v1-quota 50000 µs per 100000 µs, placed before-exec; cap read back in force in 1 of 2 runs, throttled in 2"
+        "- low-power/deferred: cgroup-v1-quota 50000 µs per 100000 µs, placed before-exec; cap read back in force in 1 of 2 runs, throttled in 2; the app got 36.0 % of a CPU (median of 2 runs; quota 50.0 %)"
       ), "\(text)")
     #expect(
       text.contains(

@@ -39,7 +39,7 @@ import Testing
       inheritedFDs: [:], into: group)
     let how = try #require(placement)
     #expect(how.failure == nil, "\(how.failure ?? "")")
-    #expect(how.how == (controller.version == .v1 ? "before-exec" : "after-spawn"))
+    #expect(how.how == "before-exec" && how.delayMicroseconds == nil)
     #expect(child.wait(timeout: 60 * Double(TestTime.scale)) != nil)
     let stat = try #require(group.throttling())
     #expect(stat.periods > 0 && stat.throttledPeriods > 0 && stat.throttledNanoseconds > 0, "\(stat)")
@@ -52,6 +52,49 @@ import Testing
         == nil)
     #expect(group.remove())
     #expect(!FileManager.default.fileExists(atPath: group.directory))
+  }
+
+  @Test(
+    "spawned into the cgroup, not moved after: an app that forks at once has every process in the run's group, and no thread of bench ever entered it",
+    .disabled(if: real == nil, Comment(rawValue: noRealCgroup)))
+  func forkAtOnceIsInGroup() throws {
+    let controller = try #require(Self.real)
+    let runner = try BenchRunner(settings: RunSettings(), appBinary: nil)
+    let name = CgroupCPUController.runGroupName(run: "test-\(UInt32.random(in: 0...UInt32.max))")
+    let group = try RunCgroup.create(
+      in: controller, name: name, quota: CPUQuota(quotaMicroseconds: 50_000, periodMicroseconds: 100_000))
+    defer { group.remove() }
+    // The shell forks a sleeper before anything else, then waits.
+    let (child, placement) = try runner.spawn(
+      argv: ["/bin/sh", "-c", "sleep 30 & sleep 30 & wait"], environment: [:], inheritedFDs: [:], into: group)
+    defer { _ = child.terminate(grace: 0) }
+    #expect(placement?.failure == nil, "\(placement?.failure ?? "")")
+    #expect(placement?.delayMicroseconds == nil, "the app was moved after its spawn")
+    // Every process in the app's process group (the shell and its two sleepers), once all three are up.
+    let deadline = MonotonicClock.now() + UInt64(60 * TestTime.scale) * 1_000_000_000
+    var tree: [pid_t] = []
+    while tree.count < 3 && MonotonicClock.now() < deadline {
+      tree = Self.processGroup(child.pid)
+      guard tree.count < 3 else { break }
+      MonotonicClock.sleep(nanoseconds: 10_000_000)  // not a timing assertion: polling
+    }
+    #expect(tree.count == 3, "the app's tree: \(tree)")
+    let inGroup = Set(group.processIDs())
+    #expect(Set(tree).isSubset(of: inGroup), "outside the run's cgroup: \(Set(tree).subtracting(inGroup))")
+    let tasks = FileSystem.readText(atPath: group.directory + "/cgroup.procs") ?? ""
+    #expect(
+      !tasks.split(separator: "\n").contains(Substring(String(getpid()))), "bench itself is in the group")
+  }
+
+  /// The pids whose process group is `pgid` (`/proc/<pid>/stat` field 5).
+  static func processGroup(_ pgid: pid_t) -> [pid_t] {
+    ((try? FileSystem.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { name in
+      guard let pid = pid_t(name), let text = FileSystem.readText(atPath: "/proc/\(name)/stat"),
+        let close = text.lastIndex(of: ")")
+      else { return nil }
+      let fields = text[text.index(after: close)...].split(separator: " ")
+      return fields.count > 2 && pid_t(fields[2]) == pgid ? pid : nil
+    }
   }
 
   @Test(
@@ -99,6 +142,72 @@ import Testing
         "pid 7") == true)
   }
 
+  @Test(
+    "a run is verified by the CPU its capped app got: more than the quota allows in the periods it ran fails it, naming both"
+  )
+  func verifiedByThroughput() {
+    let asked = CPUQuota(quotaMicroseconds: 25_000, periodMicroseconds: 100_000)
+    let placed = CgroupPlacement(how: "before-exec", delayMicroseconds: nil, failure: nil)
+    let ran = CPUThrottling(periods: 10, throttledPeriods: 8, throttledNanoseconds: 600_000_000)
+    // 10 periods of 25 ms: 240 ms of CPU over 1 s is within the cap.
+    let capped = CgroupCPUUsage(
+      cpuNanoseconds: 240_000_000, wallNanoseconds: 1_000_000_000, periods: 10, source: "cpu.stat usage_usec",
+      processes: 1)
+    #expect(capped.percentOfOneCPU == 24)
+    #expect(
+      LowPowerCondition.quotaFailure(
+        asked: asked, readBack: asked, placement: placed, stat: ran, usage: capped)
+        == nil)
+    // More CPU than the same 10 periods allow (whatever slack this machine's CPUs add): the quota
+    // did not hold the app.
+    let budget = capped.budgetNanoseconds(asked)
+    let uncapped = CgroupCPUUsage(
+      cpuNanoseconds: budget + 50_000_000, wallNanoseconds: budget + 50_000_000, periods: 10,
+      source: "cpu.stat usage_usec", processes: 1)
+    let reason = LowPowerCondition.quotaFailure(
+      asked: asked, readBack: asked, placement: placed, stat: ran, usage: uncapped)
+    #expect(
+      reason?.contains("\(budget / 1_000_000 + 50) ms of CPU in 10 periods") == true, "\(reason ?? "nil")")
+    #expect(reason?.contains("100 % of a CPU") == true, "\(reason ?? "nil")")
+    #expect(
+      reason?.contains("the quota of 25 % allows (\(budget / 1_000_000) ms)") == true, "\(reason ?? "nil")")
+    // The record carries the measured figure.
+    #expect(
+      CPUThrottling.parse("usage_usec 5000\nnr_periods 3\nnr_throttled 1\nthrottled_usec 7\n")?
+        .usageNanoseconds == 5_000_000)
+  }
+
+  @Test(
+    "a spinning app in a 10 % quota: bench measures the CPU its cgroup got while it runs, within the quota over the periods it ran",
+    .disabled(if: real == nil, Comment(rawValue: noRealCgroup)))
+  func measuredShare() throws {
+    let controller = try #require(Self.real)
+    let runner = try BenchRunner(settings: RunSettings(), appBinary: nil)
+    let name = CgroupCPUController.runGroupName(run: "test-\(UInt32.random(in: 0...UInt32.max))")
+    let quota = CPUQuota(quotaMicroseconds: 10_000, periodMicroseconds: 100_000)
+    let group = try RunCgroup.create(in: controller, name: name, quota: quota)
+    defer { group.remove() }
+    let start = MonotonicClock.now()
+    // The spinner forks a second spinner at once: both are the app's, both in the group.
+    let (child, placement) = try runner.spawn(
+      argv: ["/bin/sh", "-c", "(while :; do :; done) & while :; do :; done"], environment: [:],
+      inheritedFDs: [:], into: group)
+    defer { _ = child.terminate(grace: 0) }
+    let deadline = MonotonicClock.now() + UInt64(60 * TestTime.scale) * 1_000_000_000
+    while (group.throttling()?.throttledPeriods ?? 0) < 5 && MonotonicClock.now() < deadline {
+      MonotonicClock.sleep(nanoseconds: 10_000_000)  // not a timing assertion: polling until throttled
+    }
+    let usage = try #require(group.measureCPU(since: start))
+    #expect(usage.cpuNanoseconds > 0, "\(usage)")
+    #expect(usage.processes == 2 || usage.source != "/proc/<pid>/stat", "\(usage)")
+    let stat = try #require(group.throttling())
+    #expect(stat.throttledPeriods >= 5, "\(stat)")
+    #expect(
+      LowPowerCondition.quotaFailure(
+        asked: quota, readBack: group.readQuota(), placement: placement, stat: stat, usage: usage) == nil,
+      "\(usage)")
+  }
+
   @Test("cgroup v1 and v2 found from the mounts and /proc/self/cgroup; cpu.stat parsed for both")
   func detection() throws {
     let sys = FakeSysfs()
@@ -114,7 +223,8 @@ import Testing
         == CPUThrottling(periods: 12, throttledPeriods: 4, throttledNanoseconds: 9_000_000))
     #expect(
       CPUThrottling.parse("usage_usec 1\nnr_periods 5\nnr_throttled 2\nthrottled_usec 300\n")
-        == CPUThrottling(periods: 5, throttledPeriods: 2, throttledNanoseconds: 300_000))
+        == CPUThrottling(
+          periods: 5, throttledPeriods: 2, throttledNanoseconds: 300_000, usageNanoseconds: 1000))
   }
 
   @Test("cgroup v2 on a fake tree: cpu.max written and read back, the app's pid written into cgroup.procs")

@@ -41,4 +41,23 @@ struct LaunchFloorTests {
     let executables = report.mappedFiles.keys.filter { $0.hasSuffix("/hello") || $0.hasSuffix("/hello-link") }
     #expect(executables == [hello], "\(report.mappedFiles.keys.sorted())")
   }
+
+  @Test(
+    "as root, every program of the launch floor runs as the app user, as bench's runs run the app",
+    .enabled(if: geteuid() == 0, "needs root: only a root bench runs programs as another user"))
+  func runsAsAppUser() throws {
+    let hello = try Self.buildHello()
+    let folder = (hello as NSString).deletingLastPathComponent
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let nobody = try AppUser.resolve(given: "nobody", cameraNode: nil, benchIsRoot: true, environment: [:])
+      .get()
+    let floor = LaunchFloor(
+      launches: 1, conditions: [.warm], environment: ProcessInfo.processInfo.environment,
+      user: nobody.identity)
+    let reports = floor.run(
+      [LaunchFloor.Program(name: "hello", argv: [hello])], progress: { _ in }, interrupted: { false })
+    let report = try #require(reports.first)
+    #expect(report.failures.isEmpty, "\(report.failures)")
+    #expect(report.uid == nobody.identity.uid, "hello ran as uid \(report.uid.map(String.init) ?? "?")")
+  }
 }
