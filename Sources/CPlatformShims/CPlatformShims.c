@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <signal.h>
@@ -38,6 +39,26 @@ int CPlatformShims_sizeIsSealed(int fd) {
   int seals = fcntl(fd, F_GET_SEALS);
   if (seals < 0) return -1;
   return (seals & (F_SEAL_SHRINK | F_SEAL_GROW)) == (F_SEAL_SHRINK | F_SEAL_GROW);
+}
+
+/// Waits for the child `pid` to exec or fail: reads `reader` (the status pipe's reading end, its
+/// writing end held only by the child, close-on-exec) and closes it. Returns `pid` when the exec
+/// closed the pipe, or reaps the child and returns -1 with errno set to the errno it wrote.
+static int awaitExec(int reader, pid_t pid) {
+  int e = 0;
+  ssize_t n;
+  do {
+    n = read(reader, &e, sizeof e);
+  } while (n < 0 && errno == EINTR);
+  close(reader);
+  if (n == (ssize_t)sizeof e) {
+    int reaped;
+    while (waitpid(pid, &reaped, 0) < 0 && errno == EINTR) {
+    }
+    errno = e;
+    return -1;
+  }
+  return pid;
 }
 
 int CPlatformShims_spawnTiedToThread(const char *path, char *const argv[], char *const envp[],
@@ -88,30 +109,156 @@ int CPlatformShims_spawnTiedToThread(const char *path, char *const argv[], char 
     _exit(127);
   }
   close(status[1]);
-  int e = 0;
-  ssize_t n;
-  do {
-    n = read(status[0], &e, sizeof e);
-  } while (n < 0 && errno == EINTR);
-  close(status[0]);
-  if (n == (ssize_t)sizeof e) {
-    int reaped;
-    while (waitpid(pid, &reaped, 0) < 0 && errno == EINTR) {
-    }
-    errno = e;
-    return -1;
-  }
-  return pid;
+  return awaitExec(status[0], pid);
 }
 
 int CPlatformShims_setNotDumpable(void) { return prctl(PR_SET_DUMPABLE, 0UL, 0UL, 0UL, 0UL); }
 
+/// What the child of `CPlatformShims_spawnAsUser` needs, in memory it reads only.
+struct SpawnChild {
+  const char *path;
+  char *const *argv;
+  char *const *envp;
+  const int *sources;
+  const int *targets;
+  int count;
+  int highest;
+  unsigned uid;
+  unsigned gid;
+  const gid_t *groups;
+  int groupCount;
+  int changeUser;
+  /// `cgroup.procs` to write itself into first (the pre-exec join), or -1.
+  int cgroupFD;
+  /// Where the failing call's errno goes: this pipe's writing end (clone3: the child has its own
+  /// memory), or -1 for `*failure` (vfork: the child shares the parent's).
+  int statusFD;
+};
+
+/// The child's steps, raw system calls only (the parent is multi-threaded, and under vfork shares
+/// this memory): cgroup join, process group, signals, descriptors, user, execve. Never returns.
+static _Noreturn void spawnChild(const struct SpawnChild *c, volatile int *failure) {
+  int e;
+  // Into the cgroup before anything else (pid 0: the writer itself).
+  if (c->cgroupFD >= 0 && syscall(SYS_write, c->cgroupFD, "0\n", 2) != 2) {
+    e = errno ? errno : EIO;
+    goto fail;
+  }
+  syscall(SYS_setpgid, 0, 0);
+  struct sigaction dfl, current;
+  memset(&dfl, 0, sizeof dfl);
+  dfl.sa_handler = SIG_DFL;
+  for (int sig = 1; sig < _NSIG; sig++) {
+    if (sig == SIGKILL || sig == SIGSTOP) continue;
+    if (syscall(SYS_rt_sigaction, sig, NULL, &current, _NSIG / 8) != 0) continue;
+    int keepIgnored = current.sa_handler == SIG_IGN && sig != SIGINT && sig != SIGTERM && sig != SIGHUP
+      && sig != SIGPIPE && sig != SIGQUIT && sig != SIGXFSZ;
+    if (!keepIgnored) syscall(SYS_rt_sigaction, sig, &dfl, NULL, _NSIG / 8);
+  }
+  sigset_t none;
+  sigemptyset(&none);
+  syscall(SYS_rt_sigprocmask, SIG_SETMASK, &none, NULL, _NSIG / 8);
+  int devnull = (int)syscall(SYS_openat, AT_FDCWD, "/dev/null", O_RDONLY);
+  if (devnull >= 0 && devnull != 0) {
+    syscall(SYS_dup3, devnull, 0, 0);
+    syscall(SYS_close, devnull);
+  }
+  for (int i = 0; i < c->count; i++) {
+    if (c->sources[i] == c->targets[i]) {
+      syscall(SYS_fcntl, c->sources[i], F_SETFD, 0);
+    } else {
+      syscall(SYS_dup3, c->sources[i], c->targets[i], 0);
+    }
+  }
+  // Nothing else bench holds reaches the app, close-on-exec or not (ENOSYS before Linux 5.9:
+  // then only close-on-exec keeps them). The status pipe (close-on-exec, above every target)
+  // stays until the exec.
+#ifdef SYS_close_range
+  if (c->statusFD < 0) {
+    syscall(SYS_close_range, (unsigned)c->highest + 1, ~0U, 0);
+  } else {
+    if (c->statusFD > c->highest + 1)
+      syscall(SYS_close_range, (unsigned)c->highest + 1, (unsigned)c->statusFD - 1, 0);
+    syscall(SYS_close_range, (unsigned)c->statusFD + 1, ~0U, 0);
+  }
+#endif
+  if (c->changeUser
+      && (syscall(SYS_setgroups, (size_t)c->groupCount, c->groups) != 0
+          || syscall(SYS_setresgid, c->gid, c->gid, c->gid) != 0
+          || syscall(SYS_setresuid, c->uid, c->uid, c->uid) != 0)) {
+    e = errno ? errno : EPERM;
+    goto fail;
+  }
+  execve(c->path, c->argv, c->envp);
+  e = errno;
+fail:
+  if (c->statusFD >= 0) {
+    syscall(SYS_write, c->statusFD, &e, sizeof e);
+  } else {
+    *failure = e;
+  }
+  _exit(127);
+}
+
+#ifndef SYS_clone3
+#define SYS_clone3 435
+#endif
+#ifndef CLONE_INTO_CGROUP
+#define CLONE_INTO_CGROUP 0x200000000ULL
+#endif
+
+/// `clone3`'s arguments as of Linux 5.7 (`struct clone_args`, CLONE_ARGS_SIZE_VER2: 88 bytes),
+/// spelled here so that older headers build.
+struct SpawnCloneArgs {
+  uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls, set_tid, set_tid_size,
+    cgroup;
+};
+
+/// The clone3 path of `CPlatformShims_spawnAsUser`: a fork (no CLONE_VM: the child has its own
+/// copy of memory and stack, so returning from the system call into this frame is safe) born in
+/// the cgroup `directoryFD`. Returns the pid, -1 with errno set (the child's failing call's errno
+/// when it failed), or -2 with errno set when clone3 or CLONE_INTO_CGROUP is not available here
+/// (ENOSYS, EINVAL, E2BIG): the caller falls back to the pre-exec join.
+static int spawnIntoCgroup(struct SpawnChild *c, int directoryFD) {
+  int status[2];
+  if (pipe2(status, O_CLOEXEC) != 0) return -1;
+  // The writing end above every target, so that no dup3 replaces it and close_range spares it.
+  int writer = fcntl(status[1], F_DUPFD_CLOEXEC, c->highest + 1);
+  close(status[1]);
+  if (writer < 0) {
+    int saved = errno;
+    close(status[0]);
+    errno = saved;
+    return -1;
+  }
+  c->statusFD = writer;
+  c->cgroupFD = -1;
+  struct SpawnCloneArgs args;
+  memset(&args, 0, sizeof args);
+  args.flags = CLONE_INTO_CGROUP;
+  args.exit_signal = SIGCHLD;
+  args.cgroup = (uint64_t)directoryFD;
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_BLOCK, &all, &old);
+  long pid = syscall(SYS_clone3, &args, sizeof args);
+  if (pid == 0) spawnChild(c, NULL);
+  int saved = errno;
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  close(writer);
+  if (pid < 0) {
+    close(status[0]);
+    errno = saved;
+    return saved == ENOSYS || saved == EINVAL || saved == E2BIG ? -2 : -1;
+  }
+  return awaitExec(status[0], (pid_t)pid);
+}
+
 int CPlatformShims_spawnAsUser(const char *path, char *const argv[], char *const envp[], const int *sources,
                                const int *targets, int count, unsigned uid, unsigned gid,
-                               const unsigned *groups, int groupCount, int changeUser, int cgroupFD) {
-  // The child shares this memory until execve (vfork): it writes its failure here and calls
-  // only raw system calls (glibc's setresuid would signal this process's other threads).
-  volatile int failure = 0;
+                               const unsigned *groups, int groupCount, int changeUser, int cgroupFD,
+                               int cgroupDirectoryFD, int *clonedIntoCgroup) {
+  if (clonedIntoCgroup) *clonedIntoCgroup = 0;
   int highest = 2;
   for (int i = 0; i < count; i++)
     if (targets[i] > highest) highest = targets[i];
@@ -121,6 +268,23 @@ int CPlatformShims_spawnAsUser(const char *path, char *const argv[], char *const
     return -1;
   }
   for (int i = 0; i < groupCount; i++) list[i] = (gid_t)groups[i];
+  struct SpawnChild child = {.path = path, .argv = argv, .envp = envp, .sources = sources, .targets = targets,
+                             .count = count, .highest = highest, .uid = uid, .gid = gid, .groups = list,
+                             .groupCount = groupCount, .changeUser = changeUser, .cgroupFD = cgroupFD,
+                             .statusFD = -1};
+  if (cgroupDirectoryFD >= 0) {
+    int pid = spawnIntoCgroup(&child, cgroupDirectoryFD);
+    if (pid != -2) {
+      if (pid > 0 && clonedIntoCgroup) *clonedIntoCgroup = 1;
+      return pid;
+    }
+    // No clone3 or no CLONE_INTO_CGROUP here: the child joins the group before it execs.
+    child.statusFD = -1;
+    child.cgroupFD = cgroupFD;
+  }
+  // The child shares this memory until execve (vfork): it writes its failure here and calls
+  // only raw system calls (glibc's setresuid would signal this process's other threads).
+  volatile int failure = 0;
   // As glibc's posix_spawn: no handler of this process may run in the child before its
   // handlers are reset, so every signal is blocked across the vfork.
   sigset_t all, old;
@@ -133,53 +297,7 @@ int CPlatformShims_spawnAsUser(const char *path, char *const argv[], char *const
     errno = saved;
     return -1;
   }
-  if (pid == 0) {
-    // Into the cgroup before anything else (pid 0: the writer itself).
-    if (cgroupFD >= 0 && syscall(SYS_write, cgroupFD, "0\n", 2) != 2) {
-      failure = errno ? errno : EIO;
-      _exit(127);
-    }
-    syscall(SYS_setpgid, 0, 0);
-    struct sigaction dfl, current;
-    memset(&dfl, 0, sizeof dfl);
-    dfl.sa_handler = SIG_DFL;
-    for (int sig = 1; sig < _NSIG; sig++) {
-      if (sig == SIGKILL || sig == SIGSTOP) continue;
-      if (syscall(SYS_rt_sigaction, sig, NULL, &current, _NSIG / 8) != 0) continue;
-      int keepIgnored = current.sa_handler == SIG_IGN && sig != SIGINT && sig != SIGTERM && sig != SIGHUP
-        && sig != SIGPIPE && sig != SIGQUIT && sig != SIGXFSZ;
-      if (!keepIgnored) syscall(SYS_rt_sigaction, sig, &dfl, NULL, _NSIG / 8);
-    }
-    sigset_t none;
-    sigemptyset(&none);
-    syscall(SYS_rt_sigprocmask, SIG_SETMASK, &none, NULL, _NSIG / 8);
-    int devnull = (int)syscall(SYS_openat, AT_FDCWD, "/dev/null", O_RDONLY);
-    if (devnull >= 0 && devnull != 0) {
-      syscall(SYS_dup3, devnull, 0, 0);
-      syscall(SYS_close, devnull);
-    }
-    for (int i = 0; i < count; i++) {
-      if (sources[i] == targets[i]) {
-        syscall(SYS_fcntl, sources[i], F_SETFD, 0);
-      } else {
-        syscall(SYS_dup3, sources[i], targets[i], 0);
-      }
-    }
-    // Nothing else bench holds reaches the app, close-on-exec or not (ENOSYS before Linux 5.9:
-    // then only close-on-exec keeps them).
-#ifdef SYS_close_range
-    syscall(SYS_close_range, (unsigned)highest + 1, ~0U, 0);
-#endif
-    if (changeUser
-        && (syscall(SYS_setgroups, (size_t)groupCount, list) != 0 || syscall(SYS_setresgid, gid, gid, gid) != 0
-            || syscall(SYS_setresuid, uid, uid, uid) != 0)) {
-      failure = errno ? errno : EPERM;
-      _exit(127);
-    }
-    execve(path, argv, envp);
-    failure = errno;
-    _exit(127);
-  }
+  if (pid == 0) spawnChild(&child, &failure);
   pthread_sigmask(SIG_SETMASK, &old, NULL);
   if (failure != 0) {
     int reaped;

@@ -113,7 +113,8 @@ extension Calibration {
     }
 
     /// Presents fresh frames at the camera's cadence until the probe has found the first live
-    /// frame and at least three were presented, or for 500 ms, or until the display is gone.
+    /// frame and at least three were presented, or for `settings.freshWindowNanoseconds`, or until
+    /// the display is gone.
     private mutating func presentFreshFrames(
       _ trial: inout Trial, until detected: PThreadMutex<FirstLiveFrame?>
     ) {
@@ -123,7 +124,7 @@ extension Calibration {
         trial.countFresh(presentedAt: presentTime)
         let k = trial.freshFrames
         let found = detected.withLock { $0 } != nil
-        if (found && k >= 3) || k * cameraInterval > 500_000_000 { break }
+        if (found && k >= 3) || k * cameraInterval > settings.freshWindowNanoseconds { break }
         MonotonicClock.sleep(until: trial.firstPresent &+ k &* cameraInterval)
       }
     }
@@ -159,7 +160,8 @@ extension Calibration {
       let span = Double(MonotonicClock.now() &- armTime) / 1e6
       return "trial \(trial.number + 1) (\(trial.scenario), \(trial.kind) scene, noise \(trial.noise)): "
         + "\(report.scanoutsSinceArm) scanouts read after the arm, \(report.staleFrames) stale; "
-        + "\(trial.freshFrames) fresh frames presented, the trial ended \(Int(span.rounded())) ms after the arm"
+        + "\(trial.freshFrames) fresh frames presented (for up to \(settings.freshWindowNanoseconds / 1_000_000) ms), "
+        + "the trial ended \(Int(span.rounded())) ms after the arm"
     }
   }
 }

@@ -21,6 +21,11 @@ package struct CalibrationSettings: Sendable, Hashable {
   package var load: Bool = false
   /// The seed of the trial schedule.
   package var seed: UInt64 = 2026
+  /// How long a trial goes on presenting fresh frames while the probe has not found the first
+  /// live frame, ns: a miss means the probe saw none of the frames presented in this window.
+  /// 500 ms; ``Calibration/freshWindowWithoutRealtimeNanoseconds`` for an X server that did not
+  /// get real-time priority (issue 41 item 6).
+  package var freshWindowNanoseconds: UInt64 = 500_000_000
   /// Whether to keep the digest of every presented frame (the X11 path's ground truth), and as
   /// read at which scale (`ImageDigest.subsampled`); nil: none.
   var digestScale: Int?

@@ -18,8 +18,10 @@ extension BenchResults {
     public var quotaMicroseconds: Int?
     /// Quota: the period, µs, as read back.
     public var periodMicroseconds: Int?
-    /// Quota: how the app entered its cgroup: `before-exec` (the spawned child wrote itself into
-    /// the cgroup before it execed, so the app's first instruction ran capped) or, in results of
+    /// Quota: how the app entered its cgroup: `clone-into-cgroup` (cgroup v2: the child was born
+    /// in the cgroup, `clone3` with `CLONE_INTO_CGROUP`), `before-exec` (cgroup v1, or a kernel
+    /// without `CLONE_INTO_CGROUP`: the spawned child wrote itself into the cgroup before it
+    /// execed; either way the app's first instruction ran capped) or, in results of
     /// bench before issue 41 on cgroup v2, `after-spawn` (its pid written into `cgroup.procs`
     /// once `posix_spawn` returned: the app ran uncapped for ``placementDelayMicroseconds``).
     public var placement: String?

@@ -19,8 +19,13 @@ import SystemCalls
 package final class ChildProcess: Sendable {
   /// The child's pid (and process group id).
   package let pid: pid_t
+  /// How the child entered the cgroup it was spawned into; nil when it was spawned into none.
+  package let cgroupEntry: ProcessControl.CgroupEntry?
 
-  private init(pid: pid_t) { self.pid = pid }
+  private init(pid: pid_t, cgroupEntry: ProcessControl.CgroupEntry? = nil) {
+    self.pid = pid
+    self.cgroupEntry = cgroupEntry
+  }
 
   /// How a child ended.
   package enum Termination: Sendable, Equatable, CustomStringConvertible {
@@ -46,11 +51,13 @@ package final class ChildProcess: Sendable {
   /// (or with stdout; to `logPath` when `inheritedFDs` gives stdout), unless `inheritedFDs` gives
   /// descriptor 1 or 2 (a pipe bench drains). With `user`, the child runs as that user and holds
   /// no other descriptor of bench's (the app under test when bench is root: ``ProcessControl``).
-  /// With `cgroup` (a descriptor open for writing on a cgroup's `cgroup.procs`), the child enters
-  /// that cgroup before it execs: it and everything it forks run there from the start.
+  /// With `cgroup`, the child starts in that cgroup — cloned into it on cgroup v2, joining it
+  /// before it execs on v1 (``cgroupEntry`` says which): it and everything it forks run there
+  /// from the start.
   package static func spawn(
     argv: [String], environment: [String: String], inheritedFDs: [Int32: Int32] = [:],
-    logPath: String? = nil, errorLogPath: String? = nil, user: UserIdentity? = nil, cgroup: Int32? = nil
+    logPath: String? = nil, errorLogPath: String? = nil, user: UserIdentity? = nil,
+    cgroup: ProcessControl.ChildCgroup? = nil
   ) throws(RunnerError) -> ChildProcess {
     precondition(!argv.isEmpty)
     var descriptors = inheritedFDs.mapValues { ProcessControl.ChildDescriptor.inherited($0) }
@@ -67,22 +74,29 @@ package final class ChildProcess: Sendable {
     }
     // The child exists only once the guard has been told of its group: a second Ctrl-C that
     // ends bench at once waits for this (``withNoSpawnInFlight(_:)``).
-    let spawned: Result<pid_t, Errno> = spawning.withLock { _ in
-      Result { () throws(Errno) -> pid_t in
-        let pid = try ProcessControl.spawn(
-          path: argv[0], arguments: argv, environment: environment, descriptors: descriptors, user: user,
-          cgroup: cgroup)
+    let spawned: Result<(pid_t, ProcessControl.CgroupEntry?), Errno> = spawning.withLock { _ in
+      Result { () throws(Errno) -> (pid_t, ProcessControl.CgroupEntry?) in
+        let (pid, entry): (pid_t, ProcessControl.CgroupEntry?)
+        if let cgroup {
+          (pid, entry) = try ProcessControl.spawnReportingEntry(
+            path: argv[0], arguments: argv, environment: environment, descriptors: descriptors, user: user,
+            cgroup: cgroup)
+        } else {
+          (pid, entry) = (
+            try ProcessControl.spawn(
+              path: argv[0], arguments: argv, environment: environment, descriptors: descriptors, user: user),
+            nil
+          )
+        }
         ProcessGuard.current.withLock { $0 }?.watch(group: pid)
-        return pid
+        return (pid, entry)
       }
     }
-    let pid: pid_t
     switch spawned {
-    case .success(let p): pid = p
+    case .success(let (pid, entry)): return ChildProcess(pid: pid, cgroupEntry: entry)
     case .failure(let error):
       throw RunnerError(.spawnFailed, "cannot start \(argv[0]): \(error.message)", errno: error)
     }
-    return ChildProcess(pid: pid)
   }
 
   /// Held from the spawn until the new child's group is reported to the ``ProcessGuard``.

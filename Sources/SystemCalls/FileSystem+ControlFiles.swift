@@ -33,6 +33,13 @@ extension FileSystem {
     try SystemCall.retrying { open(path, O_WRONLY | O_CLOEXEC) }
   }
 
+  /// Opens the folder at `path` (`O_RDONLY | O_DIRECTORY | O_CLOEXEC`): a cgroup v2 group's, which
+  /// a child is cloned into (`clone3` with `CLONE_INTO_CGROUP`).
+  /// - Throws: the ``Errno`` of `open`.
+  public static func openDirectory(atPath path: String) throws(Errno) -> Int32 {
+    try SystemCall.retrying { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+  }
+
   /// Removes the empty folder at `path` (a cgroup is removed this way once no task is left in
   /// it). The corresponding call is `rmdir(2)`.
   /// - Throws: the ``Errno`` of `rmdir` (`ENOENT`, `EBUSY` or `ENOTEMPTY` while tasks remain).

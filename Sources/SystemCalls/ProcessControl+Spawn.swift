@@ -37,21 +37,24 @@ extension ProcessControl {
   /// calls are `vfork`, `setgroups`, `setresgid`, `setresuid`, `close_range` and `execve`
   /// (`EPERM` when this process may not become that user).
   ///
-  /// With `cgroup` (no `deathSignal`), a descriptor open for writing on a cgroup's
-  /// `cgroup.procs`, the child enters that cgroup before anything else it does (it writes `0`,
-  /// itself, there; then `execve`): it and all it forks run in the cgroup from their first
-  /// instruction. The corresponding calls are `vfork` and `write` (the kernel's `EACCES`,
-  /// `EBUSY` when the cgroup refuses it).
+  /// With `cgroup` (no `deathSignal`), the child starts in that cgroup (``ChildCgroup``): it and
+  /// all it forks run in the cgroup from their first instruction. On cgroup v2 (its `directory`)
+  /// the child is born there — `clone3` with `CLONE_INTO_CGROUP` — else, and where the kernel has
+  /// no `clone3` or no `CLONE_INTO_CGROUP`, it writes `0`, itself, into the group's
+  /// `cgroup.procs` before anything else it does, then execs (`vfork` and `write`). The kernel's
+  /// `EACCES`, `EBUSY` or `EOPNOTSUPP` when the cgroup refuses it.
+  /// ``spawnReportingEntry(path:arguments:environment:descriptors:user:cgroup:)`` says which way
+  /// it went.
   ///
   /// The child is listed among this process's own children (``ownChildren``) before any other
   /// thread can see it: a scan for escaped processes never takes it for one.
   public static func spawn(
     path: String, arguments: [String], environment: [String: String],
     descriptors: [Int32: ChildDescriptor] = [:], deathSignal: Int32? = nil, user: UserIdentity? = nil,
-    cgroup: Int32? = nil
+    cgroup: ChildCgroup? = nil
   ) throws(Errno) -> pid_t {
     try ownChildren.withLock { (children) throws(Errno) -> pid_t in
-      let pid = try spawnUnlisted(
+      let (pid, _) = try spawnUnlisted(
         path: path, arguments: arguments, environment: environment, descriptors: descriptors,
         deathSignal: deathSignal, user: user, cgroup: cgroup)
       children.insert(pid)
@@ -59,11 +62,27 @@ extension ProcessControl {
     }
   }
 
+  /// ``spawn(path:arguments:environment:descriptors:deathSignal:user:cgroup:)`` into `cgroup`
+  /// (no death signal), saying how the child entered it.
+  /// - Returns: the child's pid, and how it entered the cgroup.
+  public static func spawnReportingEntry(
+    path: String, arguments: [String], environment: [String: String],
+    descriptors: [Int32: ChildDescriptor] = [:], user: UserIdentity? = nil, cgroup: ChildCgroup
+  ) throws(Errno) -> (pid: pid_t, entry: CgroupEntry) {
+    try ownChildren.withLock { (children) throws(Errno) -> (pid: pid_t, entry: CgroupEntry) in
+      let (pid, entry) = try spawnUnlisted(
+        path: path, arguments: arguments, environment: environment, descriptors: descriptors,
+        deathSignal: nil, user: user, cgroup: cgroup)
+      children.insert(pid)
+      return (pid, entry ?? .beforeExec)
+    }
+  }
+
   /// ``spawn(path:arguments:environment:descriptors:deathSignal:user:cgroup:)`` without the listing.
   private static func spawnUnlisted(
     path: String, arguments: [String], environment: [String: String],
-    descriptors: [Int32: ChildDescriptor], deathSignal: Int32?, user: UserIdentity?, cgroup: Int32?
-  ) throws(Errno) -> pid_t {
+    descriptors: [Int32: ChildDescriptor], deathSignal: Int32?, user: UserIdentity?, cgroup: ChildCgroup?
+  ) throws(Errno) -> (pid_t, CgroupEntry?) {
     let argv = arguments.map { strdup($0) } + [nil]
     let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
     var opened: [Int32] = []
@@ -82,7 +101,7 @@ extension ProcessControl {
       sources[child] = copy
     }
     if deathSignal == nil && user == nil && cgroup == nil {
-      return try posixSpawn(path: path, argv: argv, envp: envp, order: order, sources: sources)
+      return (try posixSpawn(path: path, argv: argv, envp: envp, order: order, sources: sources), nil)
     }
     // The forked child cannot open files safely in every case: logs are opened here.
     var pairs: [(source: Int32, target: Int32)] = []
@@ -97,16 +116,18 @@ extension ProcessControl {
       }
     }
     let pid: Int32
+    var cloned: Int32 = 0
     if let deathSignal {
       pid = CPlatformShims_spawnTiedToThread(
         path, argv, envp, pairs.map(\.source), pairs.map(\.target), Int32(pairs.count), deathSignal)
     } else {
       pid = CPlatformShims_spawnAsUser(
         path, argv, envp, pairs.map(\.source), pairs.map(\.target), Int32(pairs.count), user?.uid ?? 0,
-        user?.gid ?? 0, user?.groups ?? [], Int32(user?.groups.count ?? 0), user == nil ? 0 : 1, cgroup ?? -1)
+        user?.gid ?? 0, user?.groups ?? [], Int32(user?.groups.count ?? 0), user == nil ? 0 : 1,
+        cgroup?.processes ?? -1, cgroup?.directory ?? -1, &cloned)
     }
     guard pid > 0 else { throw Errno.current }
-    return pid
+    return (pid, cgroup == nil ? nil : cloned != 0 ? .clonedInto : .beforeExec)
   }
 
   /// The order in which a kind of descriptor is set: opens, copies, inherited ones.

@@ -7,10 +7,12 @@ import SystemCalls
 
 extension BenchRunner {
   /// Spawns the app, in `group` when there is one: spawned into the cgroup, not moved after
-  /// (issue 41 item 4). The child writes itself into the group's `cgroup.procs` first of all,
-  /// before it execs (`ChildProcess.spawn(…cgroup:)`), on cgroup v1 and v2 alike: the app and
-  /// whatever it forks run capped from their first instruction, and no thread of bench ever
-  /// enters the group. The app runs as ``appIdentity`` when there is one.
+  /// (issue 41 item 4). On cgroup v2 the child is born in the group (`clone3` with
+  /// `CLONE_INTO_CGROUP`: placement `clone-into-cgroup`); on v1, and where the kernel cannot clone
+  /// into a cgroup, it writes itself into the group's `cgroup.procs` first of all, before it execs
+  /// (`before-exec`). Either way the app and whatever it forks run capped from their first
+  /// instruction, and no thread of bench ever enters the group. The app runs as ``appIdentity``
+  /// when there is one.
   /// - Throws: `RunnerError` when the spawn fails (the kernel refusing the child's entry into the
   ///   group among the reasons).
   func spawn(
@@ -24,22 +26,26 @@ extension BenchRunner {
           argv: argv, environment: environment, inheritedFDs: inheritedFDs, user: appIdentity), nil
       )
     }
-    let procs: Int32
+    let target: ProcessControl.ChildCgroup
     do {
-      procs = try group.openForJoining()
+      target = try group.openForJoining()
     } catch {
       // The group cannot be entered: the app runs uncapped, and the run fails with the reason.
       let child = try ChildProcess.spawn(
         argv: argv, environment: environment, inheritedFDs: inheritedFDs, user: appIdentity)
       return (child, CgroupPlacement(how: "before-exec", delayMicroseconds: nil, failure: error.description))
     }
-    defer { FileDescriptorIO.close(procs) }
+    defer {
+      FileDescriptorIO.close(target.processes)
+      if let directory = target.directory { FileDescriptorIO.close(directory) }
+    }
     let child = try ChildProcess.spawn(
-      argv: argv, environment: environment, inheritedFDs: inheritedFDs, user: appIdentity, cgroup: procs)
+      argv: argv, environment: environment, inheritedFDs: inheritedFDs, user: appIdentity, cgroup: target)
     return (
       child,
       CgroupPlacement(
-        how: "before-exec", delayMicroseconds: nil, failure: Self.absence(of: child.pid, from: group))
+        how: (child.cgroupEntry ?? .beforeExec).rawValue, delayMicroseconds: nil,
+        failure: Self.absence(of: child.pid, from: group))
     )
   }
 

@@ -58,18 +58,27 @@ int CPlatformShims_setNotDumpable(void);
 /// `targets[i]` in order, default actions for SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT and
 /// SIGXFSZ, no signal blocked), but as user `uid`, group `gid` and the `groupCount` supplementary
 /// `groups` only, with every descriptor above the highest target closed. The corresponding calls
-/// are `vfork`, `setgroups`, `setresgid`, `setresuid`, `close_range` and `execve` (the raw system
-/// calls: the child shares the parent's memory until it execs). Returns the child's pid, or -1
-/// with errno set (to the failing call's errno in the child).
+/// are `vfork` (or `clone3`, below), `setgroups`, `setresgid`, `setresuid`, `close_range` and
+/// `execve` (the raw system calls: under vfork the child shares the parent's memory until it
+/// execs). Returns the child's pid, or -1 with errno set (to the failing call's errno in the child).
 ///
 /// `changeUser` 0 keeps this process's user (uid, gid and groups are then not used).
 /// `cgroupFD` ≥ 0 is a descriptor open for writing on a cgroup's `cgroup.procs` (v1 or v2): the
 /// child writes `0` there (itself) first of all, before anything else it does and before
 /// `execve`, so that the app and whatever it forks run in that cgroup from their first
 /// instruction (issue 41 item 4: spawned into the cgroup, not moved after).
+///
+/// `cgroupDirectoryFD` ≥ 0 is a descriptor of that cgroup's folder (cgroup v2, `O_DIRECTORY`):
+/// the child is then born in the group — `clone3` with `CLONE_INTO_CGROUP` and `exit_signal`
+/// SIGCHLD, without `CLONE_VM` (a fork: its own copy of memory), the exec's failure reported
+/// through a close-on-exec pipe — and `*clonedIntoCgroup` is set to 1. Where the kernel has no
+/// `clone3` or no `CLONE_INTO_CGROUP` (`ENOSYS`, `E2BIG`, `EINVAL`) the child joins through
+/// `cgroupFD` as above and `*clonedIntoCgroup` is 0. Any other error of `clone3` (`EACCES`, `EBUSY`,
+/// `EOPNOTSUPP` from the cgroup) is returned. The child's steps are the same on both paths.
 int CPlatformShims_spawnAsUser(const char *path, char *const argv[], char *const envp[], const int *sources,
                                const int *targets, int count, unsigned uid, unsigned gid,
-                               const unsigned *groups, int groupCount, int changeUser, int cgroupFD);
+                               const unsigned *groups, int groupCount, int changeUser, int cgroupFD,
+                               int cgroupDirectoryFD, int *clonedIntoCgroup);
 
 /// The CPUs process `pid` (0: the calling thread) may run on, as a bit mask of `bytes` bytes
 /// (bit N of byte N/8 = CPU N). The corresponding call is `sched_getaffinity(pid, bytes, mask)`.

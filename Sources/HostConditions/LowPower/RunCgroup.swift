@@ -10,9 +10,10 @@ import SystemCalls
 /// kills the app's group and then removes the folder (``ProcessGuard/removeDirectoryOnExit(_:)``),
 /// and as a last resort to the next bench (``CgroupCPUController/removeStaleGroups(claims:)``).
 ///
-/// The app is in it from its first instruction, on cgroup v1 and v2: the spawned child writes
-/// itself into the group's `cgroup.procs` (``openForJoining()``) before it execs, so the app and
-/// all it forks run capped from the start (issue 41 item 4).
+/// The app is in it from its first instruction, on cgroup v1 and v2: on v2 the child is born in
+/// the group (`clone3` with `CLONE_INTO_CGROUP`, ``openForJoining()``); on v1, and where the
+/// kernel cannot clone into a cgroup, it writes itself into the group's `cgroup.procs` before it
+/// execs. Either way the app and all it forks run capped from the start (issue 41 item 4).
 package struct RunCgroup: Sendable, Hashable {
   /// The hierarchy it is in.
   package var controller: CgroupCPUController
@@ -95,16 +96,27 @@ package struct RunCgroup: Sendable, Hashable {
     return text.split(separator: "\n").compactMap { pid_t($0) }
   }
 
-  /// Opens the group's `cgroup.procs` for a child to join it before it execs
-  /// (`ChildProcess.spawn(…cgroup:)`, issue 41 item 4: spawned into the cgroup, not moved after).
-  /// The caller closes the descriptor after the spawn.
-  /// - Throws: `CPUCapError` when it cannot be opened.
-  package func openForJoining() throws(CPUCapError) -> Int32 {
+  /// Opens what a child needs to start in the group (`ChildProcess.spawn(…cgroup:)`, issue 41
+  /// item 4: spawned into the cgroup, not moved after): its `cgroup.procs` for writing, and on
+  /// cgroup v2 its folder, which the child is cloned into. The caller closes both after the spawn.
+  /// - Throws: `CPUCapError` when either cannot be opened.
+  package func openForJoining() throws(CPUCapError) -> ProcessControl.ChildCgroup {
+    let processes: Int32
     do throws(Errno) {
-      return try FileSystem.openControlFileForWriting(atPath: directory + "/cgroup.procs")
+      processes = try FileSystem.openControlFileForWriting(atPath: directory + "/cgroup.procs")
     } catch {
       throw CPUCapError(
         "cannot open the run's cgroup for the app", path: directory + "/cgroup.procs", errno: error)
+    }
+    guard controller.version == .v2 else {
+      return ProcessControl.ChildCgroup(processes: processes, directory: nil)
+    }
+    do throws(Errno) {
+      return ProcessControl.ChildCgroup(
+        processes: processes, directory: try FileSystem.openDirectory(atPath: directory))
+    } catch {
+      FileDescriptorIO.close(processes)
+      throw CPUCapError("cannot open the run's cgroup for the app", path: directory, errno: error)
     }
   }
 

@@ -39,7 +39,7 @@ import Testing
       inheritedFDs: [:], into: group)
     let how = try #require(placement)
     #expect(how.failure == nil, "\(how.failure ?? "")")
-    #expect(how.how == "before-exec" && how.delayMicroseconds == nil)
+    #expect(how.how == Self.expectedPlacement(controller) && how.delayMicroseconds == nil)
     #expect(child.wait(timeout: 60 * Double(TestTime.scale)) != nil)
     let stat = try #require(group.throttling())
     #expect(stat.periods > 0 && stat.throttledPeriods > 0 && stat.throttledNanoseconds > 0, "\(stat)")
@@ -60,9 +60,7 @@ import Testing
   func forkAtOnceIsInGroup() throws {
     let controller = try #require(Self.real)
     let runner = try BenchRunner(settings: RunSettings(), appBinary: nil)
-    let name = CgroupCPUController.runGroupName(run: "test-\(UInt32.random(in: 0...UInt32.max))")
-    let group = try RunCgroup.create(
-      in: controller, name: name, quota: CPUQuota(quotaMicroseconds: 50_000, periodMicroseconds: 100_000))
+    let group = try Self.halfCPUGroup(in: controller)
     defer { group.remove() }
     // The shell forks a sleeper before anything else, then waits.
     let (child, placement) = try runner.spawn(
@@ -70,6 +68,8 @@ import Testing
     defer { _ = child.terminate(grace: 0) }
     #expect(placement?.failure == nil, "\(placement?.failure ?? "")")
     #expect(placement?.delayMicroseconds == nil, "the app was moved after its spawn")
+    // Born in the group on cgroup v2 (clone3 with CLONE_INTO_CGROUP), joined before exec on v1.
+    #expect(placement?.how == Self.expectedPlacement(controller))
     // Every process in the app's process group (the shell and its two sleepers), once all three are up.
     let deadline = MonotonicClock.now() + UInt64(60 * TestTime.scale) * 1_000_000_000
     var tree: [pid_t] = []
@@ -84,6 +84,47 @@ import Testing
     let tasks = FileSystem.readText(atPath: group.directory + "/cgroup.procs") ?? ""
     #expect(
       !tasks.split(separator: "\n").contains(Substring(String(getpid()))), "bench itself is in the group")
+  }
+
+  /// A new run group with half a CPU (50 ms per 100 ms), named for a test.
+  static func halfCPUGroup(in controller: CgroupCPUController) throws -> RunCgroup {
+    let name = CgroupCPUController.runGroupName(run: "test-\(UInt32.random(in: 0...UInt32.max))")
+    return try RunCgroup.create(
+      in: controller, name: name, quota: CPUQuota(quotaMicroseconds: 50_000, periodMicroseconds: 100_000))
+  }
+
+  /// How the app enters its group on `controller`'s hierarchy: cloned into it on cgroup v2
+  /// (Linux ≥ 5.7, as every kernel the project runs on), written in before exec on v1.
+  static func expectedPlacement(_ controller: CgroupCPUController) -> String {
+    controller.version == .v2 ? "clone-into-cgroup" : "before-exec"
+  }
+
+  @Test(
+    "cgroup v2: the app is born in its group (clone-into-cgroup) and reads the group as its own cgroup; an exec that fails is reported and leaves nothing in the group",
+    .disabled(if: real?.version != .v2, "no writable cgroup v2 hierarchy here (v1 joins before exec)"))
+  func clonedIntoGroupOnV2() throws {
+    let controller = try #require(Self.real)
+    let runner = try BenchRunner(settings: RunSettings(), appBinary: nil)
+    let group = try Self.halfCPUGroup(in: controller)
+    defer { group.remove() }
+    // The app's first act is to write down its own cgroup (`$$`: the app, not a child of it).
+    let folder = temporaryFolder("cgroup-v2")
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let (child, placement) = try runner.spawn(
+      argv: ["/bin/sh", "-c", "cat /proc/$$/cgroup > \(folder)/cgroup"], environment: [:], inheritedFDs: [:],
+      into: group)
+    defer { _ = child.terminate(grace: 0) }
+    #expect(placement?.how == "clone-into-cgroup")
+    #expect(placement?.failure == nil, "\(placement?.failure ?? "")")
+    #expect(child.wait(timeout: 60 * Double(TestTime.scale)) == .exited(0))
+    let said = FileSystem.readText(atPath: folder + "/cgroup") ?? ""
+    #expect(said.contains("0::" + group.path + "\n"), "the app's /proc/self/cgroup: \(said)")
+    // The exec's failure comes back through the close-on-exec pipe with its errno.
+    #expect(throws: RunnerError.self) {
+      _ = try runner.spawn(
+        argv: ["/nonexistent/firstframe-app"], environment: [:], inheritedFDs: [:], into: group)
+    }
+    #expect(group.processIDs().isEmpty, "left in the group: \(group.processIDs())")
   }
 
   /// The pids whose process group is `pgid` (`/proc/<pid>/stat` field 5).

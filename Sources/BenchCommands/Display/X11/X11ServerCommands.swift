@@ -35,7 +35,9 @@ enum X11ServerCommands: DisplayServerCommands {
       for load in options.load ? [false, true] : [false] {
         var settings = options.settings
         settings.load = load
-        var report = try Calibration.runX11(settings, display: name, authorization: server.authorization)
+        var report = try Calibration.runX11(
+          settings, display: name, authorization: server.authorization,
+          serverRealtime: server.xvfb?.realtimeGranted ?? true)
         report.displayServerRealtime = server.xvfb?.realtimeGranted
         reports.append(report)
       }
