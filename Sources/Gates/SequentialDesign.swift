@@ -15,22 +15,29 @@ import Statistics
 /// confidence sequences) pay for looking after every run with wider bounds everywhere.
 ///
 /// Three one-sided tests share the boundary shape, each spending its own error over the looks:
-/// - **slower**: the rank z of new against reference crosses the efficacy bound spending α/2,
-///   and the ratio of medians is beyond 1 + threshold (as `Verdict.decide` asks);
-/// - **faster**: the mirror, spending the other α/2;
+/// - **slower**: the rank z of new against reference crosses the efficacy bound spending
+///   ``cellAlpha``/2, and the ratio of medians is beyond 1 + threshold (as `Verdict.decide` asks);
+/// - **faster**: the mirror, spending the other ``cellAlpha``/2;
 /// - **same**: no change as large as ``powerShift`` either way (two one-sided rank tests against
 ///   the reference scaled by 1 ± powerShift), each crossing the bound spending β: the β-spending
 ///   futility bound, read on the statistic shifted by the change the design is powered for.
 ///
 /// At the last look without a crossing the verdict is unknown. A failed run is `+∞` and ranks
 /// slowest, so the failure rate is part of the same rank decision.
+///
+/// α is family-wise over the ``cells`` a comparison gates (a `bench ab` run's conditions ×
+/// configurations): each cell spends α / cells (Bonferroni), so SLOWER or FASTER in any cell when
+/// nothing changed stays within α whatever the cells' correlation. β (SAME) stays a cell's.
 package struct SequentialDesign: Sendable, Hashable, Codable {
   /// Pairs added between looks.
   package var pairsPerLook: Int
   /// The most looks; the maximum runs a side is `looks × pairsPerLook`.
   package var looks: Int
-  /// The family-wise false-alarm rate (slower and faster together), over all the looks.
+  /// The family-wise false-alarm rate (slower and faster together, in any of ``cells``), over all
+  /// the looks.
   package var alpha: Double
+  /// The cells that share ``alpha`` (at least 1): each spends ``cellAlpha``.
+  package var cells: Int
   /// The error allowed to the equivalence (same) decision over all the looks.
   package var beta: Double
   /// The noise threshold (a fraction): slower needs a ratio beyond 1 + threshold.
@@ -39,7 +46,7 @@ package struct SequentialDesign: Sendable, Hashable, Codable {
   /// change that large either way, at β; it is the β-spending futility bound read on the rank
   /// statistic shifted by it.
   package var powerShift: Double
-  /// The efficacy bound (one-sided z) at each look, spending α/2 a direction.
+  /// The efficacy bound (one-sided z) at each look, spending ``cellAlpha``/2 a direction.
   package var efficacyBounds: [Double]
   /// The equivalence bound (one-sided z) at each look, spending β.
   package var equivalenceBounds: [Double]
@@ -55,24 +62,29 @@ package struct SequentialDesign: Sendable, Hashable, Codable {
   }
 
   /// Creates a design and computes its bounds (seeded Monte Carlo of the canonical process, so
-  /// the same arguments always give the same bounds).
+  /// the same arguments always give the same bounds); `alpha` is shared by `cells` cells.
   package init(
     pairsPerLook: Int, looks: Int, alpha: Double, beta: Double, threshold: Double, powerShift: Double,
-    spending: Spending = .pocock
+    spending: Spending = .pocock, cells: Int = 1
   ) {
     self.pairsPerLook = max(1, pairsPerLook)
     self.looks = max(1, looks)
     self.alpha = alpha
+    self.cells = max(1, cells)
     self.beta = beta
     self.threshold = threshold
     self.spending = spending
     self.powerShift = powerShift
-    efficacyBounds = Self.spendingBounds(looks: self.looks, total: alpha / 2, spending: spending)
+    efficacyBounds = Self.spendingBounds(
+      looks: self.looks, total: alpha / Double(self.cells) / 2, spending: spending)
     equivalenceBounds = Self.spendingBounds(looks: self.looks, total: beta, spending: spending)
   }
 
   /// The most runs a side.
   package var maximumRuns: Int { looks * pairsPerLook }
+
+  /// The false-alarm rate each cell spends: ``alpha`` / ``cells``.
+  package var cellAlpha: Double { alpha / Double(cells) }
 
   /// The share of a one-sided `total` spent by information `t` (0…1).
   package static func spent(_ total: Double, at t: Double, spending: Spending) -> Double {
