@@ -54,7 +54,7 @@ extension ABJob {
 
   /// What a sequential comparison said, for people: the design, then one line per cell with its
   /// verdict, the look it stopped at, the runs it used and the bound it crossed.
-  static func sequentialText(_ record: BenchResults.SequentialAB) -> String {
+  package static func sequentialText(_ record: BenchResults.SequentialAB) -> String {
     let spending = record.spending == "pocock" ? "Pocock" : "O'Brien–Fleming"
     var text =
       "sequential: a look every \(record.pairsPerLook) pairs, at most \(record.looks) looks"
