@@ -10,11 +10,13 @@ rate: a failed run is +inf and ranks slowest), and runs
     (bench gate --inconclusive fail: beyond the threshold fails whatever p);
   - group-sequential designs as bench ab runs them (Sources/Gates/SequentialDesign.swift: the rank
     z at each look against Lan-DeMets spending bounds found on 200,000 paths of the canonical
-    process; SLOWER/FASTER need the ratio beyond 1 +/- 5 %; SAME is both one-sided rank tests
+    process, alpha = 0.01 split over the cells, alpha/2 a cell for the two recorded cells as CI's
+    step runs them, and the unsplit alpha a cell for comparison; SLOWER/FASTER need the ratio
+    beyond 1 +/- 5 %; SAME is both one-sided rank tests
     against the reference scaled by 1 +/- 10 % crossing the beta bound), and the step's reading
     of them (scripts/ab-gate: SLOWER fails, UNKNOWN fails beyond 5 %).
 Prints Markdown tables: per recorded set, design and shift; a noise sweep on log-normal draws;
-bench bisect's probe design on the bisect set. Pocock 9x4 rows match `bench power --sequential`
+bench bisect's probe design on the bisect set (one cell: alpha unsplit). Pocock 9x4 rows match `bench power --sequential`
 on the same runs (the Swift implementation) within resampling error. numpy; about a minute.
 """
 import argparse, json, math
@@ -62,9 +64,11 @@ def rank_z(ref, new):
 
 
 class Design:
-    def __init__(self, pairs, looks, efficacy="pocock", futility=None, alpha=0.01, beta=0.05, threshold=0.05, power_shift=0.10):
+    def __init__(self, pairs, looks, efficacy="pocock", futility=None, alpha=0.01, beta=0.05, threshold=0.05, power_shift=0.10,
+                 cells=1):
+        # alpha is family-wise over `cells` cells: each spends alpha / cells (Bonferroni); beta is a cell's.
         self.pairs, self.looks, self.threshold, self.power_shift = pairs, looks, threshold, power_shift
-        self.efficacy = bounds(looks, alpha / 2, efficacy)
+        self.efficacy = bounds(looks, alpha / cells / 2, efficacy)
         self.equivalence = bounds(looks, beta, futility or efficacy)
         self.most = pairs * looks
 
@@ -112,10 +116,14 @@ def noise(x):
 
 SHIFTS = [0, 0.02, 0.05, 0.10, 0.20]
 DESIGNS = [
-    ("Pocock 9×4 (bench ab's)", Design(4, 9)),
+    ("Pocock 9×4, α/2 a cell (bench ab's)", Design(4, 9, cells=2)),
+    ("Pocock 9×4, α a cell (before the split)", Design(4, 9)),
     ("O'Brien–Fleming 6×6", Design(6, 6, "obf")),
     ("OBF efficacy, Pocock futility, 4×9", Design(9, 4, "obf", "pocock")),
 ]
+
+# The noise sweep (one cell): the split's cost a cell for CI's 2 cells and for --conditions warm,cold's 4.
+SWEEP = DESIGNS[:2] + [("Pocock 9×4, α/4 a cell (warm,cold)", Design(4, 9, cells=4))]
 
 
 def table(name, cells, failed):
@@ -154,7 +162,7 @@ def sweep():
         pool = 341 * np.exp(sigma * rng.standard_normal(5000))
         f0, f10 = fixed_fails(pool, 2000, 0, 0, rng).mean(), fixed_fails(pool, 2000, 0.10, 0, rng).mean()
         print(f"| {sigma * 100:.1f} % | fixed 30 | – | {f0:.3f} | – | {f10:.3f} | 30 / 30 | 30 |")
-        for label, design in DESIGNS[:2]:
+        for label, design in SWEEP:
             v0, r0, q0 = design.run(draws(pool, 2000, 36, 0, 0, rng), draws(pool, 2000, 36, 0, 0, rng))
             v1, r1, q1 = design.run(draws(pool, 2000, 36, 0, 0, rng), draws(pool, 2000, 36, 0.10, 0, rng))
             s0 = ((v0 == "SLOWER") | ((v0 == "UNKNOWN") & (q0 > 1.05))).mean()

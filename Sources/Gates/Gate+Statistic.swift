@@ -13,11 +13,13 @@ extension Gate {
   /// check and `bench bisect`'s probes stop by (issue 39), chosen here beside the fixed
   /// ``statistic`` whose rank test and ratio of medians it reads at each look: looks every
   /// ``sequentialPairsPerLook`` pairs up to `maximumRuns` a side (rounded up to whole looks;
-  /// nil: ``sequentialLooks`` looks), the baseline gate's α = 0.01 and `threshold` (a fraction,
-  /// 0.05 by default), β = 0.05, powered for 10 % (or twice the threshold, if larger), Pocock-type
+  /// nil: ``sequentialLooks`` looks), the baseline gate's α = 0.01 family-wise over the `cells`
+  /// the comparison gates (conditions × configurations: α / `cells` a cell, so SLOWER or FASTER
+  /// in any cell of an unchanged commit stays within α), `threshold` (a fraction, 0.05 by
+  /// default), β = 0.05 a cell, powered for 10 % (or twice the threshold, if larger), Pocock-type
   /// spending (docs/gates-and-ci.md, "Sequential A/B").
   package static func sequentialDesign(
-    threshold: Double = 0.05, alpha: Double = 0.01, maximumRuns: Int? = nil
+    threshold: Double = 0.05, alpha: Double = 0.01, maximumRuns: Int? = nil, cells: Int = 1
   )
     -> SequentialDesign
   {
@@ -25,7 +27,7 @@ extension Gate {
     let looks = maximumRuns.map { Swift.max(1, ($0 + k - 1) / k) } ?? sequentialLooks
     return SequentialDesign(
       pairsPerLook: k, looks: looks, alpha: alpha, beta: 0.05, threshold: threshold,
-      powerShift: Swift.max(0.10, 2 * threshold))
+      powerShift: Swift.max(0.10, 2 * threshold), cells: cells)
   }
 
   /// The sequential design of a `bench bisect` probe (issue 37, item 5): ``sequentialDesign``'s

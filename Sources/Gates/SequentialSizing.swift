@@ -80,7 +80,11 @@ package struct SequentialSizing: Sendable, Hashable, Codable {
   }
 
   /// The design reported (the one asked for, or the one chosen by ``size``): α, β, threshold.
+  /// α is family-wise over ``cells``.
   package var alpha: Double
+  /// The cells sharing α (each spends α / cells): the results' cells, as the `bench ab` that
+  /// recorded them gated them.
+  package var cells: Int
   /// β.
   package var beta: Double
   /// The threshold, a fraction.
@@ -155,7 +159,8 @@ package struct SequentialSizing: Sendable, Hashable, Codable {
       for looks in 2...max(2, mostLooks) {
         let candidate = SequentialDesign(
           pairsPerLook: design.pairsPerLook, looks: looks, alpha: design.alpha, beta: design.beta,
-          threshold: design.threshold, powerShift: design.powerShift, spending: design.spending)
+          threshold: design.threshold, powerShift: design.powerShift, spending: design.spending,
+          cells: design.cells)
         let row = Self.row(
           candidate, cells: cells, shifts: [0, goals.shift], goalShift: goals.shift, comparisons: comparisons,
           seed: seed)
@@ -174,7 +179,7 @@ package struct SequentialSizing: Sendable, Hashable, Codable {
     let report = Self.row(
       reported, cells: cells, shifts: shifts, goalShift: goals.shift, comparisons: comparisons, seed: seed)
     return SequentialSizing(
-      alpha: reported.alpha, beta: reported.beta, threshold: reported.threshold,
+      alpha: reported.alpha, cells: reported.cells, beta: reported.beta, threshold: reported.threshold,
       spending: reported.spending.rawValue, goals: goals, report: report, rows: rows,
       chosenMaximumRunsPerSide: chosen)
   }

@@ -1,3 +1,4 @@
+import Foundation
 import Gates
 import RunAnalysis
 import Statistics
@@ -12,7 +13,9 @@ package enum SequentialPowerTable {
     let r = s.report
     var text = "sequential power of \(source): \(phase), a look every \(r.pairsPerLook) pairs,"
     text += " at most \(r.looks) looks (\(r.maximumRunsPerSide) runs a side), \(spending)-type spending,"
-    text += " α = \(PowerAdvice.formatAlpha(s.alpha)), β = \(PowerAdvice.formatAlpha(s.beta)),"
+    let split =
+      s.cells > 1 ? " over \(s.cells) cells: \(String(format: "%g", s.alpha / Double(s.cells))) a cell" : ""
+    text += " α = \(PowerAdvice.formatAlpha(s.alpha))\(split), β = \(PowerAdvice.formatAlpha(s.beta)),"
     text += " threshold \(NumberFormat.percent(s.threshold)); each cell's runs resampled with replacement\n"
     if let rows = s.rows {
       text += "\nsized for a \(pct(s.goals.shift)) slowdown (≥ \(pct(s.goals.power)) SLOWER in every cell, ≤"

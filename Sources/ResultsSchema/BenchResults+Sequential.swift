@@ -14,8 +14,15 @@ extension BenchResults {
     public var maximumRunsPerSide: Int
     /// The Lan–DeMets spending function: `pocock` or `obrienFleming`.
     public var spending: String
-    /// The family-wise false-alarm rate (SLOWER and FASTER together) over all the looks.
+    /// The family-wise false-alarm rate (SLOWER and FASTER together, in any gated cell) over all
+    /// the looks.
     public var alpha: Double
+    /// The cells that share ``alpha`` (the run's conditions × configurations); absent in results
+    /// from before the split (each cell then spent all of ``alpha``).
+    public var gatedCells: Int?
+    /// The false-alarm rate each cell spends: ``alpha`` / ``gatedCells`` (Bonferroni); absent
+    /// where ``gatedCells`` is.
+    public var cellAlpha: Double?
     /// The error spent on SAME over all the looks.
     public var beta: Double
     /// The noise threshold, a fraction: SLOWER needs a ratio of medians beyond 1 + threshold.
@@ -59,9 +66,9 @@ extension BenchResults {
 
     /// Creates the record; infinite bounds (nothing spent at a look) are recorded as null.
     public init(
-      phase: String, pairsPerLook: Int, looks: Int, spending: String, alpha: Double, beta: Double,
-      threshold: Double, powerShift: Double, efficacyBounds: [Double], equivalenceBounds: [Double],
-      cells: [Cell]
+      phase: String, pairsPerLook: Int, looks: Int, spending: String, alpha: Double, gatedCells: Int? = nil,
+      beta: Double, threshold: Double, powerShift: Double, efficacyBounds: [Double],
+      equivalenceBounds: [Double], cells: [Cell]
     ) {
       self.phase = phase
       self.pairsPerLook = pairsPerLook
@@ -69,6 +76,8 @@ extension BenchResults {
       self.maximumRunsPerSide = pairsPerLook * looks
       self.spending = spending
       self.alpha = alpha
+      self.gatedCells = gatedCells
+      self.cellAlpha = gatedCells.map { alpha / Double(max(1, $0)) }
       self.beta = beta
       self.threshold = threshold
       self.powerShift = powerShift

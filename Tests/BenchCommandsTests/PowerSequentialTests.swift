@@ -39,6 +39,19 @@ import Testing
     #expect(json.contains("\"maximumRunsPerSide\" : 16") && json.contains("\"meanRuns\""), "\(json)")
   }
 
+  @Test("α is split over the file's cells, as the bench ab that recorded them split it")
+  func alphaSplit() throws {
+    let path = dir + "/two.json"
+    try ResultsFile.save(
+      SyntheticResults.make(configs: ["deferred", "eager"], conditions: ["warm"], seed: 5, runs: 20), to: path
+    )
+    let (code, out, err) = run([path, "--sequential", "--comparisons", "20"])
+    #expect(code == 0, "\(err)")
+    #expect(out.contains("α = 0.01 over 2 cells: 0.005 a cell, β = 0.05"), "\(out)")
+    let (_, one, _) = run([try sixty(), "--sequential", "--comparisons", "20"])
+    #expect(one.contains(" α = 0.01, β = 0.05"), "\(one)")
+  }
+
   @Test("--size tries designs of 2 to 12 looks and names the smallest meeting the goals, or says none did")
   func size() throws {
     let (code, out, err) = run([try sixty(), "--sequential", "--size", "--comparisons", "20"])

@@ -21,6 +21,25 @@ import Testing
     #expect(given.design?.looks == 4 && given.run.settings.runs == 16)
   }
 
+  @Test("α is split over the run's cells: CI's step's 2 (warm × deferred, eager), 4 with warm,cold")
+  func alphaSplit() throws {
+    let ci = try #require(
+      try ABCommand.parse([
+        "--repo", "/ff-no-such-repo", "A", "B", "--conditions", "warm", "--configs", "deferred,eager",
+      ]))
+    #expect(ci.design?.cells == 2 && ci.design?.cellAlpha == 0.005 && ci.design?.alpha == 0.01)
+    let four = try #require(
+      try ABCommand.parse([
+        "--repo", "/ff-no-such-repo", "A", "B", "--conditions", "warm,cold", "--configs", "deferred,eager",
+      ]))
+    #expect(four.design?.cells == 4 && four.design?.cellAlpha == 0.0025)
+    let one = try #require(
+      try ABCommand.parse([
+        "--repo", "/ff-no-such-repo", "A", "B", "--conditions", "warm", "--configs", "deferred",
+      ]))
+    #expect(one.design?.cells == 1 && one.design?.cellAlpha == 0.01)
+  }
+
   @Test("--fixed runs --runs a side with no design; with --sequential it is bad usage")
   func fixed() throws {
     let fixed = try #require(

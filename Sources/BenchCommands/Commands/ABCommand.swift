@@ -62,7 +62,8 @@ package enum ABCommand: Command {
     epilogue: """
       REV_A is the reference, REV_B the new one: any git revision (HEAD~1, origin/main, v0.1.0, a hash).
       Sequential (the default): each cell's first frame is decided every 4 interleaved pairs by a
-      group-sequential rank test (α = 0.01 over all the looks, β = 0.05, threshold 5 %, powered
+      group-sequential rank test (α = 0.01 over all the looks and all the cells, each of the k
+      cells, conditions × configurations, spending α/k; β = 0.05 a cell, threshold 5 %, powered
       for 10 %, Pocock-type spending) and the cell stops at SLOWER, FASTER or SAME; UNKNOWN at the
       most runs. --runs N is then the most runs a side, rounded up to whole looks (default 36, 9
       looks). The verdicts, the looks and the runs used are printed and recorded in both results
@@ -90,7 +91,8 @@ package enum ABCommand: Command {
   }
 
   /// The sequential design (`--sequential`, the default), at most `--runs` a side rounded up to
-  /// whole looks (then `run`'s runs are that maximum), or 36; nil with `--fixed`.
+  /// whole looks (then `run`'s runs are that maximum), or 36, its α split over the run's cells
+  /// (conditions × configurations); nil with `--fixed`.
   /// - Throws: `UsageError` when both are given.
   static func design(_ parsed: ParsedOptions, run: inout RunOptions) throws(UsageError) -> SequentialDesign? {
     if parsed.isSet(fixed) {
@@ -100,7 +102,8 @@ package enum ABCommand: Command {
       return nil
     }
     let given = parsed.values[RunCommand.runs.name] != nil ? run.settings.runs : nil
-    let design = Gate.sequentialDesign(maximumRuns: given)
+    let cells = run.settings.conditions.count * run.settings.configs.count
+    let design = Gate.sequentialDesign(maximumRuns: given, cells: cells)
     run.settings.runs = design.maximumRuns
     return design
   }

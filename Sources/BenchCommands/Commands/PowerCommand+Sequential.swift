@@ -6,14 +6,16 @@ import ResultsSchema
 
 extension PowerCommand {
   /// `bench power --sequential`: measures bench ab's sequential design (`Gate.sequentialDesign`,
-  /// at most `--runs-per-side` a side) on `results`' cells, or with `--size` the smallest one
+  /// at most `--runs-per-side` a side, α split over `results`' cells) on `results`' cells, or with `--size` the smallest one
   /// meeting the goals (``SequentialSizing``), and writes the table or the JSON.
   /// - Throws: `UsageError` when no cell has 10 runs of the phase.
   static func executeSequential(
     _ options: Options, results: BenchResults, output: inout some TextOutputStream
   ) throws(UsageError) -> Int32 {
     let phase = PhaseName.firstFrameObserved
-    let design = Gate.sequentialDesign(maximumRuns: options.runsPerSide)
+    // α split over the results' cells, as the bench ab that recorded them split it.
+    let design = Gate.sequentialDesign(
+      maximumRuns: options.runsPerSide, cells: max(1, results.orderedCells.count))
     guard
       let sizing = SequentialSizing.measure(
         results, design: design, phase: phase, goals: options.goals, size: options.size,

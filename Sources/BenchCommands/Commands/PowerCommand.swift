@@ -100,7 +100,8 @@ package enum PowerCommand: Command {
     ],
     epilogue: """
       --sequential measures bench ab's sequential design (a look every 4 pairs, α = 0.01 over the
-      looks, β = 0.05, threshold 5 %, Pocock-type spending; docs/gates-and-ci.md) on each cell's runs
+      looks and the file's cells, α/cells a cell, β = 0.05 a cell, threshold 5 %, Pocock-type
+      spending; docs/gates-and-ci.md) on each cell's runs
       resampled with replacement, with planted shifts of 0, 2, 5, 10 and 20 % (and --shift): the
       verdicts, the mean (expected) and worst runs a side; --runs-per-side is then the design's most
       runs a side (default 36), --comparisons the resamples per shift (default 500 with

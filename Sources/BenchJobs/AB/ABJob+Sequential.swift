@@ -1,3 +1,4 @@
+import Foundation
 import BenchKit
 import Gates
 import LaunchContract
@@ -45,18 +46,19 @@ extension ABJob {
     guard let design else { return nil }
     return BenchResults.SequentialAB(
       phase: decidedPhase, pairsPerLook: design.pairsPerLook, looks: design.looks,
-      spending: design.spending.rawValue, alpha: design.alpha, beta: design.beta, threshold: design.threshold,
+      spending: design.spending.rawValue, alpha: design.alpha, gatedCells: design.cells, beta: design.beta,
+      threshold: design.threshold,
       powerShift: design.powerShift, efficacyBounds: design.efficacyBounds,
       equivalenceBounds: design.equivalenceBounds, cells: cells)
   }
 
   /// What a sequential comparison said, for people: the design, then one line per cell with its
   /// verdict, the look it stopped at, the runs it used and the bound it crossed.
-  static func sequentialText(_ record: BenchResults.SequentialAB) -> String {
+  package static func sequentialText(_ record: BenchResults.SequentialAB) -> String {
     let spending = record.spending == "pocock" ? "Pocock" : "O'Brien–Fleming"
     var text =
       "sequential: a look every \(record.pairsPerLook) pairs, at most \(record.looks) looks"
-      + " (\(record.maximumRunsPerSide) runs a side), \(spending)-type spending, α = \(PowerAdvice.formatAlpha(record.alpha)),"
+      + " (\(record.maximumRunsPerSide) runs a side), \(spending)-type spending, \(alphaText(record)),"
       + " β = \(PowerAdvice.formatAlpha(record.beta)), threshold \(NumberFormat.percent(record.threshold)),"
       + " powered for \(NumberFormat.percent(record.powerShift)), on \(record.phase)\n"
     for cell in record.cells {
@@ -78,6 +80,14 @@ extension ABJob {
         + " \(ratio)\(z); \(crossed)\n"
     }
     return text
+  }
+
+  /// `α = 0.01 over 2 cells: 0.005 a cell`, or `α = 0.01` for one cell (or a record from
+  /// before the split).
+  static func alphaText(_ record: BenchResults.SequentialAB) -> String {
+    let alpha = "α = \(PowerAdvice.formatAlpha(record.alpha))"
+    guard let cells = record.gatedCells, cells > 1, let cellAlpha = record.cellAlpha else { return alpha }
+    return "\(alpha) over \(cells) cells: \(String(format: "%g", cellAlpha)) a cell"
   }
 
   /// ` (z > 2.61)`, or nothing when no bound was spent at the look.

@@ -55,6 +55,8 @@ struct ABSequentialEndToEndTests {
       #expect(design.pairsPerLook == 4 && design.looks == 4 && design.maximumRunsPerSide == 16, "\(side)")
       #expect(design.spending == "pocock" && design.alpha == 0.01 && design.beta == 0.05, "\(side)")
       #expect(design.threshold == 0.05 && design.phase == "first_frame_observed", "\(side)")
+      // One cell: it spends all of α.
+      #expect(design.gatedCells == 1 && design.cellAlpha == 0.01, "\(side)")
       #expect(design.efficacyBounds.count == 4 && design.equivalenceBounds.count == 4, "\(side)")
       let cell = try #require(design.cells.first, "\(side)")
       #expect(design.cells.count == 1 && cell.cell == "deferred/warm" && cell.verdict == "SLOWER", "\(side)")
