@@ -22,6 +22,7 @@ import Testing
     env["BASELINE"] = dir + "/no-baseline.json"
     env["GATES"] = dir + "/no-gates.json"
     env["GITHUB_STEP_SUMMARY"] = dir + "/summary.md"
+    env["HISTORY_DB"] = dir + "/history.sqlite"
     // Only the benchmark and its gates: no calibration, planted check, fuzzing or sanitizer runs
     // (they come after).
     env["CALIBRATE_TRIALS"] = "0"
@@ -30,6 +31,9 @@ import Testing
     env["PLANTED"] = "0"
     env["STATES_COST_PAIRS"] = "0"
     env["UNPRIVILEGED"] = "0"
+    // The checkout's own history (a user's Results/history.sqlite) is not the test's to write.
+    let checkoutHistory = root.path + "/Results/history.sqlite"
+    let before = Self.fingerprint(checkoutHistory)
     let nightly = try TestProcess.run(
       "/bin/bash",
       [
@@ -39,5 +43,17 @@ import Testing
     try #require(!nightly.timedOut, "the nightly did not finish")
     #expect(FileManager.default.fileExists(atPath: dir + "/out/results.json"))
     #expect(nightly.terminationStatus == 1)
+    // Tonight's crashed runs went into the history the test named, nowhere else.
+    #expect(FileManager.default.fileExists(atPath: dir + "/history.sqlite"))
+    #expect(Self.fingerprint(checkoutHistory) == before, "the test wrote into \(checkoutHistory)")
+  }
+
+  /// The database's and its write-ahead log's sizes and modification times ("-" for a file that
+  /// does not exist): SQLite in WAL mode may leave the main file as it was until a checkpoint.
+  private static func fingerprint(_ path: String) -> String {
+    [path, path + "-wal"].map { file in
+      guard let a = try? FileManager.default.attributesOfItem(atPath: file) else { return "-" }
+      return "\(a[.size] ?? 0)@\((a[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)"
+    }.joined(separator: " ")
   }
 }
