@@ -43,9 +43,10 @@ package protocol DisplayServer: Sendable {
   func makeMonitor(_ request: ProbeRequest, detector: DetectorConfiguration) throws(RunnerError)
     -> DisplayMonitor
 
-  /// Opens the server to an app that runs as user `uid`, group `gid` (bench being root and the
-  /// app not, `--app-user`): what that user needs to connect and nothing more. Nothing to do for
-  /// a server every user reaches already (shared memory: the app inherits its surface).
+  /// Opens the server to an app that runs as user `uid`, group `gid` (`--app-user`; called for
+  /// bench's own user too): what that user needs to connect and nothing more. Nothing to do for
+  /// a server every user reaches already (shared memory: the app inherits its surface), nor,
+  /// mostly, for bench's own user (but sway's Xwayland lets in sway's user only).
   /// - Throws: `RunnerError` `.displayFailed` naming what could not be granted.
   func grant(toAppUser uid: UInt32, group gid: UInt32) throws(RunnerError)
 

@@ -6,6 +6,8 @@
 /// - `x11` — a private X server (Xvfb) that bench starts for the benchmark and stops after it;
 /// - `x11:NAME` — an existing X server (`x11::0`, a desktop);
 /// - `wayland` — a private headless Wayland compositor (sway) that bench starts and stops;
+/// - `wayland+xwayland` — the private sway with Xwayland: X11 apps (`ximagesink`, SDL's X11
+///   driver) present through it, and get its `DISPLAY`;
 /// - `wayland-cage` — the same with cage, the kiosk compositor, instead of sway;
 /// - `wayland:SOCKET` — a running compositor, read only: a socket name in `XDG_RUNTIME_DIR`
 ///   (`wayland:wayland-0`) or an absolute path.
@@ -16,19 +18,22 @@ public enum DisplayPath: Sendable, Hashable, CustomStringConvertible {
   case privateX11
   /// `x11:NAME`: the X server `NAME` (`:0`).
   case x11(display: String)
-  /// `wayland` (sway) or `wayland-cage`: a private headless compositor.
-  case privateWayland(WaylandCompositorKind)
+  /// `wayland` (sway), `wayland+xwayland` (sway with Xwayland) or `wayland-cage`: a private
+  /// headless compositor.
+  case privateWayland(WaylandCompositorKind, xwayland: Bool = false)
   /// `wayland:SOCKET`: the running compositor at `SOCKET` (a name in `XDG_RUNTIME_DIR`, or an
   /// absolute path).
   case wayland(socket: String)
 
-  /// Parses `shm`, `x11`, `x11:NAME`, `wayland`, `wayland-cage` or `wayland:SOCKET`.
+  /// Parses `shm`, `x11`, `x11:NAME`, `wayland`, `wayland+xwayland`, `wayland-cage` or
+  /// `wayland:SOCKET`.
   /// - Throws: `LaunchContractError` for anything else, or `x11:`/`wayland:` without a name.
   public init(parsing text: String) throws(LaunchContractError) {
     switch text {
     case "shm": self = .sharedMemory
     case "x11": self = .privateX11
     case "wayland": self = .privateWayland(.sway)
+    case "wayland+xwayland": self = .privateWayland(.sway, xwayland: true)
     case "wayland-cage": self = .privateWayland(.cage)
     default:
       if text.hasPrefix("wayland:") {
@@ -37,7 +42,7 @@ public enum DisplayPath: Sendable, Hashable, CustomStringConvertible {
       }
       guard text.hasPrefix("x11:") else {
         throw LaunchContractError(
-          "unknown display '\(text)' for --display (choose from shm, x11, x11:NAME, wayland, wayland-cage or wayland:SOCKET)"
+          "unknown display '\(text)' for --display (choose from shm, x11, x11:NAME, wayland, wayland+xwayland, wayland-cage or wayland:SOCKET)"
         )
       }
       let name = String(text.dropFirst(4))
@@ -74,14 +79,14 @@ public enum DisplayPath: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
-  /// `shm`, `x11`, `x11:NAME`, `wayland`, `wayland-cage` or `wayland:SOCKET`.
+  /// `shm`, `x11`, `x11:NAME`, `wayland`, `wayland+xwayland`, `wayland-cage` or `wayland:SOCKET`.
   public var description: String {
     switch self {
     case .sharedMemory: "shm"
     case .privateX11: "x11"
     case .x11(let display): "x11:" + display
-    case .privateWayland(.sway): "wayland"
-    case .privateWayland(let compositor): "wayland-" + compositor.rawValue
+    case .privateWayland(.sway, let xwayland): xwayland ? "wayland+xwayland" : "wayland"
+    case .privateWayland(let compositor, _): "wayland-" + compositor.rawValue
     case .wayland(let socket): "wayland:" + socket
     }
   }

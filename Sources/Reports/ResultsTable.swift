@@ -74,6 +74,7 @@ public enum ResultsTable {
     }
     for note in results.detectionNotes { out += "- \(note)\n" }
     out += verificationNotes(results)
+    out += windowNotes(results)
     return out
   }
 

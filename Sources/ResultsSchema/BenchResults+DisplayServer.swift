@@ -18,6 +18,9 @@ extension BenchResults {
     /// What the probe read (`--x11-read`): `window` (the app's window contents) or `screen` (the
     /// screen where the window is, after any compositing window manager).
     public var probeReads: String?
+    /// Xwayland's X display (`:1`) on `--display wayland+xwayland`, which the app gets as
+    /// `DISPLAY`; absent elsewhere.
+    public var xwayland: String?
     /// Creates the record.
     public init(
       name: String, vendor: String, release: Int, started: Bool, screen: String?, realtime: Bool?,

@@ -50,8 +50,8 @@ extension BenchResults {
     /// True when Ctrl-C or a fault stopped the benchmark early.
     public var interrupted: Bool
     /// The display path (`--display`): `shm` (the shared-memory surface and bench's compositor),
-    /// `x11` (a private Xvfb bench started), `x11:NAME` (an existing X server), `wayland` or
-    /// `wayland-cage` (a private sway or cage bench started) or `wayland:SOCKET` (a running
+    /// `x11` (a private Xvfb bench started), `x11:NAME` (an existing X server), `wayland`,
+    /// `wayland+xwayland` (with Xwayland) or `wayland-cage` (a private sway or cage bench started) or `wayland:SOCKET` (a running
     /// compositor). Absent in results from before the X11 path, which were all `shm`.
     public var display: String?
     /// The display server the runs used: the X server on the X11 paths, the compositor on Wayland's.

@@ -165,8 +165,9 @@ struct WaylandCompositorTests {
   }
 
   @Test(
-    "the next compositor's sweep kills a gone bench's compositor and removes its folder; a held one stays")
-  func sweepRemovesAGoneBenchsCompositor() throws {
+    "the next compositor's sweep kills a gone bench's compositor and removes its folder (and its Xwayland's lock and socket); a held one stays",
+    arguments: [false] + (XwaylandPrograms.xwayland ? [true] : []))
+  func sweepRemovesAGoneBenchsCompositor(xwayland: Bool) throws {
     let claims = temporaryFolder("wayland-claims")
     defer { try? FileSystem.remove(atPath: claims) }
     // A dead bench's claim, free.
@@ -180,7 +181,7 @@ struct WaylandCompositorTests {
     let asNobody = geteuid() == 0
     if asNobody { chown(folder, 65534, 65534) }
     try FileSystem.replaceAtomically(
-      WaylandCompositor.swayConfiguration(width: 640, height: 360, refreshHz: 60),
+      WaylandCompositor.swayConfiguration(width: 640, height: 360, refreshHz: 60, xwayland: xwayland),
       atPath: folder + "/sway.config")
     let arguments = WaylandCompositor.arguments(
       .sway, program: try #require(WaylandServer.locate("sway")), folder: folder, asNobody: asNobody)
@@ -195,6 +196,15 @@ struct WaylandCompositorTests {
     }
     try FileSystem.replaceAtomically("\(orphan.processIdentifier)\n", atPath: folder + "/compositor.pid")
     #expect(blockUntil(timeout: .seconds(30)) { WaylandCompositor.leftoverCompositor(in: folder) != nil })
+    var xFiles: [String] = []
+    if xwayland {
+      #expect(
+        blockUntil(timeout: .seconds(30)) {
+          WaylandCompositor.xwaylandDisplayNumber(of: orphan.processIdentifier) != nil
+        })
+      let number = try #require(WaylandCompositor.xwaylandDisplayNumber(of: orphan.processIdentifier))
+      xFiles = ["/tmp/.X\(number)-lock", "/tmp/.X11-unix/X\(number)"]
+    }
     // This process's own folder (its claim held) is never another's leftover.
     let live = try MachineClaim(folder: claims)
     let kept = parent + "/" + WaylandCompositor.folderPrefix + live.token + "-abcdef"
@@ -205,6 +215,7 @@ struct WaylandCompositorTests {
     #expect(FileSystem.exists(atPath: kept))
     #expect(orphan.waitUntilExit(timeout: .seconds(30)))
     #expect(orphan.termination == .signaled(SIGKILL))
+    for file in xFiles { #expect(!FileSystem.exists(atPath: file), "\(file) is left") }
     withExtendedLifetime(live) {}
   }
 

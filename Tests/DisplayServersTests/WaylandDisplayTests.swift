@@ -6,16 +6,18 @@ import Testing
 /// `FIRSTFRAME_DISPLAY=wayland:/PATH`, and what the Wayland kind offers.
 @Suite(.timeLimit(.minutes(TestTime.minutes(10)))) struct WaylandDisplayTests {
   @Test(
-    "--display wayland is a private sway, wayland-cage a private cage; wayland:SOCKET a running one, by name or path"
+    "--display wayland is a private sway, wayland+xwayland one with Xwayland, wayland-cage a private cage; wayland:SOCKET a running one, by name or path"
   )
   func parsesPaths() throws {
     #expect(try DisplayPath(parsing: "wayland") == .privateWayland(.sway))
     #expect(try DisplayPath(parsing: "wayland-cage") == .privateWayland(.cage))
+    #expect(try DisplayPath(parsing: "wayland+xwayland") == .privateWayland(.sway, xwayland: true))
+    #expect(throws: LaunchContractError.self) { try DisplayPath(parsing: "wayland-cage+xwayland") }
     #expect(try DisplayPath(parsing: "wayland:wayland-0") == .wayland(socket: "wayland-0"))
     #expect(
       try DisplayPath(parsing: "wayland:/run/user/1000/wayland-1")
         == .wayland(socket: "/run/user/1000/wayland-1"))
-    for text in ["wayland", "wayland-cage", "wayland:wayland-0", "wayland:/tmp/s"] {
+    for text in ["wayland", "wayland+xwayland", "wayland-cage", "wayland:wayland-0", "wayland:/tmp/s"] {
       #expect(try DisplayPath(parsing: text).description == text)
       #expect(try DisplayPath(parsing: text).server == .wayland)
     }

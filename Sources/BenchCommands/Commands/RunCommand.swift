@@ -78,7 +78,7 @@ package enum RunCommand: Command {
     "--refresh-hz", "N", "display refresh rate", default: defaults.refreshHz, parser: .refreshRate)
   static let display = Option(
     "--display", "DISPLAY",
-    "shm, x11 (a private Xvfb), x11:NAME (an existing X server, e.g. x11::0), wayland (a private headless sway), wayland-cage or wayland:SOCKET (a running compositor, e.g. wayland:wayland-0)",
+    "shm, x11 (a private Xvfb), x11:NAME (an existing X server, e.g. x11::0), wayland (a private headless sway), wayland+xwayland (sway with Xwayland: X11 apps get its DISPLAY), wayland-cage or wayland:SOCKET (a running compositor, e.g. wayland:wayland-0)",
     default: defaults.display, parser: .displayPath)
   static let x11Read = Option(
     "--x11-read", "WHAT",

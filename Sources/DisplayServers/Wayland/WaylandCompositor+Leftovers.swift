@@ -20,13 +20,27 @@ extension WaylandCompositor {
     }
     return MachineClaim.removeLeftovers(names, prefix: folderPrefix, folders: claims) { name in
       let folder = parent + "/" + name
-      if let pid = leftoverCompositor(in: folder) {
+      let running = leftoverCompositor(in: folder)
+      if let pid = running {
         Glibc.kill(-pid, SIGKILL)
         Glibc.kill(pid, SIGKILL)
+      }
+      // Its Xwayland's lock file and socket, which a killed sway leaves (wayland+xwayland): only
+      // while the lock's pid is that compositor's or no one's.
+      if let pid = recordedCompositor(in: folder), pid == running || !ProcessControl.isAlive(pid) {
+        removeXwaylandFiles(of: pid)
       }
       // Another bench's leftovers: best effort.
       return (try? FileSystem.remove(atPath: folder)) != nil
     }.map { parent + "/" + $0 }
+  }
+
+  /// The pid `folder`'s `compositor.pid` names, living or not.
+  static func recordedCompositor(in folder: String) -> pid_t? {
+    guard let text = FileSystem.readText(atPath: folder + "/" + pidFile, maxBytes: 64),
+      let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 1
+    else { return nil }
+    return pid
   }
 
   /// The pid in `folder`'s `compositor.pid` when that process lives with `folder` as its
@@ -36,9 +50,7 @@ extension WaylandCompositor {
   /// environment for a moment: an empty read is tried again for up to 100 ms, so that a
   /// compositor caught starting is not taken for someone else's process and left running.
   static func leftoverCompositor(in folder: String) -> pid_t? {
-    guard let text = FileSystem.readText(atPath: folder + "/" + pidFile, maxBytes: 64),
-      let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 1
-    else { return nil }
+    guard let pid = recordedCompositor(in: folder) else { return nil }
     let deadline = MonotonicClock.now() &+ 100_000_000
     while let environ = FileSystem.readFile(atPath: "/proc/\(pid)/environ", maxBytes: 1 << 20) {
       if !environ.isEmpty {

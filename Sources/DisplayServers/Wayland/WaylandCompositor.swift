@@ -52,6 +52,8 @@ package final class WaylandCompositor: Sendable {
   package let startToReadyNanoseconds: UInt64
   /// The compositor's version (`1.7`; cage's from its package, `0.1.4`, when asked).
   package let version: String
+  /// Xwayland's X display (`:1`) when sway was started with it (`wayland+xwayland`), else nil.
+  package let xwaylandDisplay: String?
 
   private let owner: Owner
   private let stopped = PThreadMutex(false)
@@ -100,20 +102,22 @@ package final class WaylandCompositor: Sendable {
 
   /// Starts `kind` headless with one output of `width`×`height` at `refreshHz` (sway; cage's is
   /// wlroots' default), its output in `logPath` (or /dev/null), and waits (up to `timeout`
-  /// seconds) until it is ready.
+  /// seconds) until it is ready; with `xwayland` (sway only), with Xwayland started with it and
+  /// serving its display.
   /// - Throws: `RunnerError` `.displayFailed`: the compositor missing (the package to install),
   ///   or it exited, or was not ready in time (with the end of its log), or its output's mode is
   ///   not the one asked.
   package init(
-    _ kind: WaylandCompositorKind, width: Int, height: Int, refreshHz: Double, logPath: String? = nil,
-    timeout: Double = 15
+    _ kind: WaylandCompositorKind, width: Int, height: Int, refreshHz: Double, xwayland: Bool = false,
+    logPath: String? = nil, timeout: Double = 15
   ) throws(RunnerError) {
+    precondition(!xwayland || kind == .sway, "bench starts Xwayland with sway only")
     guard let program = WaylandServer.locate(kind.program) else {
       throw RunnerError(.displayFailed, Self.missingMessage(kind))
     }
     let asNobody = geteuid() == 0
     let folder = try Self.prepareFolder(
-      kind, width: width, height: height, refreshHz: refreshHz, asNobody: asNobody)
+      kind, width: width, height: height, refreshHz: refreshHz, xwayland: xwayland, asNobody: asNobody)
     let arguments = Self.arguments(kind, program: program, folder: folder, asNobody: asNobody)
     let owner = Owner()
     let began = MonotonicClock.now()
@@ -138,14 +142,21 @@ package final class WaylandCompositor: Sendable {
     // The guard kills its group if bench dies: the parent-death signal is lost when bench dies
     // in the instant setpriv has dropped root and not yet set it again.
     ProcessGuard.running?.watch(group: pid)
+    // Its Xwayland, re-parented to bench (a subreaper) by wlroots' double fork, is no app's escape.
+    ProcessControl.ownGroups.withLock { _ = $0.insert(pid) }
     try? FileSystem.replaceAtomically("\(pid)\n", atPath: folder + "/" + Self.pidFile)
     let ready: Readiness
+    var xDisplay: String?
     do {
+      let deadline = began &+ UInt64(timeout * 1e9)
       ready = try Self.waitUntilReady(
         kind, folder: folder, owner: owner, width: width, height: height, refreshHz: refreshHz,
-        deadline: began &+ UInt64(timeout * 1e9))
+        deadline: deadline)
+      if xwayland { xDisplay = try Self.waitForXwayland(compositor: pid, owner: owner, deadline: deadline) }
     } catch {
       Self.kill(pid, owner: owner, grace: 0)
+      ProcessControl.ownGroups.withLock { _ = $0.remove(pid) }
+      if xwayland { Self.removeXwaylandFiles(of: pid) }
       ProcessGuard.running?.release(group: pid)
       try? FileSystem.remove(atPath: folder)  // the compositor's failure is the one to report
       ProcessGuard.running?.keep(folder)
@@ -163,6 +174,7 @@ package final class WaylandCompositor: Sendable {
     self.runsAs = asNobody ? Self.unprivileged : nil
     self.startToReadyNanoseconds = MonotonicClock.now() &- began
     self.version = ready.version
+    self.xwaylandDisplay = xDisplay
     self.owner = owner
   }
 
@@ -170,7 +182,7 @@ package final class WaylandCompositor: Sendable {
   /// to nobody when bench is root, and writes sway's configuration in it; asks the guard to
   /// remove it if bench dies.
   private static func prepareFolder(
-    _ kind: WaylandCompositorKind, width: Int, height: Int, refreshHz: Double, asNobody: Bool
+    _ kind: WaylandCompositorKind, width: Int, height: Int, refreshHz: Double, xwayland: Bool, asNobody: Bool
   ) throws(RunnerError) -> String {
     removeStale()
     var template = Array("/tmp/\(folderPrefix)\(MachineClaim.currentToken)-XXXXXX".utf8CString)
@@ -184,7 +196,7 @@ package final class WaylandCompositor: Sendable {
     do {
       if kind == .sway {
         try FileSystem.replaceAtomically(
-          swayConfiguration(width: width, height: height, refreshHz: refreshHz),
+          swayConfiguration(width: width, height: height, refreshHz: refreshHz, xwayland: xwayland),
           atPath: folder + "/sway.config")
       }
       if asNobody { _ = try SystemCall.retrying { chown(folder, unprivileged, unprivileged) } }
@@ -198,8 +210,10 @@ package final class WaylandCompositor: Sendable {
   }
 
   /// sway's configuration: the output's mode, no borders or gaps (the app's one window fills
-  /// the output at (0, 0)), no bar (none is configured), no swaynag, no Xwayland.
-  static func swayConfiguration(width: Int, height: Int, refreshHz: Double) -> String {
+  /// the output at (0, 0)), no bar (none is configured), no swaynag; Xwayland only when asked,
+  /// then started with sway (`force`), not lazily at the first X client's connection.
+  static func swayConfiguration(width: Int, height: Int, refreshHz: Double, xwayland: Bool = false) -> String
+  {
     """
     # Written by bench for a private headless sway (FirstFrame, issue 36).
     output HEADLESS-1 mode \(width)x\(height)@\(hertz(refreshHz))Hz position 0 0
@@ -209,7 +223,7 @@ package final class WaylandCompositor: Sendable {
     gaps outer 0
     focus_follows_mouse no
     swaynag_command -
-    xwayland disable
+    xwayland \(xwayland ? "force" : "disable")
 
     """
   }
@@ -303,6 +317,9 @@ package final class WaylandCompositor: Sendable {
     else { return }
     // cage 0.1.4 aborts on SIGTERM (an assertion in wl_display_terminate): it gets SIGKILL.
     Self.kill(pid, owner: owner, grace: kind == .cage ? 0 : grace)
+    // What wlroots removes on a clean exit, when sway was killed before it could.
+    if xwaylandDisplay != nil { Self.removeXwaylandFiles(of: pid) }
+    ProcessControl.ownGroups.withLock { _ = $0.remove(pid) }
     ProcessGuard.running?.release(group: pid)
     try? FileSystem.remove(atPath: runtimeFolder)  // cleanup on the way out: nothing to tell anyone
     ProcessGuard.running?.keep(runtimeFolder)

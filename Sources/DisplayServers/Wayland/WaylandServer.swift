@@ -57,8 +57,12 @@ package struct WaylandServer: DisplayServer {
   ///   answer.
   package static func validate(_ path: DisplayPath) throws(UsageError) {
     switch path {
-    case .privateWayland(let kind):
+    case .privateWayland(let kind, let xwayland):
       guard locate(kind.program) != nil else { throw UsageError(WaylandCompositor.missingMessage(kind)) }
+      guard !xwayland || locate("Xwayland") != nil else {
+        throw UsageError(
+          "--display \(path) needs Xwayland: install the package xwayland (apt-get install xwayland)")
+      }
       guard geteuid() != 0 || FileSystem.isExecutable(atPath: WaylandCompositor.setpriv) else {
         throw UsageError(
           "--display \(path) as root needs \(WaylandCompositor.setpriv) (\(kind.program) refuses to run as root): install the package util-linux"
@@ -91,16 +95,17 @@ package struct WaylandServer: DisplayServer {
     _ path: DisplayPath, width: Int, height: Int, refreshHz: Double, logFolder: String?
   ) throws(RunnerError) -> WaylandServer {
     switch path {
-    case .privateWayland(let kind):
+    case .privateWayland(let kind, let xwayland):
       let compositor = try WaylandCompositor(
-        kind, width: width, height: height, refreshHz: refreshHz,
+        kind, width: width, height: height, refreshHz: refreshHz, xwayland: xwayland,
         logPath: logFolder.map { "\($0)/\(kind.program).log" })
       let o = compositor.output
-      let info = BenchResults.DisplayServerInfo(
+      var info = BenchResults.DisplayServerInfo(
         name: compositor.socketPath, vendor: "\(kind.program) \(compositor.version)", release: 0,
         started: true,
         screen: "\(o.width)x\(o.height)@\(WaylandCompositor.hertz(Double(o.refreshMillihertz) / 1000))Hz",
         realtime: nil, sharedMemory: true)
+      info.xwayland = compositor.xwaylandDisplay
       return WaylandServer(
         compositor: compositor, socketPath: compositor.socketPath, runtimeFolder: compositor.runtimeFolder,
         ipcSocketPath: compositor.ipcSocketPath, serverInfo: info)
@@ -141,14 +146,15 @@ package struct WaylandServer: DisplayServer {
   package var pid: Int32? { compositor?.pid }
 
   /// `environment` with `WAYLAND_DISPLAY` (the socket's absolute path), `XDG_RUNTIME_DIR` and
-  /// `FIRSTFRAME_DISPLAY` (`wayland:/PATH`), without `DISPLAY` (an app that finds an X server
-  /// may present there instead).
+  /// `FIRSTFRAME_DISPLAY` (`wayland:/PATH`), and `DISPLAY` only for the private sway's Xwayland
+  /// (`wayland+xwayland`; elsewhere an app that finds an X server may present there instead).
   package func clientEnvironment(_ environment: [String: String]) -> [String: String] {
     var env = environment
     env["WAYLAND_DISPLAY"] = socketPath
     env["XDG_RUNTIME_DIR"] = runtimeFolder
     env[LaunchEnvironment.Key.display.rawValue] = DisplayTarget.wayland(socket: socketPath).description
-    env["DISPLAY"] = nil
+    env["DISPLAY"] = compositor?.xwaylandDisplay
+    env["XAUTHORITY"] = compositor?.xwaylandDisplay == nil ? env["XAUTHORITY"] : nil
     return env
   }
 
@@ -182,9 +188,14 @@ package struct WaylandServer: DisplayServer {
   /// The private compositor: it runs as `nobody` in a runtime folder of nobody's; an app user
   /// other than nobody gets that folder and the socket through the user's own group (the
   /// folder passable, mode 0710; the socket 0770), the owner left nobody. A running compositor
-  /// is the user's to open.
+  /// is the user's to open. Xwayland (`wayland+xwayland`) lets in its own user only: another app
+  /// user is let in by name (``WaylandCompositor/letIntoXwayland(_:appUser:compositorUser:deadline:)``).
   package func grant(toAppUser uid: UInt32, group gid: UInt32) throws(RunnerError) {
     guard let compositor, let owner = compositor.runsAs, owner != uid else { return }
+    if let display = compositor.xwaylandDisplay {
+      try WaylandCompositor.letIntoXwayland(display, appUser: uid, compositorUser: owner)
+    }
+    guard uid != geteuid() else { return }  // bench's own user reaches the folder as it is
     do {
       for (path, mode) in [(runtimeFolder, mode_t(0o710)), (socketPath, mode_t(0o770))] {
         try FileSystem.changeOwner(atPath: path, uid: UInt32.max, gid: gid)

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
 import CommandLineKit
 import LaunchContract
 import Probe
@@ -112,7 +115,7 @@ package struct X11Server: DisplayServer {
   /// made passable, not listable: mode 0711); its socket is open to every local user already,
   /// the cookie is what admits a client. An existing server is the user's to open.
   package func grant(toAppUser uid: UInt32, group gid: UInt32) throws(RunnerError) {
-    guard let file = xvfb?.authorityFile else { return }
+    guard let file = xvfb?.authorityFile, uid != geteuid() else { return }
     let folder = String(file[..<(file.lastIndex(of: "/") ?? file.endIndex)])
     do {
       try FileSystem.setMode(atPath: folder, 0o711)
