@@ -1,4 +1,5 @@
 import DisplayServers
+import LaunchContract
 import Probe
 import Subprocess
 import SystemCalls
@@ -34,5 +35,42 @@ extension BenchRunner {
     guard display.path.server.mapsWindows, let name = display.name, !app.monitor.snapshot().windowMapped
     else { return "" }
     return "; no window of the app was mapped on \(name)"
+  }
+
+  /// What the probe watched in a run with no live frame (issue 40 item 5): the app's window
+  /// (its id, size and owner, from `display.window_mapped`) or what the probe read instead, and
+  /// what it read there since the launch (`ProbeWatch`), with what that suggests — "; the probe
+  /// watched window 0x2a00004 (320×240, owned by pid 4242): 412 images read since the launch
+  /// (160×120): all blank, none changed from the one before — the window stayed blank".
+  func watchHint(_ app: LaunchedApp, since: UInt64) -> String {
+    let report = app.monitor.snapshot()
+    let watch = report.watch
+    let what: String
+    if let mapped = report.events.first(where: { $0.name == EventName.displayWindowMapped.rawValue }),
+      let window = mapped.fields["window"]
+    {
+      let fields = mapped.fields
+      let size = fields["width"].flatMap { w in fields["height"].map { "\(w)×\($0)" } }
+      let owner = fields["owner_pid"].map { ", owned by pid \($0)" } ?? ""
+      what = "the probe watched window \(window)\(size.map { " (\($0)\(owner))" } ?? "")"
+    } else {
+      what =
+        display.path.server.mapsWindows
+        ? "the probe read \(display.name ?? "the display") (no window of the app found)"
+        : "the probe read the app's surface"
+    }
+    let verdict: String
+    if watch.reads == 0 {
+      verdict = "it read nothing"
+    } else if watch.blank == watch.reads {
+      verdict = "it stayed blank: nothing was drawn there"
+    } else if watch.changes == 0 {
+      verdict = "one still picture: nothing live"
+    } else if watch.changes <= 2 {
+      verdict = "a still picture after \(watch.changes == 1 ? "one change" : "two changes"): nothing live"
+    } else {
+      verdict = "it changed, but never as a live feed (no light board, no changes at the camera's cadence)"
+    }
+    return "; \(what): \(watch.summary(since: since)) — \(verdict)"
   }
 }

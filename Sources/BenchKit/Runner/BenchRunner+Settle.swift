@@ -52,7 +52,7 @@ extension BenchRunner {
         }
         if now - since > timeoutNs {
           return .failed(
-            "no live frame within \(settings.runTimeoutSeconds) s (last event: \(lastEventName(app, since: since))\(windowHint(app)))"
+            "no live frame within \(settings.runTimeoutSeconds) s (last event: \(lastEventName(app, since: since))\(windowHint(app))\(watchHint(app, since: since)))"
           )
         }
       } else {

@@ -78,6 +78,8 @@ public struct LiveFrameDetector: Sendable {
   public internal(set) var unconfirmedBoard: FirstLiveFrame?
   /// Scanouts observed since the arm call.
   public private(set) var scanoutsSinceArm = 0
+  /// What was read since the arm call (`ProbeWatch`: what a run with no live frame reports).
+  public private(set) var watch = ProbeWatch()
   /// The events of this arm: `display.first_live_frame`, `display.stale_frame`, `display.dropped_frame`.
   public private(set) var events: [PhaseEvent] = []
 
@@ -113,6 +115,7 @@ public struct LiveFrameDetector: Sendable {
     forgedBoards = 0
     unconfirmedBoard = nil
     scanoutsSinceArm = 0
+    watch = ProbeWatch()
     events = []
     reference = []
     referenceFrozen = false
@@ -145,6 +148,9 @@ public struct LiveFrameDetector: Sendable {
 
     if let mode, time >= mode.since {
       scanoutsSinceArm += 1
+      watch.note(
+        blank: blank, changed: hasPrevious && !sameAsPrevious, at: time, width: image.width,
+        height: image.height)
       if !referenceFrozen {
         referenceFrozen = true
         reference = recent

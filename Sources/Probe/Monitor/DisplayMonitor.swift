@@ -244,7 +244,8 @@ public final class DisplayMonitor: Sendable {
       tornReads: faults.tornReads,
       missedDeadlines: source.missedDeadlines.map { $0 &- min($0, missedAtArm) },
       analysisMicrosecondsPerScanout: n == 0 ? 0 : Double(cpu) / Double(n) / 1000,
-      events: source.events + d.events, presentationLag: (source as? WaylandFrameSource)?.lag)
+      events: source.events + d.events, presentationLag: (source as? WaylandFrameSource)?.lag,
+      watch: d.watch)
   }
 
   /// Ground truth of the scanout the first live frame was found on (shared memory, calibration only).

@@ -39,6 +39,8 @@ public struct ProbeReport: Sendable {
   /// in hand (frames are stamped with their presentation time, so this is the probe's own delay,
   /// not part of any phase); nil on the other paths.
   public var presentationLag: ProbeLag? = nil
+  /// What the probe read since the arm time (`LiveFrameDetector.watch`).
+  public var watch = ProbeWatch()
 
   /// Whether the probe found the app's window on the screen (`display.window_mapped`; X11, and
   /// Wayland with a window watcher).

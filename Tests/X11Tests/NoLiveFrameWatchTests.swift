@@ -1,0 +1,52 @@
+import Foundation
+import LaunchContract
+import ResultsSchema
+import TestSupport
+import TestThreads
+import Testing
+
+/// A run with no live frame says what the probe watched (issue 40 item 5): the app's window, its
+/// size and owner, and what it read there — so that an app that never drew is told from a probe
+/// that looked in the wrong place.
+@Suite(
+  .blocking, .serialized, .enabled(if: XvfbFixture.available, XvfbFixture.skipReason),
+  .enabled(if: ThirdPartyAppTests.gstreamer, ThirdPartyAppTests.gstreamerMissing),
+  .timeLimit(.minutes(TestTime.minutes(10))))
+struct NoLiveFrameWatchTests {
+  @Test(
+    "a window that stays black: the run fails naming the window, its size, its owner and that every image read was blank"
+  )
+  func blankWindow() throws {
+    let out = temporaryFolder("bench-blank-window")
+    defer { try? FileManager.default.removeItem(atPath: out) }
+    let (_, results) = try ThirdPartyAppTests.bench(
+      [
+        "--app-config", "black=gst-launch-1.0 videotestsrc pattern=black ! ximagesink", "--runs", "1",
+        "--warmup", "0", "--conditions", "warm", "--run-timeout", "4", "--window-timeout", "30",
+      ], out: out)
+    let record = try #require(results.cells.first?.records.first)
+    let error = try #require(record.error)
+    #expect(error.hasPrefix("no live frame within 4"), "\(error)")
+    #expect(error.contains("the probe watched window 0x"), "\(error)")
+    #expect(error.contains("(320×240, owned by pid "), "\(error)")
+    #expect(error.contains("all blank, none changed from the one before"), "\(error)")
+    #expect(error.hasSuffix("it stayed blank: nothing was drawn there)"), "\(error)")
+  }
+
+  @Test("a still picture: the run fails saying the window changed once or twice and then held still")
+  func stillPicture() throws {
+    let out = temporaryFolder("bench-still-window")
+    defer { try? FileManager.default.removeItem(atPath: out) }
+    let (_, results) = try ThirdPartyAppTests.bench(
+      [
+        "--app-config",
+        "still=gst-launch-1.0 videotestsrc num-buffers=1 pattern=smpte ! imagefreeze ! ximagesink",
+        "--runs", "1", "--warmup", "0", "--conditions", "warm", "--run-timeout", "4", "--window-timeout",
+        "30",
+      ], out: out)
+    let error = try #require(results.cells.first?.records.first?.error)
+    #expect(error.contains("the probe watched window 0x"), "\(error)")
+    #expect(error.contains("changed from the one before, the last "), "\(error)")
+    #expect(error.contains("a still picture after"), "\(error)")
+  }
+}
