@@ -99,7 +99,9 @@ public enum EventName: String, Sendable, Hashable, CaseIterable {
   /// compositor said where it is, else the whole output (fields `window`, empty before the app's
   /// window is known, `x`, `y`, `width`, `height` in the output's pixels, `output_width`,
   /// `output_height`, `read_scale`). Each change of the region or of the window is one event,
-  /// stamped with the first frame read so.
+  /// stamped with the first frame read so. On X11: the probe moved to a larger window of the app,
+  /// mapped after the one it watched (fields `window`, `method`, `app_pid`, `owner_pid`, `width`,
+  /// `height`, `read_scale`), stamped when that window was mapped.
   case displayProbeRegion = "display.probe_region"
 
   /// Who may write this event.

@@ -50,3 +50,40 @@ struct NoLiveFrameWatchTests {
     #expect(error.contains("a still picture after"), "\(error)")
   }
 }
+
+/// An app that maps a small window before the one it shows video in (guvcview's SDL maps a 16×16
+/// window first): the probe moves to the larger window of the app and finds the first frame there.
+@Suite(
+  .blocking, .serialized, .enabled(if: XvfbFixture.available, XvfbFixture.skipReason),
+  .enabled(if: ThirdPartyAppTests.gstreamer, ThirdPartyAppTests.gstreamerMissing),
+  .enabled(
+    if: Prerequisites.onPath("xwininfo") != nil, "xwininfo is not installed (apt-get install x11-utils)"),
+  .timeLimit(.minutes(TestTime.minutes(10))))
+struct LargerWindowTests {
+  @Test(
+    "a 16×16 black window first, then a 320×240 one with frames: the probe moves to the larger window (display.probe_region) and the run finds its first frame"
+  )
+  func movesToTheLargerWindow() throws {
+    let out = temporaryFolder("bench-larger-window")
+    defer { try? FileManager.default.removeItem(atPath: out) }
+    // The second pipeline starts once the first one's 16×16 window is on the screen, so the
+    // small window is always mapped first.
+    let app =
+      "sh -c 'gst-launch-1.0 videotestsrc pattern=black ! video/x-raw,width=16,height=16 ! ximagesink & "
+      + "until xwininfo -root -tree | grep -q \" 16x16+\"; "
+      + "do sleep 0.05; done; "  // not a timing assertion: the app's own wait for its window
+      + "exec gst-launch-1.0 videotestsrc ! ximagesink'"
+    let (status, results) = try ThirdPartyAppTests.bench(
+      [
+        "--app-config", "two=\(app)", "--runs", "1", "--warmup", "0", "--conditions", "warm",
+      ] + ThirdPartyAppTests.patientLimits, out: out)
+    let record = try #require(results.cells.first?.records.first)
+    #expect(status == 0, "\(record.error ?? "")")
+    #expect(record.phases[PhaseName.firstFrameObserved] != nil, "\(record.error ?? "")")
+    let timeline = record.timeline ?? []
+    let mapped = try #require(timeline.first { $0.name == EventName.displayWindowMapped.rawValue })
+    #expect(mapped.fields?["width"] == "16")
+    let moved = try #require(timeline.first { $0.name == EventName.displayProbeRegion.rawValue })
+    #expect(moved.fields?["width"] == "320" && moved.fields?["height"] == "240")
+  }
+}

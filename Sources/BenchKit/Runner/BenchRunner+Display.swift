@@ -38,7 +38,8 @@ extension BenchRunner {
   }
 
   /// What the probe watched in a run with no live frame (issue 40 item 5): the app's window
-  /// (its id, size and owner, from `display.window_mapped`) or what the probe read instead, and
+  /// (its id, size and owner, from the last `display.probe_region` that names one, else
+  /// `display.window_mapped`) or what the probe read instead, and
   /// what it read there since the launch (`ProbeWatch`), with what that suggests — "; the probe
   /// watched window 0x2a00004 (320×240, owned by pid 4242): 412 images read since the launch
   /// (160×120): all blank, none changed from the one before — the window stayed blank".
@@ -46,7 +47,13 @@ extension BenchRunner {
     let report = app.monitor.snapshot()
     let watch = report.watch
     let what: String
-    if let mapped = report.events.first(where: { $0.name == EventName.displayWindowMapped.rawValue }),
+    // The window the probe moved to last (a larger one of the app's, or on Wayland the region
+    // sway placed it in), else the app's first.
+    let moved = report.events.last {
+      $0.name == EventName.displayProbeRegion.rawValue && !($0.fields["window"]?.description ?? "").isEmpty
+    }
+    if let mapped = moved
+      ?? report.events.first(where: { $0.name == EventName.displayWindowMapped.rawValue }),
       let window = mapped.fields["window"]
     {
       let fields = mapped.fields

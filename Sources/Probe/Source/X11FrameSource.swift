@@ -287,7 +287,7 @@ final class X11FrameSource: FrameSource {
 
   private func handle(_ event: X11Event, at time: UInt64) throws(X11Error) {
     switch event {
-    case .mapped(let window, _) where capture.window == nil:
+    case .mapped(let window, _):
       state.withLock { $0.candidates.append(Candidate(window: window, mappedAt: time)) }
     case .configured(let window, _, _, _, _) where window == capture.window:
       try capture.resize()
@@ -300,27 +300,44 @@ final class X11FrameSource: FrameSource {
   /// Picks the app's window among the mapped candidates once the app's pid is known: the first
   /// whose owner (`X11WindowCapture.ownerProcessID(of:)`) is the app or a process it started.
   /// A window no process of the app owns is never taken, whatever the order it was mapped in.
+  ///
+  /// **A larger window of the app, mapped later, is watched instead** (issue 40 item 5):
+  /// guvcview's SDL maps a 16×16 window before the window it shows video in, and the probe that
+  /// stayed on the first saw two blank images in 90 s. The switch is a `display.probe_region`
+  /// event (the window, its owner and size); `display.window_mapped` stays the first window's.
   private func resolveWindow() throws(X11Error) {
-    guard capture.window == nil else { return }
     let (pid, candidates) = state.withLock { ($0.expectedPID, $0.candidates) }
     guard let pid, !candidates.isEmpty else { return }
-    var chosen: (candidate: Candidate, client: UInt32, owner: Int32)?
+    state.withLock { $0.candidates.removeAll() }  // each looked at once
+    let watchedArea = capture.window.map { _ in capture.width * capture.height }
     for candidate in candidates {
-      let found = capture.appWindow(candidate.window) {
-        ProcessControl.isProcess($0, selfOrDescendantOf: pid)
+      guard
+        let (client, owner) = capture.appWindow(
+          candidate.window,
+          isApp: {
+            ProcessControl.isProcess($0, selfOrDescendantOf: pid)
+          })
+      else { continue }  // another client's window
+      if let watchedArea {
+        guard client != capture.window, let size = capture.size(of: client),
+          size.width * size.height > watchedArea
+        else { continue }
+        try watch(client, owner: owner, appPID: pid, at: candidate.mappedAt, name: .displayProbeRegion)
+      } else {
+        try watch(client, owner: owner, appPID: pid, at: candidate.mappedAt, name: .displayWindowMapped)
       }
-      if let found {
-        chosen = (candidate, found.window, found.owner)
-        break
-      }
-    }
-    guard let (candidate, client, owner) = chosen else {
-      state.withLock { $0.candidates.removeAll() }  // other clients' windows
       return
     }
+  }
+
+  /// Watches `client` and records `name` for it: `display.window_mapped` for the app's first
+  /// window, `display.probe_region` when the probe moves to a larger one.
+  private func watch(_ client: UInt32, owner: Int32, appPID pid: Int32, at time: UInt64, name: EventName)
+    throws(X11Error)
+  {
     try capture.watch(client)
     let event = PhaseEvent(
-      ts: candidate.mappedAt, name: EventName.displayWindowMapped.rawValue, kind: .event, pid: getpid(),
+      ts: time, name: name.rawValue, kind: .event, pid: getpid(),
       fields: [
         "window": .string("0x" + String(client, radix: 16)),
         "method": .string(capture.ownership.rawValue), "app_pid": .int(Int64(pid)),
@@ -330,7 +347,6 @@ final class X11FrameSource: FrameSource {
     let scale = capture.scale
     state.withLock {
       $0.events.append(event)
-      $0.candidates.removeAll()
       $0.watching = true
       $0.readScale = scale
     }

@@ -42,4 +42,9 @@ extension X11WindowCapture {
     }
     return nil
   }
+
+  /// The size of `window` (any window, watched or not), or nil when the server no longer has it.
+  package func size(of window: UInt32) -> (width: Int, height: Int)? {
+    (try? connection.geometry(of: window)).map { ($0.width, $0.height) }
+  }
 }
