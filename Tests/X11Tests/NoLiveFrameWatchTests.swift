@@ -86,4 +86,24 @@ struct LargerWindowTests {
     let moved = try #require(timeline.first { $0.name == EventName.displayProbeRegion.rawValue })
     #expect(moved.fields?["width"] == "320" && moved.fields?["height"] == "240")
   }
+
+  @Test(
+    "a 16×16 black window that ends, then the app's next window (a new client given the same window id): the probe watches the new one and finds the first frame"
+  )
+  func followsTheNextWindowAfterTheFirstEnds() throws {
+    let out = temporaryFolder("bench-next-window")
+    defer { try? FileManager.default.removeItem(atPath: out) }
+    let app =
+      "sh -c 'gst-launch-1.0 videotestsrc num-buffers=30 pattern=black "
+      + "! video/x-raw,width=16,height=16,framerate=30/1 ! ximagesink; exec gst-launch-1.0 videotestsrc ! ximagesink'"
+    let (status, results) = try ThirdPartyAppTests.bench(
+      ["--app-config", "next=\(app)", "--runs", "1", "--warmup", "0", "--conditions", "warm"]
+        + ThirdPartyAppTests.patientLimits, out: out)
+    let record = try #require(results.cells.first?.records.first)
+    #expect(status == 0, "\(record.error ?? "")")
+    #expect(record.phases[PhaseName.firstFrameObserved] != nil, "\(record.error ?? "")")
+    let moved = try #require(
+      (record.timeline ?? []).first { $0.name == EventName.displayProbeRegion.rawValue })
+    #expect(moved.fields?["width"] == "320")
+  }
 }

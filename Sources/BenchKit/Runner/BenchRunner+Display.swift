@@ -78,6 +78,7 @@ extension BenchRunner {
     } else {
       verdict = "it changed, but never as a live feed (no light board, no changes at the camera's cadence)"
     }
-    return "; \(what): \(watch.summary(since: since)) — \(verdict)"
+    let stopped = app.monitor.failure.map { "; the probe stopped reading: \($0)" } ?? ""
+    return "; \(what): \(watch.summary(since: since)) — \(verdict)\(stopped)"
   }
 }

@@ -289,6 +289,10 @@ final class X11FrameSource: FrameSource {
     switch event {
     case .mapped(let window, _):
       state.withLock { $0.candidates.append(Candidate(window: window, mappedAt: time)) }
+    case .destroyed(let window) where window == capture.window:
+      // Gone: the app's next window is watched, even with the same id (a new client of the
+      // server can be given the id the ended one used: guvcview's SDL window, gst after gst).
+      capture.forget()
     case .configured(let window, _, _, _, _) where window == capture.window:
       try capture.resize()
       let scale = capture.scale
@@ -301,7 +305,8 @@ final class X11FrameSource: FrameSource {
   /// whose owner (`X11WindowCapture.ownerProcessID(of:)`) is the app or a process it started.
   /// A window no process of the app owns is never taken, whatever the order it was mapped in.
   ///
-  /// **A larger window of the app, mapped later, is watched instead** (issue 40 item 5):
+  /// **A larger window of the app, mapped later, is watched instead**, and the app's next
+  /// window once the watched one is destroyed (issue 40 item 5):
   /// guvcview's SDL maps a 16×16 window before the window it shows video in, and the probe that
   /// stayed on the first saw two blank images in 90 s. The switch is a `display.probe_region`
   /// event (the window, its owner and size); `display.window_mapped` stays the first window's.
@@ -310,6 +315,7 @@ final class X11FrameSource: FrameSource {
     guard let pid, !candidates.isEmpty else { return }
     state.withLock { $0.candidates.removeAll() }  // each looked at once
     let watchedArea = capture.window.map { _ in capture.width * capture.height }
+    let recorded = state.withLock { $0.events.contains { $0.name == EventName.displayWindowMapped.rawValue } }
     for candidate in candidates {
       guard
         let (client, owner) = capture.appWindow(
@@ -324,7 +330,9 @@ final class X11FrameSource: FrameSource {
         else { continue }
         try watch(client, owner: owner, appPID: pid, at: candidate.mappedAt, name: .displayProbeRegion)
       } else {
-        try watch(client, owner: owner, appPID: pid, at: candidate.mappedAt, name: .displayWindowMapped)
+        try watch(
+          client, owner: owner, appPID: pid, at: candidate.mappedAt,
+          name: recorded ? .displayProbeRegion : .displayWindowMapped)
       }
       return
     }

@@ -162,6 +162,16 @@ package final class X11WindowCapture: @unchecked Sendable {
     try resize()
   }
 
+  /// Stops watching the window, which is gone (`DestroyNotify`): its DAMAGE object is freed and
+  /// nothing is watched until ``watch(_:)`` (the server may give a new client's window the same
+  /// id).
+  package func forget() {
+    if damage != 0 { _ = CXCBShims_damageDestroy(connection.raw, damage) }
+    damage = 0
+    pending = nil
+    window = nil
+  }
+
   /// Re-reads the watched window's size and format (after a `ConfigureNotify`), and sets up its
   /// scaling (`Resolution.reduced`).
   package func resize() throws(X11Error) {
