@@ -290,8 +290,8 @@ final class X11FrameSource: FrameSource {
     case .mapped(let window, _):
       state.withLock { $0.candidates.append(Candidate(window: window, mappedAt: time)) }
     case .destroyed(let window) where window == capture.window:
-      // Gone: the app's next window is watched, even with the same id (a new client of the
-      // server can be given the id the ended one used: guvcview's SDL window, gst after gst).
+      // Gone: the app's next window is watched (guvcview shows video in its second window), even
+      // one with the same id (a new client can be given the ids an ended one used: gst after gst).
       capture.forget()
     case .configured(let window, _, _, _, _) where window == capture.window:
       try capture.resize()
@@ -307,8 +307,8 @@ final class X11FrameSource: FrameSource {
   ///
   /// **A larger window of the app, mapped later, is watched instead**, and the app's next
   /// window once the watched one is destroyed (issue 40 item 5):
-  /// guvcview's SDL maps a 16×16 window before the window it shows video in, and the probe that
-  /// stayed on the first saw two blank images in 90 s. The switch is a `display.probe_region`
+  /// an app that maps a small window first (a splash, a 16×16 placeholder) is read where its
+  /// video is. The switch is a `display.probe_region`
   /// event (the window, its owner and size); `display.window_mapped` stays the first window's.
   private func resolveWindow() throws(X11Error) {
     let (pid, candidates) = state.withLock { ($0.expectedPID, $0.candidates) }
