@@ -64,13 +64,13 @@ extension ProcessTree {
 
   /// The live processes now under the orphans re-parented to this process (orphans included),
   /// after reaping the orphans that ended. Read while no child is being spawned, so a child just
-  /// started is listed in ``ProcessControl/ownChildren`` already. A live orphan in one of bench's
-  /// own process groups (``ProcessControl/ownGroups``: sway's Xwayland, double-forked by wlroots)
-  /// is bench's, not an escape, and is left with what it started.
+  /// started is listed in ``ProcessControl/ownChildren`` already. A live orphan that is bench's
+  /// own (``ProcessControl/ownOrphans``: sway's Xwayland, double-forked by wlroots) is not an
+  /// escape, and is left with what it started.
   private static func escapedNow() -> Set<pid_t> {
     let me = getpid()
     let (table, own) = ProcessControl.ownChildren.withLock { (processes(), $0) }
-    let ownGroups = ProcessControl.ownGroups.withLock { $0 }
+    let ownOrphans = ProcessControl.ownOrphans.withLock { $0 }
     var children: [pid_t: [pid_t]] = [:]
     for (pid, entry) in table { children[entry.parent, default: []].append(pid) }
     var frontier = (children[me] ?? []).filter { !own.contains($0) }
@@ -78,7 +78,7 @@ extension ProcessTree {
     while let pid = frontier.popLast() {
       if table[pid]?.state == "Z" {
         if table[pid]?.parent == me { _ = ProcessControl.reapOrphan(pid) }
-      } else if let group = ProcessControl.processGroup(of: pid), ownGroups.contains(group) {
+      } else if ownOrphans.contains(pid) {
         continue
       } else {
         live.insert(pid)

@@ -9,11 +9,12 @@ extension ProcessControl {
   /// (``becomeChildSubreaper()``). Listed under this lock before another thread can see the pid.
   public static let ownChildren = PThreadMutex<Set<pid_t>>([])
 
-  /// Process groups of this process's own long-lived helpers (a private compositor): an orphan
-  /// re-parented to it from one of them (the Xwayland wlroots double-forks) is its own, not an
-  /// escape of the app's. Its owner adds the group when it starts the helper and removes it once
+  /// Processes this process did not start but owns (the Xwayland that wlroots double-forks for
+  /// bench's private sway, re-parented to it): an orphan listed here is not an escape of the
+  /// app's. By pid, not by process group: an app may move a process of its own into another
+  /// group of the session. Its owner adds the pid once the helper is ready and removes it once
   /// the helper is stopped.
-  public static let ownGroups = PThreadMutex<Set<pid_t>>([])
+  public static let ownOrphans = PThreadMutex<Set<pid_t>>([])
 
   /// Whether this process became a child subreaper (``becomeChildSubreaper()``) .
   private static let subreaper = PThreadMutex<Bool>(false)

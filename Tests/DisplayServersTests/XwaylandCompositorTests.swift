@@ -51,7 +51,12 @@ struct XwaylandCompositorTests {
     #expect(env["WAYLAND_DISPLAY"] == compositor.socketPath)
     let xwayland = WaylandCompositorTests.members(ofGroup: pid).filter { $0 != pid }
     #expect(!xwayland.isEmpty, "no Xwayland in sway's process group")
+    // Xwayland by its pid is bench's own orphan, nothing else of sway's group.
+    let own = try #require(compositor.xwaylandProcessID)
+    #expect(xwayland.contains(own))
+    #expect(ProcessControl.ownOrphans.withLock { $0.contains(own) })
     compositor.stop()
+    #expect(!ProcessControl.ownOrphans.withLock { $0.contains(own) })
     #expect(WaylandCompositorTests.gone(pid))
     // Xwayland got SIGKILL with sway's group; it is gone (or a zombie for its parent to reap) soon.
     func ended(_ p: pid_t) -> Bool {

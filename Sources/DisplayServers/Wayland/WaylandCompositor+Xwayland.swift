@@ -40,6 +40,19 @@ extension WaylandCompositor {
     }
   }
 
+  /// The Xwayland of the compositor whose process group is `group`: the process of that group
+  /// running `Xwayland`, or nil.
+  static func xwaylandProcess(inGroup group: pid_t) -> pid_t? {
+    for entry in (try? FileSystem.contentsOfDirectory(atPath: "/proc")) ?? [] {
+      guard let p = pid_t(entry), p != group, ProcessControl.processGroup(of: p) == group,
+        let exe = try? FileSystem.symbolicLinkDestination(atPath: "/proc/\(p)/exe"),
+        exe.hasSuffix("/Xwayland")
+      else { continue }
+      return p
+    }
+    return nil
+  }
+
   /// The display number whose lock file (`/tmp/.XN-lock`) names `pid`, or nil.
   static func xwaylandDisplayNumber(of pid: pid_t, in folder: String = xLockFolder) -> Int? {
     let names = (try? FileSystem.contentsOfDirectory(atPath: folder)) ?? []

@@ -54,6 +54,8 @@ package final class WaylandCompositor: Sendable {
   package let version: String
   /// Xwayland's X display (`:1`) when sway was started with it (`wayland+xwayland`), else nil.
   package let xwaylandDisplay: String?
+  /// Xwayland's pid (listed in `ProcessControl.ownOrphans` while the compositor runs), else nil.
+  package let xwaylandProcessID: pid_t?
 
   private let owner: Owner
   private let stopped = PThreadMutex(false)
@@ -142,20 +144,23 @@ package final class WaylandCompositor: Sendable {
     // The guard kills its group if bench dies: the parent-death signal is lost when bench dies
     // in the instant setpriv has dropped root and not yet set it again.
     ProcessGuard.running?.watch(group: pid)
-    // Its Xwayland, re-parented to bench (a subreaper) by wlroots' double fork, is no app's escape.
-    ProcessControl.ownGroups.withLock { _ = $0.insert(pid) }
     try? FileSystem.replaceAtomically("\(pid)\n", atPath: folder + "/" + Self.pidFile)
     let ready: Readiness
     var xDisplay: String?
+    var xPID: pid_t?
     do {
       let deadline = began &+ UInt64(timeout * 1e9)
       ready = try Self.waitUntilReady(
         kind, folder: folder, owner: owner, width: width, height: height, refreshHz: refreshHz,
         deadline: deadline)
-      if xwayland { xDisplay = try Self.waitForXwayland(compositor: pid, owner: owner, deadline: deadline) }
+      if xwayland {
+        xDisplay = try Self.waitForXwayland(compositor: pid, owner: owner, deadline: deadline)
+        // Re-parented to bench (a subreaper) by wlroots' double fork: bench's, not an app's escape.
+        xPID = Self.xwaylandProcess(inGroup: pid)
+        if let xPID { ProcessControl.ownOrphans.withLock { _ = $0.insert(xPID) } }
+      }
     } catch {
       Self.kill(pid, owner: owner, grace: 0)
-      ProcessControl.ownGroups.withLock { _ = $0.remove(pid) }
       if xwayland { Self.removeXwaylandFiles(of: pid) }
       ProcessGuard.running?.release(group: pid)
       try? FileSystem.remove(atPath: folder)  // the compositor's failure is the one to report
@@ -175,6 +180,7 @@ package final class WaylandCompositor: Sendable {
     self.startToReadyNanoseconds = MonotonicClock.now() &- began
     self.version = ready.version
     self.xwaylandDisplay = xDisplay
+    self.xwaylandProcessID = xPID
     self.owner = owner
   }
 
@@ -319,7 +325,7 @@ package final class WaylandCompositor: Sendable {
     Self.kill(pid, owner: owner, grace: kind == .cage ? 0 : grace)
     // What wlroots removes on a clean exit, when sway was killed before it could.
     if xwaylandDisplay != nil { Self.removeXwaylandFiles(of: pid) }
-    ProcessControl.ownGroups.withLock { _ = $0.remove(pid) }
+    if let x = xwaylandProcessID { ProcessControl.ownOrphans.withLock { _ = $0.remove(x) } }
     ProcessGuard.running?.release(group: pid)
     try? FileSystem.remove(atPath: runtimeFolder)  // cleanup on the way out: nothing to tell anyone
     ProcessGuard.running?.keep(runtimeFolder)
