@@ -46,8 +46,11 @@ package final class HeadlessSway: @unchecked Sendable {
       prefix: Self.prefix + MachineClaim.currentToken + "-", in: "/tmp")
     let asNobody = getuid() == 0
     let config = folder + "/config"
-    try "output HEADLESS-1 mode \(width)x\(height)@\(refresh)Hz\ndefault_border none\n".write(
-      toFile: config, atomically: false, encoding: .utf8)
+    // No Xwayland: sway 1.7's default (lazy) takes an X display and writes /tmp/.X<n>-lock for
+    // every test sway, which a sway a test kills leaves behind.
+    try "output HEADLESS-1 mode \(width)x\(height)@\(refresh)Hz\ndefault_border none\nxwayland disable\n"
+      .write(
+        toFile: config, atomically: false, encoding: .utf8)
     if asNobody {
       chown(folder, 65534, 65534)
       chown(config, 65534, 65534)
