@@ -37,6 +37,7 @@
 //   4 CaptureKit → LaunchContract, PhaseTrace, SystemCalls
 //   4 KernelDevicePhases → LaunchContract, PhaseTrace
 //   4 ResultsSchema → LaunchContract, PhaseTrace, Sampling, SystemCalls
+//   5 CameraServices → LaunchContract, ResultsSchema, Subprocess, SystemCalls
 //   5 Display → CaptureKit, SystemCalls
 //   5 HostConditions → LaunchContract, PhaseTrace, ResultsSchema, Subprocess, SystemCalls
 //   5 RunAnalysis → LaunchContract, PhaseTrace, ResultsSchema, Statistics
@@ -65,18 +66,19 @@
 //       X11Display
 //   8 Reports → Gates, HistoryAnalysis, LaunchContract, PhaseTrace, ResultsSchema, RunAnalysis, Sampling,
 //       Statistics
-//   9 BenchKit → AppBuilds, CommandLineKit, Display, DisplayServers, Gates, HostConditions,
-//       KernelDevicePhases, LaunchContract, LightBoard, LightBoardFeed, PhaseTrace, Probe, Reports,
-//       ResultsSchema, RunAnalysis, Statistics, Subprocess, SyntheticCamera, SystemCalls, ThreadStates,
-//       ThreadTracing, V4L2Camera, X11Display
+//   9 BenchKit → AppBuilds, CameraServices, CommandLineKit, Display, DisplayServers, Gates,
+//       HostConditions, KernelDevicePhases, LaunchContract, LightBoard, LightBoardFeed, PhaseTrace, Probe,
+//       Reports, ResultsSchema, RunAnalysis, Statistics, Subprocess, SyntheticCamera, SystemCalls,
+//       ThreadStates, ThreadTracing, V4L2Camera, X11Display
 //   9 FuzzTargets → CameraApp, CaptureKit, Display, Gates, LaunchContract, LightBoard, PhaseTrace, Probe,
 //       Reports, ResultsSchema, RunAnalysis, SyntheticCamera, SystemCalls, TestSupport, ThreadStates,
 //       V4L2Camera, V4L2TestSupport
 //   9 history-benchmark (executable) → BenchHistory, CommandLineKit, HistoryAnalysis, ResultsSchema,
 //       RunAnalysis, Sampling, Statistics, SystemCalls
-//   10 BenchJobs → AppBuilds, BenchHistory, BenchKit, CommandLineKit, Display, DisplayServers, Gates,
-//       HistoryAnalysis, HostConditions, LaunchContract, LightBoardFeed, Reports, ResultsSchema,
-//       RunAnalysis, Statistics, Subprocess, SyntheticCamera, SystemCalls, ThreadTracing, V4L2Camera
+//   10 BenchJobs → AppBuilds, BenchHistory, BenchKit, CameraServices, CommandLineKit, Display,
+//       DisplayServers, Gates, HistoryAnalysis, HostConditions, LaunchContract, LightBoardFeed, Reports,
+//       ResultsSchema, RunAnalysis, Statistics, Subprocess, SyntheticCamera, SystemCalls, ThreadTracing,
+//       V4L2Camera
 //   10 results-benchmark (executable) → BenchKit, CommandLineKit, Gates, LaunchContract, ResultsSchema,
 //       Sampling, Subprocess, SystemCalls, TestSupport
 //   11 BenchCommands → AppBuilds, BenchHistory, BenchJobs, BenchKit, CaptureKit, CommandLineKit, Display,
@@ -181,7 +183,8 @@ let package = Package(
     // Device phases from the kernel (issue 40): the device trace's text (syscalls on V4L2 nodes,
     // v4l2/vb2 tracepoints) read into the device.* events of whichever process streamed the
     // camera. Pure parsing and mapping: no I/O, no C imports.
-    .target(name: "KernelDevicePhases", dependencies: ["LaunchContract", "PhaseTrace"], swiftSettings: strict),
+    .target(
+      name: "KernelDevicePhases", dependencies: ["LaunchContract", "PhaseTrace"], swiftSettings: strict),
     // Thread states' instruments: bench's tracefs instance (the scheduler's events of bench's
     // tree, removed by the guard when bench is killed), the /proc tree sampler, and one run's
     // recorder that turns both into its ThreadStates record; `--thread-states` and its method.
@@ -322,9 +325,17 @@ let package = Package(
         "Gates", "Reports", "RunAnalysis", "Statistics", "HostConditions", "PhaseTrace", "Display", "Probe",
         "V4L2Camera", "SyntheticCamera",
         "CommandLineKit", "LaunchContract", "SystemCalls", "Subprocess", "AppBuilds", "X11Display",
-        "LightBoard", "LightBoardFeed", "ResultsSchema", "ThreadStates", "ThreadTracing", "KernelDevicePhases",
-        "DisplayServers",
+        "LightBoard", "LightBoardFeed", "ResultsSchema", "ThreadStates", "ThreadTracing",
+        "KernelDevicePhases",
+        "DisplayServers", "CameraServices",
       ],
+      swiftSettings: strict),
+    // A camera served by a daemon (issue 40): bench's private PipeWire with WirePlumber, serving a
+    // V4L2 node as a camera node (`--camera pipewire:PATH`), started for a cold run, kept for a
+    // warm one, its node suspended before every spawn, torn down on every exit path.
+    .target(
+      name: "CameraServices",
+      dependencies: ["LaunchContract", "ResultsSchema", "Subprocess", "SystemCalls"],
       swiftSettings: strict),
     // Bench's side of the display-server seam: the DisplayServer protocol (checked, set up once
     // for a benchmark, the app's environment, a probe per run, stopped), its implementations for
@@ -357,7 +368,7 @@ let package = Package(
         "HostConditions", "LightBoardFeed",
         "LaunchContract", "ResultsSchema", "Subprocess", "SyntheticCamera", "SystemCalls", "ThreadTracing",
         "V4L2Camera",
-        "DisplayServers",
+        "DisplayServers", "CameraServices",
       ],
       swiftSettings: strict),
     // The thin commands layer: `bench`'s command line (one option table per command) and each
@@ -587,6 +598,15 @@ let package = Package(
         "LightBoardFeed", "CaptureKit", "CV4L2Shims", "LaunchContract", "LightBoard", "PhaseTrace",
         "ResultsSchema",
         "RunAnalysis", "SystemCalls", "TestSupport", "V4L2Camera", "V4L2TestSupport",
+      ],
+      swiftSettings: strict),
+    // The PipeWire camera service: its configuration, the device-holder check, the sweep; the
+    // daemon itself against vivid in the VM (PipeWireVividTests, skipped where there is no V4L2).
+    .testTarget(
+      name: "CameraServicesTests",
+      dependencies: [
+        "CameraServices", "LaunchContract", "ResultsSchema", "Subprocess", "SystemCalls", "TestSupport",
+        "TestThreads",
       ],
       swiftSettings: strict),
     // The display servers' table (one implementation per kind) and the probe's connection retry.

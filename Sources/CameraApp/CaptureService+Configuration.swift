@@ -28,6 +28,10 @@ extension CaptureService {
       } catch {
         throw .camera("\(error)")
       }
+    case .pipewire:
+      throw .usage(
+        "--camera \(options.camera): camera-app opens V4L2 nodes itself; a camera served through PipeWire is for apps that take it from PipeWire (bench --app-config)"
+      )
     }
   }
 

@@ -114,7 +114,11 @@ package enum KernelDeviceTraceParser {
       case "sys_openat": return .openEnter
       case "sys_ioctl":
         guard let fd = arguments["fd"].flatMap({ UInt64($0, radix: 16) }),
-          let request = arguments["cmd"].flatMap({ UInt32($0, radix: 16) })
+          // The request is an unsigned long; a caller that passes it as a negative int (PipeWire's
+          // daemon: VIDIOC_DQBUF is 0xc0585611) has it printed sign-extended to 64 bits.
+          let request = arguments["cmd"].flatMap({ UInt64($0, radix: 16) }).map({
+            UInt32(truncatingIfNeeded: $0)
+          })
         else { return nil }
         return .ioctlEnter(fd: Int(truncatingIfNeeded: Int32(truncatingIfNeeded: fd)), request: request)
       case "sys_mmap":

@@ -33,6 +33,7 @@ extension BenchResults.RunRecord {
     hot = try c.decodeIfPresent(BenchResults.HotRecord.self, forKey: .hot)
     threadStates = try c.decodeIfPresent(BenchResults.ThreadStatesRecord.self, forKey: .threadStates)
     devicePhases = try c.decodeIfPresent(BenchResults.DevicePhasesRecord.self, forKey: .devicePhases)
+    cameraDaemon = try c.decodeIfPresent(BenchResults.CameraDaemonRecord.self, forKey: .cameraDaemon)
     let selection =
       decoder.userInfo[BenchResults.timelineSelectionKey] as? BenchResults.TimelineSelection ?? .all
     let wanted: Bool

@@ -35,11 +35,15 @@ extension BenchResults {
     /// Where the device phases came from, and each source's (`device_phases`; issue 40); absent
     /// when the run had none and no kernel trace.
     public var devicePhases: DevicePhasesRecord? = nil
+    /// A camera served by a daemon (`--camera pipewire:PATH`): the daemon's state for the run
+    /// (`camera_daemon`; issue 40); absent for a camera the app opens itself.
+    public var cameraDaemon: CameraDaemonRecord? = nil
 
     enum CodingKeys: String, CodingKey {
       case run, ok, error, phases, counts, trace, wallMs, timeline, detection, lowPower, hot
       case threadStates = "thread_states"
       case devicePhases = "device_phases"
+      case cameraDaemon = "camera_daemon"
     }
     /// Creates a record.
     public init(

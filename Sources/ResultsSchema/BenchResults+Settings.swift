@@ -97,6 +97,9 @@ extension BenchResults {
     public var lowPower: String? = nil
     /// `--soak-seconds`: the `hot` condition's soak before each launch, s. Absent without `hot`.
     public var soakSeconds: Double? = nil
+    /// `--camera pipewire:PATH`: the daemon that served the camera (`pipewire 0.3.65 with
+    /// WirePlumber, node firstframe.camera`). Each run records its state (`camera_daemon`).
+    public var cameraDaemon: String? = nil
     /// `bench ab` only: what both revisions ran on alike — the one cost profile and whether the
     /// simulated camera's sources differ between them (``ABPin``). Absent outside `bench ab`
     /// and in results from before it was recorded.

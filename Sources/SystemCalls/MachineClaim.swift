@@ -124,6 +124,20 @@ public final class MachineClaim: Sendable {
     return name.dropFirst(prefix.count).prefix { $0 != "-" }
   }
 
+  /// Removes the folders in `parent` whose names begin with `prefix` and whose claim is free (a
+  /// gone bench's private folders: a compositor's, a PipeWire daemon's), each after `cleanUp`
+  /// was given its path (to end what still runs there). Best effort: another bench's leftovers.
+  /// Returns the paths removed.
+  public static func removeLeftoverFolders(
+    in parent: String, prefix: String, claims: [String] = searchFolders, cleanUp: (String) -> Void
+  ) -> [String] {
+    let names = ((try? FileSystem.contentsOfDirectory(atPath: parent)) ?? []).filter { $0.hasPrefix(prefix) }
+    return removeLeftovers(names, prefix: prefix, folders: claims) { name in
+      cleanUp(parent + "/" + name)
+      return (try? FileSystem.remove(atPath: parent + "/" + name)) != nil
+    }.map { parent + "/" + $0 }
+  }
+
   /// Removes the leftovers among `names` that begin with `prefix` and whose claim is free
   /// (``isFree(token:folders:)``), one by one with `remove` (true when it removed the name).
   /// Returns the names removed.

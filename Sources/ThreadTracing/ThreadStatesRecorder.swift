@@ -150,6 +150,11 @@ package final class ThreadStatesRecorder: Sendable {
           try? FileSystem.replaceAtomically(
             Array(captured.runtimeText.utf8), atPath: "\(folder)/runtime-\(name)")
         }
+        // The device instance's text (docs/kernel-device-phases.md), beside it.
+        if !captured.deviceText.isEmpty {
+          try? FileSystem.replaceAtomically(
+            Array(captured.deviceText.utf8), atPath: "\(folder)/device-\(name)")
+        }
       }
     }
   }

@@ -101,6 +101,43 @@ import Testing
     #expect(result.events.first?.fields["process"] == .string("v4l2-ctl"))
   }
 
+  @Test(
+    "a request passed as a negative int is printed sign-extended to 64 bits (PipeWire's daemon): the 32-bit request"
+  )
+  func signExtendedRequest() {
+    let line =
+      "        pipewire-348     (    344) [001] ...1.    56.453670: sys_ioctl(fd: 1c, cmd: ffffffffc0585611, arg: 7f31da164af0)"
+    #expect(
+      KernelDeviceTraceParser.parse(line: Substring(line))
+        == .event(
+          .init(
+            ts: Self.ns("56.453670"), tid: 348, tgid: 344, comm: "pipewire",
+            kind: .ioctlEnter(fd: 0x1c, request: 0xc058_5611))))
+  }
+
+  @Test(
+    "a PipeWire daemon streams the camera for its client: every device phase is the daemon's, the first buffer its data loop's"
+  )
+  func pipeWireDaemon() throws {
+    let parsed = KernelDeviceTraceParser.parse(try Self.fixture("pipewire-daemon-trace.txt"))
+    #expect(parsed.malformedLines == 0)
+    let result = KernelDevicePhases.phases(from: parsed.events, minor: 1, start: 0, excluding: [319])
+    #expect(result.absent == nil, "\(result.absent ?? "")")
+    #expect(result.owner?.pid == 344 && result.owner?.comm == "pipewire")
+    let names = Set(result.events.map(\.name))
+    for phase in [
+      "device.open", "device.format", "device.buffers", "device.stream_on", "device.first_buffer",
+    ] {
+      #expect(names.contains(phase), "\(phase) missing")
+    }
+    let first = try #require(result.events.first { $0.name == "device.first_buffer" })
+    #expect(first.fields["tid"] == .int(348))
+    #expect(first.ts == Self.ns("56.453717"))
+    let streamOn = try #require(result.events.first { $0.name == "device.stream_on" && $0.kind == .begin })
+    #expect(streamOn.ts == Self.ns("56.447301") && streamOn.fields["tid"] == .int(344))
+    #expect(result.driverFirstBuffer != nil)
+  }
+
   @Test("another node's buffers, an excluded process, or a start after the stream: no phases, and why")
   func nothingForOtherNodes() throws {
     let events = KernelDeviceTraceParser.parse(try Self.fixture("vivid-v4l2-ctl-trace.txt")).events

@@ -38,7 +38,9 @@ package enum RunCommand: Command {
     "--outputs", "LIST", "preview,photo,movie,analysis", default: defaults.outputs,
     parser: .list(of: CaptureOutputKind.selectable))
   static let camera = Option(
-    "--camera", "CAMERA", "synthetic or v4l2:/dev/videoN", default: defaults.camera,
+    "--camera", "CAMERA",
+    "synthetic, v4l2:/dev/videoN, or pipewire:/dev/videoN (the node served by a private PipeWire bench starts)",
+    default: defaults.camera,
     parser: .converting(CameraSelection.init(parsing:)))
   static let profile = Option<String?>(
     "--profile", "FILE", "synthetic camera cost profile",
@@ -50,11 +52,11 @@ package enum RunCommand: Command {
     parser: .text)
   static let feedLightBoard = Option<String?>(
     "--feed-light-board", "NODE",
-    "write the light board into the V4L2 output NODE that vivid loops into the camera (--camera v4l2:…)",
+    "write the light board into the V4L2 output NODE that vivid loops into the camera (--camera v4l2:… or pipewire:…)",
     parser: .text)
   static let appConfig = Option<AppConfiguration?>(
     "--app-config", "N=CMD",
-    "a third-party app, a configuration named N that runs CMD (repeatable; {device} is the --camera v4l2 node); without --configs only these run",
+    "a third-party app, a configuration named N that runs CMD (repeatable; {device} is the --camera v4l2 node, {node} the pipewire node's name); without --configs only these run",
     parser: ValueParser(
       parse: { (text, _) throws(UsageError) -> AppConfiguration in try AppConfiguration(parsing: text) },
       describe: { "\($0.name)=\($0.command)" }))

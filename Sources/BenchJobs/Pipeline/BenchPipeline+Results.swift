@@ -1,3 +1,4 @@
+import CameraServices
 import DisplayServers
 import BenchKit
 import Foundation
@@ -13,7 +14,8 @@ extension BenchPipeline {
   /// What results.json records before the first run: the tool, the host, the settings and
   /// the display the runs are shown on, and how their thread states are recorded.
   static func baseResults(
-    _ settings: RunSettings, threadStates: ThreadStatesMethod, display: BenchDisplay
+    _ settings: RunSettings, threadStates: ThreadStatesMethod, display: BenchDisplay,
+    cameraService: PipeWireService? = nil
   ) -> BenchResults {
     var base = BenchResults(
       tool: .init(version: FirstFrameVersion.current), host: HostProbe.current(),
@@ -41,6 +43,10 @@ extension BenchPipeline {
       base.settings.lowPower = plan.description
     }
     if settings.conditions.contains(.hot) { base.settings.soakSeconds = settings.soakSeconds }
+    if let cameraService {
+      base.settings.cameraDaemon =
+        "pipewire \(cameraService.version ?? "(version unknown)") with WirePlumber, node \(cameraService.nodeName)"
+    }
     base.settings.primedCells = settings.primedCells.isEmpty ? nil : settings.primedCells
     base.settings.threadStates = threadStates.name
     base.settings.kernelDevicePhases = threadStates.deviceTraceAbsence.map { "absent: \($0)" } ?? "kernel"

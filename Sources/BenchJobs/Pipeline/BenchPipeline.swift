@@ -1,6 +1,7 @@
 #if canImport(Glibc)
   import Glibc
 #endif
+import CameraServices
 import DisplayServers
 import AppBuilds
 import BenchKit
@@ -61,6 +62,14 @@ package enum BenchPipeline {
     }
     guard let display = openDisplay(job.settings, quiet: job.quiet, errors: &errors) else { return .failed }
     defer { display.stop() }
+    // A camera served through PipeWire: bench's daemon, started here so that the first warm run
+    // finds it running (a cold run starts its own).
+    let cameraService: PipeWireService?
+    switch openCameraService(job.settings, quiet: job.quiet, errors: &errors) {
+    case .success(let service): cameraService = service
+    case .failure: return .failed
+    }
+    defer { cameraService?.stop() }
     // A display that is gone (Xvfb exited) stops the benchmark as Ctrl-C does; the run in
     // flight fails with the reason (BenchRunner.displayFailure).
     let stop: @Sendable () -> Bool = { interrupted.isSet || display.failure != nil }
@@ -82,7 +91,7 @@ package enum BenchPipeline {
     let device = deviceFolder?.scratch
     let context = SideContext(
       apps: apps, display: display, device: device, progress: progress, guardProcess: guardProcess,
-      interrupted: stop)
+      interrupted: stop, cameraService: cameraService)
     guard let sides = makeSides(job, folders: folders, context, errors: &errors) else { return .failed }
     guardProcess?.removeOnExit(
       in: "/dev/shm", namesStartingWith: DisplaySurface.namePrefix + MachineClaim.currentToken + "-")
@@ -109,6 +118,8 @@ package enum BenchPipeline {
     let guardProcess: ProcessGuard?
     /// Whether the benchmark stops (a signal, or the display gone).
     let interrupted: @Sendable () -> Bool
+    /// The daemon serving the camera (`--camera pipewire:PATH`), or nil.
+    let cameraService: PipeWireService?
   }
 
   /// One journal, runner and session per side, each on its results folder; nil (said on
@@ -122,7 +133,9 @@ package enum BenchPipeline {
     for (index, side) in job.sides.enumerated() {
       var settings = job.settings
       settings.outDir = folders[index].path
-      var base = baseResults(settings, threadStates: job.resources.threadStates, display: context.display)
+      var base = baseResults(
+        settings, threadStates: job.resources.threadStates, display: context.display,
+        cameraService: context.cameraService)
       if index < checkouts.count, let checkout = checkouts[index] {
         base.tool.commit = checkout.commit
         base.tool.branch = checkout.branch
@@ -140,7 +153,7 @@ package enum BenchPipeline {
         runner = try BenchRunner(
           settings: settings, resources: job.resources, appBinary: context.apps[index],
           display: context.display,
-          deviceStateDirectory: context.device)
+          deviceStateDirectory: context.device, cameraService: context.cameraService)
       } catch {
         errors.write("bench: \(error.message)\n")
         return nil
@@ -209,6 +222,38 @@ package enum BenchPipeline {
     } catch {
       errors.write("bench: \(error.message); an app may outlive bench if bench is killed\n")
       return nil
+    }
+  }
+
+  /// The daemon that serves `settings.camera` (`pipewire:PATH`), started, as the app user, its
+  /// output in `pipewire.log` in `settings.outDir`; `.success(nil)` for a camera the app opens
+  /// itself; `.failure` (said on `errors`) when it cannot be started.
+  static func openCameraService(_ settings: RunSettings, quiet: Bool, errors: inout some TextOutputStream)
+    -> Result<PipeWireService?, RunnerError>
+  {
+    guard case .pipewire(let path) = settings.camera else { return .success(nil) }
+    do {
+      let service = try PipeWireService(
+        source: .device(path: path),
+        user: settings.appUser.flatMap { $0.dropsPrivileges ? $0.identity : nil },
+        logPath: settings.outDir + "/pipewire.log")
+      let record = service.prepareRun(fresh: true)
+      guard record.verified else {
+        service.stop()
+        let error = RunnerError(
+          .spawnFailed, "--camera \(settings.camera): \(record.reason ?? "the daemon did not start")")
+        errors.write("bench: \(error.message)\n")
+        return .failure(error)
+      }
+      if !quiet {
+        errors.write(
+          "bench: camera \(settings.camera): PipeWire \(service.version ?? "") with WirePlumber (pid \(record.pid ?? 0)), node \(service.nodeName) listed \(String(format: "%.0f", record.startToReadyMs ?? 0)) ms after its start\n"
+        )
+      }
+      return .success(service)
+    } catch {
+      errors.write("bench: \(error.message)\n")
+      return .failure(error)
     }
   }
 

@@ -1,5 +1,6 @@
 import DisplayServers
 import BenchKit
+import CameraServices
 import Foundation
 import HostConditions
 import LaunchContract
@@ -30,6 +31,11 @@ extension RunOptions {
     try openCamera(into: &s)
     let syntheticProfile = try loadProfile(into: &s)
     try takeAppConfigs(into: &s)
+    if s.camera.isServedByPipeWire && app == nil && !s.configs.isEmpty {
+      throw UsageError(
+        "--camera \(s.camera): camera-app opens V4L2 nodes itself; benchmark apps that take the camera from PipeWire with --app-config NAME=COMMAND ({node} is the node's name)"
+      )
+    }
     try takePreloadCameraApp(into: &s)
     if let app {
       try takeApp(app, into: &s)
@@ -65,8 +71,12 @@ extension RunOptions {
     }
   }
 
-  /// `--camera v4l2:…` and `--feed-light-board NODE`: the nodes, opened and checked.
+  /// `--camera v4l2:…` or `pipewire:…` (PipeWire's programs there) and `--feed-light-board NODE`:
+  /// the nodes, opened and checked.
   func openCamera(into s: inout RunSettings) throws(UsageError) {
+    if s.camera.isServedByPipeWire && PipeWireService.locate() == nil {
+      throw UsageError(PipeWireService.missingMessage)
+    }
     if let path = s.camera.devicePath {
       do {
         try V4L2Camera.validate(path: path)
@@ -76,7 +86,9 @@ extension RunOptions {
     }
     if let node = feedLightBoard {
       guard s.camera.devicePath != nil else {
-        throw UsageError("--feed-light-board applies to a V4L2 camera (--camera v4l2:/dev/videoN) only")
+        throw UsageError(
+          "--feed-light-board applies to a V4L2 camera (--camera v4l2:/dev/videoN or pipewire:/dev/videoN) only"
+        )
       }
       do {
         _ = try V4L2VideoOutput(path: node)
@@ -156,10 +168,8 @@ extension RunOptions {
       )
     }
     var argv = try CommandSplitter.split(app)
-    if argv.contains(where: { $0.contains(AppConfiguration.devicePlaceholder) })
-      && s.camera.devicePath == nil
-    {
-      throw UsageError("--app: {device} needs a V4L2 camera (--camera v4l2:/dev/videoN)")
+    if let problem = AppConfiguration.placeholderProblem(argv, camera: s.camera, what: "--app") {
+      throw UsageError(problem)
     }
     guard let resolved = ExecutableLookup.resolve(argv[0]) else {
       throw UsageError("--app: cannot find an executable named '\(argv[0])'")
@@ -187,8 +197,8 @@ extension RunOptions {
     if !configsGiven { s.configs = [] }
     for i in apps.indices {
       let name = "\(apps[i].option) \(apps[i].name)"
-      if apps[i].usesDevice && s.camera.devicePath == nil {
-        throw UsageError("\(name): {device} needs a V4L2 camera (--camera v4l2:/dev/videoN)")
+      if let problem = AppConfiguration.placeholderProblem(apps[i].argv, camera: s.camera, what: name) {
+        throw UsageError(problem)
       }
       guard let resolved = ExecutableLookup.resolve(apps[i].argv[0]) else {
         throw UsageError(

@@ -7,7 +7,8 @@ import Subprocess
 /// and camera-app's in one table, and `bench compare` matches them by name across results files.
 ///
 /// The command is split into argv without a shell (``CommandSplitter``); per run, `{device}` is
-/// replaced with the V4L2 camera's node (`--camera v4l2:PATH`), `{config}` with the name,
+/// replaced with the V4L2 camera's node (`--camera v4l2:PATH`), `{node}` with the PipeWire camera
+/// node's name (`--camera pipewire:PATH`), `{config}` with the name,
 /// `{camera}` and `{outputs}` as for `--app`. Such an app is not expected to speak the trace
 /// protocol or to read the control pipe: a run ends at its first live frame, and relock is not
 /// applicable (it cannot be told to lock).
@@ -31,6 +32,9 @@ package struct AppConfiguration: Sendable, Hashable {
   package static let maxNameLength = 40
   /// `{device}`: replaced with the V4L2 camera's device node.
   package static let devicePlaceholder = "{device}"
+  /// `{node}`: replaced with the PipeWire camera node's name (`--camera pipewire:PATH`), what a
+  /// PipeWire client targets (`pipewiresrc target-object={node}`).
+  package static let nodePlaceholder = "{node}"
 
   /// Creates a configuration from its parts (already checked).
   package init(name: String, command: String, argv: [String], headless: Bool = false) {
@@ -99,10 +103,36 @@ package struct AppConfiguration: Sendable, Hashable {
   /// Whether the command uses `{device}`.
   package var usesDevice: Bool { argv.contains { $0.contains(Self.devicePlaceholder) } }
 
+  /// Whether the command uses `{node}`.
+  package var usesNode: Bool { argv.contains { $0.contains(Self.nodePlaceholder) } }
+
+  /// Why `argv`'s placeholders do not fit `camera` (one line, after `what`: the option and name),
+  /// or nil: `{device}` needs a V4L2 node the app opens itself, `{node}` a camera served through
+  /// PipeWire.
+  package static func placeholderProblem(_ argv: [String], camera: CameraSelection, what: String) -> String? {
+    let device = argv.contains { $0.contains(devicePlaceholder) }
+    let node = argv.contains { $0.contains(nodePlaceholder) }
+    if device && camera.isServedByPipeWire {
+      return
+        "\(what): {device} is the V4L2 node an app opens itself; with --camera \(camera) the app takes the camera from PipeWire: use {node}, the PipeWire node's name"
+    }
+    if device && camera.devicePath == nil {
+      return "\(what): {device} needs a V4L2 camera (--camera v4l2:/dev/videoN)"
+    }
+    if node && !camera.isServedByPipeWire {
+      return "\(what): {node} needs a camera served through PipeWire (--camera pipewire:/dev/videoN)"
+    }
+    return nil
+  }
+
   /// The argv of one run: the placeholders replaced.
   package func argv(camera: CameraSelection, outputs: [CaptureOutputKind]) -> [String] {
     argv.map {
       $0.replacingOccurrences(of: Self.devicePlaceholder, with: camera.devicePath ?? Self.devicePlaceholder)
+        .replacingOccurrences(
+          of: Self.nodePlaceholder,
+          with: camera.isServedByPipeWire ? CameraSelection.pipeWireNodeName : Self.nodePlaceholder
+        )
         .replacingOccurrences(of: "{config}", with: name)
         .replacingOccurrences(of: "{outputs}", with: outputs.map(\.rawValue).joined(separator: ","))
         .replacingOccurrences(of: "{camera}", with: camera.description)

@@ -1,3 +1,4 @@
+import CameraServices
 import Display
 import DisplayServers
 import SystemCalls
@@ -5,8 +6,8 @@ import ThreadTracing
 
 /// What benches that are gone left on the machine, removed by the next bench before it runs
 /// anything, whatever its options (a `--thread-states off` bench too): tracefs instances,
-/// shared-memory surfaces and private Wayland compositors' runtime folders (the compositor
-/// still running in one killed) whose claim is free (`MachineClaim`: their owner is gone, in whatever
+/// shared-memory surfaces, private Wayland compositors' and PipeWire daemons' runtime folders
+/// (the compositor or daemon still running in one killed) whose claim is free (`MachineClaim`: their owner is gone, in whatever
 /// pid namespace it ran), and the claim files freed more than a day ago.
 package enum BenchLeftovers {
   /// Removes the leftovers; returns what was removed (instance folders, surface names,
@@ -19,6 +20,7 @@ package enum BenchLeftovers {
     var removed = TracefsSession.removeStale(root: tracefs, claims: claims)
     removed += DisplaySurface.removeStale(directory: sharedMemory, claims: claims)
     removed += WaylandCompositor.removeStale(in: compositors, claims: claims)
+    removed += PipeWireService.removeStale(in: compositors, claims: claims)
     for folder in claims {
       removed += MachineClaim.removeFreeClaims(in: folder).map { folder + "/" + $0 }
     }

@@ -39,10 +39,10 @@ extension BenchRunner {
       lostEvents: trace.lostEvents)
   }
 
-  /// The char-device minor of a V4L2 camera's node, from sysfs (`/sys/class/video4linux/videoN/dev`
+  /// The char-device minor of a V4L2 camera's node (`v4l2:` or `pipewire:`), from sysfs (`/sys/class/video4linux/videoN/dev`
   /// holds `81:N`); nil for another camera or a node sysfs does not list.
   static func minor(of camera: CameraSelection) -> Int? {
-    guard case .v4l2(let path) = camera else { return nil }
+    guard let path = camera.devicePath else { return nil }
     let resolved = FileSystem.realPath(path) ?? path
     let name = resolved.split(separator: "/").last.map(String.init) ?? resolved
     guard let text = FileSystem.readText(atPath: "/sys/class/video4linux/\(name)/dev", maxBytes: 64),

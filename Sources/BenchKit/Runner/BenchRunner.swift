@@ -1,6 +1,7 @@
 #if canImport(Glibc)
   import Glibc
 #endif
+import CameraServices
 import DisplayServers
 import RunAnalysis
 import Foundation
@@ -55,6 +56,9 @@ package final class BenchRunner: RunPerforming {
   package let feedFollows = FeedFollowLog()
   /// Puts the fed camera back in each configuration's own format before its runs (`--feed-light-board`).
   package let feedPriming = FeedPriming()
+  /// The daemon that serves the camera (`--camera pipewire:PATH`), set up for the whole
+  /// benchmark; nil for a camera the app opens itself.
+  let cameraService: PipeWireService?
 
   /// Creates a runner. `appBinary` is camera-app, or nil with `settings.appCommand`; `display`
   /// is the one `settings.display` names, already set up (`BenchDisplay.open`); `resources` are
@@ -69,9 +73,11 @@ package final class BenchRunner: RunPerforming {
   /// - Throws: `RunnerError` when that folder cannot be made.
   package init(
     settings: RunSettings, resources: RunResources? = nil, appBinary: String?,
-    display: BenchDisplay = .sharedMemory, deviceStateDirectory: String? = nil
+    display: BenchDisplay = .sharedMemory, deviceStateDirectory: String? = nil,
+    cameraService: PipeWireService? = nil
   ) throws(RunnerError) {
     self.settings = settings
+    self.cameraService = cameraService
     self.resources = resources ?? RunResources(settings: settings)
     self.appBinary = appBinary
     self.display = display
@@ -172,7 +178,9 @@ package final class BenchRunner: RunPerforming {
     // inherited from bench's environment (FIRSTFRAME_INJECT_DELAY_MS only via --inject-delay-ms).
     var inherited = ProcessInfo.processInfo.environment
     for key in LaunchEnvironment.launchKeys { inherited[key.rawValue] = nil }
-    let environment = launch.applied(to: self.display.clientEnvironment(inherited))
+    var environment = launch.applied(to: self.display.clientEnvironment(inherited))
+    // A camera served through PipeWire: the app reaches bench's daemon, never another one.
+    if let cameraService { environment.merge(cameraService.clientEnvironment) { _, daemon in daemon } }
     // A third-party app gets its device phases and app.main from the preload library, when the
     // loader can load it into the program (RunSettings.preloadReasons says when not); camera-app
     // too with --preload-camera-app.
@@ -199,8 +207,8 @@ package final class BenchRunner: RunPerforming {
     guard let conditionRun = control(for: condition).beginRun(context, interrupted: interrupted) else {
       return nil
     }
-    if let reason = conditionRun.failure {
-      var record = BenchResults.RunRecord(run: number, ok: false, error: reason, phases: [:], counts: [:])
+    let (daemonRun, failed) = prepareCameraDaemon(number: number, condition: condition, after: conditionRun)
+    if var record = failed {
       conditionRun.verify(ConditionRunObservation(), into: &record)
       return RunOutcome(record: record, realtime: false)
     }
@@ -260,9 +268,9 @@ package final class BenchRunner: RunPerforming {
         placement: app.placement, cpuUsage: cpuUsage, appEvents: read.events,
         mappedFiles: app.mapped.withLock { $0 }),
       into: &run)
+    finishCameraDaemon(daemonRun, into: &run)
     if released { run.counts[.deviceReleasedByBench] = 1 }
-    run.counts[.escapedProcesses] = escaped
-    run.counts[.appOutputDroppedBytes] = app.output.droppedBytes
+    (run.counts[.escapedProcesses], run.counts[.appOutputDroppedBytes]) = (escaped, app.output.droppedBytes)
     return RunOutcome(record: run, realtime: realtime)
   }
 

@@ -15,11 +15,7 @@ extension WaylandCompositor {
   package static func removeStale(in parent: String = "/tmp", claims: [String] = MachineClaim.searchFolders)
     -> [String]
   {
-    let names = ((try? FileSystem.contentsOfDirectory(atPath: parent)) ?? []).filter {
-      $0.hasPrefix(folderPrefix)
-    }
-    return MachineClaim.removeLeftovers(names, prefix: folderPrefix, folders: claims) { name in
-      let folder = parent + "/" + name
+    MachineClaim.removeLeftoverFolders(in: parent, prefix: folderPrefix, claims: claims) { folder in
       let running = leftoverCompositor(in: folder)
       if let pid = running {
         Glibc.kill(-pid, SIGKILL)
@@ -30,9 +26,7 @@ extension WaylandCompositor {
       if let pid = recordedCompositor(in: folder), pid == running || !ProcessControl.isAlive(pid) {
         removeXwaylandFiles(of: pid)
       }
-      // Another bench's leftovers: best effort.
-      return (try? FileSystem.remove(atPath: folder)) != nil
-    }.map { parent + "/" + $0 }
+    }
   }
 
   /// The pid `folder`'s `compositor.pid` names, living or not.

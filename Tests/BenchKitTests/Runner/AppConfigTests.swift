@@ -37,6 +37,10 @@ import Testing
       (["--app-config", "gst=no-such-program-ff"], "cannot find an executable named 'no-such-program-ff'"),
       (["--app-config", "gst=/bin/cat {device}"], "--app-config gst: {device} needs a V4L2 camera"),
       (["--app", "/bin/cat {device}"], "--app: {device} needs a V4L2 camera"),
+      (
+        ["--app-config", "gst=/bin/cat {node}"],
+        "--app-config gst: {node} needs a camera served through PipeWire"
+      ),
       (["--app", "/bin/true", "--app-config", "x=/bin/true"], "--app runs in the built-in configurations"),
       (["--window-timeout", "2"], "--window-timeout applies to --display x11"),
       (["--app-config", "x=/bin/true", "--profile", "Benchmarks/profiles/fast.json"], "--profile applies"),
@@ -46,6 +50,32 @@ import Testing
     #expect(status == 2)
     #expect(errors.split(separator: "\n").count == 1, "\(errors)")
     #expect(errors.contains(message), "\(errors)")
+  }
+
+  @Test("{device} and {node} each with the camera they name; {node} is the PipeWire node's name")
+  func placeholders() {
+    let pipewire = CameraSelection.pipewire(path: "/dev/video1")
+    #expect(
+      AppConfiguration.placeholderProblem(
+        ["gst", "device={device}"], camera: pipewire, what: "--app-config g")?
+        .contains("{device} is the V4L2 node an app opens itself; with --camera pipewire:/dev/video1") == true
+    )
+    #expect(
+      AppConfiguration.placeholderProblem(["gst", "target-object={node}"], camera: pipewire, what: "x") == nil
+    )
+    #expect(
+      AppConfiguration.placeholderProblem(["gst", "{node}"], camera: .v4l2(path: "/dev/video0"), what: "x")?
+        .contains("{node} needs a camera served through PipeWire") == true)
+    #expect(
+      AppConfiguration.placeholderProblem(["gst", "{device}"], camera: .synthetic, what: "x")?
+        .contains("{device} needs a V4L2 camera") == true)
+    let app = AppConfiguration(name: "pw", command: "", argv: ["gst", "target-object={node}", "{device}"])
+    #expect(
+      app.argv(camera: pipewire, outputs: []) == ["gst", "target-object=firstframe.camera", "/dev/video1"])
+    #expect(
+      app.argv(camera: .v4l2(path: "/dev/video0"), outputs: []) == [
+        "gst", "target-object={node}", "/dev/video0",
+      ])
   }
 
   @Test("NAME=COMMAND: the name, the command as given, argv split without a shell; placeholders per run")

@@ -156,7 +156,7 @@ import Testing
       ["baseline", "load"],
       ["report"], ["calibrate", "--trials", "99999999999"], ["doctor", "extra"],
       // A character device that is no camera: libv4l2, asked about it, prints lines of its own.
-      ["--camera", "v4l2:/dev/null"],
+      ["--camera", "v4l2:/dev/null"], ["--camera", "pipewire:/dev/null"], ["--camera", "pipewire:"],
     ])
   func executable(arguments: [String]) throws {
     let bench = try #require(try BenchInvocation.run(arguments, timeout: .seconds(60)), "bench did not end")
