@@ -85,15 +85,10 @@ extension PipeWireService {
     return Self.processes(inGroup: d.child.pid).filter { Self.holdsOpen(device, pid: $0) }
   }
 
-  /// The live processes whose process group is `group` (`/proc/PID/stat`'s fifth field).
+  /// The processes whose process group is `group` (``ProcessControl/processGroup(of:)``).
   static func processes(inGroup group: pid_t) -> [pid_t] {
-    let entries = (try? FileSystem.contentsOfDirectory(atPath: "/proc")) ?? []
-    return entries.compactMap { pid_t($0) }.filter { pid in
-      guard let stat = FileSystem.readText(atPath: "/proc/\(pid)/stat", maxBytes: 4096),
-        let close = stat.lastIndex(of: ")")
-      else { return false }
-      let fields = stat[stat.index(after: close)...].split(separator: " ")
-      return fields.count > 2 && pid_t(fields[2]) == group
+    ((try? FileSystem.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { pid_t($0) }.filter {
+      ProcessControl.processGroup(of: $0) == group
     }
   }
 

@@ -77,14 +77,10 @@ package final class PipeWireService: Sendable {
   package static let missingMessage =
     "--camera pipewire: needs pipewire, wireplumber and pw-cli: install the packages pipewire, wireplumber and pipewire-bin (apt-get install pipewire wireplumber pipewire-bin)"
 
-  /// The programs on `PATH` (or /usr/bin), or nil when one is missing.
-  package static func locate(environment: [String: String] = ProcessInfo.processInfo.environment) -> Programs?
-  {
-    let dirs = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init) + ["/usr/bin"]
-    func find(_ name: String) -> String? {
-      dirs.lazy.map { "\($0)/\(name)" }.first { FileSystem.isExecutable(atPath: $0) }
-    }
-    guard let pipewire = find("pipewire"), let wireplumber = find("wireplumber"), let cli = find("pw-cli")
+  /// The programs on `PATH` (``ExecutableLookup``), or nil when one is missing.
+  package static func locate() -> Programs? {
+    guard let pipewire = ExecutableLookup.resolve("pipewire"),
+      let wireplumber = ExecutableLookup.resolve("wireplumber"), let cli = ExecutableLookup.resolve("pw-cli")
     else { return nil }
     return Programs(pipewire: pipewire, wireplumber: wireplumber, pwCLI: cli)
   }
@@ -210,10 +206,12 @@ package final class PipeWireService: Sendable {
     return FileSystem.readText(atPath: out, maxBytes: 1 << 20)
   }
 
-  /// The last lines of the daemon's log, as " (…)", or empty.
+  /// The last lines of the daemon's log (of its first 64 KiB: a start-up failure is early), as " (…)",
+  /// or empty.
   func logTail() -> String {
     let tail =
-      FileSystem.readText(atPath: logPath)?.split(separator: "\n").suffix(3).joined(separator: " / ") ?? ""
+      FileSystem.readText(atPath: logPath, maxBytes: 64 << 10)?.split(separator: "\n").suffix(3)
+      .joined(separator: " / ") ?? ""
     return tail.isEmpty ? "" : " (\(tail))"
   }
 
