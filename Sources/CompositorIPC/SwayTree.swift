@@ -86,12 +86,20 @@ public struct SwayWindow: Sendable, Hashable {
   /// client smaller than its content area centred in it, and a larger one clipped to it, from
   /// the area's top left corner. Nil while the container is not laid out or the client drew
   /// nothing.
+  ///
+  /// An Xwayland window's pixels are taken as its whole content area: sway configures an X11
+  /// window to the area's size and X11 clients take the size they are given, but sway 1.7 can
+  /// keep reporting the window's first size as its `geometry` after the client took the new one
+  /// (seen: 320×240 for seconds while ximagesink drew 640×360 at the area's corner, so the
+  /// centred 320×240 showed a still middle of a live picture). A client that kept a smaller size
+  /// is inside the area, centred, with sway's background around it.
   public var surface: SwayRect? {
     guard let rect, let content = windowRect, let geometry, geometry.width > 0, geometry.height > 0,
       content.width > 0, content.height > 0
     else { return nil }
     let left = rect.x + content.x
     let top = rect.y + content.y
+    if isXwayland { return SwayRect(x: left, y: top, width: content.width, height: content.height) }
     return SwayRect(
       x: left + max(0, (content.width - geometry.width) / 2),
       y: top + max(0, (content.height - geometry.height) / 2),
@@ -106,6 +114,9 @@ public struct SwayWindow: Sendable, Hashable {
     s.y -= output?.y ?? 0
     return s
   }
+  /// Whether the client is an X11 window through Xwayland (sway's `shell`: `xwayland`, against
+  /// `xdg_shell` for a native Wayland client).
+  public var isXwayland: Bool
   /// The xdg-shell app id (`camera-app`), when the client set one.
   public var appID: String?
   /// The title, when the client set one.
@@ -124,6 +135,7 @@ public struct SwayWindow: Sendable, Hashable {
     self.windowRect = SwayRect(o["window_rect"])
     self.geometry = SwayRect(o["geometry"])
     self.output = nil
+    if case .string("xwayland") = o["shell"] { isXwayland = true } else { isXwayland = false }
     if case .string(let a) = o["app_id"] { appID = a } else { appID = nil }
     if case .string(let t) = o["name"] { title = t } else { title = nil }
     if case .bool(let f) = o["focused"] { focused = f } else { focused = false }

@@ -139,22 +139,60 @@ struct SwayIPCTests {
     #expect(window.windowRect == SwayRect(x: 0, y: 0, width: 1280, height: 800))
     #expect(window.geometry == SwayRect(x: 0, y: 0, width: 320, height: 240))
     #expect(window.output == SwayRect(x: 0, y: 0, width: 1280, height: 800))
+    // Not Xwayland's (no `shell`, as for a native xdg-shell window): its geometry, centred.
+    #expect(!window.isXwayland)
     #expect(window.surfaceOnOutput == SwayRect(x: 480, y: 280, width: 320, height: 240))
     // On an output right of another, behind a 2-pixel border: the output's corner is the origin.
+    var moved = Self.onRightOutputBehindBorder(window)
+    #expect(moved.surfaceOnOutput == SwayRect(x: 480, y: 280, width: 320, height: 240))
+    // Before the client drew (no geometry) or before sway laid it out (0×0): not known.
+    #expect(Self.beforeDrawnOrLaidOut(moved).allSatisfy { $0.surfaceOnOutput == nil })
+    // A client larger than its container is clipped to it, from the container's corner.
+    moved.windowRect = SwayRect(x: 0, y: 0, width: 200, height: 100)
+    #expect(moved.surfaceOnOutput == SwayRect(x: 0, y: 0, width: 200, height: 100))
+  }
+
+  /// `window` on an output right of another (at x 1920), behind a 2-pixel border.
+  static func onRightOutputBehindBorder(_ window: SwayWindow) -> SwayWindow {
     var moved = window
     moved.output = SwayRect(x: 1920, y: 0, width: 1280, height: 800)
     moved.rect = SwayRect(x: 1920, y: 0, width: 1280, height: 800)
     moved.windowRect = SwayRect(x: 2, y: 2, width: 1276, height: 796)
-    #expect(moved.surfaceOnOutput == SwayRect(x: 480, y: 280, width: 320, height: 240))
-    // Before the client drew (no geometry) or before sway laid it out (0×0): not known.
-    moved.geometry = SwayRect(x: 0, y: 0, width: 0, height: 0)
-    #expect(moved.surfaceOnOutput == nil)
-    moved.geometry = window.geometry
-    moved.windowRect = SwayRect(x: 0, y: 0, width: 0, height: 0)
-    #expect(moved.surfaceOnOutput == nil)
-    // A client larger than its container is clipped to it, from the container's corner.
-    moved.windowRect = SwayRect(x: 0, y: 0, width: 200, height: 100)
-    #expect(moved.surfaceOnOutput == SwayRect(x: 0, y: 0, width: 200, height: 100))
+    return moved
+  }
+
+  /// `window` before its client drew (geometry 0×0), and before sway laid it out (content 0×0).
+  static func beforeDrawnOrLaidOut(_ window: SwayWindow) -> [SwayWindow] {
+    var undrawn = window
+    undrawn.geometry = SwayRect(x: 0, y: 0, width: 0, height: 0)
+    var unplaced = window
+    unplaced.windowRect = SwayRect(x: 0, y: 0, width: 0, height: 0)
+    return [undrawn, unplaced]
+  }
+
+  @Test(
+    "an Xwayland window's pixels are its container's content area, whatever sway's geometry still says"
+  )
+  func xwaylandWindowGeometry() throws {
+    // What GET_TREE said 8 s after ximagesink mapped on a 640×360 output, while the client drew
+    // 640×360 at (0, 0) (screenshot: one-pixel noise, not a scaled 320×240): sway 1.7 kept the X
+    // window's first size as its geometry. Centring that geometry had the probe read the static
+    // bars in the middle, never the noise, and the run failed (XwaylandBenchTests, 1 run in 30).
+    let tree = Self.treeWithSmallWindow.replacingOccurrences(
+      of: #""app_id":null"#, with: #""app_id":null,"shell":"xwayland""#)
+    let server = try FakeServer(
+      reply: Self.header(length: UInt32(tree.utf8.count), type: 4) + Array(tree.utf8))
+    let ipc = try SwayIPC(path: server.path)
+    defer { ipc.close() }
+    let window = try #require(try ipc.windows(until: MonotonicClock.now() &+ 10_000_000_000).first)
+    #expect(window.isXwayland)
+    #expect(window.geometry == SwayRect(x: 0, y: 0, width: 320, height: 240))
+    #expect(window.surfaceOnOutput == SwayRect(x: 0, y: 0, width: 1280, height: 800))
+    // Behind a border, on an output right of another: the content area, from the output's corner.
+    let moved = Self.onRightOutputBehindBorder(window)
+    #expect(moved.surfaceOnOutput == SwayRect(x: 2, y: 2, width: 1276, height: 796))
+    // Before the client drew anything, or before sway laid it out: not known, as for any window.
+    #expect(Self.beforeDrawnOrLaidOut(moved).allSatisfy { $0.surfaceOnOutput == nil })
   }
 
   @Test("an event whose payload comes after the read's deadline is read whole by the next read")

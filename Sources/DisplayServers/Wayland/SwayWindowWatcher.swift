@@ -12,7 +12,8 @@ import SystemCalls
 /// 0×0), so once it reported a window the thread asks sway's tree (`GET_TREE`, on a second
 /// connection) at once and then every `treePollNanoseconds` while it runs, and reports the
 /// window again (same identifier, same `seenNanoseconds`) whenever where the client's pixels are
-/// on its output (`SwayWindow.surfaceOnOutput`: centred in its container when smaller) changed.
+/// on its output (`SwayWindow.surfaceOnOutput`: centred in its container when smaller; an
+/// Xwayland window's whole content area) changed.
 package final class SwayWindowWatcher: WaylandWindowWatcher {  // mutable state behind `state`
   package let method = "sway_ipc"
   /// How long the subscription may take (2 s): sway answers in well under a millisecond.
