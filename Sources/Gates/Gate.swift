@@ -205,25 +205,13 @@ public enum Gate {
               limit: gate.min_ratio ?? gate.max_ratio))
           continue
         }
-        let r = Gate.statistic.compare(
-          reference: sd, new: sn, threshold: 0, alpha: 0.05, resamples: resamples,
+        let (status, r) = relativeStatus(
+          gate, numerator: sn, denominator: sd, resamples: resamples,
           seed: seed ^ SplitMix64.stableHash("\(gate.name)|\(camera)"))
-        var status = GateOutcome.Status.pass
-        var bounds: [String] = []
-        // A violated bound fails when the whole CI is beyond it, or when there is no CI (the
-        // bootstrap refused); otherwise it is inconclusive.
-        if let lo = gate.min_ratio {
-          bounds.append("≥ \(NumberFormat.ratio(lo))")
-          if r.ratio < lo { status = r.ci95.isRefused || r.ci95.upper < lo ? .fail : .inconclusive }
-        }
-        if let hi = gate.max_ratio {
-          bounds.append("≤ \(NumberFormat.ratio(hi))")
-          if r.ratio > hi {
-            status = r.ci95.isRefused || r.ci95.lower > hi ? .fail : (status == .fail ? .fail : .inconclusive)
-          }
-        }
+        let bounds =
+          (gate.min_ratio.map { ["≥ \(NumberFormat.ratio($0))"] } ?? [])
+          + (gate.max_ratio.map { ["≤ \(NumberFormat.ratio($0))"] } ?? [])
         let noRatio = noRatioReason(r)
-        if noRatio != nil { status = .fail }
         var message =
           "\(gate.numerator)/\(gate.denominator) \(gate.phase) in \(gate.condition) = \(NumberFormat.ratio(r.ratio))"
           + " (95 % CI \(NumberFormat.ci(r.ci95))), required \(bounds.joined(separator: " and "));"
@@ -243,5 +231,26 @@ public enum Gate {
       }
     }
     return out
+  }
+
+  /// One relative gate's decision on its two cells' samples (ms, a failed run `+∞`), with the
+  /// comparison it rests on: a violated bound fails when the whole bootstrap CI is beyond it, or
+  /// when there is no CI (the bootstrap refused), otherwise it is inconclusive; no finite ratio
+  /// fails. `checkRelative` and `RelativeGatePower` decide with it.
+  public static func relativeStatus(
+    _ gate: GateDefinitions.RelativeGate, numerator sn: [Double], denominator sd: [Double], resamples: Int,
+    seed: UInt64
+  ) -> (GateOutcome.Status, SampleComparison) {
+    let r = Gate.statistic.compare(
+      reference: sd, new: sn, threshold: 0, alpha: 0.05, resamples: resamples, seed: seed)
+    var status = GateOutcome.Status.pass
+    if let lo = gate.min_ratio, r.ratio < lo {
+      status = r.ci95.isRefused || r.ci95.upper < lo ? .fail : .inconclusive
+    }
+    if let hi = gate.max_ratio, r.ratio > hi {
+      status = r.ci95.isRefused || r.ci95.lower > hi ? .fail : (status == .fail ? .fail : .inconclusive)
+    }
+    if noRatioReason(r) != nil { status = .fail }
+    return (status, r)
   }
 }

@@ -236,6 +236,13 @@ package struct SequentialOutcome: Sendable, Hashable, Codable {
   package var look: Int
   /// The runs a side it used.
   package var runsPerSide: Int
+
+  /// An outcome: `verdict` at `look`, after `runsPerSide` runs a side.
+  package init(verdict: SequentialVerdict, look: Int, runsPerSide: Int) {
+    self.verdict = verdict
+    self.look = look
+    self.runsPerSide = runsPerSide
+  }
 }
 
 /// What a design costs and catches on recorded runs: the numbers `bench power --sequential` will
@@ -247,6 +254,10 @@ package struct SequentialPower: Sendable, Hashable {
   package var trials: Int
   /// How many ended with each verdict.
   package var verdicts: [SequentialVerdict: Int]
+  /// How many fail CI's step as `scripts/ab-gate` reads a cell: SLOWER, or UNKNOWN with the ratio
+  /// of medians over the runs used beyond 1 + threshold (the fixed gate's inconclusive, which
+  /// `--inconclusive fail` fails). A failed run (`+∞`) ranks slowest, so failures are inside it.
+  package var stepFailures: Int = 0
   /// The mean runs a side used.
   package var meanRuns: Double
   /// The most runs a side any comparison used.
@@ -261,6 +272,7 @@ extension SequentialDesign {
     var verdicts: [SequentialVerdict: Int] = [:]
     var total = 0
     var worst = 0
+    var failing = 0
     guard !recorded.isEmpty else {
       return SequentialPower(shift: shift, trials: 0, verdicts: [:], meanRuns: .nan, worstRuns: 0)
     }
@@ -269,11 +281,28 @@ extension SequentialDesign {
       let new = (0..<maximumRuns).map { _ in recorded[rng.nextIndex(below: recorded.count)] * (1 + shift) }
       let outcome = run(reference: reference, new: new)
       verdicts[outcome.verdict, default: 0] += 1
+      if failsStep(outcome, reference: reference, new: new) { failing += 1 }
       total += outcome.runsPerSide
       worst = max(worst, outcome.runsPerSide)
     }
     return SequentialPower(
-      shift: shift, trials: trials, verdicts: verdicts,
+      shift: shift, trials: trials, verdicts: verdicts, stepFailures: failing,
       meanRuns: trials > 0 ? Double(total) / Double(trials) : .nan, worstRuns: worst)
+  }
+
+  /// Whether `outcome` of `reference` against `new` fails CI's step (`scripts/ab-gate`): SLOWER,
+  /// or UNKNOWN with B's median over the runs used more than the threshold slower than A's.
+  package func failsStep(_ outcome: SequentialOutcome, reference: [Double], new: [Double]) -> Bool {
+    switch outcome.verdict {
+    case .slower: return true
+    case .faster, .same: return false
+    case .unknown:
+      let runs = min(outcome.runsPerSide, reference.count, new.count)
+      guard runs > 0 else { return false }
+      let a = Statistics.median(Array(reference[..<runs]))
+      let b = Statistics.median(Array(new[..<runs]))
+      // No ratio (both medians failed runs) fails, as ab-gate reads a cell without one.
+      return !(b / a <= 1 + threshold)
+    }
   }
 }

@@ -34,6 +34,9 @@ package struct SequentialSizing: Sendable, Hashable, Codable {
     package var same: Int
     /// Comparisons ending UNKNOWN.
     package var unknown: Int
+    /// Comparisons that fail CI's step (`SequentialPower.stepFailures`): SLOWER, or UNKNOWN
+    /// beyond the threshold.
+    package var stepFailures: Int
     /// The mean runs a side used: the expected cost.
     package var meanRuns: Double
     /// The most runs a side any comparison used.
@@ -47,6 +50,7 @@ package struct SequentialSizing: Sendable, Hashable, Codable {
       faster = power.verdicts[.faster] ?? 0
       same = power.verdicts[.same] ?? 0
       unknown = power.verdicts[.unknown] ?? 0
+      stepFailures = power.stepFailures
       meanRuns = power.meanRuns
       worstRuns = power.worstRuns
     }
@@ -67,6 +71,15 @@ package struct SequentialSizing: Sendable, Hashable, Codable {
     package var familyFalseAlarmRate: Double
     /// Its 95 % upper bound (each cell's rate at its upper bound).
     package var familyFalseAlarmUpperBound: Double
+    /// The family-wise share of A/A comparisons failing CI's step (SLOWER, or UNKNOWN beyond the
+    /// threshold, in any cell; 1 − ∏(1 − each cell's rate)), and its 95 % upper bound.
+    package var familyStepFailureRate: Double
+    /// Its 95 % upper bound.
+    package var familyStepFailureUpperBound: Double
+    /// The lowest share at the goals' shift failing CI's step in any cell, and its 95 % lower bound.
+    package var worstStepCaughtRate: Double
+    /// Its 95 % lower bound.
+    package var worstStepCaughtLowerBound: Double
     /// The lowest share of SLOWER at the goals' shift in any cell.
     package var worstCaughtRate: Double
     /// Its 95 % lower bound.
@@ -132,10 +145,19 @@ package struct SequentialSizing: Sendable, Hashable, Codable {
     let alarmBounds = aa.map { BinomialBounds.upper(events: $0.slower + $0.faster, trials: $0.comparisons) }
     let family = 1 - alarms.reduce(1) { $0 * (1 - $1) }
     let familyBound = 1 - alarmBounds.reduce(1) { $0 * (1 - $1) }
+    let stepAlarms = aa.map { Double($0.stepFailures) / Double(max(1, $0.comparisons)) }
+    let stepBounds = aa.map { BinomialBounds.upper(events: $0.stepFailures, trials: $0.comparisons) }
     let worst = caught.min { $0.slower < $1.slower }
+    let worstStep = caught.min { $0.stepFailures < $1.stepFailures }
     return Row(
       pairsPerLook: design.pairsPerLook, looks: design.looks, maximumRunsPerSide: design.maximumRuns,
       cells: figures, familyFalseAlarmRate: family, familyFalseAlarmUpperBound: familyBound,
+      familyStepFailureRate: 1 - stepAlarms.reduce(1) { $0 * (1 - $1) },
+      familyStepFailureUpperBound: 1 - stepBounds.reduce(1) { $0 * (1 - $1) },
+      worstStepCaughtRate: worstStep.map { Double($0.stepFailures) / Double(max(1, $0.comparisons)) } ?? .nan,
+      worstStepCaughtLowerBound: worstStep.map {
+        BinomialBounds.lower(events: $0.stepFailures, trials: $0.comparisons)
+      } ?? .nan,
       worstCaughtRate: worst.map { Double($0.slower) / Double(max(1, $0.comparisons)) } ?? .nan,
       worstCaughtLowerBound: worst.map { BinomialBounds.lower(events: $0.slower, trials: $0.comparisons) }
         ?? .nan)

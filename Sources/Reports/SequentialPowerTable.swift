@@ -45,14 +45,16 @@ package enum SequentialPowerTable {
     for cell in r.cells {
       text += "\n\(cell.cell) (\(cell.recordedRuns) runs recorded):\n"
       let header = [
-        "shift", "comparisons", "SLOWER", "FASTER", "SAME", "UNKNOWN", "mean runs a side", "worst",
+        "shift", "comparisons", "SLOWER", "FASTER", "SAME", "UNKNOWN", "step fails", "mean runs a side",
+        "worst",
       ]
       let lines =
         [header]
         + cell.shifts.map { f in
           [
             pct(f.shift), String(f.comparisons), String(f.slower), String(f.faster), String(f.same),
-            String(f.unknown), NumberFormat.fixed(f.meanRuns, decimals: 1), String(f.worstRuns),
+            String(f.unknown), String(f.stepFailures), NumberFormat.fixed(f.meanRuns, decimals: 1),
+            String(f.worstRuns),
           ]
         }
       text += GatePowerTable.aligned(lines)
@@ -66,6 +68,11 @@ package enum SequentialPowerTable {
     text += " \(atText) at +\(shiftText); at most \(r.maximumRunsPerSide)."
     text += " False alarms family-wise \(pct(r.familyFalseAlarmRate)), \(shiftText) caught in"
     text += " \(pct(r.worstCaughtRate)) (the worst cell)\n"
+    text += "CI's step (scripts/ab-gate: SLOWER, or UNKNOWN beyond the threshold, fails a cell): a healthy"
+    text +=
+      " commit fails it in \(pct(r.familyStepFailureRate)) (95 % bound \(pct(r.familyStepFailureUpperBound)),"
+    text += " any cell); \(shiftText) fails it in \(pct(r.worstStepCaughtRate)) (95 % bound"
+    text += " \(pct(r.worstStepCaughtLowerBound)), the worst cell)\n"
     return text
   }
 }

@@ -120,3 +120,39 @@ extension PowerCommandTests {
     #expect(out.contains("low-power") && out.contains("hot"), "\(out)")
   }
 }
+
+extension PowerCommandTests {
+  @Test(
+    "bench power --relative measures the gates file's relative gates at CI's 3 runs a cell; beside --sequential, an unreadable file or a file without one, exit 2"
+  )
+  func relativeGates() throws {
+    let results = try save(
+      SyntheticResults.make(configs: ["deferred", "eager", "preview-only"], conditions: ["cold"], runs: 12),
+      "relative.json")
+    let gates = dir + "/gates.json"
+    let definitions = """
+      { "schema": "firstframe.gates/1", "relative": [
+        { "name": "at least", "phase": "first_frame_observed", "condition": "cold",
+          "numerator": "eager", "denominator": "deferred", "min_ratio": 1.8 } ] }
+      """
+    try Data(definitions.utf8).write(to: URL(fileURLWithPath: gates))
+    let (code, text, err) = run(PowerCommand.self, [results, "--relative", gates, "--comparisons", "20"])
+    #expect(code == 0, "\(err)")
+    #expect(
+      text.contains("relative gates on \(results): 3 runs drawn from each cell, 20 comparisons a shift"))
+    #expect(text.contains("at least (≥ 1.8;") && text.contains("0 (A/A)"))
+    let (json, out, _) = run(
+      PowerCommand.self, [results, "--relative", gates, "--comparisons", "20", "--format", "json"])
+    #expect(json == 0 && out.contains("\"familyFalseAlarms\""))
+    let (both, _, bothErr) = run(PowerCommand.self, [results, "--relative", gates, "--sequential"])
+    #expect(both == 2 && bothErr.contains("--relative measures the relative gates"))
+    let (missing, _, missingErr) = run(PowerCommand.self, [results, "--relative", dir + "/none.json"])
+    #expect(missing == 2 && missingErr.contains("none.json"))
+    let empty = dir + "/empty-gates.json"
+    try Data(#"{ "schema": "firstframe.gates/1" }"#.utf8).write(to: URL(fileURLWithPath: empty))
+    let (none, _, noneErr) = run(PowerCommand.self, [results, "--relative", empty])
+    #expect(none == 2 && noneErr.contains("holds no relative gate"))
+    let (few, _, fewErr) = run(PowerCommand.self, [results, "--relative", gates, "--runs-per-side", "13"])
+    #expect(few == 2 && fewErr.contains("with 13 runs each"))
+  }
+}

@@ -122,4 +122,34 @@ import Testing
     #expect(aa.worstRuns <= design.maximumRuns && big.worstRuns <= design.maximumRuns)
     #expect(design.power(recorded: [], shift: 0, trials: 10, seed: 3).trials == 0)
   }
+
+  @Test(
+    "CI's step fails a cell SLOWER, or UNKNOWN beyond the threshold (no ratio too), as scripts/ab-gate reads it; resampling counts those"
+  )
+  func stepFailures() {
+    let design = SequentialDesignTests.design
+    let a = [Double](repeating: 100, count: 8)
+    func outcome(_ verdict: SequentialVerdict) -> SequentialOutcome {
+      SequentialOutcome(verdict: verdict, look: 2, runsPerSide: 8)
+    }
+    #expect(design.failsStep(outcome(.slower), reference: a, new: a))
+    #expect(!design.failsStep(outcome(.same), reference: a, new: a.map { $0 * 1.2 }))
+    #expect(!design.failsStep(outcome(.faster), reference: a, new: a))
+    #expect(!design.failsStep(outcome(.unknown), reference: a, new: a.map { $0 * 1.04 }))
+    #expect(design.failsStep(outcome(.unknown), reference: a, new: a.map { $0 * 1.06 }))
+    // Only the runs used count: beyond them B is far slower, but the look stopped before.
+    #expect(!design.failsStep(outcome(.unknown), reference: a + [100], new: a + [900]))
+    let failed = [Double](repeating: .infinity, count: 8)
+    #expect(design.failsStep(outcome(.unknown), reference: failed, new: failed))
+    #expect(!design.failsStep(outcome(.unknown), reference: failed, new: a))
+    // Resampled: every SLOWER fails the step, and some UNKNOWN may; SAME and FASTER never do.
+    var rng = SplitMix64(seed: 43)
+    let recorded = SequentialDesignTests.runs(60, shift: 0, failureRate: 0.02, rng: &rng)
+    for shift in [0.0, 0.05, 0.2] {
+      let p = design.power(recorded: recorded, shift: shift, trials: 200, seed: 5)
+      let slower = p.verdicts[.slower] ?? 0
+      #expect(p.stepFailures >= slower && p.stepFailures <= slower + (p.verdicts[.unknown] ?? 0), "\(p)")
+    }
+    #expect(design.power(recorded: recorded, shift: 0.2, trials: 200, seed: 5).stepFailures == 200)
+  }
 }

@@ -27,11 +27,7 @@ extension PowerCommand {
     switch options.format {
     case .table: output.write(SequentialPowerTable.text(sizing, source: options.path, phase: phase))
     case .json:
-      let encoder = JSONEncoder()
-      encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-      encoder.nonConformingFloatEncodingStrategy = .convertToString(
-        positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-      if let data = try? encoder.encode(sizing) { output.write(String(decoding: data, as: UTF8.self) + "\n") }
+      writeJSON(sizing, to: &output)
     }
     return 0
   }

@@ -31,6 +31,8 @@ package enum PowerCommand: Command {
     package var margin = PowerCommand.defaultMargin
     /// `--sequential`: measure the sequential design (`SequentialSizing`) instead of the fixed gate.
     package var sequential = false
+    /// `--relative FILE`: measure the relative gates of that gates file instead (`RelativeGatePower`).
+    package var relative: String?
   }
 
   /// CI's runs per side over the smallest count meeting the goals, by default: the ratio of
@@ -74,6 +76,10 @@ package enum PowerCommand: Command {
     "--sequential",
     "measure bench ab's sequential design instead: expected and most runs a side, verdicts per shift; --size sizes it"
   )
+  static let relative = Option<String?>(
+    "--relative", "GATES.json",
+    "measure the file's relative gates instead: their false alarms and reach at --runs-per-side runs a cell (default 3, CI's)",
+    parser: .fileName)
   static let margin = Option(
     "--margin", "X", "CI's runs per side over the smallest count meeting the goals", default: defaultMargin,
     parser: .number(in: NumberRange(atLeast: 1, atMost: 100)))
@@ -96,7 +102,7 @@ package enum PowerCommand: Command {
       """,
     options: [
       runsPerSide, comparisons, format, inconclusive, size, shift, powerGoal, falseAlarmGoal, margin,
-      sequential,
+      sequential, relative,
     ],
     epilogue: """
       --sequential measures bench ab's sequential design (a look every 4 pairs, α = 0.01 over the
@@ -107,6 +113,12 @@ package enum PowerCommand: Command {
       runs a side (default 36), --comparisons the resamples per shift (default 500 with
       --sequential). With --size it tries 2 … 12 looks and reports the smallest design meeting the
       goals. Cells need 10 runs.
+      --relative GATES.json measures the file's relative gates (Benchmarks/gates.json: ratios of
+      two configurations' medians against a bound) as bench gate decides them, an inconclusive
+      decision counted as --inconclusive says: --runs-per-side runs (default 3, what CI gives
+      them) are drawn from each cell, --comparisons times (default 500 with --relative), at
+      shift 0 (how often a healthy build fails) and with the ratio moved 5 % … 100 % toward the
+      bound (the protected configuration that much slower).
       exit status: 0 measured, 2 bad usage, an unreadable results file or no cell with enough runs
       """)
 
@@ -114,7 +126,8 @@ package enum PowerCommand: Command {
   package static func options(from parsed: ParsedOptions) throws(UsageError) -> Options {
     Options(
       path: try parsed.onlyResultsFile(), runsPerSide: try parsed.value(runsPerSide),
-      comparisons: parsed.values[comparisons.name] == nil && parsed.isSet(sequential)
+      comparisons: parsed.values[comparisons.name] == nil
+        && (parsed.isSet(sequential) || parsed.values[relative.name] != nil)
         ? sequentialComparisons : try parsed.value(comparisons),
       format: try parsed.value(format), inconclusive: try parsed.value(inconclusive),
       size: parsed.isSet(size),
@@ -122,7 +135,16 @@ package enum PowerCommand: Command {
         shift: try parsed.value(shift) / 100, power: try parsed.value(powerGoal) / 100,
         falseAlarms: try parsed.value(falseAlarmGoal) / 100),
       margin: try parsed.value(margin),
-      sequential: parsed.isSet(sequential))
+      sequential: parsed.isSet(sequential), relative: try relativeOption(parsed))
+  }
+
+  /// `--relative`'s file, refused beside `--sequential` or `--size`, which measure other gates.
+  static func relativeOption(_ parsed: ParsedOptions) throws(UsageError) -> String? {
+    guard let path = try parsed.value(relative) else { return nil }
+    if parsed.isSet(sequential) || parsed.isSet(size) {
+      throw UsageError("--relative measures the relative gates; it takes neither --sequential nor --size")
+    }
+    return path
   }
 
   /// `--sequential`'s resamples per shift when `--comparisons` is not given.
@@ -181,6 +203,9 @@ package enum PowerCommand: Command {
       try ResultsFile.load(path: options.path)
     }
     if options.sequential { return try executeSequential(options, results: results, output: &output) }
+    if let gates = options.relative {
+      return try executeRelative(options, gatesPath: gates, results: results, output: &output)
+    }
     let sizing =
       options.size
       ? GateSizing.size(
@@ -204,12 +229,17 @@ package enum PowerCommand: Command {
     switch options.format {
     case .table: output.write(GatePowerTable.text(report, source: options.path))
     case .json:
-      let encoder = JSONEncoder()
-      encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-      encoder.nonConformingFloatEncodingStrategy = .convertToString(
-        positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-      if let data = try? encoder.encode(report) { output.write(String(decoding: data, as: UTF8.self) + "\n") }
+      writeJSON(report, to: &output)
     }
     return 0
+  }
+
+  /// `value` as the `--format json` output: pretty, keys sorted, non-finite numbers as strings.
+  static func writeJSON(_ value: some Encodable, to output: inout some TextOutputStream) {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    encoder.nonConformingFloatEncodingStrategy = .convertToString(
+      positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+    if let data = try? encoder.encode(value) { output.write(String(decoding: data, as: UTF8.self) + "\n") }
   }
 }
