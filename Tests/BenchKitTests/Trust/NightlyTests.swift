@@ -23,12 +23,13 @@ import Testing
     env["GATES"] = dir + "/no-gates.json"
     env["GITHUB_STEP_SUMMARY"] = dir + "/summary.md"
     env["HISTORY_DB"] = dir + "/history.sqlite"
-    // Only the benchmark and its gates: no calibration, planted check, peers in the VM, fuzzing
+    // Only the benchmark and its gates: no calibration, planted or bisect check, peers in the VM, fuzzing
     // or sanitizer runs (they come after).
     env["CALIBRATE_TRIALS"] = "0"
     env["FUZZ_SECONDS"] = "0"
     env["SANITIZE"] = "none"
     env["PLANTED"] = "0"
+    env["BISECT_CHECK"] = "0"
     env["STATES_COST_PAIRS"] = "0"
     env["PEERS_RUNS"] = "0"
     env["UNPRIVILEGED"] = "0"
