@@ -17,12 +17,12 @@ import SystemCalls
 ///
 /// A second knob plants a regression only a **cold** launch pays (issue 37, item 2:
 /// `PLANTED_KIND=cold scripts/planted-slowdown-check`): with ``startupAssetMegabytes`` above 0,
-/// `launch` maps a start-up asset of that many MiB kept beside the executable and touches one
+/// `launch` maps a start-up asset of that many MiB kept in `/var/tmp` and touches one
 /// byte in every 64 KiB of it before anything else, as an app that pages in a large new library
 /// or asset at start-up. On a warm launch the pages are in the page cache (a thousand minor
 /// faults, about a millisecond); a cold launch (bench's `cold` evicts the app's mapped files and,
-/// as root, drops all clean caches) reads them from the disk. The first launch of a build writes
-/// the asset (once, atomically).
+/// as root, drops all clean caches) reads them from the disk. The first launch writes the asset
+/// (once, atomically, as whichever user it runs as).
 enum PlantedRegression {
   /// The fraction of the time since `main` by which the launch's first frame is held back
   /// (0.10 = 10 % later); 0 disables the knob. `scripts/planted-slowdown-check` edits this line.
@@ -38,34 +38,61 @@ enum PlantedRegression {
   /// A sum of the touched bytes, kept so that the reads cannot be left out.
   private static let assetChecksum = Atomic<UInt64>(0)
 
-  /// Maps the start-up asset (``startupAssetMegabytes`` MiB, `planted-startup-asset-<N>MiB.bin`
-  /// beside the executable, written first when it is missing or of another size) and touches one
-  /// byte in every 64 KiB of it; returns at once when the knob is 0. A failure leaves the launch
-  /// as it was: a planted regression never fails a run.
-  static func readStartupAsset() {
-    guard startupAssetMegabytes > 0 else { return }
-    let length = startupAssetMegabytes << 20
-    guard let executable = try? FileSystem.symbolicLinkDestination(atPath: "/proc/self/exe"),
-      let slash = executable.lastIndex(of: "/")
-    else { return }
-    let path = String(executable[..<slash]) + "/planted-startup-asset-\(startupAssetMegabytes)MiB.bin"
+  /// Where the start-up asset is kept: `/var/tmp`, world-writable and sticky, so that the app
+  /// user bench runs camera-app as (nobody when bench is root) can make it once and every later
+  /// launch finds it. Beside the executable, in the build cache, only root could: every launch
+  /// made the whole asset in memory again and failed to keep it, a CPU cost warm launches paid too.
+  static let assetFolder = "/var/tmp"
+
+  /// The asset's path for `megabytes` MiB in `folder`.
+  static func assetPath(megabytes: Int, folder: String = assetFolder) -> String {
+    folder + "/firstframe-planted-startup-asset-\(megabytes)MiB.bin"
+  }
+
+  /// What ``readStartupAsset(megabytes:folder:)`` did.
+  enum AssetOutcome: Equatable {
+    /// The knob is 0: nothing read or written.
+    case off
+    /// The asset was there and was paged in.
+    case read
+    /// The asset was missing (or of another size): made, then paged in.
+    case written
+    /// The folder cannot keep it: nothing made, nothing read.
+    case unwritable
+  }
+
+  /// Maps the start-up asset (``startupAssetMegabytes`` MiB at ``assetPath(megabytes:folder:)``,
+  /// made first when it is missing or of another size) and touches one byte in every 64 KiB of
+  /// it; returns at once when the knob is 0. A failure leaves the launch as it was: a planted
+  /// regression never fails a run, and the asset is made in memory only where it can be kept.
+  @discardableResult
+  static func readStartupAsset(megabytes: Int = startupAssetMegabytes, folder: String = assetFolder)
+    -> AssetOutcome
+  {
+    guard megabytes > 0 else { return .off }
+    let length = megabytes << 20
+    let path = assetPath(megabytes: megabytes, folder: folder)
+    var outcome = AssetOutcome.read
     var fd = try? FileSystem.openForReading(atPath: path, refusingLinks: true)
     if let open = fd, FileSystem.size(of: open) != length || !FileSystem.isRegularFile(open) {
       FileDescriptorIO.close(open)
       fd = nil
     }
     if fd == nil {
+      guard FileSystem.isWritable(atPath: folder) else { return .unwritable }
       // Not zeros: every byte written, so that no file system can keep it as a hole.
       let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 12) }
-      guard (try? FileSystem.replaceAtomically(bytes, atPath: path)) != nil else { return }
+      guard (try? FileSystem.replaceAtomically(bytes, atPath: path)) != nil else { return .unwritable }
       fd = try? FileSystem.openForReading(atPath: path, refusingLinks: true)
+      outcome = .written
     }
-    guard let open = fd else { return }
+    guard let open = fd else { return .unwritable }
     defer { FileDescriptorIO.close(open) }
-    guard let mapped = try? FileSystem.mapForLife(open, length: length) else { return }
+    guard let mapped = try? FileSystem.mapForLife(open, length: length) else { return .unwritable }
     var sum: UInt64 = 0
     for offset in stride(from: 0, to: length, by: assetStride) { sum &+= UInt64(mapped[offset]) }
     assetChecksum.store(sum, ordering: .relaxed)
+    return outcome
   }
 
   /// Whether the launch's first frame has gone through ``holdFirstFrame(_:)`` (once per process).

@@ -44,4 +44,10 @@ extension FileSystem {
   public static func isExecutable(atPath path: String) -> Bool {
     access(path, X_OK) == 0
   }
+
+  /// Whether this process may write to `path` (a folder: create files in it; following symbolic
+  /// links). The corresponding call is `access(2)` with `W_OK`.
+  public static func isWritable(atPath path: String) -> Bool {
+    access(path, W_OK) == 0
+  }
 }
