@@ -106,9 +106,7 @@ public enum GatePower {
     var caught = [Int](repeating: 0, count: shifts.count)
     var order = Array(samples.indices)
     for _ in 0..<comparisons {
-      for i in stride(from: order.count - 1, to: 0, by: -1) {
-        order.swapAt(i, rng.nextIndex(below: i + 1))
-      }
+      rng.shuffle(&order)
       let baseline = order[0..<runsPerSide].map { samples[$0] }
       let new = order[runsPerSide..<(2 * runsPerSide)].map { samples[$0] }
       alarms.append(rule.fails(baseline: baseline, new: new))

@@ -130,12 +130,10 @@ public enum RelativeGatePower {
     return report
   }
 
-  /// `count` of `samples` drawn without replacement.
+  /// `count` of `samples` drawn without replacement: the first `count` of a shuffled copy.
   static func draw(_ samples: [Double], _ count: Int, _ rng: inout SplitMix64) -> [Double] {
     var pool = samples
-    for i in 0..<count {
-      pool.swapAt(i, i + rng.nextIndex(below: pool.count - i))
-    }
+    rng.shuffle(&pool)
     return Array(pool[..<count])
   }
 }

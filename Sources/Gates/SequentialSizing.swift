@@ -124,6 +124,9 @@ package struct SequentialSizing: Sendable, Hashable, Codable {
     }
   }
 
+  /// The chance that any of independent cells with these rates fails: 1 − ∏(1 − rate).
+  static func familyRate(_ rates: [Double]) -> Double { 1 - rates.reduce(1) { $0 * (1 - $1) } }
+
   /// `design`'s figures in each cell at each of `shifts`, from `comparisons` resamples, seeded.
   static func row(
     _ design: SequentialDesign, cells: [(String, [Double])], shifts: [Double], goalShift: Double,
@@ -143,8 +146,8 @@ package struct SequentialSizing: Sendable, Hashable, Codable {
     let caught = figures.compactMap { $0.shifts.first { $0.shift == goalShift } }
     let alarms = aa.map { Double($0.slower + $0.faster) / Double(max(1, $0.comparisons)) }
     let alarmBounds = aa.map { BinomialBounds.upper(events: $0.slower + $0.faster, trials: $0.comparisons) }
-    let family = 1 - alarms.reduce(1) { $0 * (1 - $1) }
-    let familyBound = 1 - alarmBounds.reduce(1) { $0 * (1 - $1) }
+    let family = familyRate(alarms)
+    let familyBound = familyRate(alarmBounds)
     let stepAlarms = aa.map { Double($0.stepFailures) / Double(max(1, $0.comparisons)) }
     let stepBounds = aa.map { BinomialBounds.upper(events: $0.stepFailures, trials: $0.comparisons) }
     let worst = caught.min { $0.slower < $1.slower }
@@ -152,8 +155,7 @@ package struct SequentialSizing: Sendable, Hashable, Codable {
     return Row(
       pairsPerLook: design.pairsPerLook, looks: design.looks, maximumRunsPerSide: design.maximumRuns,
       cells: figures, familyFalseAlarmRate: family, familyFalseAlarmUpperBound: familyBound,
-      familyStepFailureRate: 1 - stepAlarms.reduce(1) { $0 * (1 - $1) },
-      familyStepFailureUpperBound: 1 - stepBounds.reduce(1) { $0 * (1 - $1) },
+      familyStepFailureRate: familyRate(stepAlarms), familyStepFailureUpperBound: familyRate(stepBounds),
       worstStepCaughtRate: worstStep.map { Double($0.stepFailures) / Double(max(1, $0.comparisons)) } ?? .nan,
       worstStepCaughtLowerBound: worstStep.map {
         BinomialBounds.lower(events: $0.stepFailures, trials: $0.comparisons)

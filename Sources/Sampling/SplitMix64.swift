@@ -28,6 +28,15 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
     return Int(product.high)
   }
 
+  /// Shuffles `elements` in place (Fisher–Yates, from the last element down): the one shuffle the
+  /// resampling code uses, so that a seed gives the same order everywhere.
+  public mutating func shuffle<Element>(_ elements: inout [Element]) {
+    guard elements.count > 1 else { return }
+    for i in stride(from: elements.count - 1, to: 0, by: -1) {
+      elements.swapAt(i, nextIndex(below: i + 1))
+    }
+  }
+
   /// A uniform double in [0, 1) with 53 random bits.
   public mutating func nextUnit() -> Double {
     Double(next() >> 11) * 0x1.0p-53

@@ -151,14 +151,8 @@ package enum EDivisive {
     return (order[0] + best, t[best])
   }
 
-  /// Fisher–Yates with `rng`.
-  package static func shuffle(_ order: inout [Int], _ rng: inout SplitMix64) {
-    guard order.count > 1 else { return }
-    for i in stride(from: order.count - 1, to: 0, by: -1) {
-      let j = rng.nextIndex(below: i + 1)
-      order.swapAt(i, j)
-    }
-  }
+  /// Fisher–Yates with `rng` (`SplitMix64.shuffle`).
+  package static func shuffle(_ order: inout [Int], _ rng: inout SplitMix64) { rng.shuffle(&order) }
 
   /// |xᵢ − xⱼ| for a series, computed once.
   package struct DistanceMatrix: Sendable {
