@@ -12,7 +12,8 @@ extension Gate {
   /// report holds the outcome, the power advice and its warning, if any.
   static func compare(
     _ reference: [Double], _ current: [Double], name: String, phase: String,
-    counts: (cell: BenchResults.Cell, base: BenchResults.Cell), seed: UInt64, options: BaselineOptions
+    counts: (cell: BenchResults.Cell, base: BenchResults.Cell), cells: Int = 1, seed: UInt64,
+    options: BaselineOptions
   ) -> GateReport {
     let threshold = options.threshold(for: phase)
     let alphaText = PowerAdvice.formatAlpha(options.alpha)
@@ -20,7 +21,12 @@ extension Gate {
     let r = statistic.compare(
       reference: reference, new: current, threshold: threshold, alpha: options.alpha,
       resamples: options.resamples, seed: seed)
-    let status = baselineStatus(ratio: r.ratio, pValue: r.pValue, threshold: threshold, alpha: options.alpha)
+    // Too noisy for the threshold alone to decide: only a slowdown significant at α / cells fails.
+    let noisy = aboveNoiseCeiling(options.noiseCeiling, reference: reference, new: current) && !r.ratio.isNaN
+    let noisyAlpha = options.noisyAlpha(cells: cells)
+    var status = baselineStatus(
+      ratio: r.ratio, pValue: r.pValue, threshold: threshold, alpha: noisy ? noisyAlpha : options.alpha)
+    if status == .inconclusive && noisy { status = .skipped }
     // The noise and the runs needed come from the finished runs: a failed run's +∞ has no spread.
     let advice = statistic.advice(
       phase: name, reference: reference.filter(\.isFinite), new: current.filter(\.isFinite),
@@ -32,9 +38,21 @@ extension Gate {
       + " (\(cell.failed) of \(cell.runs) runs failed vs \(base.failed) of \(base.runs))"
     let why: String
     switch status {
-    case .fail: why = "slower beyond the \(NumberFormat.percent(threshold)) threshold at α = \(alphaText)"
+    case .fail:
+      why =
+        "slower beyond the \(NumberFormat.percent(threshold)) threshold at α = "
+        + (noisy
+          ? "\(PowerAdvice.formatAlpha(noisyAlpha)) (α / \(cells) cells: the cell is above the noise ceiling)"
+          : alphaText)
     case .pass: why = "within the \(NumberFormat.percent(threshold)) threshold"
-    case .inconclusive, .skipped:
+    case .skipped:
+      let pcts = [noise(reference), noise(current)].map { $0.isNaN ? "–" : NumberFormat.percent($0) }
+      why =
+        "slower than the \(NumberFormat.percent(threshold)) threshold but not significant at α = \(alphaText);"
+        + " not gated to the threshold: the cell's noise (\(pcts[1]) vs baseline \(pcts[0])) is above the"
+        + " \(NumberFormat.percent(options.noiseCeiling ?? 0)) noise ceiling, where only a slowdown significant at"
+        + " α / \(cells) cells = \(PowerAdvice.formatAlpha(noisyAlpha)) fails"
+    case .inconclusive:
       why =
         r.ratio.isNaN
         ? "inconclusive: no ratio (no run reached \(phase) on either side), so nothing shows it within the threshold"

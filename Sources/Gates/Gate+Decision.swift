@@ -1,3 +1,5 @@
+import Statistics
+
 /// The gate's decisions in one place: what one baseline check's numbers mean (`baselineStatus`),
 /// and what an inconclusive check counts as (`InconclusivePolicy`). `Gate.checkBaseline`,
 /// `bench gate` and `GatePower` (which measures the rule CI runs) all decide through these.
@@ -25,6 +27,22 @@ extension Gate {
     if ratio.isNaN { return .inconclusive }
     guard ratio > 1 + threshold else { return .pass }
     return pValue < alpha ? .fail : .inconclusive
+  }
+
+  /// The robust noise of a cell's samples of one phase: 1.4826 × MAD of the finished runs over
+  /// their median (0.03 = 3 %); NaN with fewer than 2 finished runs. What the noise ceiling reads.
+  public static func noise(_ samples: [Double]) -> Double {
+    let finished = samples.filter(\.isFinite)
+    guard finished.count >= 2 else { return .nan }
+    let median = Statistics.median(finished)
+    return median > 0 ? Statistics.robustStandardDeviation(finished) / median : .nan
+  }
+
+  /// True when either side's noise (`noise`) is above `ceiling`: a cell too noisy for an
+  /// inconclusive check to count as a failure (`BaselineOptions.noiseCeiling`).
+  public static func aboveNoiseCeiling(_ ceiling: Double?, reference: [Double], new: [Double]) -> Bool {
+    guard let ceiling else { return false }
+    return [noise(reference), noise(new)].contains { $0 > ceiling }
   }
 
   /// True when a check with `status` fails the gate under `policy`.

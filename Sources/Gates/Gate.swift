@@ -56,6 +56,15 @@ public enum Gate {
     /// The per-run counts whose share of runs is compared with the baseline's, gated like the
     /// failure rate (`checkQuality`); empty: no quality check.
     public var qualityCounts: [CountKey] = Gate.defaultQualityCounts
+    /// The noise above which a time check's inconclusive verdict does not fail the gate
+    /// (`bench gate --noise-ceiling PCT`, as a fraction; nil: no ceiling): a cell whose
+    /// robust noise on either side (`Gate.noise`) is higher fails only when it is slower beyond
+    /// the threshold **and** significantly so at α divided by the results' cells (`noisyAlpha`:
+    /// there the test's α, not the threshold, bounds the false alarms, so it is split over the
+    /// cells a gate run checks); anything short of that is `skipped`, named as not gated to the
+    /// threshold at that noise. The nightly sets it to the noise up to which its fixed gate was
+    /// measured to meet the goals (docs/gates-and-ci.md).
+    public var noiseCeiling: Double? = nil
 
     /// The defaults: `first_frame_observed`, 5 %, α = 0.01, a failure-rate rise of at most 5 points.
     public init(
@@ -71,6 +80,10 @@ public enum Gate {
       self.resamples = resamples
       self.seed = seed
     }
+
+    /// The significance level a cell above the noise ceiling must reach to fail, among `cells`
+    /// cells: α / `cells`.
+    public func noisyAlpha(cells: Int) -> Double { alpha / Double(Swift.max(1, cells)) }
 
     /// The threshold of `phase`, as a fraction.
     public func threshold(for phase: String) -> Double { thresholds[phase] ?? defaultThreshold }
@@ -150,7 +163,8 @@ public enum Gate {
         let seed = options.seed ^ SplitMix64.stableHash("\(key.name)|\(phase)")
         report.merge(
           compare(
-            reference, current, name: name, phase: phase, counts: (cell, base), seed: seed, options: options))
+            reference, current, name: name, phase: phase, counts: (cell, base), cells: results.cells.count,
+            seed: seed, options: options))
       }
       for key in baseKeys.subtracting(results.cells.map(CellKey.init)).sorted() {
         report.outcomes.append(

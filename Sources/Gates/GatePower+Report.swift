@@ -16,6 +16,9 @@ extension GatePower {
     public var threshold: Double
     /// What an inconclusive check counted as (`bench gate --inconclusive`; CI's is `fail`).
     public var inconclusive: Gate.InconclusivePolicy
+    /// The noise ceiling the rule had (`bench gate --noise-ceiling`, a fraction), if any: above
+    /// it, an inconclusive check passed.
+    public var noiseCeiling: Double?
     /// The seed of the shuffles.
     public var seed: UInt64
     /// One entry per cell measured, in results order.
@@ -30,6 +33,9 @@ extension GatePower {
     /// Where the runs came from: when `bench` started them (`settings.startedAt`), the host, its
     /// CPU count and kernel, the camera and profile — so a quote of these figures says whose they are.
     public var measuredOn: String
+    /// Where the baseline side's runs came from, when it was another recording (`bench power
+    /// --against`: the gate across sessions); nil when both sides are halves of one.
+    public var baselineMeasuredOn: String?
     /// The run counts tried and the one chosen for CI (`bench power --size`), when sized.
     public var sizing: GateSizing?
 
@@ -44,9 +50,13 @@ extension GatePower {
           + " (\(pct(familyFalseAlarmRate)); 95 % upper bound \(pct(familyFalseAlarmUpperBound)))"
       let sized = sizing.map { "; \($0.quote)" } ?? ""
       return "measured by Benchmarks/gate-power on \(cells.count) cell\(cells.count == 1 ? "" : "s") of"
-        + " \(cells.map(\.runs).min() ?? 0)+ runs (\(measuredOn)): \(runsPerSide) runs per side, α ="
+        + " \(cells.map(\.runs).min() ?? 0)+ runs (\(measuredOn))"
+        + (baselineMeasuredOn.map { " against a baseline recorded apart (\($0))" } ?? "")
+        + ": \(runsPerSide) runs per side, α ="
         + " \(PowerAdvice.formatAlpha(alpha)), threshold \(NumberFormat.percent(threshold)), inconclusive"
-        + " \(inconclusive.rawValue): false alarms in \(aaFalseAlarms) of \(aaComparisons) A/A comparisons"
+        + " \(inconclusive.rawValue)"
+        + (noiseCeiling.map { " (passing above a \(NumberFormat.percent($0)) noise ceiling)" } ?? "")
+        + ": false alarms in \(aaFalseAlarms) of \(aaComparisons) A/A comparisons"
         + " (\(pct(falseAlarmRate)))\(family)" + (tenPercent.map { "; \($0)" } ?? "")
         + "; smallest shift caught in ≥ 95 % of comparisons in every cell: \(pct(smallestShiftCaught()))"
         + sized
@@ -140,8 +150,9 @@ extension GatePower {
 // measured still read: their rule passed an inconclusive check, and they counted ok runs only.
 extension GatePower.Report {
   private enum CodingKeys: String, CodingKey {
-    case phase, runsPerSide, comparisonsPerCell, alpha, threshold, inconclusive, seed, cells, skipped
-    case familyComparisons, familyFalseAlarms, measuredOn, sizing
+    case phase, runsPerSide, comparisonsPerCell, alpha, threshold, inconclusive, noiseCeiling, seed, cells
+    case skipped
+    case familyComparisons, familyFalseAlarms, measuredOn, baselineMeasuredOn, sizing
   }
 
   /// Decodes a `bench power --format json` report, older ones included.
@@ -153,12 +164,14 @@ extension GatePower.Report {
     alpha = try c.decode(Double.self, forKey: .alpha)
     threshold = try c.decode(Double.self, forKey: .threshold)
     inconclusive = try c.decodeIfPresent(Gate.InconclusivePolicy.self, forKey: .inconclusive) ?? .pass
+    noiseCeiling = try c.decodeIfPresent(Double.self, forKey: .noiseCeiling)
     seed = try c.decode(UInt64.self, forKey: .seed)
     cells = try c.decode([GatePower.CellPower].self, forKey: .cells)
     skipped = try c.decode([String].self, forKey: .skipped)
     familyComparisons = try c.decodeIfPresent(Int.self, forKey: .familyComparisons) ?? 0
     familyFalseAlarms = try c.decodeIfPresent(Int.self, forKey: .familyFalseAlarms) ?? 0
     measuredOn = try c.decode(String.self, forKey: .measuredOn)
+    baselineMeasuredOn = try c.decodeIfPresent(String.self, forKey: .baselineMeasuredOn)
     sizing = try c.decodeIfPresent(GateSizing.self, forKey: .sizing)
   }
 }

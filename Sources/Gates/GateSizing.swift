@@ -6,7 +6,7 @@ import Statistics
 /// How many runs per side the code-against-code gate needs (`bench power --size`): for each count
 /// n from 3 to half the smallest cell's counted runs, the gate's power against one uniform
 /// slowdown (default 10 %) in each cell and its family-wise A/A false-alarm rate, both measured by
-/// ``GatePower/measure(_:phase:runsPerSide:comparisonsPerCell:shifts:options:inconclusive:seed:)``
+/// ``GatePower/measure(_:against:phase:runsPerSide:comparisonsPerCell:shifts:options:inconclusive:seed:)``
 /// under the rule CI runs; the smallest n meeting the goals; and the count chosen for CI, that
 /// smallest n times a safety margin.
 ///

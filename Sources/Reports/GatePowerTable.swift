@@ -15,12 +15,23 @@ public enum GatePowerTable {
   public static let powerGoal = 0.95
 
   /// A table for people.
-  public static func text(_ r: GatePower.Report, source: String) -> String {
+  /// With `baseline` (`bench power --against`), each comparison's baseline side came from that
+  /// file, recorded apart, and the A/A comparisons hold the drift between the two sessions.
+  public static func text(_ r: GatePower.Report, source: String, baseline: String? = nil) -> String {
     let pct = NumberFormat.rate
     var s =
-      "gate power of \(source): \(r.phase), \(r.runsPerSide) runs per side, \(r.comparisonsPerCell) comparisons"
+      "gate power of \(source)\(baseline.map { " against the baseline \($0)" } ?? ""): \(r.phase),"
+      + " \(r.runsPerSide) runs per side, \(r.comparisonsPerCell) comparisons"
       + " per cell, α = \(PowerAdvice.formatAlpha(r.alpha)), threshold \(NumberFormat.percent(r.threshold)),"
-      + " inconclusive \(r.inconclusive.rawValue)\n\n"
+      + " inconclusive \(r.inconclusive.rawValue)"
+      + (r.noiseCeiling.map { " (pass where either side's noise is above \(NumberFormat.percent($0)))" } ?? "")
+      + "\n"
+    if let from = r.baselineMeasuredOn {
+      s +=
+        "each comparison: \(r.runsPerSide) runs drawn from the baseline's cell (\(from)) against"
+        + " \(r.runsPerSide) from the results' (\(r.measuredOn)); the A/A holds the drift between the two sessions\n"
+    }
+    s += "\n"
     let header = [
       "cell", "runs", "failed", "median ms", "noise", "A/A false alarms", "caught at \(pct(goalShift))",
       "smallest shift caught ≥ \(pct(powerGoal))",

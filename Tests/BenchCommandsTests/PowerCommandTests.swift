@@ -156,3 +156,63 @@ extension PowerCommandTests {
     #expect(few == 2 && fewErr.contains("with 13 runs each"))
   }
 }
+
+extension PowerCommandTests {
+  @Test(
+    "bench power --against draws the baseline side from another recording and says so; a recording bench gate would refuse, or --against beside --sequential, exit 2"
+  )
+  func againstAnotherSession() throws {
+    let monday = try save(
+      SyntheticResults.make(configs: ["deferred"], conditions: ["warm"], seed: 5, runs: 30), "monday.json")
+    let tuesday = try save(
+      SyntheticResults.make(configs: ["deferred"], conditions: ["warm"], seed: 6, runs: 30), "tuesday.json")
+    let (code, text, err) = run(PowerCommand.self, [tuesday, "--against", monday, "--comparisons", "20"])
+    #expect(code == 0, "\(err)")
+    #expect(
+      text.hasPrefix("gate power of \(tuesday) against the baseline \(monday): first_frame_observed, 20 runs")
+    )
+    #expect(text.contains("runs drawn from the baseline's cell"))
+    let (json, out, _) = run(
+      PowerCommand.self, [tuesday, "--against", monday, "--comparisons", "20", "--format", "json"])
+    #expect(json == 0 && out.contains("\"baselineMeasuredOn\""))
+    // Without --against, 30 runs are too few for two halves of 20; across sessions each side needs 20.
+    #expect(run(PowerCommand.self, [tuesday]).0 == 2)
+    var other = SyntheticResults.make(configs: ["deferred"], conditions: ["warm"], seed: 7, runs: 30)
+    other.host.kernel = "another"
+    let foreign = try save(other, "foreign.json")
+    let (refused, _, refusedErr) = run(PowerCommand.self, [tuesday, "--against", foreign])
+    #expect(refused == 2 && refusedErr.contains("kernel") && refusedErr.contains("bench gate refuses it"))
+    let (both, _, bothErr) = run(PowerCommand.self, [tuesday, "--against", monday, "--sequential"])
+    #expect(both == 2 && bothErr.contains("--against measures the baseline gate across two recordings"))
+    let (missing, _, missingErr) = run(PowerCommand.self, [tuesday, "--against", dir + "/none.json"])
+    #expect(missing == 2 && missingErr.contains("none.json"))
+  }
+}
+
+extension PowerCommandTests {
+  @Test(
+    "--noise-ceiling: bench power measures that rule and records it, bench gate names figures measured without it; out of range or beside --sequential, exit 2"
+  )
+  func noiseCeilingOption() throws {
+    let forty = try save(
+      SyntheticResults.make(configs: ["deferred"], conditions: ["warm"], seed: 5, runs: 40), "ceiling.json")
+    let (code, json, err) = run(
+      PowerCommand.self, [forty, "--comparisons", "20", "--noise-ceiling", "4", "--format", "json"])
+    #expect(code == 0, "\(err)")
+    let figuresPath = dir + "/ceiling-power.json"
+    try json.write(toFile: figuresPath, atomically: true, encoding: .utf8)
+    #expect(try PowerCommand.loadFigures(path: figuresPath).noiseCeiling == 0.04)
+    let base = try save(SyntheticResults.make(seed: 1), "ceiling-base.json")
+    let same = try save(SyntheticResults.make(seed: 2), "ceiling-same.json")
+    let (_, measured, _) = run(
+      GateCommand.self, ["--baseline", base, same, "--power", figuresPath, "--noise-ceiling", "4"])
+    #expect(
+      measured.contains("passing above a 4 % noise ceiling") && !measured.contains("not the rule measured"))
+    let (_, other, _) = run(GateCommand.self, ["--baseline", base, same, "--power", figuresPath])
+    #expect(other.contains("(this gate uses no noise ceiling: not the rule measured)"), "\(other)")
+    let (zero, _, zeroErr) = run(GateCommand.self, ["--baseline", base, same, "--noise-ceiling", "0"])
+    #expect(zero == 2 && zeroErr.contains("--noise-ceiling"))
+    let (both, _, bothErr) = run(PowerCommand.self, [forty, "--sequential", "--noise-ceiling", "4"])
+    #expect(both == 2 && bothErr.contains("--noise-ceiling is the baseline gate's"))
+  }
+}

@@ -117,3 +117,42 @@ import Testing
     #expect(text.contains("smallest shift caught in ≥ 95 % of comparisons in every cell:"))
   }
 }
+
+extension GatePowerTests {
+  @Test(
+    "across sessions, each side is drawn from its own recording: drift between them is a false alarm that a split of either hides"
+  )
+  func acrossSessions() {
+    let session = { (median: Double, seed: UInt64) in
+      SyntheticResults.gaussian(
+        [SyntheticResults.GaussianCell(config: "deferred", medianMs: median, noise: 0.03)], runs: 40,
+        seed: seed)
+    }
+    let monday = session(320, 3)
+    // The same distribution in another session: few false alarms, the slowdown still caught.
+    let same = GatePower.measure(
+      session(320, 4), against: monday, comparisonsPerCell: 200, shifts: [0.10, 0.20])
+    #expect(same.cells.count == 1 && same.baselineMeasuredOn != nil)
+    #expect(same.falseAlarmRate <= 0.02, "\(same.aaFalseAlarms) false alarms")
+    #expect((same.caughtRate(at: 0.20) ?? 0) >= 0.95)
+    // A session that drifted 8 % slower: every A/A comparison across the two fails, where a split
+    // of that session alone raises few.
+    let drifted = session(320 * 1.08, 5)
+    let across = GatePower.measure(drifted, against: monday, comparisonsPerCell: 200, shifts: [])
+    #expect(across.falseAlarmRate >= 0.95, "\(across.aaFalseAlarms) false alarms")
+    let within = GatePower.measure(drifted, comparisonsPerCell: 200, shifts: [])
+    #expect(within.falseAlarmRate <= 0.02 && within.baselineMeasuredOn == nil)
+    // 30 runs a side from 40 on each: the halves need not be disjoint, only each side large enough.
+    #expect(
+      GatePower.measure(drifted, against: monday, runsPerSide: 30, comparisonsPerCell: 5).cells.count == 1)
+    // A cell the baseline lacks, or too few runs on a side, is skipped with the reason.
+    let eager = SyntheticResults.gaussian(
+      [SyntheticResults.GaussianCell(config: "eager", medianMs: 700, noise: 0.03)], runs: 40)
+    #expect(
+      GatePower.measure(eager, against: monday, comparisonsPerCell: 5).skipped == [
+        "warm/eager: not in the baseline"
+      ])
+    let short = GatePower.measure(drifted, against: monday, runsPerSide: 41, comparisonsPerCell: 5)
+    #expect(short.cells.isEmpty && short.skipped.first?.contains("fewer than 41 on a side") == true)
+  }
+}

@@ -40,6 +40,9 @@ package enum GateCommand: Command {
     /// `--max-failure-rise`, as a fraction of the runs, when given (otherwise the gates file's
     /// `baseline.failure_rate.max_rise_pct` or the default, 5 points).
     package var maxFailureRise: Double? = nil
+    /// `--noise-ceiling`, as a fraction, when given: above it an inconclusive time check does not
+    /// fail (`Gate.BaselineOptions.noiseCeiling`).
+    package var noiseCeiling: Double? = nil
   }
 
   /// `--threshold`: `5`, or `first_frame_observed=5,start_running=10` (percent), as fractions.
@@ -124,6 +127,11 @@ package enum GateCommand: Command {
     shownAs: "5",
     parser: .number(in: NumberRange(atLeast: 0, atMost: 100)))
 
+  static let noiseCeiling = Option<Double?>(
+    "--noise-ceiling", "PCT",
+    "where either side's noise is above PCT %, a time check fails only when significant at α / the results' cells, else is skipped",
+    shownAs: "none", parser: .number(in: NumberRange(greaterThan: 0, atMost: 100)))
+
   /// The option table (parser and `--help`).
   package static let spec = CommandLineSpec(
     command: "bench gate", synopsis: "[--baseline BASE.json] [--gates FILE] RESULTS.json [options]",
@@ -144,7 +152,7 @@ package enum GateCommand: Command {
     options: [
       baseline, gates, threshold, alpha, maxFailureRise, force, junit, markdown, quiet, power, inconclusive,
       optionalCells,
-      allowIncomplete,
+      allowIncomplete, noiseCeiling,
     ],
     epilogue: """
       exit status: 0 every gate passed, 1 a check failed (a regression, a cell without successful runs or
@@ -171,7 +179,8 @@ package enum GateCommand: Command {
       quiet: parsed.isSet(quiet),
       powerPath: try parsed.value(power), inconclusive: try parsed.value(inconclusive),
       optionalCells: try parsed.value(optionalCells), allowIncomplete: parsed.isSet(allowIncomplete),
-      maxFailureRise: try parsed.value(maxFailureRise).map { $0 / 100 })
+      maxFailureRise: try parsed.value(maxFailureRise).map { $0 / 100 },
+      noiseCeiling: try parsed.value(noiseCeiling).map { $0 / 100 })
   }
 
   /// Checks the results and writes one line per check and the verdict to `output`. Returns 0
@@ -255,6 +264,7 @@ package enum GateCommand: Command {
     }
     if let a = commandOptions.alpha { options.alpha = a }
     if let rise = commandOptions.maxFailureRise { options.maxFailureRateRise = rise }
+    options.noiseCeiling = commandOptions.noiseCeiling
     report.merge(Gate.checkBaseline(results, against: baseline, options: options))
     report.measuredPower = try PowerCommand.quote(explicitPath: commandOptions.powerPath, options: options)
     return report

@@ -4,6 +4,7 @@ import SystemCalls
 import Gates
 import LaunchContract
 import Reports
+import RunAnalysis
 import ResultsSchema
 
 /// `bench power RESULTS.json`: the baseline gate's false alarms and power, measured by resampling
@@ -33,6 +34,11 @@ package enum PowerCommand: Command {
     package var sequential = false
     /// `--relative FILE`: measure the relative gates of that gates file instead (`RelativeGatePower`).
     package var relative: String?
+    /// `--against FILE`: draw each comparison's baseline side from that recording, made apart
+    /// (the baseline gate across sessions), instead of splitting one recording's cells.
+    package var against: String?
+    /// `--noise-ceiling`, as a fraction: measure the rule `bench gate --noise-ceiling` runs.
+    package var noiseCeiling: Double?
   }
 
   /// CI's runs per side over the smallest count meeting the goals, by default: the ratio of
@@ -80,6 +86,14 @@ package enum PowerCommand: Command {
     "--relative", "GATES.json",
     "measure the file's relative gates instead: their false alarms and reach at --runs-per-side runs a cell (default 3, CI's)",
     parser: .fileName)
+  static let against = Option<String?>(
+    "--against", "BASELINE.json",
+    "draw each comparison's baseline side from this recording, made apart (the gate across sessions)",
+    parser: .fileName)
+  static let noiseCeiling = Option<Double?>(
+    "--noise-ceiling", "PCT",
+    "measure bench gate --noise-ceiling PCT's rule: where either side is noisier, only p < α / cells fails",
+    parser: .number(in: NumberRange(greaterThan: 0, atMost: 100)))
   static let margin = Option(
     "--margin", "X", "CI's runs per side over the smallest count meeting the goals", default: defaultMargin,
     parser: .number(in: NumberRange(atLeast: 1, atMost: 100)))
@@ -102,7 +116,7 @@ package enum PowerCommand: Command {
       """,
     options: [
       runsPerSide, comparisons, format, inconclusive, size, shift, powerGoal, falseAlarmGoal, margin,
-      sequential, relative,
+      sequential, relative, against, noiseCeiling,
     ],
     epilogue: """
       --sequential measures bench ab's sequential design (a look every 4 pairs, α = 0.01 over the
@@ -119,6 +133,12 @@ package enum PowerCommand: Command {
       them) are drawn from each cell, --comparisons times (default 500 with --relative), at
       shift 0 (how often a healthy build fails) and with the ratio moved 5 % … 100 % toward the
       bound (the protected configuration that much slower).
+      --against BASELINE.json measures the baseline gate as scripts/nightly's GATE=baseline meets
+      it: a baseline recorded in one session gating runs made in another. Each comparison draws N
+      runs from the baseline's cell and N from the results' (each side needs N), so the A/A
+      comparisons hold whatever drifted between the two sessions. One pair of sessions is one draw
+      of that drift. The two must be made the same way on the same machine, as bench gate
+      requires of a baseline; it takes neither --sequential, --relative nor --size.
       exit status: 0 measured, 2 bad usage, an unreadable results file or no cell with enough runs
       """)
 
@@ -135,7 +155,28 @@ package enum PowerCommand: Command {
         shift: try parsed.value(shift) / 100, power: try parsed.value(powerGoal) / 100,
         falseAlarms: try parsed.value(falseAlarmGoal) / 100),
       margin: try parsed.value(margin),
-      sequential: parsed.isSet(sequential), relative: try relativeOption(parsed))
+      sequential: parsed.isSet(sequential), relative: try relativeOption(parsed),
+      against: try againstOption(parsed), noiseCeiling: try noiseCeilingOption(parsed))
+  }
+
+  /// `--noise-ceiling`, as a fraction; refused beside the options that measure another gate.
+  static func noiseCeilingOption(_ parsed: ParsedOptions) throws(UsageError) -> Double? {
+    guard let pct = try parsed.value(noiseCeiling) else { return nil }
+    if parsed.isSet(sequential) || parsed.values[relative.name] != nil {
+      throw UsageError("--noise-ceiling is the baseline gate's; it takes neither --sequential nor --relative")
+    }
+    return pct / 100
+  }
+
+  /// `--against`'s file, refused beside the options that measure another gate or size one.
+  static func againstOption(_ parsed: ParsedOptions) throws(UsageError) -> String? {
+    guard let path = try parsed.value(against) else { return nil }
+    if parsed.isSet(sequential) || parsed.isSet(size) || parsed.values[relative.name] != nil {
+      throw UsageError(
+        "--against measures the baseline gate across two recordings; it takes neither --sequential, --relative nor --size"
+      )
+    }
+    return path
   }
 
   /// `--relative`'s file, refused beside `--sequential` or `--size`, which measure other gates.
@@ -188,6 +229,10 @@ package enum PowerCommand: Command {
     if figures.threshold != threshold {
       differences.append("threshold \(String(format: "%g", threshold * 100)) %")
     }
+    if figures.noiseCeiling != options.noiseCeiling {
+      differences.append(
+        options.noiseCeiling.map { "a \(NumberFormat.percent($0)) noise ceiling" } ?? "no noise ceiling")
+    }
     let note =
       differences.isEmpty
       ? "" : " (this gate uses \(differences.joined(separator: ", ")): not the rule measured)"
@@ -206,11 +251,13 @@ package enum PowerCommand: Command {
     if let gates = options.relative {
       return try executeRelative(options, gatesPath: gates, results: results, output: &output)
     }
+    var rule = Gate.BaselineOptions()
+    rule.noiseCeiling = options.noiseCeiling
     let sizing =
       options.size
       ? GateSizing.size(
         results, goals: options.goals, margin: options.margin, comparisonsPerCell: options.comparisons,
-        inconclusive: options.inconclusive)
+        options: rule, inconclusive: options.inconclusive)
       : nil
     if let sizing, sizing.rows.isEmpty {
       throw UsageError(
@@ -218,20 +265,40 @@ package enum PowerCommand: Command {
       )
     }
     let n = options.runsPerSide ?? sizing?.chosenRunsPerSide ?? 20
+    let baseline = try options.against.map { path throws(UsageError) in try loadBaseline(path, for: results) }
     var report = GatePower.measure(
-      results, runsPerSide: n, comparisonsPerCell: options.comparisons, inconclusive: options.inconclusive)
+      results, against: baseline, runsPerSide: n, comparisonsPerCell: options.comparisons, options: rule,
+      inconclusive: options.inconclusive)
     report.sizing = sizing
     guard !report.cells.isEmpty else {
+      if let against = options.against {
+        throw UsageError(
+          "\(options.path) and \(against) share no cell with \(n) runs of \(PhaseName.firstFrameObserved) on each side"
+        )
+      }
       throw UsageError(
         "\(options.path) has no cell with \(2 * n) runs of \(PhaseName.firstFrameObserved) (run bench with --runs \(2 * n))"
       )
     }
     switch options.format {
-    case .table: output.write(GatePowerTable.text(report, source: options.path))
+    case .table: output.write(GatePowerTable.text(report, source: options.path, baseline: options.against))
     case .json:
       writeJSON(report, to: &output)
     }
     return 0
+  }
+
+  /// `--against`'s recording, refused as `bench gate` refuses a baseline made differently or on
+  /// another machine: the gate would compare nothing there, so there is nothing to measure.
+  static func loadBaseline(_ path: String, for results: BenchResults) throws(UsageError) -> BenchResults {
+    let baseline = try UsageError.reading { () throws(ResultsFileError) in try ResultsFile.load(path: path) }
+    let reasons = Gate.incompatibilities(baseline: baseline, results: results)
+    guard reasons.isEmpty else {
+      throw UsageError(
+        "\(path) was measured differently (\(reasons.joined(separator: "; "))): bench gate refuses it as a baseline for these results"
+      )
+    }
+    return baseline
   }
 
   /// `value` as the `--format json` output: pretty, keys sorted, non-finite numbers as strings.
