@@ -48,10 +48,10 @@ extension Gate {
     case .skipped:
       let pcts = [noise(reference), noise(current)].map { $0.isNaN ? "–" : NumberFormat.percent($0) }
       why =
-        "slower than the \(NumberFormat.percent(threshold)) threshold but not significant at α = \(alphaText);"
-        + " not gated to the threshold: the cell's noise (\(pcts[1]) vs baseline \(pcts[0])) is above the"
-        + " \(NumberFormat.percent(options.noiseCeiling ?? 0)) noise ceiling, where only a slowdown significant at"
-        + " α / \(cells) cells = \(PowerAdvice.formatAlpha(noisyAlpha)) fails"
+        "slower than the \(NumberFormat.percent(threshold)) threshold, not significant at α / \(cells) cells ="
+        + " \(PowerAdvice.formatAlpha(noisyAlpha)); not gated to the threshold: the cell's noise (\(pcts[1]) vs"
+        + " baseline \(pcts[0])) is above the \(NumberFormat.percent(options.noiseCeiling ?? 0)) noise ceiling,"
+        + " where only a slowdown that significant fails"
     case .inconclusive:
       why =
         r.ratio.isNaN
