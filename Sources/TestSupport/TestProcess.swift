@@ -11,6 +11,12 @@ import SystemCalls
 /// and a program still running at the deadline is stopped (SIGTERM, then SIGKILL after 2 s) and
 /// marked ``timedOut``. The names follow Foundation's `Process` so that a test changes little.
 /// How it ended is a ``Termination`` (exit status or signal); ``signal(_:)`` sends it any signal.
+///
+/// Foundation's `Process` learns that a child ended only when every holder of a socket it hands
+/// the child has closed it, and the child's own children inherit that socket: a helper or daemon
+/// the program leaves running keeps it "running" to Foundation for as long as that lives. So the
+/// end is also read from the kernel: a child that ended and that Foundation has not reaped is
+/// reaped here (`waitpid` with `WNOHANG`), its status kept.
 package final class TestProcess: @unchecked Sendable {
   // @unchecked: `process` is Foundation's `Process`, not marked Sendable, whose state reads and
   // `run()` lock internally; the rest is immutable or atomic.
@@ -22,6 +28,8 @@ package final class TestProcess: @unchecked Sendable {
   package let standardErrorPath: String
   private let standardErrorHandle: FileHandle?
   private let stopped = Atomic<Bool>(false)
+  /// The wait status of the child when this object reaped it (Foundation had not seen it end).
+  private let reaped = Mutex<Int32?>(nil)
 
   /// Prepares `executable` with `arguments` and, when given, exactly `environment`, started from
   /// `workingDirectory` (this process's when nil). With `input` set, the program's standard input
@@ -44,7 +52,7 @@ package final class TestProcess: @unchecked Sendable {
   }
 
   deinit {
-    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    if isRunning { kill(process.processIdentifier, SIGKILL) }
     unlink(standardOutputPath)
     unlink(standardErrorPath)
   }
@@ -60,8 +68,35 @@ package final class TestProcess: @unchecked Sendable {
 
   /// The process id.
   package var processIdentifier: Int32 { process.processIdentifier }
-  /// Whether it still runs.
-  package var isRunning: Bool { process.isRunning }
+  /// Whether it still runs: started, and not ended by Foundation's account or the kernel's.
+  package var isRunning: Bool { process.processIdentifier > 0 && ended() == nil }
+
+  /// How it ended, nil while it runs: Foundation's account when it has one, else the status this
+  /// object reaped once the kernel said the child had ended (see the type's description).
+  private func ended() -> Termination? {
+    reaped.withLock { status -> Termination? in
+      if let status { return Self.termination(ofStatus: status) }
+      if !process.isRunning {
+        switch process.terminationReason {
+        case .uncaughtSignal: return .signaled(process.terminationStatus)
+        case .exit: return .exited(process.terminationStatus)
+        @unknown default: return .exited(process.terminationStatus)
+        }
+      }
+      // ECHILD: Foundation reaped it a moment ago, and will say so.
+      guard let ended = (try? ProcessControl.reapIfEnded(process.processIdentifier)) ?? nil else {
+        return nil
+      }
+      status = ended
+      return Self.termination(ofStatus: ended)
+    }
+  }
+
+  /// A wait status as a ``Termination``.
+  private static func termination(ofStatus status: Int32) -> Termination {
+    ProcessControl.signal(ofStatus: status).map(Termination.signaled)
+      ?? .exited(ProcessControl.exitCode(ofStatus: status) ?? status)
+  }
 
   /// Asks it to end (SIGTERM), without waiting.
   package func terminate() { signal(SIGTERM) }
@@ -69,7 +104,7 @@ package final class TestProcess: @unchecked Sendable {
   /// Sends `signal` (`SIGINT`, `SIGKILL`, …) to the program alone, not to what it started; does
   /// nothing once it has ended and been reaped. The corresponding call is `kill(2)`.
   package func signal(_ signal: Int32) {
-    guard process.isRunning else { return }
+    guard isRunning else { return }
     kill(process.processIdentifier, signal)
   }
 
@@ -77,12 +112,12 @@ package final class TestProcess: @unchecked Sendable {
   /// and marks it ``timedOut``. Returns whether it ended by itself in time.
   @discardableResult
   package func waitUntilExit(timeout: Duration) -> Bool {
-    if blockUntil(timeout: timeout, every: .milliseconds(5), { !process.isRunning }) { return true }
+    if blockUntil(timeout: timeout, every: .milliseconds(5), { !isRunning }) { return true }
     stopped.store(true, ordering: .releasing)
-    kill(process.processIdentifier, SIGTERM)
-    if !blockUntil(timeout: .seconds(2), every: .milliseconds(5), { !process.isRunning }) {
-      kill(process.processIdentifier, SIGKILL)
-      _ = blockUntil(timeout: .seconds(10), every: .milliseconds(5)) { !process.isRunning }
+    signal(SIGTERM)
+    if !blockUntil(timeout: .seconds(2), every: .milliseconds(5), { !isRunning }) {
+      signal(SIGKILL)
+      _ = blockUntil(timeout: .seconds(10), every: .milliseconds(5)) { !isRunning }
     }
     return false
   }
@@ -90,16 +125,14 @@ package final class TestProcess: @unchecked Sendable {
   /// Whether a wait had to stop the program.
   package var timedOut: Bool { stopped.load(ordering: .acquiring) }
   /// The exit status, or the signal number when a signal ended it (as `Process`); -1 while it runs.
-  package var terminationStatus: Int32 { process.isRunning ? -1 : process.terminationStatus }
-  /// How it ended: its exit status or the signal that ended it; nil while it runs.
-  package var termination: Termination? {
-    guard !process.isRunning else { return nil }
-    switch process.terminationReason {
-    case .exit: return .exited(process.terminationStatus)
-    case .uncaughtSignal: return .signaled(process.terminationStatus)
-    @unknown default: return .exited(process.terminationStatus)
+  package var terminationStatus: Int32 {
+    switch termination {
+    case .exited(let status), .signaled(let status): return status
+    case nil: return -1
     }
   }
+  /// How it ended: its exit status or the signal that ended it; nil while it runs.
+  package var termination: Termination? { process.processIdentifier > 0 ? ended() : nil }
   /// Everything it wrote to standard output so far.
   package var standardOutputData: Data { FileManager.default.contents(atPath: standardOutputPath) ?? Data() }
   /// Everything it wrote to standard error so far, as text.
