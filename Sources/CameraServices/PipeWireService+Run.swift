@@ -92,6 +92,13 @@ extension PipeWireService {
     }
   }
 
+  /// Whether `pid` runs WirePlumber: its command name (`/proc/PID/comm`) says so once it has
+  /// exec'd it. The daemon starts it by a double fork, and until the exec both forks still say
+  /// `pipewire` (under load, for long enough to be read: the daemon's group listed then lacked it).
+  static func isSessionManager(_ pid: pid_t) -> Bool {
+    FileSystem.readText(atPath: "/proc/\(pid)/comm", maxBytes: 64)?.hasPrefix("wireplumber") == true
+  }
+
   /// Whether `pid` has a descriptor open on `device` (`/proc/PID/fd`'s links).
   static func holdsOpen(_ device: String, pid: pid_t) -> Bool {
     let fds = (try? FileSystem.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []

@@ -166,9 +166,14 @@ package final class PipeWireService: Sendable {
       if let ended = child.poll() {
         throw RunnerError(.spawnFailed, "the PipeWire daemon \(ended) as it started\(logTail())")
       }
-      // Ready: the node listed, and WirePlumber (in the daemon's group) running to link clients.
+      // Ready: the node listed, and WirePlumber (in the daemon's group) running to link clients —
+      // exec'd, not only the daemon's fork that will be it: the group's members are listed as
+      // bench's own here, and one that appears later would be taken for an app's escape.
       let others = Self.processes(inGroup: child.pid).filter { $0 != child.pid }
-      if !others.isEmpty, FileSystem.exists(atPath: runtimeFolder + "/pipewire-0"), nodeListed() {
+      if others.contains(where: Self.isSessionManager),
+        FileSystem.exists(atPath: runtimeFolder + "/pipewire-0"),
+        nodeListed()
+      {
         ProcessControl.ownOrphans.withLock { $0.formUnion(others) }
         let d = Daemon(
           child: child, sessionManager: others, startToReadyNanoseconds: MonotonicClock.now() &- began,
