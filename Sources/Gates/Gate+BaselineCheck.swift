@@ -12,7 +12,7 @@ extension Gate {
   /// report holds the outcome, the power advice and its warning, if any.
   static func compare(
     _ reference: [Double], _ current: [Double], name: String, phase: String,
-    counts: (cell: BenchResults.Cell, base: BenchResults.Cell), cells: Int = 1, seed: UInt64,
+    counts: (cell: BenchResults.Cell, base: BenchResults.Cell), cells: Int, seed: UInt64,
     options: BaselineOptions
   ) -> GateReport {
     let threshold = options.threshold(for: phase)

@@ -114,11 +114,7 @@ public enum GatePower {
       let samples = cell.rankedSamples(for: phase)
       var reference: [Double]? = nil
       if let baseline {
-        guard
-          let other = baseline.cells.first(where: {
-            $0.condition == cell.condition && $0.config == cell.config
-          })
-        else {
+        guard let other = baseline.cell(CellKey(cell)) else {
           report.skipped.append("\(name): not in the baseline")
           continue
         }
@@ -186,7 +182,7 @@ public enum GatePower {
     let median = Statistics.median(finished)
     let power = CellPower(
       cell: name, runs: samples.count, failedRuns: samples.count - finished.count, medianMs: median,
-      noiseFraction: median > 0 ? Statistics.robustStandardDeviation(finished) / median : .nan,
+      noiseFraction: Gate.noise(finished),
       aaComparisons: comparisons, aaFalseAlarms: alarms.filter { $0 }.count,
       shifts: zip(shifts, caught).map { ShiftPower(shift: $0, comparisons: comparisons, caught: $1) })
     return (power, alarms)

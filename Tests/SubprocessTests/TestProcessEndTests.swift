@@ -12,9 +12,7 @@ import Testing
 @Suite(.blocking, .timeLimit(.minutes(TestTime.minutes(10)))) struct TestProcessEndTests {
   @Test("a program that exits leaving a child behind has ended, with its exit status")
   func exitLeavingAChild() throws {
-    let p = TestProcess(
-      executable: "/bin/sh", arguments: ["-c", "sleep 60 & echo $! > \"$0\"; exit 3", pidFile()])
-    try p.run()
+    let p = try startLeavingAChild(then: "exit 3")
     defer { killLeftChild() }
     #expect(p.waitUntilExit(timeout: .seconds(20)), "the program was still running by Foundation's account")
     #expect(!p.timedOut && !p.isRunning)
@@ -23,9 +21,7 @@ import Testing
 
   @Test("a program killed by a signal while its child lives on has ended, by that signal")
   func killedLeavingAChild() throws {
-    let p = TestProcess(
-      executable: "/bin/sh", arguments: ["-c", "sleep 60 & echo $! > \"$0\"; exec sleep 60", pidFile()])
-    try p.run()
+    let p = try startLeavingAChild(then: "exec sleep 60")
     defer { killLeftChild() }
     #expect(blockUntil(timeout: .seconds(20)) { FileManager.default.fileExists(atPath: pidFile()) })
     p.signal(SIGKILL)
@@ -38,6 +34,15 @@ import Testing
   let folder = temporaryFolder("test-process-end")
 
   func pidFile() -> String { folder + "/child.pid" }
+
+  /// Starts a shell that puts a `sleep` in the background (its pid in ``pidFile()``), then runs
+  /// `then`.
+  func startLeavingAChild(then: String) throws -> TestProcess {
+    let p = TestProcess(
+      executable: "/bin/sh", arguments: ["-c", "sleep 60 & echo $! > \"$0\"; \(then)", pidFile()])
+    try p.run()
+    return p
+  }
 
   /// Stops the `sleep` a test's program left behind.
   func killLeftChild() {

@@ -162,30 +162,35 @@ package enum PowerCommand: Command {
   /// `--noise-ceiling`, as a fraction; refused beside the options that measure another gate.
   static func noiseCeilingOption(_ parsed: ParsedOptions) throws(UsageError) -> Double? {
     guard let pct = try parsed.value(noiseCeiling) else { return nil }
-    if parsed.isSet(sequential) || parsed.values[relative.name] != nil {
-      throw UsageError("--noise-ceiling is the baseline gate's; it takes neither --sequential nor --relative")
-    }
+    try refuse(parsed, "--noise-ceiling is the baseline gate's", beside: [sequential.name, relative.name])
     return pct / 100
   }
 
   /// `--against`'s file, refused beside the options that measure another gate or size one.
   static func againstOption(_ parsed: ParsedOptions) throws(UsageError) -> String? {
     guard let path = try parsed.value(against) else { return nil }
-    if parsed.isSet(sequential) || parsed.isSet(size) || parsed.values[relative.name] != nil {
-      throw UsageError(
-        "--against measures the baseline gate across two recordings; it takes neither --sequential, --relative nor --size"
-      )
-    }
+    try refuse(
+      parsed, "--against measures the baseline gate across two recordings",
+      beside: [sequential.name, relative.name, size.name])
     return path
   }
 
   /// `--relative`'s file, refused beside `--sequential` or `--size`, which measure other gates.
   static func relativeOption(_ parsed: ParsedOptions) throws(UsageError) -> String? {
     guard let path = try parsed.value(relative) else { return nil }
-    if parsed.isSet(sequential) || parsed.isSet(size) {
-      throw UsageError("--relative measures the relative gates; it takes neither --sequential nor --size")
-    }
+    try refuse(parsed, "--relative measures the relative gates", beside: [sequential.name, size.name])
     return path
+  }
+
+  /// Refuses an option given beside any of `others` (option names), which measure another gate:
+  /// "`what`; it takes neither --a, --b nor --c".
+  static func refuse(_ parsed: ParsedOptions, _ what: String, beside others: [String]) throws(UsageError) {
+    guard others.contains(where: { parsed.flags.contains($0) || parsed.values[$0] != nil }) else { return }
+    let list =
+      others.count == 2
+      ? "\(others[0]) nor \(others[1])"
+      : others.dropLast().joined(separator: ", ") + " nor " + others[others.count - 1]
+    throw UsageError("\(what); it takes neither \(list)")
   }
 
   /// `--sequential`'s resamples per shift when `--comparisons` is not given.
